@@ -1,0 +1,54 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/spf13/cobra"
+)
+
+func newImportCmd() *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "import FILE.amxmi",
+		Short: "Convert an Amalthea model to a hetmap YAML configuration",
+		Long: `Convert an Amalthea model to a hetmap YAML configuration. Loading the YAML gives
+the same system. Warnings about the model go to stderr and into the file's header.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !strings.EqualFold(filepath.Ext(args[0]), ".amxmi") {
+				return fmt.Errorf("%s: expected an Amalthea model ending in .amxmi", args[0])
+			}
+			cfg, err := configs.LoadFile(args[0])
+			if err != nil {
+				return err
+			}
+			var header strings.Builder
+			fmt.Fprintf(&header, "hetmap configuration imported from %s.\n", filepath.Base(args[0]))
+			fmt.Fprintf(&header, "`warnings:` at the end lists what the import resolved by the spec's conventions.\n")
+			var buf bytes.Buffer
+			if err := configs.WriteYAML(&buf, cfg, header.String()); err != nil {
+				return err
+			}
+			for _, w := range cfg.Warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+			}
+			if out == "" || out == "-" {
+				_, err = cmd.OutOrStdout().Write(buf.Bytes())
+				return err
+			}
+			// Write to a temporary name, then rename: no partial file on failure.
+			tmp := out + ".tmp"
+			if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+				return err
+			}
+			return os.Rename(tmp, out)
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write the YAML to this file (default: standard output)")
+	return cmd
+}

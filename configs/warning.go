@@ -1,0 +1,37 @@
+package configs
+
+import "fmt"
+
+// Warning is an inconsistency in the input that hetmap resolved by a
+// documented convention. The user sees every warning; none is an error.
+type Warning struct {
+	// Where names the element or key, e.g. "mappingModel/taskAllocation[PRE_SFM_gpu_POST]".
+	Where string `json:"where" yaml:"where"`
+	// What says what was found and how it was resolved.
+	What string `json:"what" yaml:"what"`
+}
+
+func (w Warning) String() string { return w.Where + ": " + w.What }
+
+// InputError is bad input: a malformed or unsupported model, an unknown
+// key, an impossible value. It says where and what.
+type InputError struct {
+	File  string // the file, if any
+	Where string // the element or key path
+	What  string
+}
+
+func (e *InputError) Error() string {
+	s := ""
+	if e.File != "" {
+		s = e.File + ": "
+	}
+	if e.Where != "" {
+		s += e.Where + ": "
+	}
+	return s + e.What
+}
+
+func inputErrorf(where, format string, args ...any) *InputError {
+	return &InputError{Where: where, What: fmt.Sprintf(format, args...)}
+}

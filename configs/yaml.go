@@ -1,0 +1,298 @@
+package configs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/spf13/viper"
+	"gopkg.in/yaml.v3"
+)
+
+// fileSchema is the layout of a hetmap YAML configuration: either the whole
+// system inline (units, labels, runnables, tasks, mapping, memory, …) or
+// `model:` naming an Amalthea file, plus what Amalthea lacks.
+type fileSchema struct {
+	Model       string      `yaml:"model,omitempty"`
+	Name        string      `yaml:"name,omitempty"`
+	Units       []Unit      `yaml:"units,omitempty"`
+	Memory      *Memory     `yaml:"memory,omitempty"`
+	Labels      []Label     `yaml:"labels,omitempty"`
+	Runnables   []Runnable  `yaml:"runnables,omitempty"`
+	Tasks       []Task      `yaml:"tasks,omitempty"`
+	TimeSlice   SliceBounds `yaml:"time_slice,omitempty"`
+	Mapping     *Mapping    `yaml:"mapping,omitempty"`
+	Chains      []Chain     `yaml:"chains,omitempty"`
+	Conventions Conventions `yaml:"conventions,omitempty"`
+	Analysis    Analysis    `yaml:"analysis,omitempty"`
+	// Warnings records what an import resolved by conventions, so that a
+	// configuration written by `hetmap import` still tells the user.
+	Warnings []Warning `yaml:"warnings,omitempty"`
+}
+
+// LoadFile reads a configuration: a YAML file, or an Amalthea model when
+// the name ends in .amxmi. The result is validated.
+func LoadFile(path string) (*Config, error) {
+	if strings.EqualFold(filepath.Ext(path), ".amxmi") {
+		sys, warns, err := ReadAmaltheaFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if len(sys.Chains) == 0 {
+			warns = append(warns, Warning{Where: path, What: "the model has no event chains: add `chains:` in a YAML configuration that names this model (the built-in WATERS 2019 configuration has the eight chains of the challenge)"})
+		}
+		return finish(&Config{System: sys, Source: path, Warnings: warns}, path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read the configuration: %w", err)
+	}
+	return loadYAML(data, path, filepath.Dir(path))
+}
+
+// Load reads a YAML configuration from r. name is used in messages; a
+// relative `model:` path is resolved against dir.
+func Load(r io.Reader, name, dir string) (*Config, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return loadYAML(data, name, dir)
+}
+
+func loadYAML(data []byte, name, dir string) (*Config, error) {
+	v := viper.New()
+	v.SetConfigType("yaml")
+	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+		return nil, &InputError{File: name, What: "not valid YAML: " + cleanYAMLError(err)}
+	}
+	var f fileSchema
+	if err := v.Unmarshal(&f, strictDecoding); err != nil {
+		return nil, &InputError{File: name, What: cleanDecodeError(err)}
+	}
+	cfg := &Config{Conventions: f.Conventions, Analysis: f.Analysis, Source: name, Warnings: f.Warnings}
+	if f.Model != "" {
+		if len(f.Units)+len(f.Labels)+len(f.Runnables)+len(f.Tasks) > 0 || f.Mapping != nil || f.TimeSlice != (SliceBounds{}) {
+			return nil, &InputError{File: name, Where: "model", What: "a configuration that names a model takes units, labels, runnables, tasks, the mapping and time-slice bounds from it; remove them here (memory, chains, conventions and analysis may be added)"}
+		}
+		path := f.Model
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		sys, warns, err := ReadAmaltheaFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if f.Memory != nil {
+			sys.Memory = *f.Memory
+			// The memory section replaces the challenge values the importer used.
+			warns = dropWarning(warns, "hwModel", "memory-contention")
+		}
+		if f.Name != "" {
+			sys.Name = f.Name
+		}
+		sys.Chains = append(sys.Chains, f.Chains...)
+		if len(f.Chains) > 0 {
+			warns = dropWarning(warns, path, "no event chains")
+		}
+		cfg.System, cfg.Warnings = sys, append(f.Warnings, warns...)
+	} else {
+		if f.Memory == nil {
+			return nil, &InputError{File: name, Where: "memory", What: "missing: an inline system needs the memory-contention parameters (line_size, cores, copy_engine)"}
+		}
+		sys := &System{Name: f.Name, Units: f.Units, Memory: *f.Memory, Labels: f.Labels, Runnables: f.Runnables,
+			Tasks: f.Tasks, TimeSlice: f.TimeSlice, Chains: f.Chains}
+		if f.Mapping != nil {
+			sys.Mapping = *f.Mapping
+		}
+		cfg.System = sys
+	}
+	return finish(cfg, name)
+}
+
+func dropWarning(ws []Warning, where, contains string) []Warning {
+	out := ws[:0]
+	for _, w := range ws {
+		if !(w.Where == where && strings.Contains(w.What, contains)) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// finish applies the defaults and conventions and validates.
+func finish(cfg *Config, name string) (*Config, error) {
+	cfg.Conventions.Defaults()
+	cfg.Analysis.Defaults()
+	if err := Validate(cfg); err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) && ie.File == "" {
+			ie.File = name
+		}
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// strictDecoding makes an unknown key or a wrong type an error, and reads
+// durations, frequencies and sizes with their units.
+func strictDecoding(c *mapstructure.DecoderConfig) {
+	c.ErrorUnused = true
+	c.WeaklyTypedInput = false
+	c.TagName = "yaml"
+	c.DecodeHook = quantityHook
+}
+
+var (
+	durationType  = reflect.TypeOf(Duration(0))
+	frequencyType = reflect.TypeOf(Frequency(0))
+	sizeType      = reflect.TypeOf(Size(0))
+)
+
+func quantityHook(from, to reflect.Type, data any) (any, error) {
+	switch to {
+	case durationType:
+		switch v := data.(type) {
+		case string:
+			return ParseDuration(v)
+		case int:
+			if v == 0 {
+				return Duration(0), nil
+			}
+		}
+		return nil, fmt.Errorf("%v is not a duration: write a number with a unit, e.g. \"5ms\"", data)
+	case frequencyType:
+		if s, ok := data.(string); ok {
+			return ParseFrequency(s)
+		}
+		return nil, fmt.Errorf("%v is not a frequency: write a number with a unit, e.g. \"2GHz\"", data)
+	case sizeType:
+		switch v := data.(type) {
+		case string:
+			return ParseSize(v)
+		case int:
+			return Size(v), nil
+		case int64:
+			return Size(v), nil
+		}
+		return nil, fmt.Errorf("%v is not a size: write bytes, or a number with a unit, e.g. \"32KiB\"", data)
+	}
+	return data, nil
+}
+
+var (
+	decodePrefix = regexp.MustCompile(`(?s)^decoding failed due to the following error\(s\):\s*`)
+	quotedKey    = regexp.MustCompile(`'([^']*)'`)
+)
+
+// cleanDecodeError turns mapstructure's messages into "key: what" lines.
+func cleanDecodeError(err error) string {
+	msg := decodePrefix.ReplaceAllString(err.Error(), "")
+	var lines []string
+	for _, l := range strings.Split(msg, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		l = strings.TrimPrefix(l, "* ")
+		if strings.HasPrefix(l, "'") {
+			if m := quotedKey.FindStringSubmatchIndex(l); m != nil && m[0] == 0 {
+				key := l[m[2]:m[3]]
+				rest := strings.TrimSpace(l[m[1]:])
+				rest = strings.TrimPrefix(rest, "has invalid keys: ")
+				if strings.HasPrefix(l[m[1]:], " has invalid keys: ") {
+					rest = "unknown key(s) " + rest
+				}
+				if key == "" || strings.HasPrefix(key, "configs.") {
+					l = strings.Replace(rest, "unknown key(s) ", "unknown key(s) at the top level: ", 1)
+				} else {
+					l = key + ": " + rest
+				}
+			}
+		} else if strings.HasPrefix(l, "has invalid keys: ") {
+			l = "unknown key(s) at the top level: " + strings.TrimPrefix(l, "has invalid keys: ")
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "; ")
+}
+
+func cleanYAMLError(err error) string {
+	s := err.Error()
+	if i := strings.Index(s, "yaml: "); i >= 0 {
+		s = s[i+len("yaml: "):]
+	}
+	return s
+}
+
+// WriteYAML writes the system and options as a configuration that loads back
+// to the same system.
+func WriteYAML(w io.Writer, cfg *Config, header string) error {
+	s := cfg.System
+	mp := s.Mapping
+	f := fileSchema{Name: s.Name, Units: s.Units, Memory: &s.Memory, Labels: s.Labels, Runnables: s.Runnables,
+		Tasks: stripDerived(s.Tasks), TimeSlice: s.TimeSlice, Mapping: &mp, Chains: s.Chains,
+		Conventions: cfg.Conventions, Analysis: cfg.Analysis, Warnings: cfg.Warnings}
+	var node yaml.Node
+	if err := node.Encode(&f); err != nil {
+		return err
+	}
+	flowLeaves(&node)
+	var buf bytes.Buffer
+	if header != "" {
+		for _, l := range strings.Split(strings.TrimRight(header, "\n"), "\n") {
+			buf.WriteString(strings.TrimRight("# "+l, " ") + "\n")
+		}
+	}
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(&node); err != nil {
+		return err
+	}
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// stripDerived drops the resolved deadlines that the convention derives, so
+// that the written file states facts and the convention stays in force.
+func stripDerived(tasks []Task) []Task {
+	out := make([]Task, len(tasks))
+	for i, t := range tasks {
+		t.Deadline = 0
+		out[i] = t
+	}
+	return out
+}
+
+// flowLeaves writes small mappings and lists of scalars on one line, which
+// keeps a 30-label, 27-runnable model readable.
+func flowLeaves(n *yaml.Node) {
+	for _, c := range n.Content {
+		flowLeaves(c)
+	}
+	switch n.Kind {
+	case yaml.MappingNode, yaml.SequenceNode:
+		if len(n.Content) == 0 {
+			return
+		}
+		for _, c := range n.Content {
+			if c.Kind != yaml.ScalarNode && !(c.Kind == yaml.SequenceNode && c.Style == yaml.FlowStyle) {
+				return
+			}
+		}
+		if n.Kind == yaml.MappingNode && len(n.Content) > 12 {
+			return
+		}
+		n.Style = yaml.FlowStyle
+	}
+}
