@@ -11,7 +11,9 @@ import (
 const sharedDir = "../../shared/waters2019"
 
 func officialModel(t testing.TB) string { return sharedFile(t, "ChallengeModel_release_fix.amxmi") }
-func mappedModel(t testing.TB) string   { return sharedFile(t, "mobstr-mapped_Krawczyk2019-mapping.amxmi") }
+func mappedModel(t testing.TB) string {
+	return sharedFile(t, "mobstr-mapped_Krawczyk2019-mapping.amxmi")
+}
 
 func sharedFile(t testing.TB, name string) string {
 	t.Helper()
@@ -57,7 +59,7 @@ func TestImportOfficialModel(t *testing.T) {
 	// Periods and requirements from the spec's table; the swapped references
 	// of Detection and Lane detection are corrected.
 	for _, tt := range []struct {
-		task              string
+		task                string
 		period, requirement Duration
 	}{
 		{"DASM", 5 * Millisecond, 5 * Millisecond},

@@ -11,9 +11,9 @@ func TestParseDuration(t *testing.T) {
 		want Duration
 	}{
 		{"5ms", 5 * Millisecond},
-		{"0.5ns", 500},              // the copy engine's per-core term
+		{"0.5ns", 500},                 // the copy engine's per-core term
 		{"7200µs", 7200 * Microsecond}, // SFM's time slice in the model
-		{"1000 µs", Millisecond},    // Amalthea writes a space
+		{"1000 µs", Millisecond},       // Amalthea writes a space
 		{"50000us", 50 * Millisecond},
 		{"1.5s", 1500 * Millisecond},
 		{"12ps", 12},
