@@ -1,0 +1,92 @@
+package chains
+
+// Hop is one job of a worst-case job chain. Reads happen at Release (LET,
+// and the implicit upper-bound model); Write is Release + LET interval under
+// LET and Release + WCRT (the latest write) under implicit communication.
+type Hop struct {
+	// Member is the index of the job's task in the chain.
+	Member int
+	// Release is the job's release (and read) time on the periodic time line
+	// of the members' offsets, shifted by a multiple of the hyperperiod so
+	// that the chain's first release lies in [0, hyperperiod).
+	Release int64
+	// Write is the time the job's output is (at the latest) written.
+	Write int64
+	// Wait is Release − the previous hop's Write: how long the data waits to
+	// be sampled by this job (0 for the first hop).
+	Wait int64
+}
+
+// Response is Write − Release: WCRT (implicit) or the LET interval.
+func (h Hop) Response() int64 { return h.Write - h.Release }
+
+// Breakdown is the worst job chain of one metric, split into its hops:
+// Length = Lead + Σ (Wait + Response) over Hops = the metric's value.
+type Breakdown struct {
+	Paradigm Paradigm
+	Metric   Metric
+	// Lead is T1 for MaxReactionTime (the event arrives just after the
+	// previous read of τ1) and 0 otherwise.
+	Lead int64
+	// Length is the metric's value, equal to the one Analyze reports.
+	Length int64
+	// Hops has one entry per member, in chain order.
+	Hops []Hop
+}
+
+// WorstChain returns the worst job chain of a metric under a paradigm (job
+// level, members released at their offsets): the forward chain for the two
+// reaction metrics, the backward chain for data age; among equal lengths the
+// first in the hyperperiod. Hops are written into buf[:0] (append), so it
+// does not allocate when cap(buf) ≥ len(members). On a non-OK status it
+// returns the Result (with the Reason) and an empty Breakdown. Cost: the
+// same enumeration as Analyze for one paradigm and one direction.
+func WorstChain(members []Member, opts Options, p Paradigm, m Metric, buf []Hop) (Breakdown, Result) {
+	var r Result
+	pl := prepare(members, opts, &r)
+	b := Breakdown{Paradigm: p, Metric: m, Hops: buf[:0]}
+	if r.Values(p, AtOffsets).Status != OK {
+		return b, r
+	}
+	let := p == LET
+	n := len(members)
+	if m == MaxDataAge {
+		// The backward chain, from its last job to its first.
+		_, t := maxBackward(members, let, pl.nm)
+		for range n {
+			b.Hops = append(b.Hops, Hop{})
+		}
+		for k := n - 1; k >= 0; k-- {
+			mk := &members[k]
+			if k < n-1 {
+				t = lastAtOrBefore(t-resp(mk, let), mk.Offset, mk.Period)
+			}
+			b.Hops[k] = Hop{Member: k, Release: t, Write: t + resp(mk, let)}
+		}
+	} else {
+		// The forward chain, from its first job to its last.
+		_, t := maxForward(members, let, pl.n1)
+		for k := range n {
+			mk := &members[k]
+			if k > 0 {
+				t = firstAtOrAfter(t, mk.Offset, mk.Period)
+			}
+			b.Hops = append(b.Hops, Hop{Member: k, Release: t, Write: t + resp(mk, let)})
+			t += resp(mk, let)
+		}
+		if m != ReactionFromActivation { // MaxReactionTime (and, like Values.Get, any unknown metric)
+			b.Lead = members[0].Period
+		}
+	}
+	// Shift by a multiple of the hyperperiod so the chain starts in [0, H).
+	shift := lastAtOrBefore(b.Hops[0].Release, 0, pl.hyper)
+	for k := range b.Hops {
+		b.Hops[k].Release -= shift
+		b.Hops[k].Write -= shift
+		if k > 0 {
+			b.Hops[k].Wait = b.Hops[k].Release - b.Hops[k-1].Write
+		}
+	}
+	b.Length = b.Lead + b.Hops[n-1].Write - b.Hops[0].Release
+	return b, r
+}

@@ -1,0 +1,468 @@
+package chains
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// Member is one task of a cause-effect chain, as the chain analysis sees it.
+// All times are in one caller-chosen unit (the project uses picoseconds).
+type Member struct {
+	// Name is used in reasons only; it may be empty.
+	Name string
+	// Period is the activation period T (> 0).
+	Period int64
+	// Offset is the release phase O (≥ 0): jobs are released at O + j·T.
+	// Zero for every member is synchronous release.
+	Offset int64
+	// BCRT is the best-case response time (0 ≤ BCRT ≤ WCRT). It is validated
+	// but cannot tighten any upper bound computed here (see the package doc).
+	BCRT int64
+	// WCRT is the worst-case response time R (≥ 0).
+	WCRT int64
+	// LET is the logical execution time interval (> 0); 0 means Period.
+	// Under LET a job released at r reads at r and writes at r + LET.
+	LET int64
+	// Deadline is the relative deadline (> 0); 0 means Period. A member with
+	// WCRT > Deadline is unschedulable and the chain gets no latency.
+	Deadline int64
+	// Unbounded marks a member whose response-time analysis found no bound
+	// (or declared it unschedulable); WCRT and BCRT are then ignored.
+	Unbounded bool
+	// Why optionally says why the member is unbounded (copied into Reason).
+	Why string
+}
+
+func (m *Member) letInterval() int64 {
+	if m.LET != 0 {
+		return m.LET
+	}
+	return m.Period
+}
+
+func (m *Member) deadline() int64 {
+	if m.Deadline != 0 {
+		return m.Deadline
+	}
+	return m.Period
+}
+
+// Status says whether a value (or a whole Result) exists.
+type Status uint8
+
+const (
+	// OK: the value is valid.
+	OK Status = iota
+	// InvalidInput: empty chain or a member with a non-positive period, a
+	// negative offset, response time, LET interval or deadline, or BCRT > WCRT.
+	InvalidInput
+	// MemberUnbounded: a member has no response-time bound (Member.Unbounded).
+	MemberUnbounded
+	// MemberUnschedulable: a member's WCRT exceeds its deadline.
+	MemberUnschedulable
+	// LETOverrun: a member's WCRT exceeds its LET interval, so it cannot honour
+	// LET semantics; only the LET values are affected.
+	LETOverrun
+	// Overflow: a sum or the hyperperiod does not fit in an int64.
+	Overflow
+	// TooManyJobs: the job-level enumeration would exceed Options.MaxJobs.
+	TooManyJobs
+)
+
+var statusNames = [...]string{
+	OK:                  "ok",
+	InvalidInput:        "invalid input",
+	MemberUnbounded:     "member unbounded",
+	MemberUnschedulable: "member unschedulable",
+	LETOverrun:          "LET overrun",
+	Overflow:            "overflow",
+	TooManyJobs:         "too many jobs",
+}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "Status(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Values are the three latency metrics of a chain under one paradigm.
+type Values struct {
+	// Status is OK when the three numbers are valid; otherwise they are 0.
+	Status Status
+	// ReactionFromActivation is the longest forward job chain: from the
+	// release (read) of a job of τ1 to the write of the last job of the chain
+	// that first propagates its data.
+	ReactionFromActivation int64
+	// MaxReactionTime = ReactionFromActivation + T1: the external event
+	// arrives just after a read of τ1 and waits up to one period to be sampled.
+	MaxReactionTime int64
+	// MaxDataAge is the longest backward job chain: from the read of the job
+	// of τ1 whose data a job of τm uses to that τm job's write.
+	MaxDataAge int64
+}
+
+// Get returns the value of one metric.
+func (v Values) Get(m Metric) int64 {
+	switch m {
+	case ReactionFromActivation:
+		return v.ReactionFromActivation
+	case MaxDataAge:
+		return v.MaxDataAge
+	default:
+		return v.MaxReactionTime
+	}
+}
+
+// Result is the analysis of one chain. Status is OK exactly when every Values
+// in it is OK; otherwise Reason says what went wrong first, and each Values'
+// own Status says whether that set is still valid (for example, under
+// LETOverrun the implicit values remain valid).
+type Result struct {
+	Status Status
+	// Member is the index of the member Reason is about, or -1.
+	Member int
+
+	// Implicit holds the job-level values under implicit communication at
+	// the members' offsets: a sound upper bound (reads at release, writes at
+	// release + WCRT), never above the Davare values.
+	Implicit Values
+	// LET holds the job-level values under LET at the members' offsets:
+	// exact.
+	LET Values
+	// Davare holds offset-independent bounds under implicit communication.
+	// Davare.MaxReactionTime = Σk (Tk + Rk) is the bound of Davare et al.
+	// (DAC 2007) on the maximum reaction time; ReactionFromActivation =
+	// that − T1 and MaxDataAge = that − Tm follow from the same per-hop
+	// argument (see the package doc). Valid for any offsets.
+	Davare Values
+	// DavareLET is Davare with Rk replaced by the LET interval Lk.
+	DavareLET Values
+
+	// Hyperperiod is the LCM of the chain's periods (0 when not computed).
+	Hyperperiod int64
+	// ForwardJobs and BackwardJobs are the numbers of τ1 and τm jobs
+	// enumerated per paradigm (Hyperperiod/T1 and Hyperperiod/Tm).
+	ForwardJobs, BackwardJobs int64
+
+	name, detail string // of Member
+	value, limit int64  // the offending numbers, where they apply
+}
+
+// Reason explains a non-OK Status in one line; it is "" when Status is OK.
+// It is built on demand, so Analyze itself never allocates.
+func (r *Result) Reason() string {
+	if r.Status == OK {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("chain ")
+	b.WriteString(r.Status.String())
+	if r.Member >= 0 {
+		b.WriteString(": member ")
+		b.WriteString(strconv.Itoa(r.Member + 1))
+		if r.name != "" {
+			b.WriteString(" (")
+			b.WriteString(r.name)
+			b.WriteString(")")
+		}
+	}
+	switch r.Status {
+	case MemberUnbounded:
+		b.WriteString(" has no response-time bound")
+	case MemberUnschedulable:
+		b.WriteString(": WCRT ")
+		b.WriteString(strconv.FormatInt(r.value, 10))
+		b.WriteString(" exceeds its deadline ")
+		b.WriteString(strconv.FormatInt(r.limit, 10))
+	case LETOverrun:
+		b.WriteString(": WCRT ")
+		b.WriteString(strconv.FormatInt(r.value, 10))
+		b.WriteString(" exceeds its LET interval ")
+		b.WriteString(strconv.FormatInt(r.limit, 10))
+	case TooManyJobs:
+		b.WriteString(": ")
+		b.WriteString(strconv.FormatInt(r.value, 10))
+		b.WriteString(" jobs per hyperperiod exceed the limit ")
+		b.WriteString(strconv.FormatInt(r.limit, 10))
+	}
+	if r.detail != "" {
+		b.WriteString(": ")
+		b.WriteString(r.detail)
+	}
+	return b.String()
+}
+
+// Err returns nil when Status is OK and an error carrying Reason otherwise.
+func (r *Result) Err() error {
+	if r.Status == OK {
+		return nil
+	}
+	return errors.New(r.Reason())
+}
+
+// fail records the first problem of a Result.
+func (r *Result) fail(s Status, member int, detail string, value, limit int64) {
+	if r.Status != OK {
+		return
+	}
+	r.Status = s
+	r.Member = member
+	r.detail = detail
+	r.value, r.limit = value, limit
+}
+
+// DefaultMaxJobs is the default cap on the number of starting (or ending)
+// jobs enumerated per hyperperiod.
+const DefaultMaxJobs = 1 << 20
+
+// plan is what Analyze and WorstChain share after validation.
+type plan struct {
+	hyper  int64
+	n1, nm int64 // τ1 and τm jobs per hyperperiod
+}
+
+// prepare validates the chain, fills the Davare values, the statuses and
+// the hyperperiod. Job-level values are computable for a paradigm when its
+// Status in r is OK afterwards.
+func prepare(ms []Member, opts Options, r *Result) plan {
+	r.Member = -1
+	var pl plan
+	setAll := func(s Status) {
+		r.Implicit.Status, r.LET.Status, r.Davare.Status, r.DavareLET.Status = s, s, s, s
+	}
+	if len(ms) == 0 {
+		r.fail(InvalidInput, -1, "empty chain", 0, 0)
+		setAll(InvalidInput)
+		return pl
+	}
+	letOverrun := -1
+	for i := range ms {
+		m := &ms[i]
+		switch {
+		case m.Unbounded:
+			r.fail(MemberUnbounded, i, m.Why, 0, 0)
+		case m.Period <= 0 || m.Offset < 0 || m.BCRT < 0 || m.WCRT < m.BCRT ||
+			m.LET < 0 || m.Deadline < 0:
+			r.fail(InvalidInput, i, invalidDetail(m), 0, 0)
+		case m.WCRT > m.deadline():
+			r.fail(MemberUnschedulable, i, "", m.WCRT, m.deadline())
+		default:
+			if letOverrun < 0 && m.WCRT > m.letInterval() {
+				letOverrun = i
+			}
+			continue
+		}
+		r.name = m.Name
+		setAll(r.Status)
+		return pl
+	}
+
+	// Davare sums and the overflow guard S = Σ (Tk + max(Rk, Lk)) + max O.
+	var dav, davLET, s, maxO int64
+	ok := true
+	for i := range ms {
+		m := &ms[i]
+		var ok1, ok2, ok3, ok4, ok5, ok6 bool
+		dav, ok1 = addOK(dav, m.Period)
+		dav, ok2 = addOK(dav, m.WCRT)
+		davLET, ok3 = addOK(davLET, m.Period)
+		davLET, ok4 = addOK(davLET, m.letInterval())
+		s, ok5 = addOK(s, m.Period)
+		s, ok6 = addOK(s, max(m.WCRT, m.letInterval()))
+		ok = ok && ok1 && ok2 && ok3 && ok4 && ok5 && ok6
+		maxO = max(maxO, m.Offset)
+	}
+	if !ok {
+		r.fail(Overflow, -1, "Σ (T + R) or Σ (T + LET) does not fit in int64", 0, 0)
+		setAll(Overflow)
+		return pl
+	}
+	t1, tm := ms[0].Period, ms[len(ms)-1].Period
+	r.Davare = Values{OK, dav - t1, dav, dav - tm}
+	r.DavareLET = Values{OK, davLET - t1, davLET, davLET - tm}
+	if letOverrun >= 0 {
+		m := &ms[letOverrun]
+		if r.Status == OK {
+			r.name = m.Name
+		}
+		r.fail(LETOverrun, letOverrun, "", m.WCRT, m.letInterval())
+		r.LET.Status, r.DavareLET = LETOverrun, Values{Status: LETOverrun}
+	}
+
+	// Hyperperiod and the job-level overflow guard: every time the
+	// enumeration (and WorstChain's shift) touches lies within
+	// ±(max O + 2·H + 2·S).
+	h := ms[0].Period
+	for i := 1; i < len(ms) && ok; i++ {
+		h, ok = lcmOK(h, ms[i].Period)
+	}
+	if ok {
+		g := maxO
+		for _, x := range [...]int64{h, h, s, s} {
+			if g, ok = addOK(g, x); !ok {
+				break
+			}
+		}
+	}
+	jobLevel := func(st Status) {
+		if r.Implicit.Status == OK {
+			r.Implicit.Status = st
+		}
+		if r.LET.Status == OK {
+			r.LET.Status = st
+		}
+	}
+	if !ok {
+		r.fail(Overflow, -1, "hyperperiod (LCM of the periods) or job times do not fit in int64", 0, 0)
+		jobLevel(Overflow)
+		return pl
+	}
+	maxJobs := opts.MaxJobs
+	if maxJobs <= 0 {
+		maxJobs = DefaultMaxJobs
+	}
+	pl = plan{hyper: h, n1: h / t1, nm: h / tm}
+	r.Hyperperiod = h
+	if n := max(pl.n1, pl.nm); n > maxJobs {
+		r.fail(TooManyJobs, -1, "", n, maxJobs)
+		jobLevel(TooManyJobs)
+		return pl
+	}
+	r.ForwardJobs, r.BackwardJobs = pl.n1, pl.nm
+	return pl
+}
+
+func invalidDetail(m *Member) string {
+	switch {
+	case m.Period <= 0:
+		return "period must be positive"
+	case m.Offset < 0:
+		return "offset must be non-negative"
+	case m.BCRT < 0:
+		return "BCRT must be non-negative"
+	case m.WCRT < m.BCRT:
+		return "WCRT must be at least BCRT"
+	case m.LET < 0:
+		return "LET interval must be non-negative (0 = period)"
+	default:
+		return "deadline must be non-negative (0 = period)"
+	}
+}
+
+// resp is the time from release to the (latest) write: WCRT under implicit
+// communication, the LET interval under LET.
+func resp(m *Member, let bool) int64 {
+	if let {
+		return m.letInterval()
+	}
+	return m.WCRT
+}
+
+// forwardEnd returns the write time of the last job of the forward job chain
+// that starts with the job of ms[0] released at r1: every hop takes the first
+// job of the next task released at or after the current write.
+func forwardEnd(ms []Member, let bool, r1 int64) int64 {
+	t := r1 + resp(&ms[0], let)
+	for k := 1; k < len(ms); k++ {
+		m := &ms[k]
+		t = firstAtOrAfter(t, m.Offset, m.Period) + resp(m, let)
+	}
+	return t
+}
+
+// backwardStart returns the release (read) time of the first job of the
+// backward job chain that ends with the job of the last member released at
+// rm: every hop takes the last job of the previous task whose latest write
+// (release + resp) is at or before the current job's release (read).
+func backwardStart(ms []Member, let bool, rm int64) int64 {
+	t := rm
+	for k := len(ms) - 2; k >= 0; k-- {
+		m := &ms[k]
+		t = lastAtOrBefore(t-resp(m, let), m.Offset, m.Period)
+	}
+	return t
+}
+
+// maxForward returns the longest forward job chain over the n jobs of ms[0]
+// released at O1, O1+T1, … and the release of the first job attaining it.
+func maxForward(ms []Member, let bool, n int64) (best, at int64) {
+	m0 := &ms[0]
+	r1 := m0.Offset
+	best, at = -1, r1
+	for i := int64(0); i < n; i++ {
+		if d := forwardEnd(ms, let, r1) - r1; d > best {
+			best, at = d, r1
+		}
+		r1 += m0.Period
+	}
+	return best, at
+}
+
+// maxBackward returns the longest backward job chain over the n jobs of the
+// last member released at Om, Om+Tm, … and the release of the last job of
+// the first chain attaining it.
+func maxBackward(ms []Member, let bool, n int64) (best, at int64) {
+	mm := &ms[len(ms)-1]
+	rm := mm.Offset
+	w := resp(mm, let)
+	best, at = -1, rm
+	for i := int64(0); i < n; i++ {
+		if d := rm + w - backwardStart(ms, let, rm); d > best {
+			best, at = d, rm
+		}
+		rm += mm.Period
+	}
+	return best, at
+}
+
+// Analyze computes, for one chain, the job-level values under implicit
+// communication and LET at the members' offsets, and the offset-independent
+// Davare bounds. It never allocates and never panics. Cost: one integer
+// division per hop, (H/T1 + H/Tm)·m hops per paradigm (H the hyperperiod of
+// the chain's periods, m its length); see the package doc.
+func Analyze(members []Member, opts Options) Result {
+	var r Result
+	pl := prepare(members, opts, &r)
+	if r.Implicit.Status == OK {
+		f, _ := maxForward(members, false, pl.n1)
+		a, _ := maxBackward(members, false, pl.nm)
+		r.Implicit = Values{OK, f, f + members[0].Period, a}
+	}
+	if r.LET.Status == OK {
+		f, _ := maxForward(members, true, pl.n1)
+		a, _ := maxBackward(members, true, pl.nm)
+		r.LET = Values{OK, f, f + members[0].Period, a}
+	}
+	return r
+}
+
+// Eval returns the value of opts.Objective for the chain, computing only what
+// that objective needs: the Davare sum for AnyOffsets, otherwise one paradigm
+// and one direction (forward for the two reaction metrics, backward for data
+// age). It equals opts.Objective.Value(&r) for r := Analyze(members, opts),
+// at a fraction of the cost, for an optimizer's inner loop; it never
+// allocates. The number is 0 unless the Status is OK; Analyze's Reason
+// explains a non-OK Status.
+func Eval(members []Member, opts Options) (int64, Status) {
+	var r Result
+	pl := prepare(members, opts, &r)
+	o := opts.Objective
+	v := r.Values(o.Paradigm, o.Release)
+	if v.Status != OK || o.Release == AnyOffsets {
+		return v.Get(o.Metric), v.Status
+	}
+	let := o.Paradigm == LET
+	switch o.Metric {
+	case MaxDataAge:
+		a, _ := maxBackward(members, let, pl.nm)
+		return a, OK
+	case ReactionFromActivation:
+		f, _ := maxForward(members, let, pl.n1)
+		return f, OK
+	default:
+		f, _ := maxForward(members, let, pl.n1)
+		return f + members[0].Period, OK
+	}
+}

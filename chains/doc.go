@@ -1,0 +1,151 @@
+// Package chains computes end-to-end latencies of cause-effect chains of
+// periodic tasks: maximum reaction time, reaction latency from activation and
+// maximum data age, under implicit communication and under LET, as job-level
+// values at given release offsets and as offset-independent Davare bounds.
+// It is a leaf package: its inputs are its own small types.
+//
+// # Model
+//
+// A chain τ1 → τ2 → … → τm is an ordered list of Members. Member k is a
+// periodic task with period Tk > 0 and offset (release phase) Ok ≥ 0: its
+// jobs are released at Ok + j·Tk. Tasks communicate through registers: each
+// job reads the newest values of its inputs and overwrites its outputs;
+// nothing blocks on missing data. Times are unit-agnostic int64 (the project
+// passes picoseconds; the WATERS 2019 hyperperiod 13.2 s = 1.32e13 ps fits
+// with room to spare). Every sum, and the LCM of the periods, is checked:
+// what would overflow yields Status Overflow, never a wrapped number.
+//
+// The job-level analysis takes the periodic steady state, i.e. every job
+// index j ∈ ℤ: this is what a real system starting at its offsets shows
+// after a warm-up long enough that every backward chain is complete, and it
+// is periodic in the hyperperiod H = lcm(T1, …, Tm) of the chain. An offset
+// O and O mod T therefore give the same values.
+//
+// When a job reads and writes (as in the project's chains.md):
+//
+//   - Implicit communication: a job released at r reads its inputs when it
+//     starts and writes its outputs when it finishes; known only through
+//     bounds, the read is at or after r and the write lies in
+//     [r + BCRT, r + WCRT].
+//   - LET (logical execution time; Kirsch and Sokolova, "The logical
+//     execution time paradigm", Advances in Real-Time Systems, Springer
+//     2012): a job reads exactly at r and writes exactly at r + Lk, its LET
+//     interval (default Lk = Tk). Values depend on periods, LET intervals
+//     and offsets only. A member with WCRT > Lk cannot honour LET and makes
+//     the LET values LETOverrun.
+//   - A read at the same instant as a write sees the written value.
+//
+// # Definitions
+//
+// Following Dürr, von der Brüggen, Chen and Chen, "End-to-end timing
+// analysis of sporadic cause-effect chains in distributed systems", ACM TECS
+// 18(5s), EMSOFT 2019, and Becker, Dasari, Mubeen, Behnam and Nolte,
+// "Synthesizing job-level dependencies for automotive multi-rate effect
+// chains", RTCSA 2016, and "End-to-end timing analysis of cause-effect
+// chains in automotive embedded systems", J. Systems Architecture 80, 2017:
+//
+//   - A forward job chain starts at a job of τ1; each hop goes to the first
+//     job of τk+1 that reads at or after the write of the current job of τk.
+//     Its length is the write of its last job minus the read of its first.
+//   - A backward job chain ends at a job of τm; each hop goes back to the
+//     last job of τk−1 whose write is at or before the read of the current
+//     job. Its length is the same difference.
+//   - Reaction latency from activation (ReactionFromActivation): the longest
+//     forward job chain, measured from the release of its first job.
+//   - Maximum reaction time (MaxReactionTime): ReactionFromActivation + T1,
+//     the longest time from an external event to the first output that
+//     reflects it (the event arrives just after a read of τ1 and waits up to
+//     T1 to be sampled).
+//   - Maximum data age (MaxDataAge): the longest backward job chain, from
+//     the read of the τ1 job whose data a τm job uses to that τm job's
+//     write. (Some authors add the time until the output is overwritten; this
+//     package does not.)
+//
+// # Job-level values (Result.Implicit, Result.LET)
+//
+// All members are released at their offsets (all zero: synchronous
+// release). For every job of τ1 released in one hyperperiod, the forward
+// chain is computed hop by hop in integer arithmetic: the first job of τk+1
+// released at or after a time t is Ok+1 + ⌈(t − Ok+1)/Tk+1⌉·Tk+1, one
+// division. Likewise, for every job of τm in one hyperperiod, the backward
+// chain takes, hop by hop, the last job of τk−1 released at or before
+// t − Rk−1, a floor division. The maximum over the hyperperiod is the
+// maximum over the whole steady state.
+//
+// Under LET reads and writes are known exactly, so these values are exact.
+//
+// Under implicit communication the values are sound upper bounds, computed
+// with every read at its job's release and every write at release + WCRT:
+//
+//   - Reaction: the job of τk+1 released at or after the latest write
+//     r + Rk reads (at or after its release) after the actual write, so the
+//     actual next job is that one or an earlier one; next-job choice is
+//     monotone in time, so by induction the actual last write is at most the
+//     bound's, and the actual chain cannot start before the release of τ1's
+//     job. Hence actual length ≤ bound.
+//   - Data age: a job of τk+1 released at t reads at or after t, and every
+//     job of τk released at r′ ≤ t − Rk has written by r′ + Rk ≤ t. The job
+//     whose value is read is therefore the last job guaranteed to have
+//     written by the earliest possible read, or a later one. Taking that
+//     guaranteed job (which is monotone in t) at every hop gives a first job
+//     of τ1 no later than the actual one; with the last write at
+//     rm + Rm, the bound is ≥ the actual length. This is the
+//     read-at-release / write-at-WCRT reasoning of Becker et al. (2016,
+//     2017), without their best-case refinements.
+//
+// BCRT is validated (0 ≤ BCRT ≤ WCRT) but cannot tighten either upper
+// bound: an earlier write only lets an earlier job read the data (shorter
+// reaction) and only lets a later job be read (younger data). Jobs of one
+// task are assumed to read and write in release order (true for
+// fixed-priority scheduling with FIFO order within a task).
+//
+// Each hop's wait is below the next period (reaction) or the previous period
+// (data age), so the job-level implicit values never exceed the Davare
+// values below; the tests check this as a property.
+//
+// Cost: (H/T1 + H/Tm)·m hops per paradigm, one integer division each, no
+// allocation; memory O(1). For the WATERS 2019 periods (5, 10, 15, 33, 66,
+// 100, 200, 400 ms) the longest chain Lidar_Grabber → Localization → EKF →
+// Planner → DASM has H = 13.2 s, 400 Lidar jobs and 2640 DASM jobs: 15 200
+// hops per paradigm; all eight WATERS chains together take about 36 000 hops
+// for both paradigms and all metrics (Analyze, about 0.15 ms on one shared
+// x86 server core) and about 2 700 hops for the default objective alone
+// (Eval, about 15 µs). Options.MaxJobs (default DefaultMaxJobs) caps H/T1
+// and H/Tm; above it the job-level values get TooManyJobs.
+//
+// # Offset-independent bounds (Result.Davare, Result.DavareLET)
+//
+// Davare, Zhu, Di Natale, Pinello, Kanajan and Sangiovanni-Vincentelli,
+// "Period optimization for hard real-time distributed automotive systems",
+// DAC 2007, bound the end-to-end latency of a chain, for any offsets, by
+//
+//	Σk (Tk + Rk).
+//
+// This package reports that sum as Davare.MaxReactionTime: it bounds the
+// maximum reaction time (its usual use) under implicit communication, with
+// Rk = WCRT. The same per-hop argument (each hop waits less than one period
+// of the receiving task for reaction, of the sending task for data age)
+// gives Davare.ReactionFromActivation = Σ(Tk + Rk) − T1 and
+// Davare.MaxDataAge = Σ(Tk + Rk) − Tm. DavareLET is the same with
+// Rk := Lk, the LET interval. All Davare values are valid for any offsets;
+// they are what Release AnyOffsets selects.
+//
+// # Status
+//
+// A member that is Unbounded, has WCRT > Deadline (default: its period) or
+// has invalid parameters gives the whole chain no latency: Result.Status
+// says which (MemberUnbounded, MemberUnschedulable, InvalidInput), Member
+// names the member, Reason explains, and every value is 0 with that Status.
+// LETOverrun affects only the LET values; Overflow and TooManyJobs of the
+// job-level enumeration leave the Davare values valid. Each Values carries
+// its own Status; Objective.Value returns the one it used.
+//
+// # Use
+//
+// Analyze computes everything: allocation-free, linear in the number of
+// jobs. Objective (zero value: implicit, maximum reaction time, at the
+// offsets) selects the number an optimizer minimises; Objective.Value reads
+// it from a Result, and Eval computes only it (one paradigm, one direction),
+// for an optimizer's inner loop. WorstChain returns the worst job chain of
+// one metric split into hops, for reports, in a caller-provided buffer.
+package chains
