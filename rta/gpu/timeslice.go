@@ -1,0 +1,102 @@
+package gpu
+
+import "fmt"
+
+// TimeSliceAnalyzer bounds the GPU response of periodic GPU tasks that are
+// separate processes (one GPU channel each), served round-robin with a time
+// slice per channel (the timeslice model of waters2019.md). See the package
+// documentation for the bound. The zero value analyses on the TX2 with no
+// context-switch overhead; once its buffers have grown, Analyze does not
+// allocate.
+type TimeSliceAnalyzer struct {
+	// Device is the GPU; the zero Device means TX2().
+	Device Device
+	// SwitchOverhead is the time of one context switch between channels,
+	// charged once per turn (default 0).
+	SwitchOverhead int64
+
+	info []taskInfo
+}
+
+// Analyze writes the worst-case GPU response of every task into out (which
+// must have room for len(tasks) values). Every task needs Slice > 0;
+// Priority is ignored (stream priorities do not act across processes). As for
+// FIFOAnalyzer, the bounds assume every task's response is at most its
+// period.
+func (a *TimeSliceAnalyzer) Analyze(tasks []Task, out []Response) error {
+	dev := a.Device
+	if dev == (Device{}) {
+		dev = TX2()
+	}
+	if a.SwitchOverhead < 0 || a.SwitchOverhead >= maxTime {
+		return fmt.Errorf("gpu: TimeSliceAnalyzer: SwitchOverhead = %d: must be in [0, 2^62)", a.SwitchOverhead)
+	}
+	var err error
+	if a.info, err = prepare(dev, tasks, out, a.info, true); err != nil {
+		return err
+	}
+	var ceSum int64
+	for i := range a.info {
+		ceSum += a.info[i].ce
+	}
+	cs := a.SwitchOverhead
+	for i := range tasks {
+		t, ti := &tasks[i], &a.info[i]
+		r := &out[i]
+		order := r.WorstOrder[:0]
+		*r = Response{CopyIn: t.CopyIn, CopyOut: t.CopyOut, KernelIsolated: ti.iso,
+			Bounded: true, Bound: BoundTimeSlice, WorstOrder: order}
+		ceOthers := ceSum - ti.ce
+		if t.CopyIn > 0 {
+			r.CopyInWait = ceOthers
+		}
+		if t.CopyOut > 0 {
+			r.CopyOutWait = ceOthers
+		}
+		copies := satAdd(satAdd(r.CopyInWait, r.CopyIn), satAdd(r.CopyOutWait, r.CopyOut))
+		horizon := int64(maxTime)
+		if t.Period > 0 {
+			horizon = t.Period
+		}
+		kHorizon := max(horizon-copies, 0)
+
+		e := ti.iso
+		n := ceilDiv(e, t.Slice) // turns task i needs
+		r.Turns = n
+		var w, sw int64
+		r.Bounded = false
+		for it := 0; it < maxIter; it++ {
+			// Before each of i's n turns, every other channel j gets at most
+			// one turn of at most S_j, and only while it has work: at most
+			// jobs(T_j, w) jobs of E_j each, in at most
+			// jobs·ceil(E_j/S_j) turns. Every turn starts with a switch.
+			turns := n
+			next := e
+			for j := range tasks {
+				if j == i {
+					continue
+				}
+				tj, ej := &tasks[j], a.info[j].iso
+				jb := jobs(tj.Period, w)
+				tu := min(n, satMul(jb, ceilDiv(ej, tj.Slice)))
+				next = satAdd(next, min(satMul(tu, tj.Slice), satMul(jb, ej)))
+				turns = satAdd(turns, tu)
+			}
+			sw = satMul(cs, turns)
+			next = satAdd(next, sw)
+			if next >= maxTime || next > kHorizon {
+				w = next
+				break
+			}
+			if next == w {
+				r.Bounded = true
+				break
+			}
+			w = next
+		}
+		r.SwitchOverhead = sw
+		r.KernelQueue = w - e
+		r.Total = satAdd(copies, w)
+	}
+	return nil
+}

@@ -1,0 +1,144 @@
+package gpu
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func TestTimeSliceThreeTasks(t *testing.T) {
+	// threeTasks with slices A 3, B 50, D 2 and a switch overhead of 1.
+	// Isolated kernel times E: A 4, B 6, D ceil(12/8)·2 = 4. Copies and
+	// their waits as in TestFIFOThreeTasks. Periods 100, so every other
+	// channel has jobs(100, w) = 2 jobs in the window (w < 100).
+	//
+	// A: n = ceil(4/3) = 2 turns.
+	//    B: min(2, 2·ceil(6/50) = 2) = 2 turns, min(2·50, 2·6) = 12.
+	//    D: min(2, 2·ceil(4/2) = 4) = 2 turns, min(2·2, 2·4) = 4.
+	//    switches: 2 + 2 + 2 = 6. w = 4 + 12 + 4 + 6 = 26 (stable).
+	//    Total = 4 + 2 + 26 + 4 + 1 = 37.
+	// B: n = ceil(6/50) = 1.
+	//    A: 1 turn, min(3, 8) = 3. D: 1 turn, min(2, 8) = 2. switches 3.
+	//    w = 6 + 3 + 2 + 3 = 14. Total = 3 + 3 + 14 + 3 + 2 = 25.
+	// D: n = 2.
+	//    A: 2 turns, min(6, 8) = 6. B: 2 turns, min(100, 12) = 12.
+	//    switches 6. w = 4 + 6 + 12 + 6 = 28. Total = 5 + 1 + 28 = 34.
+	want := []Response{
+		{CopyInWait: 4, CopyIn: 2, KernelQueue: 22, KernelIsolated: 4, CopyOutWait: 4, CopyOut: 1, Total: 37,
+			Bounded: true, Bound: BoundTimeSlice, Turns: 2, SwitchOverhead: 6},
+		{CopyInWait: 3, CopyIn: 3, KernelQueue: 8, KernelIsolated: 6, CopyOutWait: 3, CopyOut: 2, Total: 25,
+			Bounded: true, Bound: BoundTimeSlice, Turns: 1, SwitchOverhead: 3},
+		{CopyInWait: 5, CopyIn: 1, KernelQueue: 24, KernelIsolated: 4, Total: 34,
+			Bounded: true, Bound: BoundTimeSlice, Turns: 2, SwitchOverhead: 6},
+	}
+	a := TimeSliceAnalyzer{Device: bigSM, SwitchOverhead: 1}
+	out := make([]Response, 3)
+	if err := a.Analyze(threeTasks(), out); err != nil {
+		t.Fatal(err)
+	}
+	for i := range want {
+		checkResp(t, threeTasks()[i].Name, out[i], want[i])
+	}
+}
+
+func TestTimeSliceJobsInWindow(t *testing.T) {
+	// X: E = 10 (1 wave of 10), slice 2: n = 5 turns. Y: E = 1, slice 5,
+	// period 4, no overhead.
+	//   w = 0: jobs 2: min(5, 2·1) = 2 turns, min(2·5, 2·1) = 2; w = 12
+	//   w = 12: jobs 2 + 3 = 5: min(5, 5) turns, min(25, 5) = 5; w = 15
+	//   w = 15: jobs 5, w = 15: stable. Total 15.
+	tasks := []Task{
+		{Name: "X", Period: 100, BlockTime: 10, Blocks: 1, ThreadsPerBlock: 256, Slice: 2},
+		{Name: "Y", Period: 4, BlockTime: 1, Blocks: 1, ThreadsPerBlock: 256, Slice: 5},
+	}
+	var a TimeSliceAnalyzer
+	out := make([]Response, 2)
+	if err := a.Analyze(tasks, out); err != nil {
+		t.Fatal(err)
+	}
+	checkResp(t, "X", out[0], Response{KernelQueue: 5, KernelIsolated: 10, Total: 15, Bounded: true, Bound: BoundTimeSlice, Turns: 5})
+	// Y: n = 1; X: 1 turn, min(2, 2·10) = 2; w = 3.
+	checkResp(t, "Y", out[1], Response{KernelQueue: 2, KernelIsolated: 1, Total: 3, Bounded: true, Bound: BoundTimeSlice, Turns: 1})
+}
+
+// TestSimTimeSliceSound: simulated round-robin responses stay within the
+// time-slice bounds.
+func TestSimTimeSliceSound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(17, 18))
+	checked, tight := 0, 0
+	for it := range 500 {
+		ts := randTasks(rng, 2+rng.IntN(4), false)
+		a := &TimeSliceAnalyzer{Device: bigSM, SwitchOverhead: int64(it % 3)}
+		if !withPeriods(rng, a, ts) {
+			continue
+		}
+		out := make([]Response, len(ts))
+		if err := a.Analyze(ts, out); err != nil {
+			t.Fatal(err)
+		}
+		iso := make([]int64, len(ts))
+		var maxT int64
+		for i := range ts {
+			iso[i] = out[i].KernelIsolated
+			maxT = max(maxT, ts[i].Period)
+		}
+		for rep := range 3 {
+			resp := simTimeSlice(ts, iso, a.SwitchOverhead, randReleases(rng, ts, 12*maxT), rng, rep == 2)
+			for i := range ts {
+				for _, r := range resp[i] {
+					checked++
+					if r > out[i].Total {
+						t.Fatalf("task %d of %+v (cs %d): simulated %d > bound %+v", i, ts, a.SwitchOverhead, r, out[i])
+					}
+					if r == out[i].Total {
+						tight++
+					}
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d jobs checked", checked)
+	}
+	t.Logf("%d simulated jobs within their bounds, %d met it exactly", checked, tight)
+}
+
+// TestPropertyTimeSliceMonotone: responses do not decrease when a block
+// time, block count or copy grows (a slice is a knob, not a cost: a longer
+// own slice can shorten the response).
+func TestPropertyTimeSliceMonotone(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	var a TimeSliceAnalyzer
+	for range 2000 {
+		n := 1 + rng.IntN(5)
+		ts := randTasks(rng, n, false)
+		for i := range ts {
+			ts[i].Period = 50 + rng.Int64N(2000)
+		}
+		out0 := make([]Response, n)
+		if err := a.Analyze(ts, out0); err != nil {
+			t.Fatal(err)
+		}
+		g := slices.Clone(ts)
+		i := rng.IntN(n)
+		switch rng.IntN(4) {
+		case 0:
+			g[i].BlockTime += 1 + rng.Int64N(5)
+		case 1:
+			g[i].Blocks += 1 + rng.IntN(10)
+		case 2:
+			g[i].CopyIn += 1 + rng.Int64N(5)
+		case 3:
+			g[i].CopyOut += 1 + rng.Int64N(5)
+		}
+		out1 := make([]Response, n)
+		if err := a.Analyze(g, out1); err != nil {
+			t.Fatal(err)
+		}
+		for j := range out0 {
+			if out0[j].Bounded && out1[j].Bounded && out1[j].Total < out0[j].Total {
+				t.Fatalf("%+v -> %+v: task %d %d -> %d", ts, g, j, out0[j].Total, out1[j].Total)
+			}
+		}
+	}
+}
