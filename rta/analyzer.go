@@ -1,0 +1,396 @@
+package rta
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Policy selects how Analyzer.Analyze assigns priorities on a core.
+type Policy uint8
+
+const (
+	// OPA is Audsley's optimal priority assignment (the default): it finds
+	// a feasible order whenever one exists for its OPA-compatible test.
+	OPA Policy = iota
+	// DeadlineMonotonic orders by shorter D first (ties: shorter T, then
+	// lower index).
+	DeadlineMonotonic
+	// RateMonotonic orders by shorter T first (ties: shorter D, then lower
+	// index).
+	RateMonotonic
+	// Explicit uses Task.Priority: a higher value is more urgent; tasks
+	// with equal values may preempt each other and count each other as
+	// higher-priority interference.
+	Explicit
+)
+
+var policyNames = [...]string{OPA: "opa", DeadlineMonotonic: "deadline-monotonic", RateMonotonic: "rate-monotonic", Explicit: "explicit"}
+
+// String returns the policy's name.
+func (p Policy) String() string {
+	if int(p) < len(policyNames) {
+		return policyNames[p]
+	}
+	return fmt.Sprintf("Policy(%d)", uint8(p))
+}
+
+// Limit selects how far Analyzer.Analyze iterates the response time of a
+// task that misses its deadline. (OPA's schedulability tests always stop at
+// the deadline.)
+type Limit uint8
+
+const (
+	// LimitDeadline stops as soon as R exceeds D (the default, fastest):
+	// a miss is reported as Exceeded with the first iterate above D.
+	LimitDeadline Limit = iota
+	// LimitPeriod iterates up to T, the largest response time for which
+	// the single-job analysis is a sound bound: a miss with R ≤ T is
+	// reported as DeadlineMiss with its exact analysis value.
+	LimitPeriod
+	// LimitNone iterates to the fixed point (or MaxIterations); a value
+	// beyond T is still reported as Exceeded.
+	LimitNone
+)
+
+// Result is the analysis result of one task.
+type Result struct {
+	// R is the response time from arrival (including the task's own
+	// release jitter); read it together with Status.
+	R int64
+	// Status says whether R is a sound bound and whether it meets D.
+	Status Status
+	// Rank is the task's priority rank on its core: the number of tasks
+	// with strictly higher priority (0 = most urgent). Tasks with equal
+	// Explicit priorities share a rank.
+	Rank int
+}
+
+// Analyzer assigns priorities to the tasks of one core and computes their
+// response times. Its zero value is ready to use with LimitDeadline. An
+// Analyzer holds scratch buffers that grow to the largest task set seen, so
+// that Analyze does not allocate in steady state; it is not safe for
+// concurrent use (use one Analyzer per goroutine).
+type Analyzer struct {
+	// Limit selects how far response times of missing tasks are iterated.
+	Limit Limit
+
+	order   []int        // priority order, most urgent first
+	cand    []int        // OPA: unassigned tasks, largest deadline first
+	hp      []Interferer // interferers of the task under analysis
+	dlIf    []Interferer // per task: InterfererAtDeadline
+	scratch []int64      // iteration state, 2 per task
+	testR   []int64      // OPA: response time found by the assignment test
+	levels  int          // OPA: levels filled from the bottom
+	ordered bool
+}
+
+// Order returns the priority order of the last Analyze, most urgent first,
+// as indices into its task slice (nil if the last Analyze failed). The
+// slice belongs to the Analyzer: it is valid until the next call and must
+// not be modified. Under Explicit, tasks of equal priority appear in index
+// order.
+func (a *Analyzer) Order() []int {
+	if !a.ordered {
+		return nil
+	}
+	return a.order
+}
+
+// OPALevels returns how many priority levels, counted from the lowest, the
+// last Analyze with policy OPA filled with tasks that pass the
+// OPA-compatible test. It equals the number of tasks when OPA found a
+// feasible order; otherwise the remaining, more urgent levels were filled
+// in deadline-monotonic order.
+func (a *Analyzer) OPALevels() int { return a.levels }
+
+// Analyze assigns priorities to tasks, the tasks of one core, by policy and
+// writes the result of tasks[i] to out[i]. It reports whether every task is
+// Schedulable. It returns an error (and writes nothing) if a task is
+// invalid (see Task.Validate), if len(out) < len(tasks) or if the policy is
+// unknown. Analyze does not allocate once its buffers have grown to the
+// number of tasks, except on the error path and in the rare exact
+// utilisation check (see ResponseTime).
+//
+// OPA (the default) assigns priorities from the lowest level up. At each
+// level it tries the unassigned tasks from the largest deadline down and
+// puts the first one that meets its deadline with all other unassigned
+// tasks above it, where a self-suspending interferer is given jitter D − C
+// (InterfererAtDeadline). If some level cannot be filled, the remaining
+// tasks take the upper levels in deadline-monotonic order. Response times
+// are then recomputed from the highest priority down with the tighter
+// jitter R − C (Task.Interferer), which is what Result reports.
+func (a *Analyzer) Analyze(policy Policy, tasks []Task, out []Result) (bool, error) {
+	a.ordered = false
+	a.levels = 0
+	if len(out) < len(tasks) {
+		return false, ErrShortOutput
+	}
+	for i := range tasks {
+		if !tasks[i].valid() {
+			return false, fmt.Errorf("task %d: %w", i, tasks[i].Validate())
+		}
+	}
+	n := len(tasks)
+	a.grow(n)
+	if n == 1 && policy <= Explicit { // every policy agrees on one task
+		t := &tasks[0]
+		a.order[0] = 0
+		r, st := respond(t, nil, a.limitFor(t), nil)
+		out[0] = Result{R: r, Status: st}
+		if policy == OPA && st == Schedulable {
+			a.levels = 1
+		}
+		a.ordered = true
+		return st == Schedulable, nil
+	}
+	reuseFrom := n // no OPA test results to reuse
+	switch policy {
+	case OPA:
+		a.assignOPA(tasks)
+		reuseFrom = n - a.levels
+	case DeadlineMonotonic:
+		a.sortOrder(tasks, dmLess)
+	case RateMonotonic:
+		a.sortOrder(tasks, rmLess)
+	case Explicit:
+		a.sortOrder(tasks, explicitLess)
+		a.ordered = true
+		return a.evaluateExplicit(tasks, out), nil
+	default:
+		return false, ErrPolicy
+	}
+	a.ordered = true
+	return a.evaluate(tasks, out, reuseFrom), nil
+}
+
+func (a *Analyzer) grow(n int) {
+	if cap(a.order) < n {
+		a.order = make([]int, n)
+		a.cand = make([]int, 0, n)
+		a.hp = make([]Interferer, 0, n)
+		a.dlIf = make([]Interferer, n)
+		a.scratch = make([]int64, 2*n)
+		a.testR = make([]int64, n)
+	}
+	a.order = a.order[:n]
+	a.dlIf = a.dlIf[:n]
+	a.testR = a.testR[:n]
+}
+
+// limitFor returns the iteration limit for the reported response time of t.
+func (a *Analyzer) limitFor(t *Task) int64 {
+	switch a.Limit {
+	case LimitPeriod:
+		return t.T
+	case LimitNone:
+		return MaxTime
+	default:
+		return t.D
+	}
+}
+
+// less functions on task indices: true if i has strictly higher priority.
+func dmLess(ts []Task, i, j int) bool {
+	if ts[i].D != ts[j].D {
+		return ts[i].D < ts[j].D
+	}
+	if ts[i].T != ts[j].T {
+		return ts[i].T < ts[j].T
+	}
+	return i < j
+}
+
+func rmLess(ts []Task, i, j int) bool {
+	if ts[i].T != ts[j].T {
+		return ts[i].T < ts[j].T
+	}
+	if ts[i].D != ts[j].D {
+		return ts[i].D < ts[j].D
+	}
+	return i < j
+}
+
+func explicitLess(ts []Task, i, j int) bool {
+	if ts[i].Priority != ts[j].Priority {
+		return ts[i].Priority > ts[j].Priority
+	}
+	return i < j
+}
+
+// sortOrder fills a.order with 0..n-1 sorted by less (a strict total order).
+func (a *Analyzer) sortOrder(ts []Task, less func([]Task, int, int) bool) {
+	o := a.order
+	for i := range o {
+		o[i] = i
+	}
+	if len(o) > 32 {
+		slices.SortFunc(o, func(x, y int) int {
+			if less(ts, x, y) {
+				return -1
+			}
+			if less(ts, y, x) {
+				return 1
+			}
+			return 0
+		})
+		return
+	}
+	for i := 1; i < len(o); i++ {
+		x := o[i]
+		k := i
+		for k > 0 && less(ts, x, o[k-1]) {
+			o[k] = o[k-1]
+			k--
+		}
+		o[k] = x
+	}
+}
+
+// assignOPA fills a.order by Audsley's algorithm with the deadline-based
+// (OPA-compatible) test, falling back to deadline-monotonic order for the
+// levels it cannot fill.
+func (a *Analyzer) assignOPA(ts []Task) {
+	n := len(ts)
+	a.sortOrder(ts, dmLess)
+	cand := a.cand[:0]
+	for k := n - 1; k >= 0; k-- { // largest deadline first
+		cand = append(cand, a.order[k])
+	}
+	for i := range ts {
+		a.dlIf[i] = ts[i].InterfererAtDeadline()
+	}
+	level := n - 1
+	for ; level >= 0; level-- {
+		found := -1
+		for ci, c := range cand {
+			hp := a.hp[:0]
+			for k, x := range cand {
+				if k != ci {
+					hp = append(hp, a.dlIf[x])
+				}
+			}
+			if r, st := respond(&ts[c], hp, ts[c].D, a.scratch); st == Schedulable {
+				a.testR[c] = r
+				found = ci
+				break
+			}
+		}
+		if found < 0 {
+			break
+		}
+		a.order[level] = cand[found]
+		cand = append(cand[:found], cand[found+1:]...)
+	}
+	a.levels = n - 1 - level
+	// Levels 0..level: the rest in deadline-monotonic order (cand holds
+	// them largest deadline first).
+	for k := 0; k <= level; k++ {
+		a.order[k] = cand[len(cand)-1-k]
+	}
+}
+
+// evaluate computes the response times for the strict order a.order, most
+// urgent first, with the tight jitter of self-suspending interferers. A
+// task that OPA placed (rank ≥ reuseFrom) with no self-suspending task
+// above it keeps the response time of its assignment test, which had the
+// same interferers with the same jitters.
+func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
+	hp := a.hp[:0]
+	tainted := false
+	suspending := false
+	all := true
+	for rank, i := range a.order {
+		t := &ts[i]
+		var r int64
+		var st Status
+		if rank >= reuseFrom && !suspending {
+			r, st = a.testR[i], Schedulable
+		} else {
+			r, st = respond(t, hp, a.limitFor(t), a.scratch)
+		}
+		if tainted && st.Bounded() {
+			st = InterfererUnbounded
+		}
+		out[i] = Result{R: r, Status: st, Rank: rank}
+		all = all && st == Schedulable
+		if t.S > 0 {
+			suspending = true
+			if !st.Bounded() {
+				tainted = true
+			}
+		}
+		hp = append(hp, t.Interferer(r))
+	}
+	return all
+}
+
+// evaluateExplicit computes the response times for the Explicit policy,
+// where a.order is sorted by decreasing Priority and tasks of equal
+// priority interfere with each other. Within a group of equal priority a
+// self-suspending peer is counted with its deadline-based jitter; the group
+// is sound if every self-suspending member meets its deadline, otherwise
+// the members that relied on such a jitter lose their bound.
+func (a *Analyzer) evaluateExplicit(ts []Task, out []Result) bool {
+	n := len(ts)
+	hp := a.hp[:0]
+	tainted := false
+	for g := 0; g < n; {
+		e := g + 1
+		for e < n && ts[a.order[e]].Priority == ts[a.order[g]].Priority {
+			e++
+		}
+		group := a.order[g:e]
+		suspending := 0
+		for _, i := range group {
+			if ts[i].S > 0 {
+				suspending++
+			}
+		}
+		for _, i := range group {
+			t := &ts[i]
+			h := hp
+			for _, k := range group {
+				if k != i {
+					h = append(h, ts[k].InterfererAtDeadline())
+				}
+			}
+			r, st := respond(t, h, a.limitFor(t), a.scratch)
+			if tainted && st.Bounded() {
+				st = InterfererUnbounded
+			}
+			out[i] = Result{R: r, Status: st, Rank: g}
+		}
+		if suspending > 0 && len(group) > 1 {
+			groupOK := true
+			for _, i := range group {
+				if ts[i].S > 0 && out[i].Status != Schedulable {
+					groupOK = false
+				}
+			}
+			if !groupOK {
+				for _, i := range group {
+					own := 0
+					if ts[i].S > 0 {
+						own = 1
+					}
+					if suspending-own > 0 && out[i].Status.Bounded() {
+						out[i].Status = InterfererUnbounded
+					}
+				}
+			}
+		}
+		for _, i := range group {
+			t := &ts[i]
+			if t.S > 0 && !out[i].Status.Bounded() {
+				tainted = true
+			}
+			hp = append(hp, t.Interferer(out[i].R))
+		}
+		g = e
+	}
+	all := true
+	for i := range ts {
+		all = all && out[i].Status == Schedulable
+	}
+	return all
+}
