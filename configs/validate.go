@@ -323,8 +323,12 @@ func ValidateMapping(s *System, m *Mapping, partial bool) error {
 		}
 		if !ok && !partial {
 			if t.Offload != nil {
-				if g, gok := placed[t.Offload.GPUTask]; gok && s.Unit(g).Type == CPU {
+				g, gok := placed[t.Offload.GPUTask]
+				if gok && s.Unit(g).Type == CPU {
 					continue // merged
+				}
+				if gok {
+					return inputErrorf("mapping.units", "%s runs on the GPU, so its offloading task %s needs a core", t.Offload.GPUTask, t.Name)
 				}
 			}
 			return inputErrorf("mapping.units", "task %s is not placed", t.Name)

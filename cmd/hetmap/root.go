@@ -57,6 +57,6 @@ its task chains.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newModelCmd(), newImportCmd())
+	root.AddCommand(newModelCmd(), newImportCmd(), newAnalyzeCmd(), newGPUCmd())
 	return root
 }

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/results"
+	"github.com/spf13/cobra"
+)
+
+func newAnalyzeCmd() *cobra.Command {
+	var sf systemFlags
+	var mapping string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "analyze --mapping FILE.yaml|default",
+		Short: "Analyse one mapping: response times with memory contention, the copy engine, the GPU and offloading",
+		Long: `Analyse one mapping of the system's tasks to units: every task's execution time
+with its terms (compute, memory, contention, GPU wait), its worst-case response time
+and deadline, the GPU tasks' responses with their terms, and a verdict. The exit code
+is 1 when some task misses its deadline or has no bound.
+
+--mapping default analyses the model's own mapping. A mapping file places every task
+that runs and may set offloading modes, time slices and stream priorities:
+
+  units:                    # task → unit, one entry per task that runs
+    - {task: DASM, unit: Core2}
+    - {task: EKF, unit: Core2, priority: 2}   # optional; higher value = more urgent
+    - {task: SFM, unit: GP10B}
+    - {task: PRE_SFM_gpu_POST, unit: Core1}
+  offloading:               # optional, default = the model's
+    - {task: Detection, mode: async}
+  time_slices:              # optional, default = the model's (timeslice model)
+    - {task: SFM, slice: 7200us}
+  gpu_priorities:           # optional, default low (fifo model)
+    - {task: SFM, priority: high}
+
+A GPU task placed on a core is merged with its offloading task, which then gets no
+entry. Priorities given in the file are used on every core where each task has one.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if mapping == "" {
+				return errors.New("give --mapping FILE.yaml, or --mapping default for the model's own mapping")
+			}
+			cfg, err := sf.load()
+			if err != nil {
+				return err
+			}
+			e, err := optimizer.NewEvaluator(cfg)
+			if err != nil {
+				return err
+			}
+			var a *optimizer.Assignment
+			name := mapping
+			if mapping == "default" {
+				name = "default (the model's own mapping)"
+				if a, err = e.DefaultAssignment(); err != nil {
+					return fmt.Errorf("the model's own mapping: %w", err)
+				}
+			} else {
+				m, err := configs.LoadMappingFile(mapping)
+				if err != nil {
+					return err
+				}
+				if a, err = e.FromMapping(m); err != nil {
+					var ie *configs.InputError
+					if errors.As(err, &ie) && ie.File == "" {
+						ie.File = mapping
+					}
+					return err
+				}
+			}
+			r := e.NewResult()
+			if err := e.Evaluate(a, r); err != nil {
+				return err
+			}
+			if asJSON {
+				err = results.WriteAnalysisJSON(cmd.OutOrStdout(), cfg, mapping, r)
+			} else {
+				err = results.WriteAnalysisText(cmd.OutOrStdout(), cfg, name, r)
+			}
+			if err != nil {
+				return err
+			}
+			if !r.Schedulable {
+				return &problemError{msg: fmt.Sprintf("the mapping is not schedulable: %d task(s) miss their deadline or have no bound", r.Misses)}
+			}
+			return nil
+		},
+	}
+	sf.add(cmd)
+	cmd.Flags().StringVar(&mapping, "mapping", "", "mapping file (YAML), or default for the model's own mapping")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON instead of text")
+	return cmd
+}

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The model's own mapping is infeasible, and the output says why.
+func TestAnalyzeDefaultMapping(t *testing.T) {
+	out, errOut, code := hetmap(t, "analyze", "--mapping", "default")
+	if code != 1 || !strings.Contains(errOut, "not schedulable") {
+		t.Fatalf("exit %d, stderr %q; want 1 and the verdict", code, errOut)
+	}
+	golden(t, "analyze_default.txt", out)
+	for _, want := range []string{
+		"Verdict: NOT schedulable",
+		"Core0 is overloaded: utilisation 1023.2 % > 100 %",
+		"PRE_SFM_gpu_POST 868.0 % with its busy-wait of 276.3528 ms for SFM",
+		"SFM on GP10B: GPU response 276.3528 ms > period 33 ms",
+		"for one kernel of each other low-priority task: Localization 124 ms, Lane_detection 27.3333 ms, Detection 116 ms",
+		"Planner on Core3: its execution time alone, C = 17.2497 ms",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the explanation lacks %q", want)
+		}
+	}
+}
+
+func TestAnalyzeFeasibleMapping(t *testing.T) {
+	out, errOut, code := hetmap(t, "analyze", "--mapping", "testdata/waters_feasible.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, "analyze_feasible.txt", out)
+	if !strings.Contains(out, "Verdict: schedulable: all 12 running tasks meet their deadlines.") {
+		t.Error("no verdict line")
+	}
+}
+
+func TestAnalyzeJSON(t *testing.T) {
+	out, errOut, code := hetmap(t, "analyze", "--mapping", "testdata/waters_feasible.yaml", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Schedulable *bool `json:"schedulable"`
+		Tasks       []struct {
+			Name           *string `json:"name"`
+			Unit           *string `json:"unit"`
+			WCETNs         *int64  `json:"wcet_ns"`
+			ResponseTimeNs *int64  `json:"response_time_ns"`
+			DeadlineNs     *int64  `json:"deadline_ns"`
+			Schedulable    *bool   `json:"schedulable"`
+		} `json:"tasks"`
+		Merged []struct {
+			OffloadingTask string `json:"offloading_task"`
+			MergedInto     string `json:"merged_into"`
+		} `json:"merged"`
+		GPU []struct {
+			Name       string `json:"name"`
+			ResponseNs int64  `json:"response_ns"`
+		} `json:"gpu"`
+		Reasons []string `json:"reasons"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Schedulable == nil || !*rep.Schedulable || len(rep.Tasks) != 12 || len(rep.Merged) != 2 || len(rep.GPU) != 2 || len(rep.Reasons) != 0 {
+		t.Fatalf("schedulable %v, %d tasks, %d merged, %d GPU, %d reasons; want true, 12, 2, 2, 0", rep.Schedulable, len(rep.Tasks), len(rep.Merged), len(rep.GPU), len(rep.Reasons))
+	}
+	byName := map[string]int{}
+	for i, tk := range rep.Tasks {
+		if tk.Name == nil || tk.Unit == nil || tk.WCETNs == nil || tk.ResponseTimeNs == nil || tk.DeadlineNs == nil || tk.Schedulable == nil {
+			t.Fatalf("task %d lacks a required field: %s", i, out)
+		}
+		byName[*tk.Name] = i
+	}
+	// EKF on Core3 (A57, #C = 5, bGPU = 1: 220 ns per line): 144 lines ·
+	// 220 ns = 31.68 µs + 9 519 340 ticks / 2 GHz = 4 791 350 ns, preempted
+	// by DASM (64 lines · 220 ns + 3 719 990 / 2 GHz = 1 874 075 ns) and
+	// CANbus_polling (16 · 220 ns + 1 199 360 / 2 GHz = 603 200 ns).
+	ekf := rep.Tasks[byName["EKF"]]
+	if *ekf.Unit != "Core3" || *ekf.WCETNs != 4_791_350 || *ekf.DeadlineNs != 15_000_000 || !*ekf.Schedulable {
+		t.Errorf("EKF = unit %s, wcet %d, deadline %d", *ekf.Unit, *ekf.WCETNs, *ekf.DeadlineNs)
+	}
+	// R_EKF = 4.79135 + ⌈R/5⌉·1.874075 + ⌈R/10⌉·0.6032 (ms): w0 = 7.268625
+	// → ⌈7.27/5⌉ = 2: 4.79135 + 3.74815 + 0.6032 = 9.1427 → ⌈9.14/5⌉ = 2,
+	// ⌈9.14/10⌉ = 1 → R = 9.1427 ms.
+	if *ekf.ResponseTimeNs != 9_142_700 {
+		t.Errorf("EKF R = %d ns, want 9 142 700", *ekf.ResponseTimeNs)
+	}
+	if sfm := rep.Tasks[byName["SFM"]]; *sfm.Unit != "GP10B" {
+		t.Errorf("SFM on %s", *sfm.Unit)
+	}
+
+	// The default mapping: unschedulable, with reasons, a null response time
+	// where there is no finite one, and exit code 1.
+	out, _, code = hetmap(t, "analyze", "--mapping", "default", "--json")
+	if code != 1 {
+		t.Fatalf("default mapping: exit %d", code)
+	}
+	rep.Reasons = nil
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	nulls := 0
+	for _, tk := range rep.Tasks {
+		if tk.ResponseTimeNs == nil {
+			nulls++
+		}
+	}
+	if *rep.Schedulable || len(rep.Reasons) == 0 || nulls == 0 {
+		t.Errorf("default mapping: schedulable %v, %d reasons, %d null response times", *rep.Schedulable, len(rep.Reasons), nulls)
+	}
+}
+
+func TestAnalyzeErrors(t *testing.T) {
+	dir := t.TempDir()
+	feasible, err := os.ReadFile("testdata/waters_feasible.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	edit := func(name, old, new string) string {
+		s := string(feasible)
+		if !strings.Contains(s, old) {
+			t.Fatalf("%q not in the feasible mapping", old)
+		}
+		return write(name, strings.Replace(s, old, new, 1))
+	}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"analyze"}, "give --mapping FILE.yaml, or --mapping default"},
+		{[]string{"analyze", "--mapping", filepath.Join(dir, "missing.yaml")}, "cannot read the mapping"},
+		{[]string{"analyze", "--mapping", write("empty.yaml", "offloading: []\n")}, "units: missing"},
+		{[]string{"analyze", "--mapping", write("key.yaml", "units:\n  - {task: EKF, core: Core2}\n")}, "units[0]: unknown key(s) core"},
+		{[]string{"analyze", "--mapping", edit("task.yaml", "{task: EKF, unit: Core3}", "{task: EFK, unit: Core3}")}, `mapping.units[7].task: task "EFK" is not defined`},
+		{[]string{"analyze", "--mapping", edit("unit.yaml", "{task: EKF, unit: Core3}", "{task: EKF, unit: Core7}")}, `unit "Core7" is not defined (task EKF; units: Core0, Core1, Core2, Core3, Core4, Core5, GP10B)`},
+		{[]string{"analyze", "--mapping", edit("unplaced.yaml", "  - {task: EKF, unit: Core3}\n", "")}, "task EKF is not placed"},
+		{[]string{"analyze", "--mapping", edit("ticks.yaml", "{task: Planner, unit: Core0}", "{task: Planner, unit: GP10B}")}, "task Planner cannot run on GP10B: it has no ticks for kind GPU_def"},
+		{[]string{"analyze", "--mapping", edit("pre.yaml", "  - {task: PRE_SFM_gpu_POST, unit: Core1}\n", "")}, "SFM runs on the GPU, so its offloading task PRE_SFM_gpu_POST needs a core"},
+		{[]string{"analyze", "--mapping", edit("mode.yaml", "mode: async}", "mode: later}")}, `"later" is not an offloading mode (sync or async)`},
+		{[]string{"analyze", "--mapping", edit("prio.yaml", "{task: DASM, unit: Core3}", "{task: DASM, unit: Core3, priority: 3}")}, "Core3: DASM has a priority but CANbus_polling, EKF do not"},
+	}
+	for _, tt := range tests {
+		out, errOut, code := hetmap(t, tt.args...)
+		if code != 2 || !strings.Contains(errOut, tt.want) || out != "" {
+			t.Errorf("hetmap %v: exit %d, stderr %q; want exit 2 and %q, nothing on stdout", tt.args, code, errOut, tt.want)
+		}
+		if len(tt.args) > 2 && strings.HasPrefix(tt.args[2], dir) && !strings.Contains(errOut, tt.args[2]) {
+			t.Errorf("hetmap %v: the message does not name the file: %q", tt.args, errOut)
+		}
+	}
+}

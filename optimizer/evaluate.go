@@ -1,0 +1,382 @@
+package optimizer
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/hetmap/hetmap/memory"
+	"github.com/hetmap/hetmap/rta"
+	"github.com/hetmap/hetmap/rta/gpu"
+)
+
+// Evaluate analyses the mapping a and writes the result into r (use
+// NewResult once and pass the same Result again: in steady state Evaluate
+// then does not allocate). An unschedulable mapping is a result, never an
+// error; the error reports an assignment that cannot be evaluated (a task
+// unplaced or on a unit it has no ticks for, mismatched slice lengths) or an
+// analysis input out of range.
+func (e *Evaluator) Evaluate(a *Assignment, r *Result) error {
+	if err := e.check(a); err != nil {
+		return err
+	}
+	if r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.GPU) != len(e.gpus) || len(r.Units) != len(e.units) {
+		e.initResult(r)
+	}
+	r.Schedulable, r.Misses, r.Violation = true, 0, 0
+
+	// 1. Roles, the tasks of every core, and who accesses memory.
+	for u := range e.onCore {
+		e.onCore[u] = e.onCore[u][:0]
+		ur := &r.Units[u]
+		ur.Tasks, ur.AccessesMemory, ur.Utilisation, ur.CopyUtilisation, ur.Explicit = 0, false, 0, 0, false
+	}
+	bGPU := false
+	for i := range e.tasks {
+		ti := &e.tasks[i]
+		tr := &r.Tasks[i]
+		u := a.Unit[i]
+		// The static fields (Name, GPU, T, D, HasDeadline, Offset) were set
+		// by initResult; reset the others.
+		tr.Role, tr.Unit, tr.UnitName, tr.Priority, tr.Rank, tr.Explicit = Periodic, u, "", NoPriority, 0, false
+		tr.C, tr.Compute, tr.Lines, tr.Memory, tr.Contention, tr.GPUWait, tr.Suspension = 0, 0, 0, 0, 0, 0, 0
+		tr.R, tr.BCRT, tr.Verdict, tr.Status = 0, 0, Meets, rta.Schedulable
+		var lines int64
+		switch ti.kind {
+		case kindPeriodic:
+			tr.Role = Periodic
+			lines = ti.cpu[u].lines
+		case kindOffloading:
+			g := &e.gpus[ti.gpu]
+			if a.Unit[g.task] != e.gpuUnit {
+				tr.Role, tr.Unit, tr.Verdict = NotRunning, NoUnit, Absent
+				continue
+			}
+			lines = ti.cpu[u].lines
+			tr.Role = OffloadSync
+			if a.Async[ti.gpu] {
+				tr.Role = OffloadAsync
+				lines += ti.cpu[u].waitLines
+			}
+		case kindGPU:
+			if u == e.gpuUnit {
+				tr.Role = OnGPU
+				g := &e.gpus[ti.gpu]
+				if g.copyInLines+g.copyOutLines > 0 {
+					bGPU = true
+				}
+				r.Units[u].Tasks++
+				continue
+			}
+			tr.Role = Merged
+			lines = ti.cpu[u].lines
+		}
+		tr.Lines = lines
+		tr.UnitName = e.units[u].name
+		e.onCore[u] = append(e.onCore[u], i)
+		r.Units[u].Tasks++
+		if lines > 0 {
+			r.Units[u].AccessesMemory = true
+		}
+	}
+
+	// 2. Contention: #C per core, #C of the copy engine, bGPU.
+	memCores := 0
+	for u := range e.units {
+		if r.Units[u].AccessesMemory {
+			memCores++
+		}
+	}
+	switch e.fixedCE {
+	case 0:
+		bGPU = false
+	case 1:
+		bGPU = true
+	}
+	r.CopyEngineActive = bGPU
+	nCE := memCores
+	if e.fixedC >= 0 {
+		nCE = e.fixedC
+	}
+	r.InterferingCoresCE = nCE
+	ceLat := memory.CopyLineLatency(e.ce, nCE)
+	for u := range e.units {
+		ur := &r.Units[u]
+		if e.units[u].gpu {
+			ur.InterferingCores, ur.CopyEngineActive, ur.LineLatency = nCE, bGPU, ceLat
+			continue
+		}
+		n := memCores
+		if ur.AccessesMemory {
+			n--
+		}
+		if e.fixedC >= 0 {
+			n = e.fixedC
+		}
+		ur.InterferingCores, ur.CopyEngineActive = n, bGPU
+		ur.LineLatency = memory.LineLatency(e.units[u].mem, n, bGPU)
+	}
+
+	// 3. The GPU.
+	if err := e.gpuSide(a, r, nCE, ceLat); err != nil {
+		return err
+	}
+
+	// 4. Every core.
+	for u := range e.units {
+		if e.units[u].gpu || len(e.onCore[u]) == 0 {
+			continue
+		}
+		if err := e.core(a, r, u); err != nil {
+			return err
+		}
+	}
+
+	// 5. Verdicts and the ranking measure.
+	for i := range r.Tasks {
+		tr := &r.Tasks[i]
+		if tr.Role == NotRunning {
+			continue
+		}
+		if tr.Role == OnGPU {
+			switch {
+			case !r.GPUSound:
+				tr.Verdict = GPUNoBound
+			case tr.R > tr.D:
+				tr.Verdict = Misses
+			}
+		}
+		if tr.Verdict == Meets {
+			continue
+		}
+		r.Schedulable = false
+		r.Misses++
+		ex := tr.Excess()
+		if ex == rta.Infinity {
+			ex = tr.T
+		}
+		r.Violation = satAdd(r.Violation, ex)
+	}
+	return nil
+}
+
+// gpuSide fills r.GPU and the GPU unit, from the cache when it can.
+func (e *Evaluator) gpuSide(a *Assignment, r *Result, nCE int, ceLat int64) error {
+	r.GPUSound = true
+	key := append(e.key[:0], byte(nCE))
+	on := 0
+	for g := range e.gpus {
+		gi := &e.gpus[g]
+		gr := &r.GPU[g]
+		gr.OnGPU = e.gpuUnit >= 0 && a.Unit[gi.task] == e.gpuUnit
+		gr.High, gr.Slice, gr.WithinPeriod = false, 0, false
+		if !gr.OnGPU {
+			key = append(key, 0)
+			continue
+		}
+		on++
+		if e.fifo {
+			gr.High = a.High[g]
+			if gr.High {
+				key = append(key, 2)
+			} else {
+				key = append(key, 1)
+			}
+		} else {
+			gr.Slice = a.Slice[g]
+			key = append(key, 1)
+			key = binary.LittleEndian.AppendUint64(key, uint64(gr.Slice))
+		}
+	}
+	e.key = key
+	if on == 0 {
+		for g := range r.GPU {
+			r.GPU[g].Response = gpu.Response{}
+		}
+		return nil
+	}
+	off, ok := e.cache[string(key)]
+	if !ok {
+		var err error
+		if off, err = e.analyseGPU(a, r, ceLat); err != nil {
+			return err
+		}
+		e.cache[string(key)] = off
+	}
+	gu := &r.Units[e.gpuUnit]
+	for g := range r.GPU {
+		gr := &r.GPU[g]
+		gr.Response = e.cacheR[int(off)+g]
+		if !gr.OnGPU {
+			continue
+		}
+		gi := &e.gpus[g]
+		resp := &gr.Response
+		gr.WithinPeriod = resp.Bounded && resp.Total <= gi.period
+		if !gr.WithinPeriod {
+			r.GPUSound = false
+		}
+		tr := &r.Tasks[gi.task]
+		tr.UnitName = e.units[e.gpuUnit].name
+		tr.Compute = resp.KernelIsolated
+		tr.Lines = gi.copyInLines + gi.copyOutLines
+		tr.Memory = satMul(tr.Lines, e.ce.Baseline)
+		tr.Contention = satMul(tr.Lines, ceLat-e.ce.Baseline)
+		tr.C = satAdd(resp.CopyIn, satAdd(resp.KernelIsolated, resp.CopyOut))
+		tr.R = resp.Total
+		tr.BCRT = satAdd(satMul(tr.Lines, e.ce.Baseline), gi.kernelBest)
+		gu.Utilisation += float64(resp.KernelIsolated) / float64(gi.period)
+		gu.CopyUtilisation += float64(resp.CopyIn+resp.CopyOut) / float64(gi.period)
+	}
+	return nil
+}
+
+// analyseGPU runs the GPU analysis for the GPU tasks on the GPU and stores
+// the responses in the cache; it returns their offset there.
+func (e *Evaluator) analyseGPU(a *Assignment, r *Result, ceLat int64) (int32, error) {
+	e.gpuTasks, e.gpuIdx = e.gpuTasks[:0], e.gpuIdx[:0]
+	for g := range e.gpus {
+		if !r.GPU[g].OnGPU {
+			continue
+		}
+		gi := &e.gpus[g]
+		t := gpu.Task{Name: e.tasks[gi.task].name, Period: gi.period,
+			CopyIn: satMul(gi.copyInLines, ceLat), CopyOut: satMul(gi.copyOutLines, ceLat),
+			BlockTime: gi.blockTime, Blocks: gi.blocks, ThreadsPerBlock: gi.threads,
+			SharedMemPerBlock: gi.sharedMem, RegistersPerBlock: gi.registers}
+		if e.fifo {
+			if a.High[g] {
+				t.Priority = gpu.High
+			}
+		} else {
+			t.Slice = a.Slice[g]
+		}
+		e.gpuTasks = append(e.gpuTasks, t)
+		e.gpuIdx = append(e.gpuIdx, g)
+	}
+	out := e.gpuOut[:len(e.gpuTasks)]
+	var err error
+	if e.fifo {
+		err = e.fifoAn.Analyze(e.gpuTasks, out)
+	} else {
+		err = e.sliceAn.Analyze(e.gpuTasks, out)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("GPU analysis: %w", err)
+	}
+	if len(e.cache) >= maxCacheEntries {
+		clear(e.cache)
+		e.cacheR = e.cacheR[:0]
+	}
+	off := len(e.cacheR)
+	for range e.gpus {
+		e.cacheR = append(e.cacheR, gpu.Response{})
+	}
+	for k, g := range e.gpuIdx {
+		resp := out[k]
+		resp.WorstOrder = nil
+		e.cacheR[off+g] = resp
+	}
+	return int32(off), nil
+}
+
+// core analyses the tasks of CPU unit u.
+func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
+	ui := &e.units[u]
+	ur := &r.Units[u]
+	lat := ur.LineLatency
+	base := memory.LineLatency(ui.mem, 0, false)
+	ids := e.onCore[u]
+	explicit := true
+	for _, i := range ids {
+		if a.Priority[i] == NoPriority {
+			explicit = false
+			break
+		}
+	}
+	policy := e.policy
+	if explicit {
+		policy = rta.Explicit
+	} else if e.model {
+		return fmt.Errorf("analysis.priorities is model, but a task on %s has no priority", ui.name)
+	}
+	ur.Explicit, ur.Policy = explicit, policy
+
+	ts := e.rtTasks[:0]
+	for _, i := range ids {
+		ti := &e.tasks[i]
+		tr := &r.Tasks[i]
+		c := &ti.cpu[u]
+		exec, bestExec, lines := c.exec, c.bestExec, tr.Lines
+		var gpuBest int64
+		if tr.Role == OffloadAsync {
+			exec, bestExec = exec+c.waitExec, bestExec+c.waitBestExec
+		}
+		if tr.Role == OffloadSync || tr.Role == OffloadAsync {
+			gi := &e.gpus[ti.gpu]
+			gpuBest = satAdd(satMul(gi.copyInLines+gi.copyOutLines, e.ce.Baseline), gi.kernelBest)
+			resp := r.GPU[ti.gpu].Response.Total
+			if tr.Role == OffloadSync {
+				tr.GPUWait = resp
+			} else {
+				tr.Suspension = resp
+			}
+		}
+		tr.Compute = exec
+		tr.Memory = satMul(lines, base)
+		tr.Contention = satMul(lines, lat-base)
+		tr.C = clampTime(satAdd(satAdd(exec, satMul(lines, lat)), tr.GPUWait))
+		tr.BCRT = satAdd(satAdd(tr.Memory, bestExec), gpuBest)
+		t := rta.Task{C: tr.C, T: ti.period, D: tr.D, S: clampTime(tr.Suspension)}
+		if explicit {
+			t.Priority = a.Priority[i]
+		}
+		ts = append(ts, t)
+		ur.Utilisation += float64(tr.C) / float64(ti.period)
+	}
+	e.rtTasks = ts
+	e.an.Limit = e.maxLimit
+	out := e.rtOut[:len(ts)]
+	if _, err := e.an.Analyze(policy, ts, out); err != nil {
+		return fmt.Errorf("%s: %w", ui.name, err)
+	}
+	n := len(ids)
+	for k, i := range ids {
+		tr := &r.Tasks[i]
+		res := out[k]
+		tr.R, tr.Status, tr.Rank, tr.Explicit = res.R, res.Status, res.Rank, explicit
+		if explicit {
+			tr.Priority = a.Priority[i]
+		} else {
+			tr.Priority = n - res.Rank
+		}
+		switch res.Status {
+		case rta.Schedulable:
+			tr.Verdict = Meets
+		case rta.DeadlineMiss:
+			tr.Verdict = Misses
+		case rta.Exceeded:
+			tr.Verdict = NoBound
+		case rta.Unbounded:
+			tr.Verdict = Overloaded
+		case rta.InterfererUnbounded:
+			tr.Verdict = InterfererNoBound
+		default:
+			return fmt.Errorf("%s: task %s: analysis status %v", ui.name, tr.Name, res.Status)
+		}
+		if (tr.Role == OffloadSync || tr.Role == OffloadAsync) && !r.GPUSound {
+			tr.Verdict = GPUNoBound
+		}
+	}
+	return nil
+}
+
+func clampTime(v int64) int64 { return min(v, rta.MaxTime) }
+
+// satAdd adds non-negative values, saturating at math.MaxInt64.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}

@@ -1,0 +1,230 @@
+package optimizer
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hetmap/hetmap/rta"
+)
+
+// Reasons explains, in plain words and with the numbers, every reason why
+// the mapping is not schedulable: overloaded cores first, then the GPU tasks
+// whose response fails (they feed the cores), then the tasks that miss or
+// have no bound, core by core, most urgent first. It is empty
+// for a schedulable mapping. It allocates; call it for reports, not in a
+// search loop.
+func (r *Result) Reasons() []string {
+	var out []string
+	for u := range r.Units {
+		ur := &r.Units[u]
+		if ur.GPU || ur.Utilisation <= 1 {
+			continue
+		}
+		var parts []string
+		for _, k := range r.byRank(u) {
+			t := &r.Tasks[k]
+			p := t.Name + " " + pct(float64(t.C)/float64(t.T))
+			if t.GPUWait > 0 {
+				p += " with its busy-wait of " + fmtDur(t.GPUWait) + " for " + r.GPU[t.GPU].Name
+			}
+			parts = append(parts, p)
+		}
+		out = append(out, fmt.Sprintf("%s is overloaded: utilisation %s > 100 %% (%s)", ur.Name, pct(ur.Utilisation), strings.Join(parts, ", ")))
+	}
+	for u := range r.Units {
+		if r.Units[u].GPU {
+			out = append(out, r.gpuReasons(u)...)
+		}
+	}
+	for u := range r.Units {
+		if r.Units[u].GPU {
+			continue
+		}
+		for _, k := range r.byRank(u) {
+			if s := r.taskReason(k); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// byRank returns the tasks on CPU unit u, most urgent first.
+func (r *Result) byRank(u int) []int {
+	var ids []int
+	for k := range r.Tasks {
+		if r.Tasks[k].Unit == u && r.Tasks[k].Role.OnCPU() {
+			ids = append(ids, k)
+		}
+	}
+	slices.SortStableFunc(ids, func(a, b int) int { return r.Tasks[a].Rank - r.Tasks[b].Rank })
+	return ids
+}
+
+func (r *Result) taskReason(k int) string {
+	t := &r.Tasks[k]
+	where := t.Name + " on " + t.UnitName
+	if (t.Verdict == Misses || t.Verdict == NoBound) && t.C > t.D && t.GPUWait == 0 {
+		return fmt.Sprintf("%s: its execution time alone, C = %s (compute %s + memory %s + contention %s), exceeds D = %s",
+			where, fmtDur(t.C), fmtDur(t.Compute), fmtDur(t.Memory), fmtDur(t.Contention), fmtDur(t.D))
+	}
+	switch t.Verdict {
+	case Misses:
+		return fmt.Sprintf("%s: R = %s > D = %s (misses by %s)", where, fmtDur(t.R), fmtDur(t.D), fmtDur(t.R-t.D))
+	case NoBound:
+		return fmt.Sprintf("%s: R ≥ %s > D = %s (misses by at least %s; the response passes the period %s, beyond which the analysis gives no bound)",
+			where, fmtDur(t.R), fmtDur(t.D), fmtDur(t.R-t.D), fmtDur(t.T))
+	case Overloaded:
+		var u float64
+		var names []string
+		for _, j := range r.byRank(t.Unit) {
+			o := &r.Tasks[j]
+			if j != k && (o.Rank < t.Rank || (t.Explicit && o.Rank == t.Rank)) {
+				u += float64(o.C) / float64(o.T)
+				names = append(names, o.Name)
+			}
+		}
+		return fmt.Sprintf("%s: no finite response time: the tasks of higher priority (%s) use %s of the core", where, strings.Join(names, ", "), pct(u))
+	case InterfererNoBound:
+		var names []string
+		for _, j := range r.byRank(t.Unit) {
+			o := &r.Tasks[j]
+			if j != k && o.Suspension > 0 && !o.Verdict.Bounded() && (o.Rank < t.Rank || (t.Explicit && o.Rank == t.Rank)) {
+				names = append(names, o.Name)
+			}
+		}
+		return fmt.Sprintf("%s: no bound, because the self-suspending %s above it %s none", where, strings.Join(names, ", "), hasHave(len(names)))
+	case GPUNoBound:
+		g := &r.GPU[t.GPU]
+		s := fmt.Sprintf("%s: waits for the GPU task %s, whose GPU response has no bound (see %s)", where, g.Name, g.Name)
+		switch {
+		case t.R == rta.Infinity:
+			s += "; with the analysis value, R is infinite"
+		case t.R > t.D:
+			s += fmt.Sprintf("; with the analysis value, R = %s > D = %s (by %s)", fmtDur(t.R), fmtDur(t.D), fmtDur(t.R-t.D))
+		}
+		return s
+	}
+	return ""
+}
+
+// gpuReasons explains the GPU tasks that fail.
+func (r *Result) gpuReasons(u int) []string {
+	var out, late []string
+	for g := range r.GPU {
+		if r.GPU[g].OnGPU && !r.GPU[g].WithinPeriod {
+			late = append(late, r.GPU[g].Name)
+		}
+	}
+	unit := r.Units[u].Name
+	for g := range r.GPU {
+		gr := &r.GPU[g]
+		if !gr.OnGPU {
+			continue
+		}
+		t := &r.Tasks[gr.Task]
+		resp := &gr.Response
+		where := gr.Name + " on " + unit
+		switch {
+		case !gr.WithinPeriod:
+			rel := ""
+			if !resp.Bounded {
+				rel = "≥ "
+			}
+			out = append(out, fmt.Sprintf("%s: GPU response %s%s > period %s: %s; the GPU analysis needs every GPU task to respond within its period",
+				where, rel, fmtDur(resp.Total), fmtDur(t.T), r.gpuTerms(g)))
+		case t.Verdict == GPUNoBound:
+			out = append(out, fmt.Sprintf("%s: GPU response %s ≤ period %s, but it is no bound: the GPU analysis assumes every GPU task responds within its period, and %s %s not",
+				where, fmtDur(resp.Total), fmtDur(t.T), strings.Join(late, ", "), doesDo(len(late))))
+		case t.Verdict == Misses:
+			out = append(out, fmt.Sprintf("%s: GPU response %s > D = %s (misses by %s): %s", where, fmtDur(resp.Total), fmtDur(t.D), fmtDur(resp.Total-t.D), r.gpuTerms(g)))
+		}
+	}
+	return out
+}
+
+// gpuTerms writes the terms of a GPU response and what the kernel waits for.
+func (r *Result) gpuTerms(g int) string {
+	gr := &r.GPU[g]
+	resp := &gr.Response
+	var b strings.Builder
+	fmt.Fprintf(&b, "copy-in wait %s + copy in %s + kernel queue %s + kernel %s + copy-out wait %s + copy out %s",
+		fmtDur(resp.CopyInWait), fmtDur(resp.CopyIn), fmtDur(resp.KernelQueue), fmtDur(resp.KernelIsolated), fmtDur(resp.CopyOutWait), fmtDur(resp.CopyOut))
+	if r.GPUModel != "fifo" || resp.KernelQueue == 0 {
+		return b.String()
+	}
+	var same, high []string
+	for o := range r.GPU {
+		og := &r.GPU[o]
+		if o == g || !og.OnGPU {
+			continue
+		}
+		if og.High {
+			high = append(high, fmt.Sprintf("%s %s", og.Name, fmtDur(og.Response.KernelIsolated)))
+		} else if !gr.High {
+			same = append(same, fmt.Sprintf("%s %s", og.Name, fmtDur(og.Response.KernelIsolated)))
+		}
+	}
+	if gr.High {
+		if len(high) > 0 {
+			fmt.Fprintf(&b, " (the kernel waits for the high-priority kernels %s", strings.Join(high, ", "))
+			if resp.Blocking > 0 {
+				fmt.Fprintf(&b, " and for low-priority blocks already running, %s", fmtDur(resp.Blocking))
+			}
+			b.WriteString(")")
+		} else if resp.Blocking > 0 {
+			fmt.Fprintf(&b, " (the kernel waits for low-priority blocks already running, %s)", fmtDur(resp.Blocking))
+		}
+		return b.String()
+	}
+	b.WriteString(" (the kernel waits in the FIFO queue")
+	if len(same) > 0 {
+		fmt.Fprintf(&b, " for one kernel of each other low-priority task: %s", strings.Join(same, ", "))
+	}
+	if len(high) > 0 {
+		if len(same) > 0 {
+			b.WriteString(";")
+		}
+		fmt.Fprintf(&b, " for every job of the high-priority %s in its window", strings.Join(high, ", "))
+	}
+	b.WriteString("; a high stream priority, a shorter kernel ahead, or moving a task to a core shortens it)")
+	return b.String()
+}
+
+// fmtDur writes picoseconds for people, as results.FormatDuration does:
+// "5 ms", "7.2 ms", "12.44 µs", with at most four decimals and the unit.
+func fmtDur(ps int64) string {
+	if ps == rta.Infinity {
+		return "∞"
+	}
+	if ps == 0 {
+		return "0 ms"
+	}
+	neg := ps < 0
+	if neg {
+		ps = -ps
+	}
+	units := []struct {
+		name string
+		v    int64
+	}{{"s", 1e12}, {"ms", 1e9}, {"µs", 1e6}, {"ns", 1e3}, {"ps", 1}}
+	for _, u := range units {
+		if ps >= u.v || u.v == 1 {
+			if u.name == "s" && ps < 10*u.v {
+				continue
+			}
+			s := strconv.FormatFloat(float64(ps)/float64(u.v), 'f', 4, 64)
+			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+			if neg {
+				s = "-" + s
+			}
+			return s + " " + u.name
+		}
+	}
+	return ""
+}
+
+// pct writes a utilisation as a percentage with one decimal.
+func pct(u float64) string { return strconv.FormatFloat(100*u, 'f', 1, 64) + " %" }

@@ -1,0 +1,397 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/rta"
+)
+
+// AnalysisJSON is the machine-readable analysis of one mapping. Times are
+// nanoseconds rounded up from the internal picoseconds, so a bound stays a
+// bound; a response time without a finite value is null.
+type AnalysisJSON struct {
+	System      string `json:"system"`
+	Source      string `json:"source"`
+	Mapping     string `json:"mapping"`
+	GPUModel    string `json:"gpu_model"`
+	Priorities  string `json:"priorities"`
+	Schedulable bool   `json:"schedulable"`
+	// Misses counts the running tasks that miss their deadline or have no
+	// bound; ViolationNs sums by how much (see optimizer.Result.Violation).
+	Misses      int   `json:"misses"`
+	ViolationNs int64 `json:"violation_ns"`
+	Contention  struct {
+		CopyEngineActive bool `json:"copy_engine_active"`
+		CopyEngineCores  int  `json:"copy_engine_interfering_cores"`
+	} `json:"contention"`
+	GPUSound bool               `json:"gpu_sound"`
+	Tasks    []AnalysisTaskJSON `json:"tasks"`
+	Merged   []MergedJSON       `json:"merged"`
+	GPU      []AnalysisGPUJSON  `json:"gpu"`
+	Units    []AnalysisUnitJSON `json:"units"`
+	Reasons  []string           `json:"reasons"`
+}
+
+// AnalysisTaskJSON is one running task. WCETNs = ComputeNs + MemoryNs +
+// ContentionNs + GPUWaitNs up to rounding (each is rounded up on its own).
+type AnalysisTaskJSON struct {
+	Name     string `json:"name"`
+	Unit     string `json:"unit"`
+	Role     string `json:"role"`
+	Priority *int   `json:"priority,omitempty"`
+	PeriodNs int64  `json:"period_ns"`
+	// DeadlineNs is the model's deadline, 0 when it has none (the period
+	// is then checked).
+	DeadlineNs     int64  `json:"deadline_ns"`
+	WCETNs         int64  `json:"wcet_ns"`
+	ComputeNs      int64  `json:"compute_ns"`
+	MemoryNs       int64  `json:"memory_ns"`
+	ContentionNs   int64  `json:"contention_ns"`
+	GPUWaitNs      int64  `json:"gpu_wait_ns"`
+	SuspensionNs   int64  `json:"suspension_ns"`
+	Lines          int64  `json:"lines"`
+	ResponseTimeNs *int64 `json:"response_time_ns"`
+	BCRTNs         int64  `json:"bcrt_ns"`
+	Bounded        bool   `json:"bounded"`
+	Verdict        string `json:"verdict"`
+	Schedulable    bool   `json:"schedulable"`
+}
+
+// MergedJSON names an offloading task that does not run because its GPU
+// task is merged onto a core.
+type MergedJSON struct {
+	OffloadingTask string `json:"offloading_task"`
+	MergedInto     string `json:"merged_into"`
+	Unit           string `json:"unit"`
+}
+
+// AnalysisGPUJSON is one GPU task on the GPU with its response terms.
+type AnalysisGPUJSON struct {
+	Name            string `json:"name"`
+	StreamPriority  string `json:"stream_priority,omitempty"`
+	TimeSliceNs     int64  `json:"time_slice_ns,omitempty"`
+	Blocks          int    `json:"blocks"`
+	ThreadsPerBlock int    `json:"threads_per_block"`
+	BlockTimeNs     int64  `json:"block_time_ns"`
+	CopyInWaitNs    int64  `json:"copy_in_wait_ns"`
+	CopyInNs        int64  `json:"copy_in_ns"`
+	KernelQueueNs   int64  `json:"kernel_queue_ns"`
+	KernelNs        int64  `json:"kernel_ns"`
+	CopyOutWaitNs   int64  `json:"copy_out_wait_ns"`
+	CopyOutNs       int64  `json:"copy_out_ns"`
+	ResponseNs      int64  `json:"response_ns"`
+	BlockingNs      int64  `json:"blocking_ns,omitempty"`
+	Bound           string `json:"bound"`
+	WithinPeriod    bool   `json:"within_period"`
+}
+
+// AnalysisUnitJSON is one unit under the mapping.
+type AnalysisUnitJSON struct {
+	Name             string  `json:"name"`
+	Kind             string  `json:"kind"`
+	Tasks            int     `json:"tasks"`
+	Utilisation      float64 `json:"utilisation"`
+	CopyUtilisation  float64 `json:"copy_utilisation,omitempty"`
+	AccessesMemory   bool    `json:"accesses_memory"`
+	InterferingCores int     `json:"interfering_cores"`
+	CopyEngineActive bool    `json:"copy_engine_active"`
+	LineLatencyPs    int64   `json:"line_latency_ps"`
+	Priorities       string  `json:"priorities,omitempty"`
+}
+
+func ns(ps int64) int64 { return configs.Duration(ps).Nanoseconds() }
+
+// NewAnalysisJSON builds the JSON form of an evaluated mapping. mapping
+// names it ("default" or the file).
+func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) AnalysisJSON {
+	out := AnalysisJSON{System: cfg.System.Name, Source: cfg.Source, Mapping: mapping, GPUModel: r.GPUModel,
+		Priorities: cfg.Analysis.Priorities, Schedulable: r.Schedulable, Misses: r.Misses, ViolationNs: ns(r.Violation),
+		GPUSound: r.GPUSound, Tasks: []AnalysisTaskJSON{}, Merged: []MergedJSON{}, GPU: []AnalysisGPUJSON{}, Reasons: r.Reasons()}
+	if out.Reasons == nil {
+		out.Reasons = []string{}
+	}
+	out.Contention.CopyEngineActive = r.CopyEngineActive
+	out.Contention.CopyEngineCores = r.InterferingCoresCE
+	for u := range r.Units {
+		for _, k := range tasksOn(r, u) {
+			t := &r.Tasks[k]
+			tj := AnalysisTaskJSON{Name: t.Name, Unit: t.UnitName, Role: t.Role.String(), PeriodNs: ns(t.T), WCETNs: ns(t.C),
+				ComputeNs: ns(t.Compute), MemoryNs: ns(t.Memory), ContentionNs: ns(t.Contention), GPUWaitNs: ns(t.GPUWait),
+				SuspensionNs: ns(t.Suspension), Lines: t.Lines, BCRTNs: ns(t.BCRT), Bounded: t.Verdict.Bounded(),
+				Verdict: t.Verdict.String(), Schedulable: t.Verdict == optimizer.Meets}
+			if t.HasDeadline {
+				tj.DeadlineNs = ns(t.D)
+			}
+			if t.Role.OnCPU() {
+				p := t.Priority
+				tj.Priority = &p
+			}
+			if t.R != rta.Infinity {
+				v := ns(t.R)
+				tj.ResponseTimeNs = &v
+			}
+			out.Tasks = append(out.Tasks, tj)
+		}
+	}
+	for k := range r.Tasks {
+		t := &r.Tasks[k]
+		if t.Role == optimizer.NotRunning {
+			g := &r.GPU[t.GPU]
+			out.Merged = append(out.Merged, MergedJSON{OffloadingTask: t.Name, MergedInto: g.Name, Unit: r.Tasks[g.Task].UnitName})
+		}
+	}
+	for g := range r.GPU {
+		gr := &r.GPU[g]
+		if !gr.OnGPU {
+			continue
+		}
+		resp := &gr.Response
+		gj := AnalysisGPUJSON{Name: gr.Name, Blocks: gr.Blocks, ThreadsPerBlock: gr.ThreadsPerBlock, BlockTimeNs: ns(gr.BlockTime),
+			CopyInWaitNs: ns(resp.CopyInWait), CopyInNs: ns(resp.CopyIn), KernelQueueNs: ns(resp.KernelQueue), KernelNs: ns(resp.KernelIsolated),
+			CopyOutWaitNs: ns(resp.CopyOutWait), CopyOutNs: ns(resp.CopyOut), ResponseNs: ns(resp.Total), BlockingNs: ns(resp.Blocking),
+			Bound: resp.Bound.String(), WithinPeriod: gr.WithinPeriod}
+		if r.GPUModel == configs.GPUModelFIFO {
+			gj.StreamPriority = streamPriority(gr.High)
+		} else {
+			gj.TimeSliceNs = ns(gr.Slice)
+		}
+		out.GPU = append(out.GPU, gj)
+	}
+	for u := range r.Units {
+		ur := &r.Units[u]
+		uj := AnalysisUnitJSON{Name: ur.Name, Kind: ur.Kind, Tasks: ur.Tasks, Utilisation: round4(ur.Utilisation),
+			CopyUtilisation: round4(ur.CopyUtilisation), AccessesMemory: ur.AccessesMemory, InterferingCores: ur.InterferingCores,
+			CopyEngineActive: ur.CopyEngineActive, LineLatencyPs: ur.LineLatency}
+		if !ur.GPU && ur.Tasks > 0 {
+			uj.Priorities = priorityOrigin(ur)
+		}
+		out.Units = append(out.Units, uj)
+	}
+	return out
+}
+
+func round4(v float64) float64 {
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', 4, 64), 64)
+	return f
+}
+
+func streamPriority(high bool) string {
+	if high {
+		return "high"
+	}
+	return "low"
+}
+
+func priorityOrigin(ur *optimizer.UnitResult) string {
+	if ur.Explicit {
+		return "mapping"
+	}
+	return ur.Policy.String()
+}
+
+// tasksOn returns the running tasks of unit u, most urgent first (on the
+// GPU in model order).
+func tasksOn(r *optimizer.Result, u int) []int {
+	var ids []int
+	for k := range r.Tasks {
+		if r.Tasks[k].Unit == u && r.Tasks[k].Role != optimizer.NotRunning {
+			ids = append(ids, k)
+		}
+	}
+	for i := 1; i < len(ids); i++ { // stable insertion sort by rank
+		for j := i; j > 0 && r.Tasks[ids[j]].Rank < r.Tasks[ids[j-1]].Rank; j-- {
+			ids[j], ids[j-1] = ids[j-1], ids[j]
+		}
+	}
+	return ids
+}
+
+// WriteAnalysisJSON writes the analysis as indented JSON.
+func WriteAnalysisJSON(w io.Writer, cfg *configs.Config, mapping string, r *optimizer.Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(NewAnalysisJSON(cfg, mapping, r))
+}
+
+// WriteAnalysisText writes the analysis of a mapping for people: a table
+// per unit (task, priority, C with its terms, R, D, verdict), the GPU tasks
+// with their response terms, a verdict line and the reasons.
+func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *optimizer.Result) error {
+	s := cfg.System
+	p := &printer{w: w}
+	p.f("Analysis of mapping %s\nsystem: %s, from %s\n", mapping, s.Name, cfg.Source)
+	bgpu := "0 (no GPU task on the GPU copies)"
+	if r.CopyEngineActive {
+		bgpu = "1 (a GPU task on the GPU copies)"
+	}
+	if cfg.Analysis.CopyEngineActive != nil {
+		bgpu = strconv.FormatBool(r.CopyEngineActive) + " (fixed by analysis.copy_engine_active)"
+	}
+	conv := "#C of a core = the other cores with label accesses"
+	if cfg.Analysis.InterferingCores != nil {
+		conv = "#C fixed by analysis.interfering_cores"
+	}
+	p.f("GPU model %s; priorities %s (higher = more urgent); deadlines = %s\n", r.GPUModel, cfg.Analysis.Priorities, cfg.Conventions.Deadlines)
+	p.f("contention: %s; bGPU = %s\n", conv, bgpu)
+	p.f("C = compute + memory (uncontended) + contention + GPU wait (synchronous offloading); suspension (asynchronous) is not part of C\n")
+
+	for u := range r.Units {
+		ur := &r.Units[u]
+		if ur.GPU {
+			writeGPUTable(p, s, r, u)
+			continue
+		}
+		ids := tasksOn(r, u)
+		if len(ids) == 0 {
+			p.f("\n%s (%s, %s): no task\n", ur.Name, ur.Kind, FormatFrequency(s.Units[u].Frequency))
+			continue
+		}
+		mem := "accesses memory"
+		if !ur.AccessesMemory {
+			mem = "no label accesses"
+		}
+		p.f("\n%s (%s, %s): utilisation %s; %s; #C = %d, bGPU = %d: %s per line; priorities from %s\n",
+			ur.Name, ur.Kind, FormatFrequency(s.Units[u].Frequency), percent(ur.Utilisation), mem, ur.InterferingCores, b2i(ur.CopyEngineActive),
+			FormatDuration(configs.Duration(ur.LineLatency)), priorityOrigin(ur))
+		tw := p.table()
+		fmt.Fprintln(tw, "  task\tprio\tC\tcompute\tmemory\tcontention\tGPU wait\tsuspension\tR\tT\tD\tok")
+		for _, k := range ids {
+			t := &r.Tasks[k]
+			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", taskLabel(r, t), t.Priority, FormatDuration(configs.Duration(t.C)),
+				FormatDuration(configs.Duration(t.Compute)), FormatDuration(configs.Duration(t.Memory)), FormatDuration(configs.Duration(t.Contention)),
+				FormatDuration(configs.Duration(t.GPUWait)), FormatDuration(configs.Duration(t.Suspension)), formatR(t),
+				FormatDuration(configs.Duration(t.T)), formatD(t), okWord(t.Verdict))
+		}
+		p.flush(tw)
+	}
+	var merged []string
+	for k := range r.Tasks {
+		if t := &r.Tasks[k]; t.Role == optimizer.NotRunning {
+			g := &r.GPU[t.GPU]
+			merged = append(merged, fmt.Sprintf("%s is merged into %s on %s", t.Name, g.Name, r.Tasks[g.Task].UnitName))
+		}
+	}
+	if len(merged) > 0 {
+		p.f("\nNot running on their own (merge convention):\n")
+		for _, m := range merged {
+			p.f("  %s\n", m)
+		}
+	}
+
+	running := 0
+	for k := range r.Tasks {
+		if r.Tasks[k].Role != optimizer.NotRunning {
+			running++
+		}
+	}
+	if r.Schedulable {
+		p.f("\nVerdict: schedulable: all %d running tasks meet their deadlines.\n", running)
+		return p.err
+	}
+	p.f("\nVerdict: NOT schedulable: %d of %d running tasks miss their deadline or have no bound (total excess %s).\n",
+		r.Misses, running, FormatDuration(configs.Duration(r.Violation)))
+	p.f("Why:\n")
+	for _, reason := range r.Reasons() {
+		p.f("  - %s\n", reason)
+	}
+	return p.err
+}
+
+func writeGPUTable(p *printer, s *configs.System, r *optimizer.Result, u int) {
+	ur := &r.Units[u]
+	var ids []int
+	for g := range r.GPU {
+		if r.GPU[g].OnGPU {
+			ids = append(ids, g)
+		}
+	}
+	if len(ids) == 0 {
+		p.f("\n%s (GPU): no task\n", ur.Name)
+		return
+	}
+	p.f("\n%s (GPU, %s, %s model): kernels %s and copies %s of the time; copy engine #C = %d: %s per line\n",
+		ur.Name, FormatFrequency(s.Units[u].Frequency), r.GPUModel, percent(ur.Utilisation), percent(ur.CopyUtilisation),
+		ur.InterferingCores, FormatDuration(configs.Duration(ur.LineLatency)))
+	tw := p.table()
+	knob := "stream"
+	if r.GPUModel != configs.GPUModelFIFO {
+		knob = "slice"
+	}
+	fmt.Fprintf(tw, "  task\t%s\tgeometry\tcopy-in wait\tcopy in\tkernel queue\tkernel\tcopy-out wait\tcopy out\tR\tD\tok\n", knob)
+	for _, g := range ids {
+		gr := &r.GPU[g]
+		t := &r.Tasks[gr.Task]
+		resp := &gr.Response
+		k := streamPriority(gr.High)
+		if r.GPUModel != configs.GPUModelFIFO {
+			k = FormatDuration(configs.Duration(gr.Slice))
+		}
+		geo := fmt.Sprintf("%d × %d threads, %s blocks", gr.Blocks, gr.ThreadsPerBlock, FormatDuration(configs.Duration(gr.BlockTime)))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", gr.Name, k, geo,
+			FormatDuration(configs.Duration(resp.CopyInWait)), FormatDuration(configs.Duration(resp.CopyIn)),
+			FormatDuration(configs.Duration(resp.KernelQueue)), FormatDuration(configs.Duration(resp.KernelIsolated)),
+			FormatDuration(configs.Duration(resp.CopyOutWait)), FormatDuration(configs.Duration(resp.CopyOut)),
+			formatR(t), formatD(t), okWord(t.Verdict))
+	}
+	p.flush(tw)
+	p.f("  R of a GPU task: from the copy-in call to the end of the copy out (its offloading task's R includes it)\n")
+}
+
+func taskLabel(r *optimizer.Result, t *optimizer.TaskResult) string {
+	switch t.Role {
+	case optimizer.OffloadSync:
+		return t.Name + " (sync → " + r.GPU[t.GPU].Name + ")"
+	case optimizer.OffloadAsync:
+		return t.Name + " (async → " + r.GPU[t.GPU].Name + ")"
+	case optimizer.Merged:
+		return t.Name + " (merged)"
+	}
+	return t.Name
+}
+
+func formatR(t *optimizer.TaskResult) string {
+	switch {
+	case t.R == rta.Infinity:
+		return "∞"
+	case t.Verdict == optimizer.NoBound:
+		return "≥ " + FormatDuration(configs.Duration(t.R))
+	}
+	return FormatDuration(configs.Duration(t.R))
+}
+
+func formatD(t *optimizer.TaskResult) string {
+	if !t.HasDeadline {
+		return "none"
+	}
+	return FormatDuration(configs.Duration(t.D))
+}
+
+func okWord(v optimizer.Verdict) string {
+	switch v {
+	case optimizer.Meets:
+		return "yes"
+	case optimizer.Misses:
+		return "MISS"
+	case optimizer.Overloaded:
+		return "NO BOUND (overload)"
+	case optimizer.GPUNoBound:
+		return "NO BOUND (GPU)"
+	case optimizer.InterfererNoBound, optimizer.NoBound:
+		return "NO BOUND"
+	}
+	return v.String()
+}
+
+func percent(u float64) string { return strconv.FormatFloat(100*u, 'f', 1, 64) + " %" }
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
