@@ -1,5 +1,7 @@
 package configs
 
+import "strings"
+
 // Config is what hetmap runs on: a system plus the conventions and analysis
 // options that Amalthea does not carry.
 type Config struct {
@@ -44,6 +46,8 @@ type Analysis struct {
 	// Kernels sets the launch geometry of GPU tasks; a GPU task without an
 	// entry gets the spec's default geometry.
 	Kernels []KernelGeometry `json:"kernels,omitempty" yaml:"kernels,omitempty"`
+	// ChainLatency chooses the chain latency the optimizer minimises.
+	ChainLatency ChainLatency `json:"chain_latency" yaml:"chain_latency,omitempty"`
 	// TimeSliceStep discretises the time slice in the search (default 1 ms).
 	TimeSliceStep Duration `json:"time_slice_step,omitempty" yaml:"time_slice_step,omitempty"`
 }
@@ -71,8 +75,56 @@ type KernelGeometry struct {
 	Registers       int    `json:"registers_per_thread,omitempty" yaml:"registers_per_thread,omitempty"`
 }
 
+// ChainLatency names one end-to-end latency of a chain (chains.md): the
+// communication paradigm, the metric and the bound.
+type ChainLatency struct {
+	// Paradigm is "implicit" (default) or "let".
+	Paradigm string `json:"paradigm" yaml:"paradigm,omitempty"`
+	// Metric is "reaction-time" (default, maximum reaction time),
+	// "reaction-from-activation" or "data-age".
+	Metric string `json:"metric" yaml:"metric,omitempty"`
+	// Bound is "synchronous" (default: job-level values with every task
+	// released at its offset) or "davare" (the bound of Davare et al., valid
+	// for any offsets).
+	Bound string `json:"bound" yaml:"bound,omitempty"`
+}
+
+// Chain latency choices.
+var (
+	ChainParadigms = []string{"implicit", "let"}
+	ChainMetrics   = []string{"reaction-time", "reaction-from-activation", "data-age"}
+	ChainBounds    = []string{"synchronous", "davare"}
+)
+
+// Defaults fills the zero values with the documented defaults.
+func (c *ChainLatency) Defaults() {
+	if c.Paradigm == "" {
+		c.Paradigm = ChainParadigms[0]
+	}
+	if c.Metric == "" {
+		c.Metric = ChainMetrics[0]
+	}
+	if c.Bound == "" {
+		c.Bound = ChainBounds[0]
+	}
+}
+
+// Validate reports an unknown paradigm, metric or bound; where names the key.
+func (c *ChainLatency) Validate(where string) error {
+	for _, f := range []struct {
+		key, v  string
+		allowed []string
+	}{{"paradigm", c.Paradigm, ChainParadigms}, {"metric", c.Metric, ChainMetrics}, {"bound", c.Bound, ChainBounds}} {
+		if !contains(f.allowed, f.v) {
+			return inputErrorf(where+"."+f.key, "%q is not one of %s", f.v, strings.Join(f.allowed, ", "))
+		}
+	}
+	return nil
+}
+
 // Defaults fills the zero values with the documented defaults.
 func (a *Analysis) Defaults() {
+	a.ChainLatency.Defaults()
 	if a.GPUModel == "" {
 		a.GPUModel = GPUModelFIFO
 	}

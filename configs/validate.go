@@ -28,6 +28,9 @@ func Validate(cfg *Config) error {
 	default:
 		return inputErrorf("analysis.priorities", "%q is not a priority assignment (opa, deadline-monotonic, rate-monotonic or model)", a.Priorities)
 	}
+	if err := a.ChainLatency.Validate("analysis.chain_latency"); err != nil {
+		return err
+	}
 	if a.TimeSliceStep <= 0 {
 		return inputErrorf("analysis.time_slice_step", "must be positive")
 	}

@@ -151,6 +151,7 @@ func TestYAMLErrors(t *testing.T) {
 		{"chain naming a missing task", replace("tasks: [CANbus_polling, Planner, DASM]", "tasks: [CANbus_polling, Planer, DASM]"), `chains[3].tasks[1]: task "Planer" is not defined (chain CA-P-DA)`},
 		{"mapping naming a missing unit", replace("{task: EKF, unit: Core4, priority: 1}", "{task: EKF, unit: Core9, priority: 1}"), `mapping.units[4].unit: unit "Core9" is not defined (task EKF`},
 		{"task where it has no ticks", replace("{task: Detection, unit: GP10B}", "{task: Detection, unit: Core2}"), "task Detection cannot run on Core2: it has no ticks for kind A57"},
+		{"unknown chain metric", replace("metric: reaction-time", "metric: reaction-speed"), `analysis.chain_latency.metric: "reaction-speed" is not one of reaction-time, reaction-from-activation, data-age`},
 		{"unknown GPU model", replace("gpu_model: fifo", "gpu_model: lifo"), `analysis.gpu_model: "lifo" is not a GPU model`},
 		{"label of a runnable missing", replace("reads: [Cloud_map_host]", "reads: [Cloud_map_hots]"), `label "Cloud_map_hots" is not defined (runnable Lidar_Function)`},
 		{"duplicate unit", replace("name: Core1,", "name: Core0,"), `units[1].name: unit "Core0" is defined twice`},

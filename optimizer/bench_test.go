@@ -107,3 +107,35 @@ func BenchmarkEvaluateRandom(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkChains measures the end-to-end latencies of the eight WATERS
+// chains on one evaluated (feasible) mapping: the full analysis for
+// reports (every metric, both paradigms, Davare, the worst job chain), and
+// the objective alone, as the search computes it.
+func BenchmarkChains(b *testing.B) {
+	e := watersEvaluator(b)
+	a, err := e.FromMapping(feasibleWATERS())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := e.NewResult()
+	if err := e.Evaluate(a, r); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("AnalyzeChains", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			e.AnalyzeChains(r)
+		}
+	})
+	b.Run("ChainObjectives", func(b *testing.B) {
+		out := make([]int64, e.NumChains())
+		ok := make([]bool, e.NumChains())
+		e.ChainObjectives(r, out, ok)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			e.ChainObjectives(r, out, ok)
+		}
+	})
+}

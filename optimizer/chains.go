@@ -1,6 +1,9 @@
 package optimizer
 
-import "github.com/hetmap/hetmap/chains"
+import (
+	"github.com/hetmap/hetmap/chains"
+	"github.com/hetmap/hetmap/configs"
+)
 
 // Representative returns the task that stands for task k in a chain under
 // the mapping evaluated in r: a GPU task on the GPU is represented by its
@@ -43,4 +46,85 @@ func (e *Evaluator) ChainMembers(r *Result, c int, buf []chains.Member) []chains
 		buf = append(buf, e.ChainMember(r, k))
 	}
 	return buf
+}
+
+// ChainObjective converts the configuration's choice of chain latency to
+// the chains package's objective.
+func ChainObjective(c configs.ChainLatency) chains.Objective {
+	var o chains.Objective
+	if c.Paradigm == "let" {
+		o.Paradigm = chains.LET
+	}
+	switch c.Metric {
+	case "reaction-from-activation":
+		o.Metric = chains.ReactionFromActivation
+	case "data-age":
+		o.Metric = chains.MaxDataAge
+	default:
+		o.Metric = chains.MaxReactionTime
+	}
+	if c.Bound == "davare" {
+		o.Release = chains.AnyOffsets
+	}
+	return o
+}
+
+// ChainResult is the end-to-end latency of one chain under an evaluated
+// mapping: every metric under both paradigms, the Davare bounds, the
+// members as the analysis saw them, and the worst job chain of the
+// configured objective split into its hops.
+type ChainResult struct {
+	Name string
+	// Tasks are the chain's tasks as the system names them; Members are
+	// what stands for them under the mapping (see Representative).
+	Tasks   []string
+	Members []chains.Member
+	// Units[k] is the unit Members[k] runs on.
+	Units    []string
+	Analysis chains.Result
+	// Objective is the configured latency and Value its value (valid when
+	// Status is chains.OK).
+	Objective chains.Objective
+	Value     int64
+	Status    chains.Status
+	// Worst is the worst job chain of the objective (job-level; empty for
+	// the Davare bound or when Status is not OK).
+	Worst chains.Breakdown
+}
+
+// AnalyzeChains computes every chain's latencies for the mapping evaluated
+// in r and stores them in r.Chains. It allocates (it is for reports and
+// the analyze command); the search uses ChainObjectives.
+func (e *Evaluator) AnalyzeChains(r *Result) []ChainResult {
+	obj := ChainObjective(e.cfg.Analysis.ChainLatency)
+	opts := chains.Options{Objective: obj}
+	r.Chains = r.Chains[:0]
+	for c, idx := range e.chains {
+		cr := ChainResult{Name: e.cfg.System.Chains[c].Name, Tasks: e.cfg.System.Chains[c].Tasks, Objective: obj}
+		cr.Members = e.ChainMembers(r, c, nil)
+		for _, k := range idx {
+			cr.Units = append(cr.Units, r.Tasks[e.Representative(r, k)].UnitName)
+		}
+		cr.Analysis = chains.Analyze(cr.Members, opts)
+		cr.Value, cr.Status = obj.Value(&cr.Analysis)
+		if cr.Status == chains.OK && obj.Release == chains.AtOffsets {
+			cr.Worst, _ = chains.WorstChain(cr.Members, opts, obj.Paradigm, obj.Metric, make([]chains.Hop, 0, len(cr.Members)))
+		}
+		r.Chains = append(r.Chains, cr)
+	}
+	return r.Chains
+}
+
+// ChainObjectives writes the configured latency of every chain for the
+// mapping evaluated in r into out (one entry per chain) and returns, per
+// chain, whether it has a value (a chain with an unschedulable or unbounded
+// member has none). It does not allocate once the evaluator's buffer has
+// grown to the longest chain.
+func (e *Evaluator) ChainObjectives(r *Result, out []int64, ok []bool) {
+	opts := chains.Options{Objective: e.chainObjective}
+	for c := range e.chains {
+		e.chainBuf = e.ChainMembers(r, c, e.chainBuf)
+		v, st := chains.Eval(e.chainBuf, opts)
+		out[c], ok[c] = v, st == chains.OK
+	}
 }

@@ -24,6 +24,7 @@ func (e *Evaluator) Evaluate(a *Assignment, r *Result) error {
 		e.initResult(r)
 	}
 	r.Schedulable, r.Misses, r.Violation = true, 0, 0
+	r.Chains = r.Chains[:0]
 
 	// 1. Roles, the tasks of every core, and who accesses memory.
 	for u := range e.onCore {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/rta"
@@ -91,20 +92,24 @@ type unitInfo struct {
 // Evaluator keeps scratch buffers and a cache of GPU-side results; it must
 // not be used by two goroutines at once (Clone gives each goroutine its own).
 type Evaluator struct {
-	cfg      *configs.Config
-	units    []unitInfo
-	gpuUnit  int // index of the GPU unit, -1 if none
-	tasks    []taskInfo
-	gpus     []gpuInfo
-	ce       memory.CopyEngineParams
-	dev      gpu.Device
-	policy   rta.Policy
-	model    bool // priorities: model
-	fifo     bool
-	fixedC   int  // -1: sound convention
-	fixedCE  int8 // -1: sound convention, else 0/1
-	chains   [][]int
-	maxLimit rta.Limit
+	cfg     *configs.Config
+	units   []unitInfo
+	gpuUnit int // index of the GPU unit, -1 if none
+	tasks   []taskInfo
+	gpus    []gpuInfo
+	ce      memory.CopyEngineParams
+	dev     gpu.Device
+	policy  rta.Policy
+	model   bool // priorities: model
+	fifo    bool
+	fixedC  int  // -1: sound convention
+	fixedCE int8 // -1: sound convention, else 0/1
+	chains  [][]int
+	// chainObjective is the configured chain latency; chainBuf the
+	// scratch members of ChainObjectives (per evaluator, like all scratch).
+	chainObjective chains.Objective
+	chainBuf       []chains.Member
+	maxLimit       rta.Limit
 
 	// scratch, per evaluation
 	onCore   [][]int    // per unit: task indices
@@ -305,6 +310,7 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 		}
 		e.chains = append(e.chains, idx)
 	}
+	e.chainObjective = ChainObjective(cfg.Analysis.ChainLatency)
 	e.initScratch()
 	return e, nil
 }
@@ -349,7 +355,7 @@ func (e *Evaluator) initScratch() {
 // use in another goroutine.
 func (e *Evaluator) Clone() *Evaluator {
 	c := &Evaluator{cfg: e.cfg, units: e.units, gpuUnit: e.gpuUnit, tasks: e.tasks, gpus: e.gpus, ce: e.ce, dev: e.dev,
-		policy: e.policy, model: e.model, fifo: e.fifo, fixedC: e.fixedC, fixedCE: e.fixedCE, chains: e.chains, maxLimit: e.maxLimit}
+		policy: e.policy, model: e.model, fifo: e.fifo, fixedC: e.fixedC, fixedCE: e.fixedCE, chains: e.chains, chainObjective: e.chainObjective, maxLimit: e.maxLimit}
 	c.initScratch()
 	return c
 }

@@ -228,6 +228,10 @@ type Result struct {
 	InterferingCoresCE int
 	// GPUModel is the GPU model used: "fifo" or "timeslice".
 	GPUModel string
+	// Chains holds the end-to-end latencies of the system's chains
+	// (System.Chains order) once AnalyzeChains has run on this result;
+	// Evaluate empties it, since the latencies depend on the response times.
+	Chains []ChainResult
 
 	owner *configs.Config // the configuration the static fields are for
 }

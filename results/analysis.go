@@ -35,6 +35,8 @@ type AnalysisJSON struct {
 	GPU      []AnalysisGPUJSON  `json:"gpu"`
 	Units    []AnalysisUnitJSON `json:"units"`
 	Reasons  []string           `json:"reasons"`
+	// Chains holds the end-to-end latencies (after optimizer.AnalyzeChains).
+	Chains []ChainJSON `json:"chains"`
 }
 
 // AnalysisTaskJSON is one running task. WCETNs = ComputeNs + MemoryNs +
@@ -112,6 +114,7 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 	out := AnalysisJSON{System: cfg.System.Name, Source: cfg.Source, Mapping: mapping, GPUModel: r.GPUModel,
 		Priorities: cfg.Analysis.Priorities, Schedulable: r.Schedulable, Misses: r.Misses, ViolationNs: ns(r.Violation),
 		GPUSound: r.GPUSound, Tasks: []AnalysisTaskJSON{}, Merged: []MergedJSON{}, GPU: []AnalysisGPUJSON{}, Reasons: r.Reasons()}
+	out.Chains = NewChainsJSON(r)
 	if out.Reasons == nil {
 		out.Reasons = []string{}
 	}
@@ -289,6 +292,7 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *opti
 			running++
 		}
 	}
+	writeChainTable(p, r)
 	if r.Schedulable {
 		p.f("\nVerdict: schedulable: all %d running tasks meet their deadlines.\n", running)
 		return p.err

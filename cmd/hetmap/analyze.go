@@ -76,6 +76,7 @@ entry. Priorities given in the file are used on every core where each task has o
 			if err := e.Evaluate(a, r); err != nil {
 				return err
 			}
+			e.AnalyzeChains(r)
 			if asJSON {
 				err = results.WriteAnalysisJSON(cmd.OutOrStdout(), cfg, mapping, r)
 			} else {
