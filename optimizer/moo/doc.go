@@ -1,0 +1,91 @@
+// Package moo is hetmap's generic multi-objective machinery: problems over
+// integer genes, Pareto utilities, an archive of non-dominated points, exact
+// hypervolume, the NSGA-II genetic algorithm and an exhaustive enumeration
+// driver. It knows nothing of tasks, cores or chains; package optimizer maps
+// the WATERS model onto it.
+//
+// The package follows pymoo's split of a run into a problem, an algorithm, a
+// termination and a result: a Problem says which values each gene may take
+// and how a genome is evaluated; a Method (NSGA2 or Exhaustive) says how the
+// space is searched; Settings holds the termination criteria and the run-wide
+// options (seed, workers, progress), each with a documented zero-value
+// default; Minimize runs them and returns a Result whose Status says why the
+// run stopped.
+//
+// # Objectives and constraints
+//
+// Every objective is minimised. A genome is feasible when its Evaluation's
+// Violation is 0; a positive Violation says by how much the constraints are
+// missed. Genomes are compared by constraint domination (Deb 2000): a feasible
+// genome beats an infeasible one, of two infeasible genomes the one with the
+// smaller violation wins, and two feasible genomes are compared by Pareto
+// dominance. Infeasible genomes thus never need an infinite objective.
+//
+// # NSGA-II
+//
+// NSGA2 is the elitist non-dominated sorting genetic algorithm of Deb et al.
+// (2002): the parents and their offspring are sorted into fronts by fast
+// non-dominated sorting, the next population is filled front by front, and
+// the last front that fits only in part is cut by crowding distance. Parents
+// are chosen by binary tournaments under constraint domination, then rank,
+// then crowding distance. The genetic algorithm is an eaopt.Model run by
+// eaopt's GA (github.com/MaxHalford/eaopt v0.4.2), which is single-objective:
+// the model does the Pareto ranking itself and hands eaopt a scalar fitness,
+// rank + 0.5/(1 + crowding distance), that orders the population the same
+// way. Genes are integers that only ever take one of their allowed values:
+// crossover (uniform or two-point) exchanges values between parents gene by
+// gene, and mutation replaces a gene by another allowed value.
+//
+// Every distinct genome is evaluated once: a cache answers repeated genomes,
+// and Result.Evaluations counts the distinct evaluations. Offspring that
+// duplicate a member of the population or another offspring are discarded and
+// bred again, as in pymoo's duplicate elimination, and so, unless
+// NSGA2.Revisit is set, are offspring evaluated in an earlier generation: each
+// generation then spends its evaluations on genomes never seen before. Evaluations run in parallel
+// on Settings.Workers workers, each with its own Evaluator from
+// Problem.NewWorker; results are placed by index and every random choice is
+// drawn from one generator seeded by Settings.Seed, so the same seed gives the
+// same result whatever the number of workers.
+//
+// The Archive keeps every feasible non-dominated point ever evaluated, not
+// only those that survive in the population, so no good genome is lost to
+// the population's finite size.
+//
+// # Exhaustive enumeration
+//
+// Exhaustive walks the search space depth first over the genes, in an order
+// the caller chooses, with a caller-supplied generator of the values a gene
+// may take given the genes already assigned (where symmetric solutions are
+// broken) and a pruning predicate that cuts a partial assignment no completion
+// of which can matter (for example because it can no longer be feasible). When
+// it completes, its front is the true Pareto front of what it visited.
+//
+// # Hypervolume
+//
+// Hypervolume is the measure of the region dominated by a front and bounded
+// by a reference point (Zitzler and Thiele 1998, 1999). It is computed
+// exactly: by a sweep in two objectives, by slicing along the third objective
+// (as HSO does) in three, and by the WFG algorithm of While, Bradstreet and
+// Barone (2012) in more, which sums the exclusive contributions of the points
+// sorted by their last objective so that each limit set loses a dimension.
+// HypervolumeRatio compares a front with the exact one.
+//
+// # References
+//
+//   - K. Deb, A. Pratap, S. Agarwal and T. Meyarivan, "A fast and elitist
+//     multiobjective genetic algorithm: NSGA-II", IEEE Transactions on
+//     Evolutionary Computation 6(2):182–197, 2002.
+//   - K. Deb, "An efficient constraint handling method for genetic
+//     algorithms", Computer Methods in Applied Mechanics and Engineering
+//     186(2–4):311–338, 2000.
+//   - E. Zitzler and L. Thiele, "Multiobjective optimization using
+//     evolutionary algorithms — a comparative case study", PPSN V, 1998; and
+//     "Multiobjective evolutionary algorithms: a comparative case study and
+//     the strength Pareto approach", IEEE Transactions on Evolutionary
+//     Computation 3(4):257–271, 1999.
+//   - L. While, L. Bradstreet and L. Barone, "A fast way of calculating exact
+//     hypervolumes", IEEE Transactions on Evolutionary Computation
+//     16(1):86–95, 2012.
+//   - J. Blank and K. Deb, "pymoo: Multi-objective optimization in Python",
+//     IEEE Access 8:89497–89509, 2020.
+package moo

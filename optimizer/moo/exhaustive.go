@@ -1,0 +1,161 @@
+package moo
+
+import (
+	"fmt"
+)
+
+// Exhaustive is the method that enumerates the search space depth first,
+// gene by gene, evaluating every complete genome it reaches. With no Values
+// and no Prune it visits the whole cross product of the domains; its use is
+// with them: Values breaks symmetries (offering, say, only the first of
+// several identical cores that are still unused) and Prune cuts every partial
+// assignment no completion of which can matter (say, because it can no longer
+// be feasible), so that spaces far too large for the cross product can be
+// searched exactly. Whatever Values and Prune leave out is the caller's
+// responsibility: the front is the true Pareto front of the genomes visited,
+// and when none of them is feasible, Result.LeastViolating lists the least
+// violating of those visited (a cut genome is never evaluated).
+//
+// Values and Prune are called from the goroutine that called Minimize, never
+// concurrently; complete genomes are evaluated in batches on the workers.
+// Their partial argument is a genome under construction: the genes
+// Order[:depth] are assigned, the others hold unspecified values. They must
+// neither modify nor retain it.
+type Exhaustive struct {
+	// Order is the order in which genes are assigned, a permutation of 0,
+	// 1, …, NumGenes-1. The default, nil, is that order.
+	Order []int
+
+	// Values appends to dst, and returns, the values gene Order[depth] may
+	// take given the genes Order[:depth] of partial, in the order to visit
+	// them: a subset, without repeats, of the gene's domain. The default,
+	// nil, offers the whole domain.
+	Values func(partial []int, depth int, dst []int) []int
+
+	// Prune reports whether the partial assignment of the genes
+	// Order[:depth] (1 ≤ depth ≤ NumGenes) is to be cut, with everything
+	// below it; at depth NumGenes the genome is then not evaluated. The
+	// default, nil, cuts nothing. Result.Pruned counts the cuts.
+	Prune func(partial []int, depth int) bool
+}
+
+// batchPerWorker is how many complete genomes Exhaustive gathers per worker
+// before evaluating them.
+const batchPerWorker = 64
+
+func (x *Exhaustive) minimize(r *run) (Status, error) {
+	sp := r.sp
+	n, m := sp.n, sp.m
+	order := x.Order
+	if order == nil {
+		order = make([]int, n)
+		for i := range order {
+			order[i] = i
+		}
+	}
+	if len(order) != n {
+		return NotTerminated, fmt.Errorf("moo: enumeration order %v has %d genes, the problem %d", order, len(order), n)
+	}
+	placed := make([]bool, n)
+	for _, g := range order {
+		if g < 0 || g >= n || placed[g] {
+			return NotTerminated, fmt.Errorf("moo: enumeration order %v is not a permutation of the genes 0 to %d", order, n-1)
+		}
+		placed[g] = true
+	}
+
+	size := batchPerWorker * len(r.workers)
+	genes := make([]int, size*n)
+	objs := make([]float64, size*m)
+	batch := make([][]int, 0, size)
+	out := make([]Evaluation, size)
+	for i := range out {
+		out[i].Objectives = objs[i*m : (i+1)*m : (i+1)*m]
+	}
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		err := r.evaluate(batch, out[:len(batch)])
+		for i := range out[:len(batch)] {
+			out[i].Payload = nil
+		}
+		batch = batch[:0]
+		if err == nil {
+			r.progress()
+		}
+		return err
+	}
+
+	partial := make([]int, n)
+	for i, vals := range sp.values {
+		partial[i] = vals[0]
+	}
+	bufs := make([][]int, n)
+	stamp := make([][]int, n) // stamp[g][k]: the last call whose values held value k of gene g
+	for g := range stamp {
+		stamp[g] = make([]int, len(sp.values[g]))
+	}
+	calls, emitted := 0, 0
+	limit := r.set.MaxEvaluations
+	var err error
+	var walk func(depth int) bool // false: stop
+	walk = func(depth int) bool {
+		if depth == n {
+			if limit > 0 && emitted == limit {
+				return false
+			}
+			g := genes[len(batch)*n : (len(batch)+1)*n : (len(batch)+1)*n]
+			copy(g, partial)
+			batch = append(batch, g)
+			emitted++
+			if len(batch) == size {
+				if err = flush(); err != nil {
+					return false
+				}
+			}
+			return true
+		}
+		gene := order[depth]
+		vals := sp.values[gene]
+		if x.Values != nil {
+			vals = x.Values(partial, depth, bufs[depth][:0])
+			bufs[depth] = vals
+			calls++
+			for _, v := range vals {
+				k, ok := sp.index[gene][v]
+				if !ok {
+					err = fmt.Errorf("moo: enumeration offers gene %d the value %d, not one of %v", gene, v, sp.values[gene])
+					return false
+				}
+				if stamp[gene][k] == calls {
+					err = fmt.Errorf("moo: enumeration offers gene %d the value %d twice", gene, v)
+					return false
+				}
+				stamp[gene][k] = calls
+			}
+		}
+		for _, v := range vals {
+			partial[gene] = v
+			if x.Prune != nil && x.Prune(partial, depth+1) {
+				r.pruned++
+				continue
+			}
+			if !walk(depth + 1) {
+				return false
+			}
+		}
+		return true
+	}
+	complete := walk(0)
+	if err != nil {
+		return NotTerminated, err
+	}
+	if err = flush(); err != nil {
+		return NotTerminated, err
+	}
+	if !complete { // stopped at a genome beyond the evaluation limit
+		return EvaluationLimit, nil
+	}
+	return Exhausted, nil
+}

@@ -1,0 +1,314 @@
+package moo
+
+import (
+	"errors"
+	"fmt"
+	"math/rand"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Settings holds the termination criteria and the run-wide options of
+// Minimize. The zero value of every field selects its documented default, so
+// a nil *Settings runs with defaults.
+type Settings struct {
+	// Generations is the number of generations NSGA-II evolves after its
+	// initial population. The default, for 0 or less, is 100. Exhaustive
+	// ignores it.
+	Generations int
+
+	// MaxEvaluations bounds the number of distinct genomes evaluated. 0,
+	// the default, means no bound. NSGA-II never exceeds it: its initial
+	// population is made no larger, and a generation breeds only the
+	// offspring the remaining budget can evaluate.
+	MaxEvaluations int
+
+	// Patience stops NSGA-II, with Status Converged, once this many
+	// generations in a row have left the archive unchanged (or, while no
+	// feasible genome is known, the least-violating genomes). 0, the
+	// default, never stops early this way.
+	Patience int
+
+	// Workers is the number of goroutines that evaluate genomes, each with
+	// its own Evaluator. The default, for 0 or less, is
+	// runtime.GOMAXPROCS(0). The result does not depend on it.
+	Workers int
+
+	// Seed seeds the random generator from which every random choice of a
+	// run is drawn, when Rand is nil. The default is 0, itself a seed: runs
+	// are reproducible unless the caller varies it.
+	Seed int64
+
+	// Rand, when not nil, is the random generator used instead of one
+	// seeded by Seed. The run draws from it, changing its state.
+	Rand *rand.Rand
+
+	// KeepInfeasible is how many of the least-violating genomes a run keeps
+	// to report when it finds no feasible one. The default, for 0, is 10;
+	// a negative value keeps none.
+	KeepInfeasible int
+
+	// Progress, when not nil, is called from the goroutine that called
+	// Minimize after the initial population and after every generation
+	// (NSGA-II), or after every batch of evaluations (Exhaustive).
+	Progress func(Progress)
+}
+
+// Progress reports how far a run has got.
+type Progress struct {
+	Generation  int // generations evolved so far
+	Evaluations int // distinct genomes evaluated so far
+	Feasible    int // how many of them were feasible
+	ArchiveSize int // points in the archive of non-dominated feasible points
+}
+
+// Status says why a run stopped.
+type Status int
+
+const (
+	// NotTerminated is the zero Status; no finished run has it.
+	NotTerminated Status = iota
+	// GenerationLimit: NSGA-II evolved Settings.Generations generations.
+	GenerationLimit
+	// EvaluationLimit: the run evaluated Settings.MaxEvaluations genomes.
+	EvaluationLimit
+	// Converged: the archive did not change for Settings.Patience
+	// generations.
+	Converged
+	// Exhausted: every genome of the space (for Exhaustive, every one not
+	// pruned) was evaluated, so the front is the exact Pareto front.
+	Exhausted
+)
+
+// String returns the status's name.
+func (s Status) String() string {
+	switch s {
+	case NotTerminated:
+		return "NotTerminated"
+	case GenerationLimit:
+		return "GenerationLimit"
+	case EvaluationLimit:
+		return "EvaluationLimit"
+	case Converged:
+		return "Converged"
+	case Exhausted:
+		return "Exhausted"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// Result is the outcome of Minimize.
+type Result struct {
+	// Status says why the run stopped.
+	Status Status
+
+	// Feasible reports whether any feasible genome was found.
+	Feasible bool
+
+	// Front holds the archive: every feasible point evaluated that no other
+	// evaluated point dominates, one per objective vector, sorted
+	// lexicographically by objectives (see Archive).
+	Front []Point
+
+	// LeastViolating holds, when no feasible genome was found, up to
+	// Settings.KeepInfeasible evaluated genomes of smallest violation, by
+	// increasing violation and then genome. It is empty otherwise.
+	LeastViolating []Point
+
+	// Evaluations is the number of distinct genomes evaluated, that is of
+	// calls to Evaluator.Evaluate.
+	Evaluations int
+
+	// CacheHits is the number of genomes NSGA-II bred again after they had
+	// been evaluated, whose evaluation came from the cache.
+	CacheHits int
+
+	// Generations is the number of generations NSGA-II evolved after its
+	// initial population; 0 for Exhaustive.
+	Generations int
+
+	// Pruned is the number of partial assignments Exhaustive's Prune cut.
+	Pruned int
+}
+
+// Method is a search method for Minimize: *NSGA2 or *Exhaustive. Its
+// method is unexported, so only this package's methods implement it.
+type Method interface {
+	minimize(r *run) (Status, error)
+}
+
+// Minimize searches problem p with method m for its Pareto front; a nil
+// method means NSGA2 with its defaults, nil settings mean the defaults. The
+// error reports an invalid problem, method or setting, or an invalid
+// evaluation (wrong number of objectives, a non-finite objective, a negative
+// or NaN violation, or a panic in Evaluate); an infeasible problem is not an
+// error but a Result whose Feasible is false.
+func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
+	sp, err := newSpace(p)
+	if err != nil {
+		return nil, err
+	}
+	if m == nil {
+		m = &NSGA2{}
+	}
+	var set Settings
+	if s != nil {
+		set = *s
+	}
+	if set.Generations <= 0 {
+		set.Generations = 100
+	}
+	if set.MaxEvaluations < 0 {
+		return nil, fmt.Errorf("moo: MaxEvaluations is %d, must be 0 (no bound) or positive", set.MaxEvaluations)
+	}
+	if set.Patience < 0 {
+		return nil, fmt.Errorf("moo: Patience is %d, must be 0 (none) or positive", set.Patience)
+	}
+	if set.Workers <= 0 {
+		set.Workers = runtime.GOMAXPROCS(0)
+	}
+	switch {
+	case set.KeepInfeasible == 0:
+		set.KeepInfeasible = 10
+	case set.KeepInfeasible < 0:
+		set.KeepInfeasible = 0
+	}
+	if set.Rand == nil {
+		set.Rand = rand.New(rand.NewSource(set.Seed))
+	}
+	r := &run{
+		sp:      sp,
+		set:     set,
+		archive: NewArchive(sp.m),
+		least:   leastViolating{k: set.KeepInfeasible},
+	}
+	r.workers = make([]Evaluator, set.Workers)
+	for i := range r.workers {
+		if r.workers[i] = p.NewWorker(); r.workers[i] == nil {
+			return nil, errors.New("moo: Problem.NewWorker returned nil")
+		}
+	}
+	status, err := m.minimize(r)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{
+		Status:      status,
+		Feasible:    r.archive.Len() > 0,
+		Front:       r.archive.Points(),
+		Evaluations: r.evaluations,
+		CacheHits:   r.cacheHits,
+		Generations: r.generations,
+		Pruned:      r.pruned,
+	}
+	if !res.Feasible {
+		res.LeastViolating = r.least.points
+	}
+	return res, nil
+}
+
+// run is the state of one call to Minimize that the methods share.
+type run struct {
+	sp      *space
+	set     Settings
+	workers []Evaluator
+
+	archive *Archive
+	least   leastViolating
+
+	evaluations, feasible, cacheHits, generations, pruned int
+}
+
+// budget returns how many more genomes may be evaluated, or -1 for no bound.
+func (r *run) budget() int {
+	if r.set.MaxEvaluations == 0 {
+		return -1
+	}
+	return max(0, r.set.MaxEvaluations-r.evaluations)
+}
+
+func (r *run) progress() {
+	if r.set.Progress != nil {
+		r.set.Progress(Progress{
+			Generation:  r.generations,
+			Evaluations: r.evaluations,
+			Feasible:    r.feasible,
+			ArchiveSize: r.archive.Len(),
+		})
+	}
+}
+
+// version changes whenever the archive does, or, while it is empty, the
+// least-violating genomes do.
+func (r *run) version() int {
+	if r.archive.Len() == 0 {
+		return -1 - r.least.version
+	}
+	return r.archive.version
+}
+
+// evaluate evaluates genomes[i] into out[i] for every i, on the workers in
+// parallel, and then records the evaluations in order. out[i].Objectives
+// must have length NumObjectives. The outcome does not depend on the number
+// of workers or on their scheduling: each result is placed by its index and
+// the first invalid evaluation, by index, is the error.
+func (r *run) evaluate(genomes [][]int, out []Evaluation) error {
+	errs := make([]error, len(genomes))
+	call := func(ev Evaluator, i int) {
+		defer func() {
+			if v := recover(); v != nil {
+				errs[i] = fmt.Errorf("moo: evaluation of genome %v panicked: %v", genomes[i], v)
+			}
+		}()
+		e := &out[i]
+		clear(e.Objectives)
+		e.Violation, e.Payload = 0, nil
+		ev.Evaluate(genomes[i], e)
+	}
+	if w := min(len(r.workers), len(genomes)); w <= 1 {
+		for i := range genomes {
+			call(r.workers[0], i)
+		}
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for _, ev := range r.workers[:w] {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(next.Add(1)) - 1
+					if i >= len(genomes) {
+						return
+					}
+					call(ev, i)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	for i, g := range genomes {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if err := r.sp.checkEvaluation(g, &out[i]); err != nil {
+			return err
+		}
+		r.record(g, &out[i])
+	}
+	return nil
+}
+
+// record counts an evaluation and offers it to the archive or to the
+// least-violating points.
+func (r *run) record(g []int, e *Evaluation) {
+	r.evaluations++
+	p := Point{Genome: g, Evaluation: *e}
+	if e.Feasible() {
+		r.feasible++
+		r.archive.Add(p)
+	} else {
+		r.least.add(p)
+	}
+}

@@ -1,0 +1,170 @@
+package moo
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Problem is a multi-objective minimisation problem over integer genes.
+//
+// A genome is a slice of NumGenes integers; gene i takes one of the values
+// Domain(i) lists, and the search never produces any other value. Every
+// genome is evaluated into NumObjectives objectives, all minimised, and a
+// constraint violation.
+//
+// Evaluation runs concurrently on several workers. Rather than requiring a
+// concurrency-safe Evaluate, a Problem hands each worker its own Evaluator
+// from NewWorker, which may hold scratch buffers that it reuses from one
+// genome to the next; the methods of Problem itself are only called from the
+// goroutine that called Minimize.
+type Problem interface {
+	// NumGenes returns the number of genes of a genome, at least 1.
+	NumGenes() int
+
+	// Domain returns the values gene i may take: at least one, none
+	// repeated, in the order mutation and enumeration use them. The slice
+	// is read once, when a run starts, and not retained.
+	Domain(i int) []int
+
+	// NumObjectives returns the number of objectives, at least 1.
+	NumObjectives() int
+
+	// NewWorker returns an Evaluator for the exclusive use of one worker.
+	// Minimize calls it once per worker when a run starts.
+	NewWorker() Evaluator
+}
+
+// Evaluator evaluates genomes for one worker. Different Evaluators of a
+// Problem are used concurrently; one Evaluator is never used by two
+// goroutines at once.
+type Evaluator interface {
+	// Evaluate writes the evaluation of genome into out. On entry
+	// out.Objectives has length NumObjectives, out.Violation is 0 and
+	// out.Payload is nil. Evaluate fills out.Objectives with finite values,
+	// sets out.Violation to 0 when the genome is feasible and to how much it
+	// misses its constraints otherwise, and may attach out.Payload. It must
+	// neither modify nor retain genome, and must give the same result for
+	// the same genome every time: that is what makes runs reproducible.
+	Evaluate(genome []int, out *Evaluation)
+}
+
+// Evaluation is what a genome evaluates to.
+type Evaluation struct {
+	// Objectives holds the objective values, all minimised.
+	Objectives []float64
+
+	// Violation is 0 for a feasible genome and, for an infeasible one, a
+	// positive measure of how much it misses its constraints; smaller is
+	// better (Deb 2000).
+	Violation float64
+
+	// Payload is whatever the Evaluator attached, for example the detailed
+	// analysis behind the objectives. The package stores it with the point
+	// and never looks inside; an Evaluator must not reuse what it attaches.
+	Payload any
+}
+
+// Feasible reports whether the evaluation satisfies every constraint.
+func (e *Evaluation) Feasible() bool { return e.Violation == 0 }
+
+// Point is an evaluated genome.
+type Point struct {
+	// Genome holds the value of every gene.
+	Genome []int
+	Evaluation
+}
+
+// Objectives returns the objective vectors of points, in their order, for
+// Hypervolume and the Pareto utilities. The vectors are shared, not copied.
+func Objectives(points []Point) [][]float64 {
+	objs := make([][]float64, len(points))
+	for i := range points {
+		objs[i] = points[i].Objectives
+	}
+	return objs
+}
+
+// space is a validated copy of a Problem's genes and domains.
+type space struct {
+	n, m   int
+	values [][]int       // values[i]: the domain of gene i
+	index  []map[int]int // index[i][v]: the position of v in values[i]
+	size   int           // the number of genomes, math.MaxInt when larger
+}
+
+func newSpace(p Problem) (*space, error) {
+	if p == nil {
+		return nil, errors.New("moo: nil problem")
+	}
+	n, m := p.NumGenes(), p.NumObjectives()
+	if n < 1 {
+		return nil, fmt.Errorf("moo: problem has %d genes, need at least 1", n)
+	}
+	if m < 1 {
+		return nil, fmt.Errorf("moo: problem has %d objectives, need at least 1", m)
+	}
+	sp := &space{n: n, m: m, values: make([][]int, n), index: make([]map[int]int, n), size: 1}
+	for i := range n {
+		d := slices.Clone(p.Domain(i))
+		if len(d) == 0 {
+			return nil, fmt.Errorf("moo: gene %d has an empty domain", i)
+		}
+		idx := make(map[int]int, len(d))
+		for k, v := range d {
+			if _, dup := idx[v]; dup {
+				return nil, fmt.Errorf("moo: gene %d lists value %d twice", i, v)
+			}
+			idx[v] = k
+		}
+		sp.values[i], sp.index[i] = d, idx
+		if sp.size > math.MaxInt/len(d) {
+			sp.size = math.MaxInt
+		} else {
+			sp.size *= len(d)
+		}
+	}
+	return sp, nil
+}
+
+// check returns an error unless g is a genome of the space.
+func (sp *space) check(g []int) error {
+	if len(g) != sp.n {
+		return fmt.Errorf("moo: genome %v has %d genes, the problem %d", g, len(g), sp.n)
+	}
+	for i, v := range g {
+		if _, ok := sp.index[i][v]; !ok {
+			return fmt.Errorf("moo: genome %v: gene %d takes %d, not one of %v", g, i, v, sp.values[i])
+		}
+	}
+	return nil
+}
+
+// checkEvaluation returns an error unless e is a valid evaluation of g.
+func (sp *space) checkEvaluation(g []int, e *Evaluation) error {
+	if len(e.Objectives) != sp.m {
+		return fmt.Errorf("moo: evaluation of genome %v has %d objectives, the problem %d", g, len(e.Objectives), sp.m)
+	}
+	for k, f := range e.Objectives {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("moo: evaluation of genome %v: objective %d is %v, must be finite", g, k, f)
+		}
+	}
+	if !(e.Violation >= 0) {
+		return fmt.Errorf("moo: evaluation of genome %v: violation is %v, must be 0 or positive", g, e.Violation)
+	}
+	return nil
+}
+
+// appendKey appends a compact encoding of genome g, the key of the cache and
+// of duplicate detection, to buf.
+func appendKey(buf []byte, g []int) []byte {
+	for _, v := range g {
+		buf = binary.AppendVarint(buf, int64(v))
+	}
+	return buf
+}
+
+func genomeKey(g []int) string { return string(appendKey(nil, g)) }
