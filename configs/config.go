@@ -8,6 +8,7 @@ type Config struct {
 	System      *System
 	Conventions Conventions
 	Analysis    Analysis
+	Search      Search
 	// Source says where the system came from (a file, or "built-in WATERS 2019").
 	Source string
 	// Warnings lists the inconsistencies resolved by conventions.

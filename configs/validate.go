@@ -38,6 +38,10 @@ func Validate(cfg *Config) error {
 	if err := validateSystem(s); err != nil {
 		return err
 	}
+	search := cfg.Search.WithDefaults(s, cfg.Analysis.ChainLatency)
+	if err := search.validate(s); err != nil {
+		return err
+	}
 	if a.InterferingCores != nil {
 		cpus := 0
 		for _, u := range s.Units {

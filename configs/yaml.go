@@ -32,10 +32,15 @@ type fileSchema struct {
 	Chains      []Chain     `yaml:"chains,omitempty"`
 	Conventions Conventions `yaml:"conventions,omitempty"`
 	Analysis    Analysis    `yaml:"analysis,omitempty"`
+	Search      Search      `yaml:"search,omitempty"`
 	// Warnings records what an import resolved by conventions, so that a
 	// configuration written by `hetmap import` still tells the user.
 	Warnings []Warning `yaml:"warnings,omitempty"`
 }
+
+// BuiltinModel, as the `model:` of a configuration, names the built-in
+// WATERS 2019 system (with its chains) instead of an Amalthea file.
+const BuiltinModel = "builtin"
 
 // LoadFile reads a configuration: a YAML file, or an Amalthea model when
 // the name ends in .amxmi. The result is validated.
@@ -77,18 +82,30 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 	if err := v.Unmarshal(&f, strictDecoding); err != nil {
 		return nil, &InputError{File: name, What: cleanDecodeError(err)}
 	}
-	cfg := &Config{Conventions: f.Conventions, Analysis: f.Analysis, Source: name, Warnings: f.Warnings}
+	cfg := &Config{Conventions: f.Conventions, Analysis: f.Analysis, Search: f.Search, Source: name, Warnings: f.Warnings}
 	if f.Model != "" {
 		if len(f.Units)+len(f.Labels)+len(f.Runnables)+len(f.Tasks) > 0 || f.Mapping != nil || f.TimeSlice != (SliceBounds{}) {
 			return nil, &InputError{File: name, Where: "model", What: "a configuration that names a model takes units, labels, runnables, tasks, the mapping and time-slice bounds from it; remove them here (memory, chains, conventions and analysis may be added)"}
 		}
 		path := f.Model
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(dir, path)
-		}
-		sys, warns, err := ReadAmaltheaFile(path)
-		if err != nil {
-			return nil, err
+		var sys *System
+		var warns []Warning
+		if path == BuiltinModel {
+			// The built-in system with its chains; this file's conventions,
+			// analysis and search replace the built-in ones.
+			def, err := Default()
+			if err != nil {
+				return nil, err
+			}
+			sys, warns = def.System, def.Warnings
+		} else {
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(dir, path)
+			}
+			var err error
+			if sys, warns, err = ReadAmaltheaFile(path); err != nil {
+				return nil, err
+			}
 		}
 		if f.Memory != nil {
 			sys.Memory = *f.Memory
@@ -239,7 +256,7 @@ func WriteYAML(w io.Writer, cfg *Config, header string) error {
 	mp := s.Mapping
 	f := fileSchema{Name: s.Name, Units: s.Units, Memory: &s.Memory, Labels: s.Labels, Runnables: s.Runnables,
 		Tasks: stripDerived(s.Tasks), TimeSlice: s.TimeSlice, Mapping: &mp, Chains: s.Chains,
-		Conventions: cfg.Conventions, Analysis: cfg.Analysis, Warnings: cfg.Warnings}
+		Conventions: cfg.Conventions, Analysis: cfg.Analysis, Search: cfg.Search, Warnings: cfg.Warnings}
 	var node yaml.Node
 	if err := node.Encode(&f); err != nil {
 		return err

@@ -222,6 +222,9 @@ func (e *Evaluator) check(a *Assignment) error {
 		if u != NoUnit && (u < 0 || u >= len(e.units)) {
 			return fmt.Errorf("task %s: unit index %d out of range", ti.name, u)
 		}
+		if e.partial && u == NoUnit {
+			continue
+		}
 		switch ti.kind {
 		case kindPeriodic:
 			if u == NoUnit || !ti.cpu[u].ok {
@@ -237,7 +240,7 @@ func (e *Evaluator) check(a *Assignment) error {
 				if g.kernel < 0 {
 					return e.placeErr(i, u)
 				}
-				if pu == NoUnit || pu < 0 || pu >= len(e.units) || !e.tasks[g.pre].cpu[pu].ok {
+				if (pu == NoUnit && !e.partial) || (pu != NoUnit && (pu < 0 || pu >= len(e.units) || !e.tasks[g.pre].cpu[pu].ok)) {
 					return fmt.Errorf("%s runs on the GPU, so its offloading task %s needs a core", ti.name, e.tasks[g.pre].name)
 				}
 				if !e.fifo && a.Slice[ti.gpu] <= 0 {

@@ -17,6 +17,23 @@ import (
 // unplaced or on a unit it has no ticks for, mismatched slice lengths) or an
 // analysis input out of range.
 func (e *Evaluator) Evaluate(a *Assignment, r *Result) error {
+	e.partial = false
+	return e.evaluate(a, r)
+}
+
+// EvaluatePartial evaluates an assignment in which some tasks are not yet
+// placed (Unit NoUnit): they do not run. Since a task added to a mapping
+// only adds interference, contention and GPU work, a partial assignment
+// that is not schedulable has no schedulable completion; the exhaustive
+// search prunes on that.
+func (e *Evaluator) EvaluatePartial(a *Assignment, r *Result) error {
+	e.partial = true
+	err := e.evaluate(a, r)
+	e.partial = false
+	return err
+}
+
+func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 	if err := e.check(a); err != nil {
 		return err
 	}
@@ -43,13 +60,17 @@ func (e *Evaluator) Evaluate(a *Assignment, r *Result) error {
 		tr.C, tr.Compute, tr.Lines, tr.Memory, tr.Contention, tr.GPUWait, tr.Suspension = 0, 0, 0, 0, 0, 0, 0
 		tr.R, tr.BCRT, tr.Verdict, tr.Status = 0, 0, Meets, rta.Schedulable
 		var lines int64
+		if u == NoUnit && e.partial && ti.kind != kindOffloading {
+			tr.Role, tr.Verdict = NotRunning, Absent
+			continue
+		}
 		switch ti.kind {
 		case kindPeriodic:
 			tr.Role = Periodic
 			lines = ti.cpu[u].lines
 		case kindOffloading:
 			g := &e.gpus[ti.gpu]
-			if a.Unit[g.task] != e.gpuUnit {
+			if a.Unit[g.task] != e.gpuUnit || (u == NoUnit && e.partial) {
 				tr.Role, tr.Unit, tr.Verdict = NotRunning, NoUnit, Absent
 				continue
 			}

@@ -108,8 +108,10 @@ type Evaluator struct {
 	// chainObjective is the configured chain latency; chainBuf the
 	// scratch members of ChainObjectives (per evaluator, like all scratch).
 	chainObjective chains.Objective
-	chainBuf       []chains.Member
-	maxLimit       rta.Limit
+	// partial: the evaluation in progress is EvaluatePartial's.
+	partial  bool
+	chainBuf []chains.Member
+	maxLimit rta.Limit
 
 	// scratch, per evaluation
 	onCore   [][]int    // per unit: task indices

@@ -57,6 +57,6 @@ its task chains.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newModelCmd(), newImportCmd(), newAnalyzeCmd(), newGPUCmd())
+	root.AddCommand(newModelCmd(), newImportCmd(), newAnalyzeCmd(), newOptimizeCmd(), newGPUCmd())
 	return root
 }

@@ -50,6 +50,14 @@ type NSGA2 struct {
 	// rest.
 	Initial [][]int
 
+	// Mutate, if set, is a problem-specific mutation applied to every
+	// offspring after the per-gene mutation, for example the swap of two
+	// tasks' units in a mapping problem, a move that per-gene mutation makes
+	// only by luck. It must leave every gene at one of its allowed values and
+	// draw its random choices from rng alone, so that runs stay
+	// reproducible.
+	Mutate func(genome []int, rng *rand.Rand)
+
 	// Revisit lets breeding yield genomes evaluated in earlier generations
 	// (their evaluation then comes from the cache). By default breeding
 	// discards them, like duplicates of the population, so that every
@@ -62,6 +70,7 @@ type operators struct {
 	sp        *space
 	mutation  float64
 	crossover Crossover
+	extra     func(genome []int, rng *rand.Rand)
 }
 
 // genome is NSGA-II's eaopt.Genome: integer genes, each one of its gene's
@@ -118,6 +127,9 @@ func (g *genome) Mutate(rng *rand.Rand) {
 			k++
 		}
 		g.genes[i] = vals[k]
+	}
+	if g.ops.extra != nil {
+		g.ops.extra(g.genes, rng)
 	}
 	g.eval = nil
 }
@@ -366,7 +378,7 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	if r.set.MaxEvaluations > 0 {
 		n = min(n, r.set.MaxEvaluations)
 	}
-	ops := &operators{sp: sp, mutation: a.MutationRate, crossover: a.Crossover}
+	ops := &operators{sp: sp, mutation: a.MutationRate, crossover: a.Crossover, extra: a.Mutate}
 	switch {
 	case ops.mutation == 0:
 		ops.mutation = 1 / float64(sp.n)

@@ -1,0 +1,5 @@
+package main
+
+import "runtime"
+
+func runtimeCPUs() int { return runtime.GOMAXPROCS(0) }

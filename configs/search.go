@@ -1,0 +1,190 @@
+package configs
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Search configures `hetmap optimize`. The zero value means the defaults.
+type Search struct {
+	// Algorithm is "nsga2" (default) or "exhaustive".
+	Algorithm string `json:"algorithm" yaml:"algorithm,omitempty"`
+	// Objectives are minimised together; the default is every chain's
+	// latency as analysis.chain_latency chooses it (maximum reaction time
+	// under implicit communication with synchronous release).
+	Objectives []Objective `json:"objectives" yaml:"objectives,omitempty"`
+	// Free lists the genes the search may change: "units", "offloading",
+	// "gpu_priorities" (fifo model), "time_slices" (timeslice model). The
+	// default is all of them; a gene not free keeps the model's mapping.
+	Free []string `json:"free" yaml:"free,omitempty"`
+	// Population (default 100), Generations (default 1000) and
+	// MaxEvaluations (default 0: no limit) bound NSGA-II.
+	Population     int `json:"population" yaml:"population,omitempty"`
+	Generations    int `json:"generations" yaml:"generations,omitempty"`
+	MaxEvaluations int `json:"max_evaluations" yaml:"max_evaluations,omitempty"`
+	// Seed seeds the one random generator of the search (default 1).
+	Seed int64 `json:"seed" yaml:"seed,omitempty"`
+	// Workers evaluate in parallel (default: the number of CPUs). The same
+	// seed gives the same front with any number of workers.
+	Workers int `json:"workers" yaml:"workers,omitempty"`
+}
+
+// Objective is one thing the search minimises: a chain's latency (Chain
+// set; Paradigm, Metric and Bound override analysis.chain_latency), or Kind
+// "cores-used" (the CPU cores with a task) or "max-utilisation" (the highest
+// CPU core utilisation).
+type Objective struct {
+	Kind     string `json:"kind,omitempty" yaml:"kind,omitempty"`
+	Chain    string `json:"chain,omitempty" yaml:"chain,omitempty"`
+	Paradigm string `json:"paradigm,omitempty" yaml:"paradigm,omitempty"`
+	Metric   string `json:"metric,omitempty" yaml:"metric,omitempty"`
+	Bound    string `json:"bound,omitempty" yaml:"bound,omitempty"`
+}
+
+// Objective kinds and search genes.
+const (
+	ObjectiveChain          = "chain"
+	ObjectiveCoresUsed      = "cores-used"
+	ObjectiveMaxUtilisation = "max-utilisation"
+
+	AlgorithmNSGA2      = "nsga2"
+	AlgorithmExhaustive = "exhaustive"
+
+	GeneUnits         = "units"
+	GeneOffloading    = "offloading"
+	GeneGPUPriorities = "gpu_priorities"
+	GeneTimeSlices    = "time_slices"
+)
+
+// AllGenes lists the search genes.
+var AllGenes = []string{GeneUnits, GeneOffloading, GeneGPUPriorities, GeneTimeSlices}
+
+// WithDefaults returns the search with its zero values replaced by the
+// documented defaults; the chain objectives need the system's chains and the
+// analysis's chain latency. The configuration keeps what the user gave, so
+// that writing it back does not freeze the defaults.
+func (s Search) WithDefaults(sys *System, latency ChainLatency) Search {
+	s.Objectives = append([]Objective(nil), s.Objectives...)
+	s.Free = append([]string(nil), s.Free...)
+	s.defaults(sys, latency)
+	return s
+}
+
+func (s *Search) defaults(sys *System, latency ChainLatency) {
+	if s.Algorithm == "" {
+		s.Algorithm = AlgorithmNSGA2
+	}
+	if len(s.Objectives) == 0 {
+		for _, c := range sys.Chains {
+			s.Objectives = append(s.Objectives, Objective{Chain: c.Name})
+		}
+	}
+	for i := range s.Objectives {
+		o := &s.Objectives[i]
+		if o.Kind == "" {
+			o.Kind = ObjectiveChain
+		}
+		if o.Kind == ObjectiveChain {
+			if o.Paradigm == "" {
+				o.Paradigm = latency.Paradigm
+			}
+			if o.Metric == "" {
+				o.Metric = latency.Metric
+			}
+			if o.Bound == "" {
+				o.Bound = latency.Bound
+			}
+		}
+	}
+	if len(s.Free) == 0 {
+		s.Free = append([]string(nil), AllGenes...)
+	}
+	if s.Population == 0 {
+		s.Population = 100
+	}
+	if s.Generations == 0 {
+		s.Generations = 1000
+	}
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+}
+
+// IsFree reports whether a gene is free in the search.
+func (s *Search) IsFree(gene string) bool { return contains(s.Free, gene) }
+
+// Name is how tables and files name the objective, e.g.
+// "CA-P-DA reaction-time" or "cores-used".
+func (o Objective) Name() string {
+	if o.Kind != ObjectiveChain {
+		return o.Kind
+	}
+	n := o.Chain + " " + o.Metric
+	if o.Paradigm != "implicit" {
+		n += " " + o.Paradigm
+	}
+	if o.Bound != "synchronous" {
+		n += " " + o.Bound
+	}
+	return n
+}
+
+// CheckObjectives reports a search with nothing to minimise.
+func (s *Search) CheckObjectives() error {
+	if len(s.Objectives) == 0 {
+		return inputErrorf("search.objectives", "nothing to minimise: the system has no chains; add chains, or give objectives (cores-used, max-utilisation)")
+	}
+	return nil
+}
+
+func (s *Search) validate(sys *System) error {
+	switch s.Algorithm {
+	case AlgorithmNSGA2, AlgorithmExhaustive:
+	default:
+		return inputErrorf("search.algorithm", "%q is not an algorithm (nsga2 or exhaustive)", s.Algorithm)
+	}
+	seen := map[string]bool{}
+	for i, o := range s.Objectives {
+		where := fmt.Sprintf("search.objectives[%d]", i)
+		switch o.Kind {
+		case ObjectiveChain:
+			found := false
+			for _, c := range sys.Chains {
+				found = found || c.Name == o.Chain
+			}
+			if !found {
+				return inputErrorf(where+".chain", "chain %q is not defined", o.Chain)
+			}
+			cl := ChainLatency{Paradigm: o.Paradigm, Metric: o.Metric, Bound: o.Bound}
+			if err := cl.Validate(where); err != nil {
+				return err
+			}
+		case ObjectiveCoresUsed, ObjectiveMaxUtilisation:
+			if o.Chain != "" || o.Paradigm != "" || o.Metric != "" || o.Bound != "" {
+				return inputErrorf(where, "objective %s takes no chain, paradigm, metric or bound", o.Kind)
+			}
+		default:
+			return inputErrorf(where+".kind", "%q is not an objective (chain, cores-used, max-utilisation)", o.Kind)
+		}
+		if seen[o.Name()] {
+			return inputErrorf(where, "objective %q is given twice", o.Name())
+		}
+		seen[o.Name()] = true
+	}
+	for i, g := range s.Free {
+		if !contains(AllGenes, g) {
+			return inputErrorf(fmt.Sprintf("search.free[%d]", i), "%q is not a gene (%s)", g, strings.Join(AllGenes, ", "))
+		}
+	}
+	switch {
+	case s.Population < 2:
+		return inputErrorf("search.population", "must be at least 2, got %d", s.Population)
+	case s.Generations < 1:
+		return inputErrorf("search.generations", "must be positive, got %d", s.Generations)
+	case s.MaxEvaluations < 0:
+		return inputErrorf("search.max_evaluations", "must not be negative")
+	case s.Workers < 0:
+		return inputErrorf("search.workers", "must not be negative")
+	}
+	return nil
+}

@@ -1,0 +1,301 @@
+package optimizer
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hetmap/hetmap/chains"
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer/moo"
+)
+
+// geneKind says what a gene of the search decides.
+type geneKind uint8
+
+const (
+	geneUnit     geneKind = iota // the unit of a task (values: unit indices)
+	geneMode                     // synchronous (0) or asynchronous (1) offloading of a GPU task
+	genePriority                 // low (0) or high (1) stream priority of a GPU task
+	geneSlice                    // the time slice of a GPU task (values: indices into slices)
+)
+
+type gene struct {
+	kind   geneKind
+	task   int   // unit genes: the task; others: the GPU task's task index
+	gpu    int   // the GPU-task index, or -1
+	values []int // what the gene may take (unit indices, 0/1, slice indices)
+}
+
+// objectiveSpec is one objective of the search.
+type objectiveSpec struct {
+	cfg   configs.Objective
+	chain int // chain index (System.Chains) for chain objectives
+	obj   chains.Objective
+}
+
+// Problem is the mapping search of a configuration as a moo.Problem: one
+// gene per task's unit, and per GPU task its offloading mode and its stream
+// priority (fifo model) or time slice (timeslice model). Genes that the
+// configuration does not free keep the model's mapping. Objectives are
+// minimised in milliseconds (chains) or as plain numbers (cores used,
+// utilisation); an unschedulable mapping has Violation = Σ (R − D) in
+// milliseconds and no objective that counts (constraint domination).
+type Problem struct {
+	e          *Evaluator
+	search     configs.Search
+	genes      []gene
+	objectives []objectiveSpec
+	slices     []int64 // time-slice values in ps (timeslice model)
+	base       *Assignment
+	// class[u] groups interchangeable cores (same kind, frequency and
+	// memory latencies): the exhaustive search breaks their symmetry.
+	class []int
+}
+
+// NewProblem builds the search problem of an evaluator's configuration with
+// the search settings (defaults applied).
+func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
+	sys := e.cfg.System
+	s = s.WithDefaults(sys, e.cfg.Analysis.ChainLatency)
+	if err := s.CheckObjectives(); err != nil {
+		return nil, err
+	}
+	p := &Problem{e: e, search: s}
+	if s.IsFree(configs.GeneUnits) {
+		p.base = e.NewAssignment()
+	} else {
+		a, err := e.DefaultAssignment()
+		if err != nil {
+			return nil, fmt.Errorf("search.free leaves the units fixed, but the model's own mapping cannot be used: %w", err)
+		}
+		p.base = a
+	}
+	for i, o := range s.Objectives {
+		spec := objectiveSpec{cfg: o, chain: -1}
+		if o.Kind == configs.ObjectiveChain {
+			for c := range sys.Chains {
+				if sys.Chains[c].Name == o.Chain {
+					spec.chain = c
+				}
+			}
+			if spec.chain < 0 {
+				return nil, fmt.Errorf("search.objectives[%d]: chain %q is not defined", i, o.Chain)
+			}
+			spec.obj = ChainObjective(configs.ChainLatency{Paradigm: o.Paradigm, Metric: o.Metric, Bound: o.Bound})
+		}
+		p.objectives = append(p.objectives, spec)
+	}
+	if !e.fifo {
+		step := int64(e.cfg.Analysis.TimeSliceStep)
+		lo, hi := int64(sys.TimeSlice.Min), int64(sys.TimeSlice.Max)
+		if lo <= 0 {
+			lo = step
+		}
+		for v := lo; hi > 0 && v <= hi; v += step {
+			p.slices = append(p.slices, v)
+		}
+	}
+	// Interchangeable cores.
+	keys := map[string]int{}
+	p.class = make([]int, len(sys.Units))
+	for u, unit := range sys.Units {
+		k := fmt.Sprintf("%s/%s/%d/%d/%s", unit.Kind, unit.Type, unit.ReadLatency, unit.WriteLatency, unit.Frequency)
+		if _, ok := keys[k]; !ok {
+			keys[k] = len(keys)
+		}
+		p.class[u] = keys[k]
+	}
+	specs := e.Tasks()
+	unitsFree := s.IsFree(configs.GeneUnits)
+	for i, ts := range specs {
+		values := ts.Units
+		if !unitsFree || len(values) == 0 {
+			values = []int{p.base.Unit[i]}
+		}
+		p.genes = append(p.genes, gene{kind: geneUnit, task: i, gpu: ts.GPU, values: values})
+	}
+	for g, task := range e.GPUTasks() {
+		mode := gene{kind: geneMode, task: task, gpu: g, values: []int{b2i(p.base.Async[g])}}
+		if s.IsFree(configs.GeneOffloading) {
+			mode.values = []int{0, 1}
+		}
+		p.genes = append(p.genes, mode)
+		if e.fifo {
+			prio := gene{kind: genePriority, task: task, gpu: g, values: []int{b2i(p.base.High[g])}}
+			if s.IsFree(configs.GeneGPUPriorities) {
+				prio.values = []int{0, 1}
+			}
+			p.genes = append(p.genes, prio)
+		} else {
+			slice := gene{kind: geneSlice, task: task, gpu: g}
+			def := sort.Search(len(p.slices), func(k int) bool { return p.slices[k] >= p.base.Slice[g] })
+			if def == len(p.slices) || p.slices[def] != p.base.Slice[g] {
+				// The model's slice is not on the grid: add it.
+				p.slices = append(p.slices, p.base.Slice[g])
+				sort.Slice(p.slices, func(a, b int) bool { return p.slices[a] < p.slices[b] })
+			}
+			if s.IsFree(configs.GeneTimeSlices) {
+				for k := range p.slices {
+					slice.values = append(slice.values, k)
+				}
+			}
+			p.genes = append(p.genes, slice)
+		}
+	}
+	// Slice genes that are fixed take the index of the model's slice, known
+	// only once the grid is complete.
+	for gi := range p.genes {
+		g := &p.genes[gi]
+		if g.kind == geneSlice && len(g.values) == 0 {
+			k := sort.Search(len(p.slices), func(k int) bool { return p.slices[k] >= p.base.Slice[g.gpu] })
+			g.values = []int{k}
+		}
+	}
+	return p, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Search returns the settings in force (defaults applied).
+func (p *Problem) Search() configs.Search { return p.search }
+
+// ObjectiveNames names the objectives in order.
+func (p *Problem) ObjectiveNames() []string {
+	out := make([]string, len(p.objectives))
+	for i, o := range p.objectives {
+		out[i] = o.cfg.Name()
+	}
+	return out
+}
+
+// NumGenes implements moo.Problem.
+func (p *Problem) NumGenes() int { return len(p.genes) }
+
+// Domain implements moo.Problem: gene i takes the indices of its values.
+func (p *Problem) Domain(i int) []int {
+	out := make([]int, len(p.genes[i].values))
+	for k := range out {
+		out[k] = k
+	}
+	return out
+}
+
+// NumObjectives implements moo.Problem.
+func (p *Problem) NumObjectives() int { return len(p.objectives) }
+
+// Decode writes the mapping a genome stands for into a. A gene that does
+// not matter under the others (the offloading task of a GPU task merged
+// onto a core; the mode and stream priority of a GPU task on a core) is
+// ignored.
+func (p *Problem) Decode(genome []int, a *Assignment) {
+	a.CopyFrom(p.base)
+	for gi, g := range p.genes {
+		v := g.values[genome[gi]]
+		switch g.kind {
+		case geneUnit:
+			a.Unit[g.task] = v
+		case geneMode:
+			a.Async[g.gpu] = v == 1
+		case genePriority:
+			a.High[g.gpu] = v == 1
+		case geneSlice:
+			a.Slice[g.gpu] = p.slices[v]
+		}
+	}
+	p.normalise(a)
+}
+
+// normalise drops the placement of an offloading task whose GPU task runs
+// on a core (merge convention), and gives such a GPU task the model's
+// offloading mode, stream priority and slice, which do not matter there:
+// one mapping, one form.
+func (p *Problem) normalise(a *Assignment) {
+	for g, gi := range p.e.gpus {
+		if a.Unit[gi.task] != NoUnit && a.Unit[gi.task] != p.e.gpuUnit {
+			a.Unit[gi.pre] = NoUnit
+			a.Async[g], a.High[g], a.Slice[g] = p.base.Async[g], p.base.High[g], p.base.Slice[g]
+		}
+	}
+}
+
+// NewWorker implements moo.Problem.
+func (p *Problem) NewWorker() moo.Evaluator {
+	e := p.e.Clone()
+	return &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewResult()}
+}
+
+type worker struct {
+	p   *Problem
+	e   *Evaluator
+	a   *Assignment
+	r   *Result
+	buf []chains.Member
+}
+
+// msPerPs converts the picoseconds of the analyses to the milliseconds of
+// the objectives.
+const msPerPs = 1e-9
+
+func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
+	w.p.Decode(genome, w.a)
+	if err := w.e.Evaluate(w.a, w.r); err != nil {
+		// Decode only builds valid assignments; an error here is a bug.
+		panic(fmt.Sprintf("optimizer: evaluating a decoded genome: %v", err))
+	}
+	w.buf = w.p.objectivesOf(w.e, w.r, out.Objectives, w.buf)
+	out.Violation = 0
+	if !w.r.Schedulable {
+		out.Violation = float64(w.r.Violation) * msPerPs
+		if out.Violation == 0 {
+			out.Violation = msPerPs
+		}
+		for i := range out.Objectives {
+			out.Objectives[i] = 0
+		}
+	}
+}
+
+// objectivesOf computes the objectives of an evaluated, schedulable mapping
+// (chain latencies in ms). A chain without a latency (which a schedulable
+// mapping does not have, short of the job-enumeration limit) counts as a
+// violation of 1 ms, reported through a negative objective that the caller
+// turns into infeasibility.
+func (p *Problem) objectivesOf(e *Evaluator, r *Result, out []float64, buf []chains.Member) []chains.Member {
+	for i, o := range p.objectives {
+		switch o.cfg.Kind {
+		case configs.ObjectiveChain:
+			buf = e.ChainMembers(r, o.chain, buf)
+			v, st := chains.Eval(buf, chains.Options{Objective: o.obj})
+			if st != chains.OK {
+				r.Schedulable = false
+				if r.Violation == 0 {
+					r.Violation = 1e9
+				}
+				continue
+			}
+			out[i] = float64(v) * msPerPs
+		case configs.ObjectiveCoresUsed:
+			n := 0
+			for u := range r.Units {
+				if !p.e.units[u].gpu && r.Units[u].Tasks > 0 {
+					n++
+				}
+			}
+			out[i] = float64(n)
+		case configs.ObjectiveMaxUtilisation:
+			m := 0.0
+			for u := range r.Units {
+				if !p.e.units[u].gpu && r.Units[u].Utilisation > m {
+					m = r.Units[u].Utilisation
+				}
+			}
+			out[i] = m
+		}
+	}
+	return buf
+}
