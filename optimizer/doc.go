@@ -111,4 +111,50 @@
 // package needs (period, offset, BCRT, WCRT, deadline, whether bounded). A GPU
 // task on the GPU is represented by its PRE task, whose response includes the
 // GPU's; a merged task by itself (also where a chain names its PRE task).
+// AnalyzeChains fills Result.Chains (every metric, both paradigms, Davare,
+// the worst job chain of the configured objective); ChainObjectives computes
+// only the configured objective, without allocating, for the search.
+//
+// # Search
+//
+// Problem states the mapping search as a moo.Problem (pymoo's split of
+// problem, algorithm and termination): one gene per task's unit among the
+// units it has ticks for (a GPU task: the GPU or a core, where it is merged
+// with its offloading task), and per GPU task its offloading mode and its
+// stream priority (fifo) or time slice (timeslice, on the grid
+// time_slice.min … max by analysis.time_slice_step). Genes that
+// search.free does not free keep the model's mapping. Objectives (all
+// minimised) are chain latencies in milliseconds, the number of cores used or
+// the highest core utilisation; a mapping that misses a deadline is not
+// given an objective but a Violation (Σ (R − D) in ms), and is ranked by it
+// (constraint domination, Deb 2000).
+//
+// Run drives two algorithms of optimizer/moo:
+//
+//   - NSGA-II (Deb et al. 2002) on eaopt. The WATERS platform is so full that
+//     random mappings are practically never feasible (none in two million
+//     samples under the sound contention convention), and a task often fits
+//     only where another one leaves. So the first population is opened with
+//     the model's own mapping and with randomised depth-first constructions
+//     that backtrack out of unschedulable partial mappings (Construct), and
+//     offspring are also mutated by swapping two tasks' units
+//     (SwapMutation). Every random choice comes from the search's one seed;
+//     the same seed gives the same front with any number of workers.
+//   - Exhaustive enumeration (Exhaustive): every distinct mapping once.
+//     Identical cores (same kind, frequency and DRAM latencies) are
+//     interchangeable: a task may go to a core of such a class only if an
+//     earlier task uses it or it is the class's first unused core. Genes that
+//     do not matter under the others (the offloading task and mode of a GPU
+//     task merged onto a core) take one value. The GPU genes come first and
+//     then the CPU tasks, heaviest first; a partial mapping is cut as soon as
+//     EvaluatePartial finds it unschedulable. The cut rests on monotonicity:
+//     placing more tasks only adds interference, contention (#C, bGPU) and
+//     GPU work, and OPA finds an order whenever one exists for the
+//     OPA-compatible test. One caveat is documented rather than proved: with
+//     self-suspending (asynchronous) tasks the reported response times use
+//     the tighter R − C jitter after OPA, so a partial mapping that OPA
+//     rejects could in principle be accepted by that final check once
+//     completed; the tests compare the enumeration with brute force on a
+//     small problem and check that no point the genetic search finds on
+//     WATERS lies outside the exact front.
 package optimizer
