@@ -237,9 +237,10 @@ type worker struct {
 	buf []chains.Member
 }
 
-// msPerPs converts the picoseconds of the analyses to the milliseconds of
-// the objectives.
-const msPerPs = 1e-9
+// psPerMs converts the picoseconds of the analyses to the milliseconds of
+// the objectives: dividing (not multiplying by 1e-9) gives the correctly
+// rounded value, so 148300638000 ps prints as 148.300638 ms.
+const psPerMs = 1e9
 
 func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	w.p.Decode(genome, w.a)
@@ -250,9 +251,9 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	w.buf = w.p.objectivesOf(w.e, w.r, out.Objectives, w.buf)
 	out.Violation = 0
 	if !w.r.Schedulable {
-		out.Violation = float64(w.r.Violation) * msPerPs
+		out.Violation = float64(w.r.Violation) / psPerMs
 		if out.Violation == 0 {
-			out.Violation = msPerPs
+			out.Violation = 1 / psPerMs
 		}
 		for i := range out.Objectives {
 			out.Objectives[i] = 0
@@ -278,7 +279,7 @@ func (p *Problem) objectivesOf(e *Evaluator, r *Result, out []float64, buf []cha
 				}
 				continue
 			}
-			out[i] = float64(v) * msPerPs
+			out[i] = float64(v) / psPerMs
 		case configs.ObjectiveCoresUsed:
 			n := 0
 			for u := range r.Units {

@@ -192,7 +192,7 @@ func TestFrontIsFeasibleNonDominatedAndReproducible(t *testing.T) {
 			value[ch.Name] = ch.Value
 		}
 		for k, o := range cfg.Search.Objectives {
-			if v := value[o.Chain]; float64(v)*1e-9 != a.Objectives[k] {
+			if v := value[o.Chain]; float64(v)/1e9 != a.Objectives[k] {
 				t.Errorf("point %d, chain %s: re-evaluated %d ps, objective %v ms", i, o.Chain, v, a.Objectives[k])
 			}
 		}

@@ -273,7 +273,7 @@ type RunInfo struct {
 // WriteRun writes a search's files into dir, which must not exist: it
 // writes everything into a temporary folder beside it and renames that into
 // place, so that dir appears only complete. Files: front.csv, front.json,
-// manifest.json, config.yaml and mappings/*.yaml.
+// manifest.json, config.yaml, mappings/*.yaml and report.html.
 func WriteRun(dir string, cfg *configs.Config, out *optimizer.Outcome, info RunInfo) error {
 	if _, err := os.Stat(dir); err == nil {
 		return fmt.Errorf("output folder %s exists already; choose another with --out", dir)
@@ -341,7 +341,12 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		Status: out.Status.String(), Feasible: out.Feasible, FrontSize: len(out.Front), Evaluations: out.Evaluations,
 		Pruned: out.Pruned, Generations: out.Generations, WallTimeMs: float64(out.Wall.Microseconds()) / 1000,
 		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: 1}
-	return writeJSON(filepath.Join(dir, "manifest.json"), m)
+	if err := writeJSON(filepath.Join(dir, "manifest.json"), m); err != nil {
+		return err
+	}
+	// The report reads the files just written, as `hetmap report` does, so
+	// that regenerating it gives the same bytes.
+	return WriteReportFile(dir)
 }
 
 func writeJSON(path string, v any) error {

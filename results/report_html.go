@@ -1,0 +1,214 @@
+package results
+
+import (
+	"html/template"
+	"io"
+)
+
+// renderReport writes report.html: one self-contained page (inline CSS and
+// SVG, no script, nothing fetched).
+func renderReport(w io.Writer, run *reportRun) error {
+	return reportTemplate.Execute(w, buildView(run))
+}
+
+var reportTemplate = template.Must(template.New("report").Parse(reportHTML))
+
+const reportHTML = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="hetmap">
+<title>{{.Title}}</title>
+<style>
+` + reportCSS + `
+</style>
+</head>
+<body>
+<header>
+<h1>{{.Title}}</h1>
+<p class="lead">{{.Subtitle}}</p>
+<nav><a href="#summary">System</a> · <a href="#{{.FrontID}}">{{.FrontTitle}}</a> · <a href="#mappings">Mappings</a> · <a href="#run">Run</a> · <a href="#reading">How to read</a></nav>
+</header>
+
+<section id="summary">
+<h2>System</h2>
+<div class="cols">
+<div>
+<dl class="facts">{{range .Summary.Facts}}<dt>{{.Key}}</dt><dd>{{.Value}}</dd>{{end}}</dl>
+</div>
+<div>
+{{if .Summary.Chains}}<h3>Chains</h3>
+<table class="grid">
+<thead><tr><th>chain</th><th>tasks (cause → effect)</th></tr></thead>
+<tbody>{{range .Summary.Chains}}<tr><td class="name">{{.Name}}</td><td>{{.Tasks}}</td></tr>
+{{end}}</tbody>
+</table>{{end}}
+</div>
+</div>
+<h3>Units</h3>
+<table class="grid">
+<thead><tr><th>unit</th><th>kind</th><th>type</th><th>frequency</th><th>DRAM access per 64-byte line</th><th>resources</th></tr></thead>
+<tbody>{{range .Summary.Units}}<tr><td>{{.Name}}</td><td>{{.Kind}}</td><td>{{.Type}}</td><td class="num">{{.Frequency}}</td><td>{{.Memory}}</td><td>{{.Resources}}</td></tr>
+{{end}}</tbody>
+</table>
+<h3>Tasks</h3>
+<table class="grid">
+<thead><tr><th>task</th><th>kind</th><th>period</th><th>deadline</th><th>can run on</th><th>offloading</th></tr></thead>
+<tbody>{{range .Summary.Tasks}}<tr><td class="task"><span class="chip" style="background:{{.Colour}}"></span>{{.Name}}</td><td>{{.Kind}}</td><td class="num">{{.Period}}</td><td class="num">{{.Deadline}}</td><td>{{.Units}}</td><td>{{.Offload}}</td></tr>
+{{end}}</tbody>
+</table>
+{{if .Summary.Warnings}}<details class="warnings"><summary>{{len .Summary.Warnings}} warning(s) of the model, resolved by convention</summary>
+<ul>{{range .Summary.Warnings}}<li>{{.}}</li>{{end}}</ul>
+</details>{{end}}
+</section>
+
+<section id="{{.FrontID}}">
+<h2>{{.FrontTitle}}</h2>
+<p>{{.FrontIntro}}</p>
+{{if .FrontSVG}}<figure class="plot" data-plot="front-{{.FrontKind}}">
+{{.FrontSVG}}
+<figcaption>{{if eq .FrontKind "bars"}}The front has one point: every objective's value (lower is better).{{else if eq .FrontKind "scatter"}}The front projected on every pair of objectives (row: the objective on the vertical axis; column: on the horizontal axis); lower is better on every axis. Numbers are the points.{{else}}Parallel coordinates: one axis per objective, from the front's best value (bottom) to its worst (top); one line per point, numbered at its right end.{{end}}</figcaption>
+</figure>{{end}}
+<table class="grid front">
+<thead><tr><th>#</th>{{if .Feasible}}{{range .FrontHead}}<th>{{.}}</th>{{end}}{{else}}<th>violation</th><th>misses</th>{{end}}<th>busiest core</th><th>mapping (unit: tasks)</th></tr></thead>
+<tbody>{{range .FrontRows}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td>{{range .Values}}<td class="num">{{.}}</td>{{end}}{{if .Misses}}<td><ul class="misses">{{range .Misses}}<li>{{.}}</li>{{end}}</ul></td>{{end}}<td class="num">{{.MaxUtil}}</td><td class="units">{{.Units}}</td></tr>
+{{end}}</tbody>
+</table>
+</section>
+
+<section id="mappings">
+<h2>Mappings</h2>
+<p>One section per {{if .Feasible}}point of the front{{else}}least-violating mapping{{end}}; click a heading to open or close it. Colours stand for tasks throughout (a GPU task shares the colour of the task that offloads it).</p>
+{{range .Points}}<details id="{{.Anchor}}" class="point"{{if .Open}} open{{end}}>
+<summary><span class="ptitle">{{.Heading}}</span>{{if .Objectives}} <span class="pobj">{{.Objectives}}</span>{{end}}{{if .Violation}} <span class="pviol">{{.Violation}}</span>{{end}}</summary>
+<div class="pbody">
+<p class="units">{{.Units}} <span class="file">({{.MappingFile}}: <code>hetmap analyze --config config.yaml --mapping {{.MappingFile}}</code>)</span></p>
+{{if .Reasons}}<div class="warn"><strong>Misses:</strong><ul>{{range .Reasons}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
+{{if .Differs}}<div class="warn">This hetmap re-evaluates the mapping differently from front.json in {{range $i, $d := .Differs}}{{if $i}}, {{end}}{{$d}}{{end}}: the folder was written by another version. The tables show front.json; the timeline shows the re-evaluation.</div>{{end}}
+<div class="legend">{{range .Legend}}<span class="item"><span class="chip" style="background:{{.Colour}}"></span>{{.Name}}</span>{{end}}</div>
+<h3>Mapping</h3>
+<table class="grid mapping">
+<thead><tr><th>task</th>{{range .Mapping.Units}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>{{range .Mapping.Rows}}<tr><td class="task"><span class="chip" style="background:{{.Colour}}"></span>{{.Task}}</td>{{if .Note}}<td class="note" colspan="{{len .Cells}}">{{.Note}}</td>{{else}}{{range .Cells}}<td class="{{.Class}}">{{.Text}}</td>{{end}}{{end}}</tr>
+{{end}}</tbody>
+</table>
+<h3>Utilisation</h3>
+<figure class="plot" data-plot="utilisation">
+{{.UtilSVG}}
+<figcaption>Σ C/T per unit, split by task (busy-waiting offloading tasks hatched: their C includes the GPU response). GPU: the kernels' isolated times and the copies, per period.</figcaption>
+</figure>
+<h3>Response times</h3>
+<table class="grid rt">
+<thead><tr><th>task</th><th>role</th><th>prio</th><th>C</th><th>compute</th><th>memory</th><th>contention</th><th>GPU wait</th><th>suspension</th><th>R</th><th>D</th><th>ok</th></tr></thead>
+{{range .RT}}<tbody><tr class="group"><th colspan="12">{{.Head}}</th></tr>
+{{range .Rows}}<tr{{if .Miss}} class="miss"{{end}}><td class="task"><span class="chip" style="background:{{.Colour}}"></span>{{.Task}}</td><td>{{.Role}}</td><td class="num">{{.Prio}}</td><td class="num strong">{{.C}}</td>{{range .Terms}}<td class="num{{if .Zero}} zero{{end}}">{{.Text}}</td>{{end}}<td class="num strong">{{.R}}</td><td class="num">{{.D}}</td><td>{{.OK}}</td></tr>
+{{end}}</tbody>{{end}}
+</table>
+<p class="caption">C = compute + memory (uncontended) + contention + GPU wait (synchronous offloading: the core spins for the GPU response); the suspension of asynchronous offloading is not part of C. R is the worst-case response time, D the deadline; priorities: higher = more urgent.</p>
+{{if .GPU}}<table class="grid rt">
+<thead><tr><th>GPU task</th><th>{{.GPUKnob}}</th><th>kernel geometry</th><th>copy-in wait</th><th>copy in</th><th>kernel queue</th><th>kernel</th><th>copy-out wait</th><th>copy out</th><th>R</th><th>D</th><th>ok</th></tr></thead>
+<tbody>{{range .GPU}}<tr{{if .Miss}} class="miss"{{end}}><td class="task"><span class="chip" style="background:{{.Colour}}"></span>{{.Task}}</td><td>{{.Knob}}</td><td>{{.Geometry}}</td><td class="num">{{.CopyInWait}}</td><td class="num">{{.CopyIn}}</td><td class="num">{{.KernelQueue}}</td><td class="num">{{.Kernel}}</td><td class="num">{{.CopyOutWait}}</td><td class="num">{{.CopyOut}}</td><td class="num strong">{{.R}}</td><td class="num">{{.D}}</td><td>{{.OK}}</td></tr>
+{{end}}</tbody>
+</table>
+<p class="caption">R of a GPU task: from the copy-in call to the end of the copy out (the offloading task's R includes it).</p>{{end}}
+<h3>Timeline</h3>
+<figure class="plot" data-plot="timeline">
+{{.Timeline}}
+<figcaption>{{.TLNote}}Solid: execution (offloading tasks: pre-, then post-processing); hatched: busy-wait for the GPU; dashed line under a lane: suspended (asynchronous offloading); outlined on the copy engine: copies. See <a href="#reading">How to read</a> for the simulation's rules.</figcaption>
+</figure>
+{{if .Hops}}<h3>Chains</h3>
+<figure class="plot" data-plot="chains">
+{{.Chains}}
+<figcaption>The worst job chain of every chain's latency ({{.ChainObj}}), split into its hops: the sampling delay (the cause arrives just after the first task read), each job's worst-case response, and the waits until the next task samples the data.</figcaption>
+</figure>
+<table class="grid chains">
+<thead><tr><th>chain</th><th>members (unit)</th><th>latency</th><th>hops</th><th>Davare bound</th></tr></thead>
+<tbody>{{range .Hops}}<tr><td class="name">{{.Name}}</td><td>{{.Members}}</td><td class="num strong">{{.Latency}}</td><td>{{.Hops}}</td><td class="num">{{.Davare}}</td></tr>
+{{end}}</tbody>
+</table>{{end}}
+</div>
+</details>
+{{end}}</section>
+
+<section id="run">
+<h2>Run</h2>
+<table class="grid kv">
+<tbody>{{range .Manifest}}<tr><th>{{.Key}}</th><td>{{if .Code}}<code>{{.Value}}</code>{{else}}{{.Value}}{{end}}</td></tr>
+{{end}}</tbody>
+</table>
+<h3>Search settings</h3>
+<table class="grid kv">
+<tbody>{{range .Settings}}<tr><th>{{.Key}}</th><td>{{.Value}}</td></tr>
+{{end}}</tbody>
+</table>
+<p class="caption">From manifest.json. <code>hetmap report DIR</code> writes this page again from the folder's files (config.yaml, front.json, manifest.json).</p>
+</section>
+
+<section id="reading">
+<h2>How to read</h2>
+<ul>
+<li><strong>Response times</strong> are the analysis's sound bounds (memory-contention-aware fixed-priority response-time analysis of the cores, the block-level analysis of the GPU); a mapping is feasible when every task's R ≤ D.</li>
+<li><strong>The timeline is a simulation, not a bound.</strong> Every task is released at 0 (offsets ignored) and then periodically; every job takes its worst case. The window is the longest period among the running tasks (at most 1 s). Cores: fixed-priority preemptive in the analysed priority order. An offloading job runs its pre-processing, submits its GPU job (copy in on the copy engine, kernel on the GPU, copy out), busy-waits (synchronous; the spinning job can be preempted) or suspends (asynchronous), then runs its post-processing. The copy engine serves one copy at a time, first come first served, each for its analysed duration. The GPU is simplified: a kernel holds the whole GPU for its isolated time in waves of its block time; under the fifo model kernels run in submission order within their stream priority and a high-priority kernel starts at the next wave boundary of a low-priority one; under the timeslice model kernels take turns for at most their slice. The analysis covers the orders this simulation does not show.</li>
+<li><strong>Chains</strong>: the latency the optimizer minimises, for the worst job chain with every task released at its offset; see the chain table for the Davare bound (any offsets).</li>
+</ul>
+</section>
+</body>
+</html>
+`
+
+const reportCSS = `:root { --ink: #1d232b; --muted: #5b6470; --line: #d5dae1; --band: #f4f6f9; --accent: #2b5c9e; --bad: #c62828; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 1260px; padding: 24px 32px 64px; color: var(--ink); background: #fff;
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans", Arial, sans-serif; }
+h1 { font-size: 28px; margin: 0 0 4px; }
+h2 { font-size: 22px; margin: 40px 0 12px; padding-bottom: 4px; border-bottom: 2px solid var(--line); }
+h3 { font-size: 17px; margin: 24px 0 8px; }
+a { color: var(--accent); }
+.lead { color: var(--muted); margin: 0 0 8px; }
+nav { font-size: 14px; }
+code { font: 13px/1.4 "Liberation Mono", Menlo, Consolas, monospace; background: var(--band); padding: 1px 4px; border-radius: 3px; }
+.cols { display: grid; grid-template-columns: minmax(0, 1.1fr) minmax(0, 1fr); gap: 8px 40px; align-items: start; }
+.cols h3:first-child { margin-top: 0; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0; }
+dl.facts dt { font-weight: 600; }
+dl.facts dd { margin: 0; }
+table.grid { border-collapse: collapse; margin: 8px 0; font-size: 13.5px; }
+table.grid th, table.grid td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
+table.grid thead th { background: var(--band); font-weight: 600; }
+table.grid td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.grid td.strong { font-weight: 600; }
+table.grid td.zero { color: #a0a7b1; }
+table.grid td.task, table.grid td.name { white-space: nowrap; }
+table.grid tr.group th { background: #eef2f7; font-weight: 600; }
+table.grid tr.miss td { background: #fdecea; }
+table.grid tr.miss td:last-child { color: var(--bad); font-weight: 700; }
+table.kv th { background: var(--band); font-weight: 600; width: 220px; }
+table.mapping td { white-space: nowrap; }
+table.mapping td.note { color: var(--muted); font-style: italic; }
+td.role-run { background: #eef5ec; }
+td.role-sync { background: #fff1e0; }
+td.role-async { background: #e7f0fb; }
+td.role-merged { background: #f3eaf6; }
+td.role-gpu { background: #e6f6f4; }
+td.units, p.units { font-size: 13px; }
+.file { color: var(--muted); }
+ul.misses { margin: 0; padding-left: 18px; }
+.chip { display: inline-block; width: 11px; height: 11px; border-radius: 2px; margin-right: 6px; vertical-align: -1px; border: 1px solid rgba(0,0,0,.35); }
+.legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: 13px; margin: 8px 0; padding: 6px 10px; background: var(--band); border-radius: 4px; }
+figure.plot { margin: 8px 0 16px; }
+figure.plot figcaption, p.caption { color: var(--muted); font-size: 13px; max-width: 1200px; }
+svg.plot { display: block; max-width: 100%; height: auto; }
+svg.plot text { font-family: "Liberation Sans", Arial, Helvetica, sans-serif !important; }
+details.point { border: 1px solid var(--line); border-radius: 6px; margin: 12px 0; }
+details.point > summary { cursor: pointer; padding: 10px 14px; background: var(--band); border-radius: 6px; font-size: 15px; }
+details.point[open] > summary { border-bottom: 1px solid var(--line); border-radius: 6px 6px 0 0; }
+.ptitle { font-weight: 700; font-size: 17px; margin-right: 8px; }
+.pobj { color: var(--ink); font-variant-numeric: tabular-nums; }
+.pviol { color: var(--bad); font-weight: 600; }
+.pbody { padding: 4px 16px 12px; overflow-x: auto; }
+.warn { background: #fff4e5; border-left: 4px solid #f0a030; padding: 8px 12px; margin: 8px 0; }
+.warn ul { margin: 4px 0 0; padding-left: 20px; }
+details.warnings { margin-top: 12px; font-size: 13.5px; }
+#reading li { margin-bottom: 6px; }
+@media print { details.point { break-inside: avoid; } }`

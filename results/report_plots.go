@@ -1,0 +1,713 @@
+package results
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"image/color"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// The report's plots are drawn with gonum/plot on its SVG canvas, one SVG
+// per plot, inlined into the page. Text uses Liberation Sans, whose metrics
+// the layout is computed with; the page's CSS falls back to the
+// metric-compatible Arial and Helvetica.
+
+// plotWidth is the width of a full-width plot (900 pt = 1200 CSS px).
+const plotWidth = 900 * vg.Length(1)
+
+var sansFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+
+func textStyle(size float64) text.Style {
+	return text.Style{Color: color.Black, Font: font.From(sansFont, vg.Points(size)), XAlign: draw.XCenter, YAlign: draw.YCenter,
+		Handler: plot.DefaultTextHandler}
+}
+
+// newPlot returns a plot with the report's fonts: 10 pt axis labels, 9 pt
+// tick labels.
+func newPlot() *plot.Plot {
+	p := plot.New()
+	for _, s := range []*text.Style{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle, &p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
+		s.Font.Typeface, s.Font.Variant = sansFont.Typeface, sansFont.Variant
+	}
+	p.X.Label.TextStyle.Font.Size = vg.Points(10)
+	p.Y.Label.TextStyle.Font.Size = vg.Points(10)
+	p.X.Tick.Label.Font.Size = vg.Points(9)
+	p.Y.Tick.Label.Font.Size = vg.Points(9)
+	p.X.Tick.Marker = niceTicks{}
+	p.Y.Tick.Marker = niceTicks{}
+	return p
+}
+
+// renderSVG draws on an SVG canvas of w × h and returns the inline SVG
+// element, labelled for screen readers.
+func renderSVG(w, h vg.Length, label string, draw func(draw.Canvas)) (out template.HTML) {
+	defer func() { // a plot that fails must not cost the run its report
+		if e := recover(); e != nil {
+			out = template.HTML(`<p class="warn">This plot could not be drawn: ` + template.HTMLEscapeString(fmt.Sprint(e)) + `</p>`)
+		}
+	}()
+	c := vgsvg.New(w, h)
+	dc := drawCanvas(c)
+	draw(dc)
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return template.HTML("<p class=\"warn\">plot failed: " + template.HTMLEscapeString(err.Error()) + "</p>")
+	}
+	s := buf.String()
+	if i := strings.Index(s, "<svg"); i >= 0 {
+		s = s[i:] // drop the XML prolog and the generator comment
+	}
+	s = strings.Replace(s, "<svg ", `<svg class="plot" role="img" aria-label="`+template.HTMLEscapeString(label)+`" `, 1)
+	// The page's CSS sets the font family (Liberation Sans or a
+	// metric-compatible one); the canvas's per-text defaults only add bytes.
+	s = strings.ReplaceAll(s, "font-family:Liberation Sans;font-variant:normal;font-weight:normal;font-style:normal;", "")
+	return template.HTML(s)
+}
+
+func drawCanvas(c *vgsvg.Canvas) draw.Canvas {
+	dc := draw.New(c)
+	dc.FillPolygon(color.White, rect(dc.Min.X, dc.Min.Y, dc.Max.X, dc.Max.Y))
+	return dc
+}
+
+func rect(x0, y0, x1, y1 vg.Length) []vg.Point {
+	return []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+}
+
+func closed(pts []vg.Point) []vg.Point { return append(pts, pts[0]) }
+
+// niceTicks puts about eight labelled ticks at steps of 1, 2 or 5 times a
+// power of ten, with a minor tick between them, and labels them without
+// float noise.
+type niceTicks struct{ n int }
+
+// Ticks implements plot.Ticker.
+func (t niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) || math.IsNaN(hi-lo) {
+		return []plot.Tick{{Value: lo, Label: trimFloat(lo, 3)}}
+	}
+	n := t.n
+	if n == 0 {
+		n = 8
+	}
+	raw := (hi - lo) / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := 10 * mag
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	dec := max(0, int(-math.Floor(math.Log10(step)+1e-9)))
+	var ts []plot.Tick
+	first := math.Ceil(lo/step-1e-9) * step
+	for i := 0; i <= 4*n; i++ {
+		v := first + float64(i)*step
+		if v > hi+step*1e-9 {
+			break
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', dec, 64)})
+		if mid := v + step/2; mid <= hi {
+			ts = append(ts, plot.Tick{Value: mid})
+		}
+	}
+	if mid := first - step/2; mid >= lo {
+		ts = append([]plot.Tick{{Value: mid}}, ts...)
+	}
+	return ts
+}
+
+// taskPalette holds mid-tone fills that keep black labels readable; a GPU
+// task takes its offloading task's colour.
+var taskPalette = []color.RGBA{
+	{0x7a, 0xa6, 0xd6, 0xff}, {0xf3, 0xa1, 0x5a, 0xff}, {0x8f, 0xc1, 0x70, 0xff}, {0xe2, 0x7c, 0x7c, 0xff},
+	{0xc3, 0x9b, 0xc8, 0xff}, {0xed, 0xc9, 0x48, 0xff}, {0x7c, 0xc6, 0xc0, 0xff}, {0xff, 0x9d, 0xa7, 0xff},
+	{0xb9, 0xa4, 0x8e, 0xff}, {0x9e, 0xca, 0xe9, 0xff}, {0xd4, 0xb9, 0xda, 0xff}, {0xb5, 0xd6, 0x8f, 0xff},
+}
+
+func paletteColor(i int) color.RGBA {
+	i = max(i, 0)
+	c := taskPalette[i%len(taskPalette)]
+	if round := i / len(taskPalette); round > 0 { // darker on later rounds
+		f := math.Pow(0.8, float64(round%3))
+		c.R, c.G, c.B = uint8(float64(c.R)*f), uint8(float64(c.G)*f), uint8(float64(c.B)*f)
+	}
+	return c
+}
+
+// lighten mixes c with white (f = 1: white).
+func lighten(c color.RGBA, f float64) color.RGBA {
+	mix := func(v uint8) uint8 { return uint8(math.Round(float64(v) + (255-float64(v))*f)) }
+	return color.RGBA{mix(c.R), mix(c.G), mix(c.B), 0xff}
+}
+
+func darken(c color.RGBA, f float64) color.RGBA {
+	mul := func(v uint8) uint8 { return uint8(math.Round(float64(v) * (1 - f))) }
+	return color.RGBA{mul(c.R), mul(c.G), mul(c.B), 0xff}
+}
+
+func cssColor(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
+
+var (
+	gridGrey  = color.Gray{Y: 0xdd}
+	laneGrey  = color.Gray{Y: 0xf3}
+	edgeGrey  = color.Gray{Y: 0x55}
+	waitGrey  = color.Gray{Y: 0xcf}
+	missRed   = color.RGBA{0xc6, 0x28, 0x28, 0xff}
+	inkColour = color.Gray{Y: 0x22}
+)
+
+// hatch strokes diagonal lines over a rectangle (busy-waits, sampling).
+func hatch(c draw.Canvas, x0, y0, x1, y1 vg.Length, clr color.Color) {
+	if x1-x0 < vg.Points(1.5) {
+		return
+	}
+	// One path for all the lines keeps the SVG small.
+	c.SetLineStyle(draw.LineStyle{Color: clr, Width: vg.Points(0.6)})
+	var path vg.Path
+	step := vg.Points(4)
+	h := y1 - y0
+	for x := x0 - h; x < x1; x += step {
+		ax, ay, bx, by := x, y0, x+h, y1
+		if ax < x0 { // clip to the rectangle
+			ay += x0 - ax
+			ax = x0
+		}
+		if bx > x1 {
+			by -= bx - x1
+			bx = x1
+		}
+		if bx > ax {
+			path.Move(vg.Point{X: ax, Y: ay})
+			path.Line(vg.Point{X: bx, Y: by})
+		}
+	}
+	if len(path) > 0 {
+		c.Stroke(path)
+	}
+}
+
+// fitText writes s centred in [x0, x1] at y when it fits.
+func fitText(c draw.Canvas, sty text.Style, x0, x1, y vg.Length, s string) bool {
+	if sty.Width(s)+vg.Points(3) > x1-x0 {
+		return false
+	}
+	c.FillText(sty, vg.Point{X: (x0 + x1) / 2, Y: y}, s)
+	return true
+}
+
+// laneTicks labels a categorical axis: value i carries names[i].
+type laneTicks []string
+
+// Ticks implements plot.Ticker.
+func (l laneTicks) Ticks(_, _ float64) []plot.Tick {
+	ts := make([]plot.Tick, len(l))
+	for i, n := range l {
+		ts[i] = plot.Tick{Value: float64(i), Label: n}
+	}
+	return ts
+}
+
+// noTicks draws no tick at all.
+type noTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (noTicks) Ticks(_, _ float64) []plot.Tick { return nil }
+
+// plotterFunc adapts a function and a data range to plot.Plotter.
+type plotterFunc struct {
+	draw                   func(draw.Canvas, *plot.Plot)
+	xmin, xmax, ymin, ymax float64
+}
+
+func (f plotterFunc) Plot(c draw.Canvas, p *plot.Plot) { f.draw(c, p) }
+
+func (f plotterFunc) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return f.xmin, f.xmax, f.ymin, f.ymax
+}
+
+// gridX draws vertical grid lines at the labelled ticks of the x axis.
+func gridX(c draw.Canvas, p *plot.Plot) {
+	trX, _ := p.Transforms(&c)
+	for _, t := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
+		if t.Label == "" || t.Value < p.X.Min || t.Value > p.X.Max {
+			continue
+		}
+		x := trX(t.Value)
+		c.StrokeLine2(draw.LineStyle{Color: gridGrey, Width: vg.Points(0.5)}, x, c.Min.Y, x, c.Max.Y)
+	}
+}
+
+// A bar is one stacked bar of a horizontal bar chart: its parts, from 0.
+type bar struct {
+	label string
+	parts []barPart
+	// total is written at the bar's end.
+	total string
+	// note replaces the bar when it has no parts (e.g. a chain without a
+	// latency).
+	note string
+}
+
+type barPart struct {
+	value float64
+	fill  color.RGBA
+	// hatched parts are drawn light with diagonal lines.
+	hatched bool
+	label   string
+	title   string
+}
+
+// barChart draws horizontal stacked bars, one row per bar, the first on top.
+func barChart(bars []bar, xlabel string, xmax float64, refLine float64, ariaLabel string) template.HTML {
+	p := newPlot()
+	p.X.Label.Text = xlabel
+	names := make([]string, len(bars))
+	for i := range bars {
+		names[len(bars)-1-i] = bars[i].label
+	}
+	p.Y.Tick.Marker = laneTicks(names)
+	p.Y.Tick.Length = 0
+	p.Y.LineStyle.Width = 0
+	p.Y.Padding = 0
+	totalStyle := textStyle(8.5)
+	totalStyle.XAlign = draw.XLeft
+	labelStyle := textStyle(7.5)
+	// Room for the totals written after the bars.
+	longest := vg.Length(0)
+	for _, b := range bars {
+		longest = max(longest, totalStyle.Width(b.total))
+	}
+	n := float64(len(bars))
+	p.Add(plotterFunc{xmin: 0, xmax: xmax, ymin: -0.5, ymax: n - 0.5, draw: func(c draw.Canvas, p *plot.Plot) {
+		gridX(c, p)
+		trX, trY := p.Transforms(&c)
+		if refLine > 0 && refLine <= p.X.Max {
+			x := trX(refLine)
+			c.StrokeLine2(draw.LineStyle{Color: missRed, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}, x, c.Min.Y, x, c.Max.Y)
+		}
+		for i, b := range bars {
+			y := float64(len(bars) - 1 - i)
+			y0, y1 := trY(y-0.32), trY(y+0.32)
+			at := 0.0
+			for _, part := range b.parts {
+				x0, x1 := trX(at), trX(at+part.value)
+				at += part.value
+				if x1 <= x0 {
+					continue
+				}
+				fill := part.fill
+				if part.hatched {
+					fill = lighten(part.fill, 0.55)
+				}
+				c.FillPolygon(fill, rect(x0, y0, x1, y1))
+				if part.hatched {
+					hatch(c, x0, y0, x1, y1, darken(part.fill, 0.15))
+				}
+				if x1-x0 > vg.Points(1.2) {
+					c.StrokeLines(draw.LineStyle{Color: edgeGrey, Width: vg.Points(0.4)}, closed(rect(x0, y0, x1, y1)))
+				}
+				if part.label != "" {
+					fitText(c, labelStyle, x0, x1, (y0+y1)/2, part.label)
+				}
+			}
+			if b.note != "" && len(b.parts) == 0 {
+				c.FillText(totalStyle, vg.Point{X: trX(0) + vg.Points(4), Y: (y0 + y1) / 2}, b.note)
+			}
+			if b.total != "" {
+				c.FillText(totalStyle, vg.Point{X: trX(at) + vg.Points(4), Y: (y0 + y1) / 2}, b.total)
+			}
+		}
+	}})
+	p.X.Min, p.X.Max = 0, xmax
+	h := vg.Length(n)*vg.Points(24) + vg.Points(58)
+	// Leave the totals room on the right: extend the axis by their width.
+	return renderSVG(plotWidth, h, ariaLabel, func(dc draw.Canvas) {
+		area := draw.Crop(dc, 0, -longest-vg.Points(12), 0, 0)
+		p.Draw(area)
+	})
+}
+
+// ganttLane is one row of a timeline.
+type ganttLane struct {
+	name     string
+	segments []ganttSegment
+	waits    []ganttSegment // drawn as a line under the lane (suspensions)
+	misses   []float64      // ms: a job's deadline passed unfinished
+}
+
+type ganttSegment struct {
+	start, end float64 // ms
+	fill       color.RGBA
+	hatched    bool
+	outline    bool // copies: a darker edge
+	label      string
+}
+
+// ganttChart draws lanes (the first on top) over [0, window] ms.
+func ganttChart(lanes []ganttLane, window float64, ariaLabel string) template.HTML {
+	p := newPlot()
+	p.X.Label.Text = "time since the synchronous release [ms]"
+	names := make([]string, len(lanes))
+	for i := range lanes {
+		names[len(lanes)-1-i] = lanes[i].name
+	}
+	p.Y.Tick.Marker = laneTicks(names)
+	p.Y.Tick.Length = 0
+	p.Y.LineStyle.Width = 0
+	p.Y.Padding = 0
+	p.X.Tick.Marker = niceTicks{n: 16}
+	labelStyle := textStyle(7.5)
+	n := float64(len(lanes))
+	p.Add(plotterFunc{xmin: 0, xmax: window, ymin: -0.5, ymax: n - 0.5, draw: func(c draw.Canvas, p *plot.Plot) {
+		trX, trY := p.Transforms(&c)
+		x0, x1 := trX(0), trX(window)
+		for i := range lanes {
+			y := float64(len(lanes) - 1 - i)
+			c.FillPolygon(laneGrey, rect(x0, trY(y-0.38), x1, trY(y+0.38)))
+		}
+		gridX(c, p)
+		edge := draw.LineStyle{Color: edgeGrey, Width: vg.Points(0.35)}
+		for i, l := range lanes {
+			y := float64(len(lanes) - 1 - i)
+			y0, y1 := trY(y-0.3), trY(y+0.3)
+			for _, s := range l.segments {
+				sx0, sx1 := trX(s.start), trX(s.end)
+				if sx1-sx0 < vg.Points(0.4) { // keep every segment visible
+					sx1 = sx0 + vg.Points(0.4)
+				}
+				fill := s.fill
+				if s.hatched {
+					fill = lighten(s.fill, 0.5)
+				}
+				c.FillPolygon(fill, rect(sx0, y0, sx1, y1))
+				if s.hatched {
+					hatch(c, sx0, y0, sx1, y1, darken(s.fill, 0.2))
+				}
+				if s.outline {
+					c.StrokeLines(draw.LineStyle{Color: inkColour, Width: vg.Points(0.6)}, closed(rect(sx0, y0, sx1, y1)))
+				} else if sx1-sx0 > vg.Points(2) {
+					c.StrokeLines(edge, closed(rect(sx0, y0, sx1, y1)))
+				}
+				if s.label != "" {
+					fitText(c, labelStyle, sx0, sx1, (y0+y1)/2, s.label)
+				}
+			}
+			wy := trY(y - 0.36)
+			for _, w := range l.waits {
+				c.StrokeLine2(draw.LineStyle{Color: darken(w.fill, 0.25), Width: vg.Points(1.6), Dashes: []vg.Length{vg.Points(3), vg.Points(1.5)}},
+					trX(w.start), wy, trX(w.end), wy)
+			}
+			for _, m := range l.misses {
+				c.DrawGlyph(draw.GlyphStyle{Color: missRed, Radius: vg.Points(4), Shape: draw.CrossGlyph{}}, vg.Point{X: trX(m), Y: trY(y + 0.38)})
+			}
+		}
+	}})
+	p.X.Min, p.X.Max = 0, window
+	h := vg.Length(n)*vg.Points(30) + vg.Points(52)
+	return renderSVG(plotWidth, h, ariaLabel, func(dc draw.Canvas) { p.Draw(dc) })
+}
+
+// frontAxis is one objective of the front plots.
+type frontAxis struct {
+	name string    // short, e.g. the chain's name
+	unit string    // "ms", "cores", "%"
+	vals []float64 // per point, in the axis unit
+}
+
+func (a frontAxis) label() string {
+	if a.unit == "" {
+		return a.name
+	}
+	return a.name + " [" + a.unit + "]"
+}
+
+// span returns the axis range padded by 8 % (a constant axis gets ±1 or
+// ±5 %).
+func span(vals []float64) (float64, float64) {
+	lo, hi := slices.Min(vals), slices.Max(vals)
+	if hi-lo < 1e-9*math.Max(1, math.Abs(hi)) {
+		d := math.Max(math.Abs(hi)*0.05, 1)
+		return lo - d, hi + d
+	}
+	pad := (hi - lo) * 0.08
+	return lo - pad, hi + pad
+}
+
+// labelGroups joins the IDs of points at the same place: "2, 5".
+func labelGroups(xs, ys []float64, ids []int) (gx, gy []float64, labels []string) {
+	type key struct{ x, y float64 }
+	at := map[key]int{}
+	for i := range xs {
+		k := key{xs[i], ys[i]}
+		if j, ok := at[k]; ok {
+			labels[j] += ", " + strconv.Itoa(ids[i])
+			continue
+		}
+		at[k] = len(gx)
+		gx, gy, labels = append(gx, xs[i]), append(gy, ys[i]), append(labels, strconv.Itoa(ids[i]))
+	}
+	return gx, gy, labels
+}
+
+// scatterTile draws the points of a front projected on two objectives, each
+// numbered.
+func scatterTile(x, y frontAxis, ids []int, xLabel, yLabel bool) *plot.Plot {
+	p := newPlot()
+	if xLabel {
+		p.X.Label.Text = x.label()
+	}
+	if yLabel {
+		p.Y.Label.Text = y.label()
+	}
+	p.X.Tick.Marker = niceTicks{n: 4}
+	p.Y.Tick.Marker = niceTicks{n: 4}
+	p.X.Min, p.X.Max = span(x.vals)
+	p.Y.Min, p.Y.Max = span(y.vals)
+	gx, gy, labels := labelGroups(x.vals, y.vals, ids)
+	idStyle := textStyle(8.5)
+	idStyle.XAlign, idStyle.YAlign = draw.XLeft, draw.YBottom
+	p.Add(plotterFunc{xmin: p.X.Min, xmax: p.X.Max, ymin: p.Y.Min, ymax: p.Y.Max, draw: func(c draw.Canvas, p *plot.Plot) {
+		gridX(c, p)
+		trX, trY := p.Transforms(&c)
+		pts := make([]vg.Point, len(gx))
+		for i := range gx {
+			pts[i] = vg.Point{X: trX(gx[i]), Y: trY(gy[i])}
+			c.DrawGlyph(draw.GlyphStyle{Color: color.RGBA{0x2b, 0x5c, 0x9e, 0xff}, Radius: vg.Points(3.2), Shape: draw.CircleGlyph{}}, pts[i])
+		}
+		for i, at := range placeLabels(c.Rectangle, pts, labels, idStyle, vg.Points(3.2)) {
+			c.FillText(idStyle, at, labels[i])
+		}
+	}})
+	return p
+}
+
+// placeLabels places the label of every marker next to it where it
+// overlaps no marker, no label placed before and stays inside the area:
+// right, left, above or below, then further out; where every place
+// overlaps, the one that overlaps least. It returns the lower-left corners.
+func placeLabels(area vg.Rectangle, pts []vg.Point, labels []string, sty text.Style, radius vg.Length) []vg.Point {
+	var taken []vg.Rectangle
+	for _, p := range pts {
+		taken = append(taken, vg.Rectangle{Min: vg.Point{X: p.X - radius, Y: p.Y - radius}, Max: vg.Point{X: p.X + radius, Y: p.Y + radius}})
+	}
+	overlap := func(a vg.Rectangle) vg.Length {
+		var sum vg.Length
+		for _, b := range taken {
+			w := min(a.Max.X, b.Max.X) - max(a.Min.X, b.Min.X)
+			h := min(a.Max.Y, b.Max.Y) - max(a.Min.Y, b.Min.Y)
+			if w > 0 && h > 0 {
+				sum += w * h
+			}
+		}
+		// Outside the area counts as overlap too.
+		if a.Min.X < area.Min.X || a.Max.X > area.Max.X || a.Min.Y < area.Min.Y || a.Max.Y > area.Max.Y {
+			sum += (a.Max.X - a.Min.X) * (a.Max.Y - a.Min.Y)
+		}
+		return sum
+	}
+	out := make([]vg.Point, len(pts))
+	for i, p := range pts {
+		w, h := sty.Width(labels[i]), sty.Height(labels[i])
+		var best vg.Rectangle
+		bestCost := vg.Length(math.Inf(1))
+		for _, d := range []vg.Length{radius + vg.Points(1.5), 2*radius + vg.Points(4)} {
+			for _, c := range []vg.Point{
+				{X: p.X + d, Y: p.Y + vg.Points(0.5)}, {X: p.X + d, Y: p.Y - h - vg.Points(0.5)},
+				{X: p.X - d - w, Y: p.Y + vg.Points(0.5)}, {X: p.X - d - w, Y: p.Y - h - vg.Points(0.5)},
+				{X: p.X - w/2, Y: p.Y + d}, {X: p.X - w/2, Y: p.Y - d - h},
+			} {
+				r := vg.Rectangle{Min: c, Max: vg.Point{X: c.X + w, Y: c.Y + h}}
+				if cost := overlap(r); cost < bestCost {
+					best, bestCost = r, cost
+				}
+				if bestCost == 0 {
+					break
+				}
+			}
+			if bestCost == 0 {
+				break
+			}
+		}
+		taken = append(taken, best)
+		out[i] = best.Min
+	}
+	return out
+}
+
+// scatterMatrix draws the front as a scatter plot (2 objectives), a scatter
+// matrix (3 or 4), a strip (1), each point numbered.
+func scatterMatrix(axes []frontAxis, ids []int) template.HTML {
+	k := len(axes)
+	if k == 1 {
+		y := frontAxis{vals: make([]float64, len(ids))}
+		p := scatterTile(axes[0], y, ids, true, false)
+		p.Y.Tick.Marker = noTicks{}
+		return renderSVG(plotWidth, vg.Points(150), "the front on its objective", func(dc draw.Canvas) { p.Draw(dc) })
+	}
+	if k == 2 {
+		p := scatterTile(axes[0], axes[1], ids, true, true)
+		return renderSVG(vg.Points(560), vg.Points(400), "the front on its two objectives", func(dc draw.Canvas) { p.Draw(dc) })
+	}
+	tile := min(vg.Points(235), (plotWidth-vg.Points(40))/vg.Length(k))
+	size := tile*vg.Length(k) + vg.Points(40)
+	plots := make([][]*plot.Plot, k)
+	for i := range k { // row i: objective i on y
+		plots[i] = make([]*plot.Plot, k)
+		for j := range k { // column j: objective j on x
+			if i == j {
+				plots[i][j] = diagonalTile(axes[i])
+				continue
+			}
+			// Axis names on the bottom row and the left column, or next to
+			// the diagonal where it takes their place.
+			xName := i == k-1 || (j == k-1 && i == k-2)
+			yName := j == 0 || (i == 0 && j == 1)
+			plots[i][j] = scatterTile(axes[j], axes[i], ids, xName, yName)
+		}
+	}
+	return renderSVG(size, size, fmt.Sprintf("scatter matrix of the front on its %d objectives", k), func(dc draw.Canvas) {
+		tiles := draw.Tiles{Rows: k, Cols: k, PadX: vg.Points(10), PadY: vg.Points(10), PadTop: vg.Points(6), PadRight: vg.Points(6)}
+		canvases := plot.Align(plots, tiles, dc)
+		for i := range k {
+			for j := range k {
+				if plots[i][j] != nil {
+					plots[i][j].Draw(canvases[i][j])
+				}
+			}
+		}
+	})
+}
+
+// diagonalTile names an objective and its range in the scatter matrix.
+func diagonalTile(a frontAxis) *plot.Plot {
+	p := newPlot()
+	p.HideAxes()
+	lo, hi := slices.Min(a.vals), slices.Max(a.vals)
+	p.Add(plotterFunc{xmin: 0, xmax: 1, ymin: 0, ymax: 1, draw: func(c draw.Canvas, _ *plot.Plot) {
+		c.FillPolygon(color.Gray{Y: 0xf5}, rect(c.Min.X, c.Min.Y, c.Max.X, c.Max.Y))
+		mid := vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: (c.Min.Y + c.Max.Y) / 2}
+		name := textStyle(12)
+		c.FillText(name, vg.Point{X: mid.X, Y: mid.Y + vg.Points(10)}, a.name)
+		c.FillText(textStyle(9.5), vg.Point{X: mid.X, Y: mid.Y - vg.Points(10)}, axisValue(lo, a.unit)+" – "+axisValue(hi, a.unit))
+	}})
+	return p
+}
+
+func axisValue(v float64, unit string) string {
+	s := trimFloat(v, 3)
+	if unit == "" {
+		return s
+	}
+	if unit == "%" {
+		return s + " %"
+	}
+	return s + " " + unit
+}
+
+// parallelCoordinates draws the front with one vertical axis per objective,
+// each scaled from the front's best (bottom) to its worst (top) value, and a
+// numbered line per point.
+func parallelCoordinates(axes []frontAxis, ids []int) template.HTML {
+	k := len(axes)
+	p := newPlot()
+	p.HideY()
+	names := make([]string, k)
+	for i, a := range axes {
+		names[i] = a.name
+	}
+	p.X.Tick.Marker = laneTicks(names)
+	p.X.Tick.Length = 0
+	p.X.LineStyle.Width = 0
+	p.X.Label.Text = "objective (each axis from the front's best value, bottom, to its worst, top)"
+	norm := func(i int, v float64) float64 {
+		lo, hi := slices.Min(axes[i].vals), slices.Max(axes[i].vals)
+		if hi-lo < 1e-12 {
+			return 0.5
+		}
+		return (v - lo) / (hi - lo)
+	}
+	valStyle := textStyle(8.5)
+	idStyle := textStyle(9)
+	idStyle.XAlign = draw.XLeft
+	p.Add(plotterFunc{xmin: -0.3, xmax: float64(k-1) + 0.3, ymin: -0.12, ymax: 1.12, draw: func(c draw.Canvas, p *plot.Plot) {
+		trX, trY := p.Transforms(&c)
+		for i, a := range axes {
+			x := trX(float64(i))
+			c.StrokeLine2(draw.LineStyle{Color: edgeGrey, Width: vg.Points(0.8)}, x, trY(0), x, trY(1))
+			lo, hi := slices.Min(a.vals), slices.Max(a.vals)
+			vs, vx := valStyle, x
+			if i == k-1 && k > 1 { // the last axis: left of it, clear of the points' numbers
+				vs.XAlign, vx = draw.XRight, x-vg.Points(4)
+			}
+			c.FillText(vs, vg.Point{X: vx, Y: trY(-0.06)}, axisValue(lo, a.unit))
+			if hi != lo {
+				c.FillText(vs, vg.Point{X: vx, Y: trY(1.06)}, axisValue(hi, a.unit))
+			}
+		}
+		ends := make([]vg.Length, len(ids))
+		endX := trX(float64(k - 1))
+		for n := range ids {
+			clr := darken(paletteColor(n), 0.25)
+			var line []vg.Point
+			for i := range axes {
+				line = append(line, vg.Point{X: trX(float64(i)), Y: trY(norm(i, axes[i].vals[n]))})
+			}
+			c.StrokeLines(draw.LineStyle{Color: clr, Width: vg.Points(1.6)}, line)
+			for _, pt := range line {
+				c.DrawGlyph(draw.GlyphStyle{Color: clr, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}, pt)
+			}
+			ends[n] = line[len(line)-1].Y
+		}
+		// Numbers at the right end, spread so that they do not overlap, with
+		// a leader line to their point.
+		at := spread(ends, idStyle.Height("0")+vg.Points(0.5), c.Min.Y, c.Max.Y)
+		for n := range ids {
+			clr := darken(paletteColor(n), 0.25)
+			lx := endX + vg.Points(14)
+			c.StrokeLine2(draw.LineStyle{Color: clr, Width: vg.Points(0.5)}, endX+vg.Points(3), ends[n], lx-vg.Points(2), at[n])
+			c.FillText(idStyle, vg.Point{X: lx, Y: at[n]}, strconv.Itoa(ids[n]))
+		}
+	}})
+	p.X.Min, p.X.Max = -0.3, float64(k-1)+0.3
+	p.Y.Min, p.Y.Max = -0.12, 1.12
+	// Tall enough for a column of all the points' numbers.
+	h := max(vg.Points(340), vg.Length(len(ids))*(idStyle.Height("0")+vg.Points(0.5))*1.3+vg.Points(70))
+	return renderSVG(plotWidth, h, fmt.Sprintf("parallel coordinates of the front on its %d objectives", k), func(dc draw.Canvas) { p.Draw(dc) })
+}
+
+// spread moves label positions (y, centres) apart by at least gap, each as
+// close to where it wants to be as the others allow, within [lo, hi].
+func spread(want []vg.Length, gap, lo, hi vg.Length) []vg.Length {
+	order := make([]int, len(want))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return want[order[a]] > want[order[b]] }) // top first
+	at := make([]vg.Length, len(want))
+	prev := hi + gap/2
+	for _, i := range order { // downwards: below the previous one
+		at[i] = min(want[i], prev-gap)
+		prev = at[i]
+	}
+	next := lo - gap/2
+	for k := len(order) - 1; k >= 0; k-- { // upwards: above the bottom
+		i := order[k]
+		at[i] = max(at[i], next+gap)
+		next = at[i]
+	}
+	return at
+}

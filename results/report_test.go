@@ -1,0 +1,364 @@
+package results
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
+)
+
+// The -update flag may be defined by another test file of the package too.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files in testdata/")
+	}
+}
+
+func reportGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run `go test ./results -run Report -update` to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run with -update after checking the change):\n--- got\n%s", path, got)
+	}
+}
+
+// runFolder writes the run folder of a search on a configuration into a
+// temporary folder of the test.
+func runFolder(t *testing.T, config string, algorithm string) string {
+	t.Helper()
+	cfg, err := configs.LoadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := optimizer.NewEvaluator(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := optimizer.Run(e, optimizer.Options{Algorithm: algorithm, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	started := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := WriteRun(dir, cfg, out, RunInfo{Version: "test", Started: started, Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+const (
+	threeObjectives = "../configs/examples/waters-3obj.yaml"
+	infeasible      = "testdata/report_infeasible.yaml"
+)
+
+var (
+	reSection = regexp.MustCompile(`^<section id="([^"]+)">`)
+	reDetails = regexp.MustCompile(`^<details id="([^"]+)"`)
+	reHeading = regexp.MustCompile(`^<(h[123])>([^<]*)</h[123]>`)
+	reFigure  = regexp.MustCompile(`^<figure class="plot" data-plot="([^"]+)">`)
+	reTag     = regexp.MustCompile(`<(section|details|h[123]|figure|/figure|svg|/section|/details)[ >]`)
+)
+
+// skeleton extracts the structure of a report: its sections, the headings,
+// the collapsible mapping sections and in every figure the number of SVG
+// elements (one per plot). It fails the test on an SVG outside a figure.
+func skeleton(t *testing.T, html string) string {
+	t.Helper()
+	var b strings.Builder
+	figure, svgs, sectionSVGs := "", 0, 0
+	indent := ""
+	for _, loc := range reTag.FindAllStringIndex(html, -1) {
+		rest := html[loc[0]:]
+		switch {
+		case strings.HasPrefix(rest, "<section"):
+			m := reSection.FindStringSubmatch(rest)
+			fmt.Fprintf(&b, "section %s\n", m[1])
+			indent, sectionSVGs = "  ", 0
+		case strings.HasPrefix(rest, "</section"):
+			fmt.Fprintf(&b, "  (%d svg)\n", sectionSVGs)
+			indent = ""
+		case strings.HasPrefix(rest, "<details"):
+			if m := reDetails.FindStringSubmatch(rest); m != nil {
+				fmt.Fprintf(&b, "  details %s\n", m[1])
+				indent = "    "
+			}
+		case strings.HasPrefix(rest, "</details"):
+			indent = "  "
+		case strings.HasPrefix(rest, "<h"):
+			m := reHeading.FindStringSubmatch(rest)
+			if m == nil {
+				t.Fatalf("heading without plain text at %q", rest[:min(len(rest), 60)])
+			}
+			fmt.Fprintf(&b, "%s%s %s\n", indent, m[1], m[2])
+		case strings.HasPrefix(rest, "<figure"):
+			m := reFigure.FindStringSubmatch(rest)
+			if m == nil {
+				t.Fatalf("figure without data-plot at %q", rest[:min(len(rest), 60)])
+			}
+			figure, svgs = m[1], 0
+		case strings.HasPrefix(rest, "</figure"):
+			fmt.Fprintf(&b, "%sfigure %s: %d svg\n", indent, figure, svgs)
+			if svgs != 1 {
+				t.Errorf("figure %s holds %d SVG elements, want one per plot", figure, svgs)
+			}
+			figure = ""
+		case strings.HasPrefix(rest, "<svg"):
+			if figure == "" {
+				t.Errorf("an SVG outside a figure at %q", rest[:min(len(rest), 80)])
+			}
+			svgs++
+			sectionSVGs++
+		}
+	}
+	return b.String()
+}
+
+func readReport(t *testing.T, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestReport checks the report of the exact 3-objective front of
+// configs/examples/waters-3obj.yaml (14 points).
+func TestReport(t *testing.T) {
+	dir := runFolder(t, threeObjectives, configs.AlgorithmExhaustive)
+	t.Run("Structure", func(t *testing.T) { testReportStructure(t, dir) })
+	t.Run("Deterministic", func(t *testing.T) { testReportDeterministic(t, dir) })
+	t.Run("FrontCSVColumns", func(t *testing.T) { testReportFrontCSVColumns(t, dir) })
+	t.Run("Errors", func(t *testing.T) { testReportErrors(t, dir) })
+	t.Run("Screenshot", func(t *testing.T) { testReportScreenshot(t, dir) })
+}
+
+// The report of the exact 3-objective front: every section, a scatter
+// matrix, and per point its mapping, utilisation, response times, timeline
+// and chains, one SVG per plot.
+func testReportStructure(t *testing.T, dir string) {
+	html := readReport(t, dir)
+	reportGolden(t, "report_structure_3obj.txt", skeleton(t, html))
+	for _, want := range []string{`data-plot="front-scatter"`, "<h2>Pareto front</h2>", `<details id="point-1" class="point" open>`,
+		"C = compute + memory (uncontended) + contention + GPU wait", "time since the synchronous release [ms]"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	// Self-contained: nothing fetched, no script.
+	for _, bad := range []string{"<script", "<link", "src=\"http", "href=\"http", "@import", "url("} {
+		if strings.Contains(html, bad) {
+			t.Errorf("the report is not self-contained: it contains %q", bad)
+		}
+	}
+}
+
+// With no feasible mapping the report shows the least-violating mappings
+// and what they miss instead of a front.
+func TestReportInfeasible(t *testing.T) {
+	dir := runFolder(t, infeasible, "")
+	html := readReport(t, dir)
+	reportGolden(t, "report_structure_infeasible.txt", skeleton(t, html))
+	for _, want := range []string{"<h2>No feasible mapping</h2>", `<details id="least-violating-1"`, "Planner on", "exceeds D = 12 ms"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if strings.Contains(html, `data-plot="front-`) {
+		t.Error("an infeasible run's report plots a front")
+	}
+}
+
+// The report depends on the folder's files only: written again it is the
+// same, byte for byte, as the one optimize wrote, holds no time but the
+// manifest's and does not name the folder.
+func testReportDeterministic(t *testing.T, dir string) {
+	first := readReport(t, dir)
+	var again bytes.Buffer
+	if err := WriteReport(&again, dir); err != nil {
+		t.Fatal(err)
+	}
+	if again.String() != first {
+		t.Error("the report written again differs from the one optimize wrote")
+	}
+	if strings.Contains(first, filepath.Dir(dir)) {
+		t.Error("the report names its folder")
+	}
+	stamps := regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}`).FindAllString(first, -1)
+	for _, s := range stamps {
+		if s != "2026-01-02T03:04" {
+			t.Errorf("a time stamp %s that is not the manifest's", s)
+		}
+	}
+	if len(stamps) == 0 {
+		t.Error("the manifest's start time is missing")
+	}
+}
+
+// front.csv: the point, one column per objective (ms), the utilisation of
+// every unit and the unit of every task.
+func testReportFrontCSVColumns(t *testing.T, dir string) {
+	f, err := os.Open(filepath.Join(dir, "front.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 15 {
+		t.Fatalf("%d rows, want a header and the 14 points", len(rows))
+	}
+	for i, r := range rows {
+		if len(r) != len(rows[0]) {
+			t.Errorf("row %d has %d columns, the header %d", i, len(r), len(rows[0]))
+		}
+	}
+	reportGolden(t, "front_csv_columns.txt", strings.Join(rows[0], "\n")+"\n")
+}
+
+// A folder that is not a run folder is an error that says why, and no
+// report (nor a temporary file) is left behind.
+func testReportErrors(t *testing.T, dir string) {
+	good := dir
+	tmp := t.TempDir()
+	copyFile := func(dst, name string) {
+		data, err := os.ReadFile(filepath.Join(good, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	noFront := filepath.Join(tmp, "no-front")
+	badJSON := filepath.Join(tmp, "bad-json")
+	badMapping := filepath.Join(tmp, "bad-mapping")
+	for _, d := range []string{noFront, badJSON, badMapping} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		copyFile(d, "config.yaml")
+		copyFile(d, "manifest.json")
+	}
+	if err := os.WriteFile(filepath.Join(badJSON, "front.json"), []byte("{\"points\": [}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	front, _ := os.ReadFile(filepath.Join(good, "front.json"))
+	front = bytes.Replace(front, []byte(`"unit": "GP10B"`), []byte(`"unit": "Core9"`), 1)
+	if err := os.WriteFile(filepath.Join(badMapping, "front.json"), front, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(tmp, "file")
+	os.WriteFile(file, []byte("x"), 0o644)
+	for _, c := range []struct{ dir, want string }{
+		{filepath.Join(tmp, "missing"), "no such folder"},
+		{file, "is not a folder"},
+		{noFront, "not an optimize run folder: front.json is missing"},
+		{badJSON, "front.json: not the JSON hetmap writes"},
+		{badMapping, "the mapping of point 1"},
+	} {
+		err := WriteReportFile(c.dir)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one that says %q", filepath.Base(c.dir), err, c.want)
+		}
+		entries, _ := os.ReadDir(c.dir)
+		for _, e := range entries {
+			if strings.Contains(e.Name(), ReportFile) {
+				t.Errorf("%s: %s left behind", filepath.Base(c.dir), e.Name())
+			}
+		}
+	}
+}
+
+// The report in a real browser: headless Chromium renders report.html to a
+// PNG. Set HETMAP_REPORT_SCREENSHOT to a file name to keep the picture.
+func testReportScreenshot(t *testing.T, dir string) {
+	var browser string
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			browser = p
+			break
+		}
+	}
+	if browser == "" {
+		t.Skip("no headless browser: install Chromium (apt-get install chromium) to render the report to a screenshot")
+	}
+	shot := os.Getenv("HETMAP_REPORT_SCREENSHOT")
+	if shot == "" {
+		shot = filepath.Join(t.TempDir(), "report.png")
+	}
+	abs, err := filepath.Abs(filepath.Join(dir, ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--screenshot="+shot, "--window-size=1400,4000", "file://"+filepath.ToSlash(abs))
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir()) // a profile of its own
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v\n%s", browser, err, out)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("the screenshot is not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() != 1400 || b.Dy() != 4000 {
+		t.Errorf("screenshot %d × %d, want 1400 × 4000", b.Dx(), b.Dy())
+	}
+	// The page rendered with its plots: the scatter matrix's marker blue
+	// and enough ink.
+	blue, ink := 0, 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			r, g, bl = r>>8, g>>8, bl>>8
+			if r < 0xf0 || g < 0xf0 || bl < 0xf0 {
+				ink++
+			}
+			if r >= 0x22 && r <= 0x34 && g >= 0x53 && g <= 0x65 && bl >= 0x95 && bl <= 0xa7 {
+				blue++
+			}
+		}
+	}
+	if blue < 50 {
+		t.Errorf("the screenshot shows no front markers (%d marker pixels): the SVG plots did not render", blue)
+	}
+	if ink < 20000 {
+		t.Errorf("the screenshot is nearly blank (%d inked pixels of %d sampled)", ink, b.Dx()*b.Dy()/4)
+	}
+	t.Logf("screenshot: %s", shot)
+}

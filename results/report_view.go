@@ -1,0 +1,852 @@
+package results
+
+import (
+	"fmt"
+	"html/template"
+	"image/color"
+	"strconv"
+	"strings"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
+)
+
+// The view model of report.html: everything the template shows, formatted,
+// with units.
+
+type reportView struct {
+	Title    string
+	System   string
+	Subtitle string
+	Feasible bool
+	// FrontID, FrontTitle and FrontIntro head the front (or
+	// least-violating) section.
+	FrontID    string
+	FrontTitle string
+	FrontIntro string
+	FrontSVG   template.HTML
+	FrontKind  string // "scatter" or "parallel"
+	FrontHead  []string
+	FrontRows  []frontRow
+	Summary    summaryView
+	Points     []pointView
+	Manifest   []keyValue
+	Settings   []keyValue
+	Notes      []string
+}
+
+type keyValue struct {
+	Key   string
+	Value string
+	Code  bool
+}
+
+type frontRow struct {
+	ID      int
+	Anchor  string
+	Values  []string
+	MaxUtil string
+	Units   string
+	Misses  []string
+}
+
+type summaryView struct {
+	Facts    []keyValue
+	Units    []unitRow
+	Tasks    []taskRow
+	Chains   []chainDef
+	Warnings []string
+}
+
+type unitRow struct {
+	Name, Kind, Type, Frequency, Memory, Resources string
+}
+
+type taskRow struct {
+	Name, Kind, Period, Deadline, Units, Offload string
+	Colour                                       string
+}
+
+type chainDef struct {
+	Name  string
+	Tasks string
+}
+
+type legendItem struct {
+	Name   string
+	Colour string
+}
+
+type pointView struct {
+	ID          int
+	Anchor      string
+	Open        bool
+	Heading     string
+	Objectives  string
+	Violation   string
+	Units       string
+	Reasons     []string
+	Differs     []string
+	MappingFile string
+
+	Legend   []legendItem
+	Mapping  mappingTable
+	UtilSVG  template.HTML
+	RT       []rtGroup
+	GPU      []gpuRow
+	GPUKnob  string
+	Timeline template.HTML
+	TLNote   string
+	Chains   template.HTML
+	ChainObj string
+	Hops     []chainRow
+}
+
+type mappingTable struct {
+	Units []string
+	Rows  []mappingRow
+}
+
+type mappingRow struct {
+	Task   string
+	Colour string
+	Cells  []mappingCell
+	Note   string
+}
+
+type mappingCell struct {
+	Text  string
+	Class string
+}
+
+type rtGroup struct {
+	Head string
+	Rows []rtRow
+}
+
+type rtRow struct {
+	Task, Role, Prio, C string
+	// Terms: compute, memory, contention, GPU wait, suspension.
+	Terms    []numCell
+	R, D, OK string
+	Miss     bool
+	Colour   string
+}
+
+// numCell is a number in a table; zeros are shown dimmed.
+type numCell struct {
+	Text string
+	Zero bool
+}
+
+func nsCell(ns int64) numCell { return numCell{Text: dns(ns), Zero: ns == 0} }
+
+type gpuRow struct {
+	Task, Knob, Geometry, CopyInWait, CopyIn, KernelQueue, Kernel, CopyOutWait, CopyOut, R, D, OK string
+	Miss                                                                                          bool
+	Colour                                                                                        string
+}
+
+type chainRow struct {
+	Name    string
+	Members string
+	Latency string
+	Hops    string
+	Davare  string
+}
+
+// dns formats nanoseconds.
+func dns(ns int64) string { return FormatDuration(configs.Duration(ns) * configs.Nanosecond) }
+
+// ms converts picoseconds or nanoseconds to milliseconds for the plots.
+func psToMs(ps int64) float64 { return float64(ps) / float64(configs.Millisecond) }
+func nsToMs(ns int64) float64 { return float64(ns) / 1e6 }
+
+// colours gives every task its colour: a GPU task takes its offloading
+// task's, so that a GPU job looks like part of the job that offloads it.
+type colours map[string]color.RGBA
+
+func taskColours(s *configs.System) colours {
+	c := colours{}
+	n := 0
+	for i := range s.Tasks {
+		if !s.Tasks[i].IsGPUTask() {
+			c[s.Tasks[i].Name] = paletteColor(n)
+			n++
+		}
+	}
+	for i := range s.Tasks {
+		t := &s.Tasks[i]
+		if t.IsGPUTask() {
+			if pc, ok := c[t.TriggeredBy]; ok {
+				c[t.Name] = pc
+			} else {
+				c[t.Name] = paletteColor(n)
+				n++
+			}
+		}
+	}
+	return c
+}
+
+func (c colours) css(task string) string { return cssColor(c[task]) }
+
+func buildView(run *reportRun) *reportView {
+	cfg, m, f := run.cfg, &run.manifest, &run.front
+	s := cfg.System
+	col := taskColours(s)
+	v := &reportView{System: s.Name, Feasible: f.Feasible}
+	v.Title = "hetmap report: " + s.Name
+	exact := ""
+	if f.Exact {
+		exact = " (exact: every distinct mapping enumerated or cut as unschedulable)"
+	}
+	if f.Feasible {
+		v.Subtitle = fmt.Sprintf("%d Pareto-optimal mapping(s)%s; %s search, seed %d, %d evaluations in %s; started %s.",
+			len(f.Points), exact, m.Algorithm, m.Seed, m.Evaluations, FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
+	} else {
+		v.Subtitle = fmt.Sprintf("No feasible mapping; %s search, seed %d, %d evaluations in %s; started %s.",
+			m.Algorithm, m.Seed, m.Evaluations, FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
+	}
+	v.Summary = buildSummary(run, col)
+	buildFront(v, run)
+	axes := objectiveAxes(run)
+	for i := range run.points {
+		v.Points = append(v.Points, buildPoint(run, i, axes, col))
+	}
+	v.Manifest, v.Settings = manifestRows(m)
+	return v
+}
+
+func buildSummary(run *reportRun, col colours) summaryView {
+	cfg, m := run.cfg, &run.manifest
+	s := cfg.System
+	a := cfg.Analysis
+	a.Defaults()
+	conv := cfg.Conventions
+	conv.Defaults()
+	var sv summaryView
+	contention := "#C of a core = the other cores with label accesses (sound convention)"
+	if a.InterferingCores != nil {
+		contention = fmt.Sprintf("#C fixed to %d (analysis.interfering_cores)", *a.InterferingCores)
+	}
+	bgpu := "1 when a GPU task on the GPU copies (sound convention)"
+	if a.CopyEngineActive != nil {
+		bgpu = fmt.Sprintf("fixed to %d (analysis.copy_engine_active)", b2i(*a.CopyEngineActive))
+	}
+	sv.Facts = []keyValue{
+		{Key: "System", Value: s.Name},
+		{Key: "Configuration", Value: m.ConfigSource + " (config.yaml in this folder; SHA-256 " + shortHash(m.ConfigSHA256) + ")"},
+		{Key: "GPU model", Value: a.GPUModel},
+		{Key: "Priorities", Value: a.Priorities + " (per core, fixed-priority preemptive)"},
+		{Key: "Deadlines", Value: deadlineConvention(conv.Deadlines)},
+		{Key: "Memory contention", Value: contention + "; bGPU " + bgpu},
+		{Key: "Chain latency", Value: a.ChainLatency.Paradigm + " communication, " + a.ChainLatency.Metric + ", " + a.ChainLatency.Bound + " bound"},
+	}
+	if s.TimeSlice.Max > 0 {
+		sv.Facts = append(sv.Facts, keyValue{Key: "GPU time slices", Value: FormatDuration(s.TimeSlice.Min) + " to " + FormatDuration(s.TimeSlice.Max)})
+	}
+	for _, u := range s.Units {
+		row := unitRow{Name: u.Name, Kind: u.Kind, Type: string(u.Type), Frequency: FormatFrequency(u.Frequency)}
+		if u.GPU != nil {
+			g := u.GPU
+			row.Resources = fmt.Sprintf("%d SMs × %d cores, %d threads and %s shared memory per SM, %d copy engine(s)",
+				g.SMs, g.CoresPerSM, g.ThreadsPerSM, FormatSize(g.SharedMemoryPerSM), g.CopyEngines)
+			ce := s.Memory.CopyEngine
+			row.Memory = "copy engine: " + FormatDuration(ce.Baseline) + " + " + FormatDuration(ce.PerCore) + "·#C"
+		} else if cm := s.CoreMemory(u.Kind); cm != nil {
+			row.Memory = FormatDuration(cm.Baseline) + " + " + FormatDuration(cm.PerCore) + "·#C + " + FormatDuration(cm.CopyEngine) + "·bGPU"
+		}
+		sv.Units = append(sv.Units, row)
+	}
+	mj := NewModelJSON(cfg)
+	for _, t := range mj.Tasks {
+		row := taskRow{Name: t.Name, Kind: t.Kind, Period: dns(t.PeriodNs), Deadline: dns(t.DeadlineNs), Units: unitRange(s, t.AllowedUnits),
+			Colour: col.css(t.Name)}
+		if t.DeadlineNs == 0 {
+			row.Deadline = "= period"
+		}
+		switch {
+		case t.Offload != nil:
+			wait := "synchronous (busy-wait)"
+			if t.Offload.Wait == configs.WaitPassive {
+				wait = "asynchronous (suspends)"
+			}
+			row.Offload = "offloads " + t.Offload.GPUTask + ", " + wait + " by default"
+		case t.TriggeredBy != "":
+			row.Offload = "GPU task of " + t.TriggeredBy
+		}
+		sv.Tasks = append(sv.Tasks, row)
+	}
+	for _, c := range s.Chains {
+		sv.Chains = append(sv.Chains, chainDef{Name: c.Name, Tasks: strings.Join(c.Tasks, " → ")})
+	}
+	for _, w := range cfg.Warnings {
+		sv.Warnings = append(sv.Warnings, w.String())
+	}
+	return sv
+}
+
+func deadlineConvention(c string) string {
+	switch c {
+	case configs.DeadlinesPeriod:
+		return "every task's deadline is its period (conventions.deadlines: period)"
+	case configs.DeadlinesModel:
+		return "the model's requirements (conventions.deadlines: model)"
+	}
+	return c
+}
+
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12] + "…"
+	}
+	return h
+}
+
+// unitRange writes a list of units compactly: "Core0–Core5, GP10B" when
+// consecutive units of the system are all allowed.
+func unitRange(s *configs.System, units []string) string {
+	idx := map[string]int{}
+	for i, u := range s.Units {
+		idx[u.Name] = i
+	}
+	var parts []string
+	for i := 0; i < len(units); {
+		j := i
+		for j+1 < len(units) && idx[units[j+1]] == idx[units[j]]+1 && s.Units[idx[units[j+1]]].Type == s.Units[idx[units[i]]].Type {
+			j++
+		}
+		if j-i >= 2 {
+			parts = append(parts, units[i]+"–"+units[j])
+		} else {
+			parts = append(parts, units[i:j+1]...)
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// objectiveAxes turns the front's objectives into plot axes.
+func objectiveAxes(run *reportRun) []frontAxis {
+	objs := run.manifest.Settings.Objectives
+	var axes []frontAxis
+	for k, name := range run.front.Objectives {
+		a := frontAxis{name: name, unit: "ms"}
+		if k < len(objs) {
+			switch objs[k].Kind {
+			case configs.ObjectiveChain, "":
+				// The chain's name, with what differs from the configured
+				// chain latency (e.g. "LD-P-DA data-age").
+				def := run.cfg.Analysis.ChainLatency
+				def.Defaults()
+				a.name = objs[k].Chain
+				for _, d := range [][2]string{{objs[k].Paradigm, def.Paradigm}, {objs[k].Metric, def.Metric}, {objs[k].Bound, def.Bound}} {
+					if d[0] != "" && d[0] != d[1] {
+						a.name += " " + d[0]
+					}
+				}
+			case configs.ObjectiveCoresUsed:
+				a.name, a.unit = "cores used", "cores"
+			case configs.ObjectiveMaxUtilisation:
+				a.name, a.unit = "max. core utilisation", "%"
+			}
+		}
+		for _, p := range run.points {
+			val := p.Objectives[k]
+			if a.unit == "%" {
+				val *= 100
+			}
+			a.vals = append(a.vals, val)
+		}
+		axes = append(axes, a)
+	}
+	return axes
+}
+
+func buildFront(v *reportView, run *reportRun) {
+	f, m := &run.front, &run.manifest
+	axes := objectiveAxes(run)
+	if f.Feasible {
+		v.FrontID, v.FrontTitle = "front", "Pareto front"
+		v.FrontIntro = fmt.Sprintf("The %d mapping(s) that meet every deadline and that no other mapping beats on all objectives (each minimised). Every point is numbered as in the table and in the sections below.", len(f.Points))
+		if f.Exact {
+			v.FrontIntro += " The front is exact: the exhaustive search enumerated every distinct mapping (identical cores merged) or cut it as unschedulable."
+		}
+		var ids []int
+		for _, p := range run.points {
+			ids = append(ids, p.ID)
+		}
+		allMs := true
+		for _, a := range axes {
+			allMs = allMs && a.unit == "ms"
+		}
+		if len(ids) == 1 && allMs && len(axes) > 0 {
+			// One point: its objective values side by side say more than a
+			// scatter plot of one dot.
+			var bars []bar
+			xmax := 0.0
+			for _, a := range axes {
+				bars = append(bars, bar{label: a.name, total: axisValue(a.vals[0], a.unit),
+					parts: []barPart{{value: a.vals[0], fill: color.RGBA{0x7a, 0xa6, 0xd6, 0xff}}}})
+				xmax = max(xmax, a.vals[0])
+			}
+			v.FrontSVG, v.FrontKind = barChart(bars, "objective value of the front's only point [ms]", xmax*1.01, 0, "the objective values of the front's only point"), "bars"
+		} else if len(ids) > 0 && len(axes) > 0 {
+			if len(axes) <= 4 {
+				v.FrontSVG, v.FrontKind = scatterMatrix(axes, ids), "scatter"
+			} else {
+				v.FrontSVG, v.FrontKind = parallelCoordinates(axes, ids), "parallel"
+			}
+		}
+		for _, a := range axes {
+			v.FrontHead = append(v.FrontHead, a.label())
+		}
+	} else {
+		v.FrontID, v.FrontTitle = "least-violating", "No feasible mapping"
+		switch {
+		case m.Algorithm == configs.AlgorithmExhaustive:
+			v.FrontIntro = "The exhaustive search proves that no mapping meets every deadline. These are the mappings that miss the least (the sum of R − D over the tasks that miss), with what each one misses."
+		default:
+			v.FrontIntro = "The search found no mapping that meets every deadline (a genetic search proves nothing: a longer run or the exhaustive algorithm may find one). These are the mappings it saw that miss the least (the sum of R − D over the tasks that miss), with what each one misses."
+		}
+	}
+	for i, p := range run.points {
+		row := frontRow{ID: p.ID, Anchor: pointAnchor(f.Feasible, p.ID), Units: p.Units}
+		if f.Feasible {
+			for k := range axes {
+				row.Values = append(row.Values, axisValue(axes[k].vals[i], axes[k].unit))
+			}
+		} else {
+			row.Values = []string{FormatDuration(configs.Duration(p.ViolationMs * float64(configs.Millisecond)))}
+			row.Misses = p.Evaluation.Reasons
+		}
+		best := 0.0 // the busiest CPU core
+		for _, u := range p.Evaluation.Units {
+			if !isGPUUnit(run.cfg.System, u.Name) {
+				best = max(best, u.Utilisation)
+			}
+		}
+		row.MaxUtil = percent(best)
+		v.FrontRows = append(v.FrontRows, row)
+	}
+}
+
+func isGPUUnit(s *configs.System, name string) bool {
+	u := s.Unit(name)
+	return u != nil && u.Type == configs.GPU
+}
+
+func pointAnchor(feasible bool, id int) string {
+	if feasible {
+		return "point-" + strconv.Itoa(id)
+	}
+	return "least-violating-" + strconv.Itoa(id)
+}
+
+// buildPoint builds the section of point i (the first one open).
+func buildPoint(run *reportRun, i int, axes []frontAxis, col colours) pointView {
+	s := run.cfg.System
+	p := &run.points[i]
+	ev := &p.Evaluation
+	pv := pointView{ID: p.ID, Anchor: pointAnchor(run.front.Feasible, p.ID), Open: i == 0, Units: p.Units, MappingFile: p.MappingFile}
+	if run.front.Feasible {
+		pv.Heading = "Point " + strconv.Itoa(p.ID)
+		var parts []string
+		for _, a := range axes {
+			parts = append(parts, a.name+" "+axisValue(a.vals[i], a.unit))
+		}
+		pv.Objectives = strings.Join(parts, " · ")
+	} else {
+		pv.Heading = "Least-violating mapping " + strconv.Itoa(p.ID)
+		pv.Violation = "misses by " + FormatDuration(configs.Duration(p.ViolationMs*float64(configs.Millisecond))) + " in all"
+		pv.Reasons = ev.Reasons
+	}
+	pv.Differs = p.differs
+
+	// Legend: the tasks that run (or stand merged), in model order.
+	running := map[string]bool{}
+	for _, t := range ev.Tasks {
+		running[t.Name] = true
+	}
+	for _, t := range s.Tasks {
+		if running[t.Name] {
+			pv.Legend = append(pv.Legend, legendItem{Name: t.Name, Colour: col.css(t.Name)})
+		}
+	}
+
+	pv.Mapping = mappingOf(s, ev, col)
+	pv.UtilSVG = utilisationChart(s, ev, col, p.ID)
+	pv.RT, pv.GPU, pv.GPUKnob = responseTables(s, ev, col)
+	pv.Timeline, pv.TLNote = timelineChart(s, p, col)
+	pv.Chains, pv.Hops, pv.ChainObj = chainsChart(ev, col, p.ID)
+	return pv
+}
+
+func roleCell(t *AnalysisTaskJSON, gpu map[string]AnalysisGPUJSON) mappingCell {
+	prio := ""
+	if t.Priority != nil {
+		prio = " · prio " + strconv.Itoa(*t.Priority)
+	}
+	switch t.Role {
+	case optimizer.OffloadSync.String():
+		return mappingCell{Text: "sync offload" + prio, Class: "role-sync"}
+	case optimizer.OffloadAsync.String():
+		return mappingCell{Text: "async offload" + prio, Class: "role-async"}
+	case optimizer.Merged.String():
+		return mappingCell{Text: "merged" + prio, Class: "role-merged"}
+	case optimizer.OnGPU.String():
+		g := gpu[t.Name]
+		knob := ""
+		switch {
+		case g.StreamPriority != "":
+			knob = " · " + g.StreamPriority + " stream"
+		case g.TimeSliceNs > 0:
+			knob = " · slice " + dns(g.TimeSliceNs)
+		}
+		return mappingCell{Text: "kernel" + knob, Class: "role-gpu"}
+	}
+	return mappingCell{Text: "runs" + prio, Class: "role-run"}
+}
+
+func mappingOf(s *configs.System, ev *AnalysisJSON, col colours) mappingTable {
+	var mt mappingTable
+	unitIdx := map[string]int{}
+	for i, u := range s.Units {
+		mt.Units = append(mt.Units, u.Name+" · "+u.Kind)
+		unitIdx[u.Name] = i
+	}
+	byName := map[string]*AnalysisTaskJSON{}
+	for i := range ev.Tasks {
+		byName[ev.Tasks[i].Name] = &ev.Tasks[i]
+	}
+	gpu := map[string]AnalysisGPUJSON{}
+	for _, g := range ev.GPU {
+		gpu[g.Name] = g
+	}
+	merged := map[string]MergedJSON{}
+	for _, m := range ev.Merged {
+		merged[m.OffloadingTask] = m
+	}
+	for _, t := range s.Tasks {
+		row := mappingRow{Task: t.Name, Colour: col.css(t.Name), Cells: make([]mappingCell, len(s.Units))}
+		if tj, ok := byName[t.Name]; ok {
+			if u, ok := unitIdx[tj.Unit]; ok {
+				row.Cells[u] = roleCell(tj, gpu)
+			}
+		} else if mj, ok := merged[t.Name]; ok {
+			row.Note = "does not run: merged into " + mj.MergedInto + " on " + mj.Unit
+		} else {
+			row.Note = "does not run"
+		}
+		mt.Rows = append(mt.Rows, row)
+	}
+	return mt
+}
+
+func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) template.HTML {
+	period := map[string]int64{}
+	for _, t := range ev.Tasks {
+		period[t.Name] = t.PeriodNs
+	}
+	var bars []bar
+	xmax := 100.0
+	for _, u := range ev.Units {
+		if isGPUUnit(s, u.Name) {
+			kern := bar{label: u.Name + " kernels", total: percent(u.Utilisation)}
+			copies := bar{label: u.Name + " copy engine", total: percent(u.CopyUtilisation)}
+			for _, g := range ev.GPU {
+				T := float64(period[g.Name])
+				if T <= 0 {
+					continue
+				}
+				kern.parts = append(kern.parts, barPart{value: 100 * float64(g.KernelNs) / T, fill: col[g.Name], label: g.Name})
+				copies.parts = append(copies.parts, barPart{value: 100 * float64(g.CopyInNs+g.CopyOutNs) / T, fill: col[g.Name], label: g.Name})
+			}
+			bars = append(bars, kern, copies)
+			xmax = max(xmax, 100*u.Utilisation, 100*u.CopyUtilisation)
+			continue
+		}
+		b := bar{label: u.Name + " (" + u.Kind + ")", total: percent(u.Utilisation)}
+		if u.Tasks == 0 {
+			b.total = "idle"
+		}
+		for _, t := range ev.Tasks {
+			if t.Unit != u.Name || t.PeriodNs <= 0 {
+				continue
+			}
+			b.parts = append(b.parts, barPart{value: 100 * float64(t.WCETNs) / float64(t.PeriodNs), fill: col[t.Name], label: t.Name,
+				hatched: t.GPUWaitNs > 0})
+		}
+		bars = append(bars, b)
+		xmax = max(xmax, 100*u.Utilisation)
+	}
+	return barChart(bars, "utilisation Σ C/T [%] (100 % dashed)", xmax*1.02, 100, fmt.Sprintf("utilisation per unit, mapping %d", id))
+}
+
+func formatRns(t *AnalysisTaskJSON) string {
+	switch {
+	case t.ResponseTimeNs == nil:
+		return "∞"
+	case !t.Bounded:
+		return "≥ " + dns(*t.ResponseTimeNs)
+	}
+	return dns(*t.ResponseTimeNs)
+}
+
+// okText is the verdict in the words of hetmap analyze (okWord).
+func okText(t *AnalysisTaskJSON) string {
+	for v := optimizer.Meets; v <= optimizer.Absent; v++ {
+		if v.String() == t.Verdict {
+			return okWord(v)
+		}
+	}
+	return t.Verdict
+}
+
+func deadlineText(t *AnalysisTaskJSON) string {
+	if t.DeadlineNs == 0 {
+		return dns(t.PeriodNs) + " (T)"
+	}
+	return dns(t.DeadlineNs)
+}
+
+func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup, []gpuRow, string) {
+	var groups []rtGroup
+	for _, u := range ev.Units {
+		if isGPUUnit(s, u.Name) {
+			continue
+		}
+		g := rtGroup{Head: fmt.Sprintf("%s (%s): utilisation %s", u.Name, u.Kind, percent(u.Utilisation))}
+		if u.Tasks == 0 {
+			g.Head += "; no task"
+			groups = append(groups, g)
+			continue
+		}
+		mem := "no label accesses"
+		if u.AccessesMemory {
+			mem = "accesses memory"
+		}
+		g.Head += fmt.Sprintf("; %s; #C = %d, bGPU = %d: %s per line; priorities from %s", mem, u.InterferingCores, b2i(u.CopyEngineActive),
+			FormatDuration(configs.Duration(u.LineLatencyPs)), u.Priorities)
+		for i := range ev.Tasks {
+			t := &ev.Tasks[i]
+			if t.Unit != u.Name || t.Role == optimizer.OnGPU.String() {
+				continue
+			}
+			row := rtRow{Task: t.Name, Role: shortRole(t.Role), C: dns(t.WCETNs),
+				Terms: []numCell{nsCell(t.ComputeNs), nsCell(t.MemoryNs), nsCell(t.ContentionNs), nsCell(t.GPUWaitNs), nsCell(t.SuspensionNs)},
+				R:     formatRns(t), D: deadlineText(t), OK: okText(t), Miss: !t.Schedulable, Colour: col.css(t.Name)}
+			if t.Priority != nil {
+				row.Prio = strconv.Itoa(*t.Priority)
+			}
+			g.Rows = append(g.Rows, row)
+		}
+		groups = append(groups, g)
+	}
+	knob := "stream"
+	if ev.GPUModel == configs.GPUModelTimeSlice {
+		knob = "time slice"
+	}
+	var gpu []gpuRow
+	byName := map[string]*AnalysisTaskJSON{}
+	for i := range ev.Tasks {
+		byName[ev.Tasks[i].Name] = &ev.Tasks[i]
+	}
+	for _, g := range ev.GPU {
+		row := gpuRow{Task: g.Name, Knob: g.StreamPriority, Geometry: fmt.Sprintf("%d × %d threads, %s blocks", g.Blocks, g.ThreadsPerBlock, dns(g.BlockTimeNs)),
+			CopyInWait: dns(g.CopyInWaitNs), CopyIn: dns(g.CopyInNs), KernelQueue: dns(g.KernelQueueNs), Kernel: dns(g.KernelNs),
+			CopyOutWait: dns(g.CopyOutWaitNs), CopyOut: dns(g.CopyOutNs), R: dns(g.ResponseNs), Colour: col.css(g.Name)}
+		if ev.GPUModel == configs.GPUModelTimeSlice {
+			row.Knob = dns(g.TimeSliceNs)
+		}
+		if t := byName[g.Name]; t != nil {
+			row.R, row.D, row.OK, row.Miss = formatRns(t), deadlineText(t), okText(t), !t.Schedulable
+		}
+		gpu = append(gpu, row)
+	}
+	return groups, gpu, knob
+}
+
+func shortRole(role string) string {
+	switch role {
+	case optimizer.OffloadSync.String():
+		return "sync offload"
+	case optimizer.OffloadAsync.String():
+		return "async offload"
+	case optimizer.Merged.String():
+		return "merged"
+	}
+	return ""
+}
+
+func timelineChart(s *configs.System, p *reportPoint, col colours) (template.HTML, string) {
+	tl := p.timeline
+	window := psToMs(tl.Window)
+	var lanes []ganttLane
+	laneOf := map[int]int{} // unit → lane (the GPU: its kernel lane)
+	for _, l := range tl.Lanes {
+		gl := ganttLane{name: l.Name}
+		switch l.Kind {
+		case optimizer.LaneCore:
+			gl.name = l.Name + " (" + s.Units[l.Unit].Kind + ")"
+			laneOf[l.Unit] = len(lanes)
+		case optimizer.LaneGPU:
+			laneOf[l.Unit] = len(lanes)
+		}
+		for _, sg := range l.Segments {
+			name := s.Tasks[sg.Task].Name
+			seg := ganttSegment{start: psToMs(sg.Start), end: psToMs(sg.End), fill: col[name], label: name}
+			switch sg.Kind {
+			case optimizer.SegmentBusyWait:
+				seg.hatched, seg.label = true, name+" (busy-wait)"
+			case optimizer.SegmentCopyIn, optimizer.SegmentCopyOut:
+				seg.outline = true
+			}
+			gl.segments = append(gl.segments, seg)
+		}
+		for _, sg := range l.Suspended {
+			gl.waits = append(gl.waits, ganttSegment{start: psToMs(sg.Start), end: psToMs(sg.End), fill: col[s.Tasks[sg.Task].Name]})
+		}
+		lanes = append(lanes, gl)
+	}
+	misses := 0
+	for _, j := range tl.Jobs {
+		missed := (j.Finish < 0 && j.Deadline <= tl.Window) || j.Finish > j.Deadline
+		if !missed {
+			continue
+		}
+		misses++
+		if li, ok := laneOf[j.Unit]; ok {
+			lanes[li].misses = append(lanes[li].misses, psToMs(j.Deadline))
+		}
+	}
+	note := fmt.Sprintf("Window 0–%s: ", FormatDuration(configs.Duration(tl.Window)))
+	switch {
+	case tl.Truncated:
+		note += "cut short after the simulation's limit of segments. "
+	case tl.Capped:
+		note += fmt.Sprintf("the longest period is longer; the timeline stops at the cap of %s. ", FormatDuration(configs.Duration(optimizer.TimelineCap)))
+	default:
+		note += "the longest period among the running tasks. "
+	}
+	if misses > 0 {
+		note += fmt.Sprintf("%d job(s) miss their deadline in this simulation (red ×, at the deadline). ", misses)
+	} else {
+		note += "No job misses its deadline in this simulation. "
+	}
+	return ganttChart(lanes, window, fmt.Sprintf("timeline of one window, mapping %d", p.ID)), note
+}
+
+func chainsChart(ev *AnalysisJSON, col colours, id int) (template.HTML, []chainRow, string) {
+	if len(ev.Chains) == 0 {
+		return "", nil, ""
+	}
+	var bars []bar
+	var rows []chainRow
+	xmax := 0.0
+	obj := ev.Chains[0].Objective
+	for _, c := range ev.Chains {
+		var members []string
+		for _, m := range c.Members {
+			s := m.Task
+			if m.StandsFor != m.Task {
+				s += "=" + m.StandsFor
+			}
+			members = append(members, s+" ("+m.Unit+")")
+		}
+		row := chainRow{Name: c.Name, Members: strings.Join(members, " → "), Latency: "no latency", Davare: "-"}
+		if c.DavareNs != nil {
+			row.Davare = dns(*c.DavareNs)
+		}
+		b := bar{label: c.Name}
+		if c.ObjectiveNs == nil {
+			b.note = "no latency (a member has no bound or misses its deadline; see the table)"
+			row.Hops = c.Reason
+			bars, rows = append(bars, b), append(rows, row)
+			continue
+		}
+		total := *c.ObjectiveNs
+		row.Latency = dns(total)
+		b.total = dns(total)
+		xmax = max(xmax, nsToMs(total))
+		if len(c.WorstChain) == 0 {
+			b.parts = []barPart{{value: nsToMs(total), fill: color.RGBA{0x9e, 0x9e, 0x9e, 0xff}}}
+			row.Hops = "(no job chain for this bound)"
+			bars, rows = append(bars, b), append(rows, row)
+			continue
+		}
+		first, last := c.WorstChain[0], c.WorstChain[len(c.WorstChain)-1]
+		lead := total - (last.WriteNs - first.ReleaseNs)
+		var hops []string
+		if lead > 0 {
+			b.parts = append(b.parts, barPart{value: nsToMs(lead), fill: color.RGBA{0x9e, 0x9e, 0x9e, 0xff}, hatched: true, label: "sampling"})
+			hops = append(hops, "sampling "+dns(lead))
+		}
+		for k, h := range c.WorstChain {
+			if h.WaitNs > 0 {
+				b.parts = append(b.parts, barPart{value: nsToMs(h.WaitNs), fill: color.RGBA{0xd6, 0xd6, 0xd6, 0xff}, label: "wait"})
+				hops = append(hops, "wait "+dns(h.WaitNs))
+			}
+			resp := h.WriteNs - h.ReleaseNs
+			b.parts = append(b.parts, barPart{value: nsToMs(resp), fill: col[h.Task], label: h.Task})
+			unit := ""
+			if k < len(c.Members) {
+				unit = " on " + c.Members[k].Unit
+			}
+			hops = append(hops, fmt.Sprintf("%s %s%s", h.Task, dns(resp), unit))
+		}
+		row.Hops = strings.Join(hops, " + ")
+		bars, rows = append(bars, b), append(rows, row)
+	}
+	if xmax <= 0 {
+		xmax = 1
+	}
+	return barChart(bars, "end-to-end latency [ms]: sampling (hatched), waits (grey) and each hop's response", xmax*1.01, 0,
+		fmt.Sprintf("chain latencies split into hops, mapping %d", id)), rows, obj
+}
+
+func manifestRows(m *Manifest) ([]keyValue, []keyValue) {
+	rows := []keyValue{
+		{Key: "Tool", Value: m.Tool + " " + m.Version + " (" + m.GoVersion + ")"},
+		{Key: "Configuration", Value: m.ConfigSource},
+		{Key: "Configuration SHA-256", Value: m.ConfigSHA256, Code: true},
+		{Key: "Algorithm", Value: m.Algorithm},
+		{Key: "Seed", Value: strconv.FormatInt(m.Seed, 10)},
+		{Key: "Workers", Value: strconv.Itoa(m.Workers)},
+		{Key: "Status", Value: m.Status},
+		{Key: "Feasible", Value: strconv.FormatBool(m.Feasible)},
+		{Key: "Front size", Value: strconv.Itoa(m.FrontSize)},
+		{Key: "Evaluations", Value: strconv.Itoa(m.Evaluations)},
+	}
+	if m.Pruned > 0 {
+		rows = append(rows, keyValue{Key: "Partial mappings cut", Value: strconv.Itoa(m.Pruned)})
+	}
+	if m.Generations > 0 {
+		rows = append(rows, keyValue{Key: "Generations", Value: strconv.Itoa(m.Generations)})
+	}
+	rows = append(rows,
+		keyValue{Key: "Wall time", Value: FormatDuration(configs.Duration(m.WallTimeMs * float64(configs.Millisecond)))},
+		keyValue{Key: "Started (UTC)", Value: m.StartedUTC},
+		keyValue{Key: "Results format", Value: strconv.Itoa(m.ResultsFormat)})
+	st := m.Settings
+	var objs []string
+	for _, o := range st.Objectives {
+		objs = append(objs, o.Name())
+	}
+	settings := []keyValue{
+		{Key: "Objectives", Value: strings.Join(objs, "; ")},
+		{Key: "Free genes", Value: strings.Join(st.Free, ", ")},
+	}
+	if st.Algorithm != configs.AlgorithmExhaustive {
+		limit := "none"
+		if st.MaxEvaluations > 0 {
+			limit = strconv.Itoa(st.MaxEvaluations)
+		}
+		settings = append(settings,
+			keyValue{Key: "Population", Value: strconv.Itoa(st.Population)},
+			keyValue{Key: "Generations (limit)", Value: strconv.Itoa(st.Generations)},
+			keyValue{Key: "Evaluation limit", Value: limit})
+	}
+	return rows, settings
+}
