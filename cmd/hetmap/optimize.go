@@ -33,8 +33,9 @@ mapping, with identical cores treated as interchangeable and partial mappings cu
 as they are unschedulable, and gives the exact front. The same --seed gives the same front
 with any number of --workers.
 
-Writes front.csv, front.json, manifest.json, config.yaml and mappings/point-N.yaml (each
-accepted by hetmap analyze --mapping) into --out (default results/<UTC time>/), which
+Writes report.html (a self-contained page for an architecture review), front.csv,
+front.json, manifest.json, config.yaml and mappings/point-N.yaml (each accepted by
+hetmap analyze --mapping) into --out (default results/<UTC time>/), which
 appears only when the run is complete. Exit code 1 when no mapping is feasible: the least-
 violating mappings are shown with what they miss (with the exhaustive algorithm, a proof
 that no feasible mapping exists).`,
@@ -76,7 +77,7 @@ that no feasible mapping exists).`,
 			if err := results.WriteRun(out, cfg, res, results.RunInfo{Version: version, Started: started, Workers: nWorkers}); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "\n%s, %d evaluations in %s; files in %s (front.csv, front.json, manifest.json)\n",
+			fmt.Fprintf(cmd.OutOrStdout(), "\n%s, %d evaluations in %s; files in %s (report.html, front.csv, front.json, manifest.json)\n",
 				describe(res), res.Evaluations, res.Wall.Round(time.Millisecond), out)
 			if !res.Feasible {
 				return &problemError{"no feasible mapping found"}
