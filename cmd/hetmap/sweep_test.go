@@ -1,0 +1,165 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const sweepFile = "testdata/sweep_waters.yaml"
+
+// sweepCSV reads summary.csv with the wall-time column (the last) masked.
+func sweepCSV(t *testing.T, out string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, "summary.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i, line := range strings.Split(strings.TrimRight(string(data), "\n"), "\n") {
+		cut := strings.LastIndexByte(line, ',')
+		if i == 0 {
+			b.WriteString(line + "\n")
+		} else {
+			b.WriteString(line[:cut] + ",(wall)\n")
+		}
+	}
+	return b.String()
+}
+
+func sweepRuns(t *testing.T, out string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []string
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), "run-") {
+			runs = append(runs, e.Name())
+		}
+	}
+	return runs
+}
+
+var sweepTimes = regexp.MustCompile(`evaluations in [0-9.]+[µmn]?s`)
+
+// TestSweepCommand: the 12-run sweep of testdata/sweep_waters.yaml on the
+// WATERS model from the command line: every run folder as optimize writes
+// it, summary.csv with one row per run (golden, wall times masked) and
+// summary.html; resuming the complete sweep redoes nothing; a second sweep
+// into the folder without --resume is refused.
+func TestSweepCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "sweep")
+	stdout, errOut, code := hetmap(t, "sweep", sweepFile, "--out", out, "--workers", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(stdout, "12 runs (0 complete already, 12 run now)") || !strings.Contains(stdout, "summary in "+filepath.Join(out, "summary.csv")) {
+		t.Errorf("output:\n%s", stdout)
+	}
+	runs := sweepRuns(t, out)
+	if len(runs) != 12 {
+		t.Fatalf("%d run folders, want 12", len(runs))
+	}
+	for _, f := range []string{"front.csv", "front.json", "manifest.json", "config.yaml", "sweep-run.json"} {
+		if _, err := os.Stat(filepath.Join(out, runs[4], f)); err != nil {
+			t.Errorf("%s: missing %s", runs[4], f)
+		}
+	}
+	if runs[4] != "run-005_memory.per_core.A57=10ns_analysis.gpu_model=timeslice_search.seed=2" {
+		t.Errorf("run 5 is %s", runs[4])
+	}
+	csv := sweepCSV(t, out)
+	if n := strings.Count(csv, "\n"); n != 13 {
+		t.Errorf("summary.csv has %d lines, want a header and 12 rows", n)
+	}
+	golden(t, "sweep_summary.csv", csv)
+	page, err := os.ReadFile(filepath.Join(out, "summary.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 3 best values, front size, hypervolume, feasible share × 2 parameters.
+	if n := strings.Count(string(page), "<svg"); n != 12 {
+		t.Errorf("summary.html has %d plots, want 12", n)
+	}
+	// A run folder is an optimize run folder: analyze takes its files.
+	if _, errOut, code := hetmap(t, "analyze", "--config", filepath.Join(out, runs[0], "config.yaml"), "--mapping", filepath.Join(out, runs[0], "mappings/point-1.yaml")); code != 0 {
+		t.Errorf("analyze of run 1's first point: exit %d: %s", code, errOut)
+	}
+
+	stdout, errOut, code = hetmap(t, "sweep", sweepFile, "--out", out, "--resume")
+	if code != 0 || strings.Count(stdout, "complete already, kept") != 12 || !strings.Contains(stdout, "12 runs (12 complete already, 0 run now)") {
+		t.Errorf("resume of a complete sweep: exit %d, %s\n%s", code, errOut, stdout)
+	}
+	if sweepCSV(t, out) != csv {
+		t.Error("resuming a complete sweep changed its summary")
+	}
+	_, errOut, code = hetmap(t, "sweep", sweepFile, "--out", out)
+	if code != 2 || !strings.Contains(errOut, "exists already") || !strings.Contains(errOut, "--resume") {
+		t.Errorf("second sweep into the folder: exit %d, %s", code, errOut)
+	}
+}
+
+// TestSweepBadFiles: bad sweep files fail with exit code 2 before any run,
+// naming the file and the key path, and create no output folder.
+func TestSweepBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct{ name, text, want string }{
+		{"unknown parameter", "base: builtin\nparameters: [{name: memory.percore, kind: A57, values: [10ns]}]\n",
+			`parameters[0].name: "memory.percore" is not a sweep parameter`},
+		{"empty range", "base: builtin\nparameters: [{name: time_slice.max, range: {from: 10ms, to: 2ms, step: 2ms}}]\n",
+			"parameters[0].range: empty: from 10ms is beyond to 2ms"},
+		{"empty values", "base: builtin\nparameters: [{name: memory.per_core, kind: A57, values: []}]\n",
+			"parameters[0].values: empty: give at least one value"},
+		{"wrong type", "base: builtin\nparameters: [{name: frequency, kind: A57, values: [2GHz, 1500]}]\n",
+			"parameters[0].values[1]: 1500 is not a frequency"},
+		{"unknown kind", "base: builtin\nparameters: [{name: frequency, kind: Cortex-A57, values: [1GHz]}]\n",
+			`parameters[0].kind: "Cortex-A57" is not a unit kind of the base system (Denver, A57, GPU_def)`},
+		{"unknown task", "base: builtin\nparameters: [{name: time_slice, task: SLAM, values: [2ms]}]\n",
+			`parameters[0].task: "SLAM" is not a GPU task of the base system`},
+		{"unknown key", "base: builtin\nparameters: [{name: search.seed, values: [1], step: 1}]\n",
+			"parameters[0]: unknown key(s) step"},
+		{"impossible value", "base: builtin\nparameters: [{name: search.population, values: [50, 1]}]\n",
+			"parameters[0].values[1]: search.population=1: search.population: must be at least 2, got 1"},
+		{"run-level conflict", "base: builtin\nparameters: [{name: time_slice, task: SFM, values: [5ms]}]\n",
+			"parameters: run 1 (time_slice[SFM]=5ms): time_slice[SFM] (parameters[0]) fixes a time slice, which only the timeslice GPU model uses"},
+		{"bad base", "base: missing.yaml\nseeds: [1]\n", "base: cannot read the configuration"},
+	}
+	for i, tt := range tests {
+		file := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".yaml")
+		if err := os.WriteFile(file, []byte(tt.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "out", strings.ReplaceAll(tt.name, " ", "-"))
+		stdout, errOut, code := hetmap(t, "sweep", file, "--out", out)
+		if code != 2 || !strings.Contains(errOut, file+": "+tt.want) {
+			t.Errorf("%d %s: exit %d, stderr %q\nwant exit 2 and %q", i, tt.name, code, errOut, file+": "+tt.want)
+		}
+		if stdout != "" {
+			t.Errorf("%s: wrote to stdout: %q", tt.name, stdout)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s: the output folder was created", tt.name)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", filepath.Join(dir, "absent.yaml")}, "cannot read the sweep file"},
+		{[]string{"sweep", sweepFile, "--resume"}, "--resume needs --out"},
+		{[]string{"sweep", sweepFile, "--out", filepath.Join(dir, "nothing"), "--resume"}, "nothing to resume"},
+		{[]string{"sweep"}, "accepts 1 arg(s)"},
+	} {
+		_, errOut, code := hetmap(t, tt.args...)
+		if code != 2 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("hetmap %v: exit %d, %q; want 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
+		t.Error("an output folder was created")
+	}
+}

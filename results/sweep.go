@@ -1,0 +1,348 @@
+package results
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/moo"
+)
+
+// A sweep folder (`hetmap sweep`) holds sweep.yaml (the sweep file as
+// given), one folder per run with the files of an optimize run plus
+// sweep-run.json, and, once every run is complete, summary.csv and
+// summary.html.
+const (
+	SweepFileName      = "sweep.yaml"
+	SweepRunFileName   = "sweep-run.json"
+	SweepSummaryCSV    = "summary.csv"
+	SweepSummaryHTML   = "summary.html"
+	sweepResultsFormat = 1
+)
+
+// SweepRunRecord is sweep-run.json: what a run folder of a sweep adds to
+// the files of an optimize run.
+type SweepRunRecord struct {
+	Index    int                    `json:"index"`
+	Name     string                 `json:"name"`
+	Settings []configs.SweepSetting `json:"parameters"`
+	// FeasibleEvaluations counts the evaluated mappings that meet every
+	// deadline (from the search's last progress report); nil when unknown.
+	FeasibleEvaluations *int `json:"feasible_evaluations"`
+	Evaluations         int  `json:"evaluations"`
+	ResultsFormat       int  `json:"results_format"`
+}
+
+// SweepRunData is a complete run folder as read back.
+type SweepRunData struct {
+	Record   SweepRunRecord
+	Manifest Manifest
+	// Front holds the objectives of the front points (ms for latencies).
+	Front [][]float64
+	// Report: the folder has a report.html.
+	Report bool
+}
+
+// WriteSweepRun writes one run of a sweep into out/run.Name, which must not
+// exist: the files of an optimize run (WriteRun) and sweep-run.json, all in
+// a temporary folder inside out that is renamed into place, so that the run
+// folder appears only complete. feasible < 0 means unknown.
+func WriteSweepRun(out string, run *configs.SweepRun, res *optimizer.Outcome, info RunInfo, feasible int) error {
+	final := filepath.Join(out, run.Name)
+	if _, err := os.Stat(final); err == nil {
+		return fmt.Errorf("run folder %s exists already", final)
+	}
+	tmp, err := os.MkdirTemp(out, "."+run.Name+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	dir := filepath.Join(tmp, run.Name)
+	if err := WriteRun(dir, run.Config, res, info); err != nil {
+		return err
+	}
+	rec := SweepRunRecord{Index: run.Index, Name: run.Name, Settings: run.Settings, Evaluations: res.Evaluations, ResultsFormat: sweepResultsFormat}
+	if feasible >= 0 {
+		rec.FeasibleEvaluations = &feasible
+	}
+	if err := writeJSON(filepath.Join(dir, SweepRunFileName), rec); err != nil {
+		return err
+	}
+	return os.Rename(dir, final)
+}
+
+// IsSweepTemp reports whether a name in a sweep folder is a temporary
+// folder that an interrupted run left behind.
+func IsSweepTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
+}
+
+// ReadSweepRun reads a complete run folder.
+func ReadSweepRun(dir string) (*SweepRunData, error) {
+	var d SweepRunData
+	if err := sweepReadJSON(filepath.Join(dir, SweepRunFileName), &d.Record); err != nil {
+		return nil, err
+	}
+	if err := sweepReadJSON(filepath.Join(dir, "manifest.json"), &d.Manifest); err != nil {
+		return nil, err
+	}
+	var front struct {
+		Points []struct {
+			Objectives []float64 `json:"objectives_ms"`
+		} `json:"points"`
+	}
+	if err := sweepReadJSON(filepath.Join(dir, "front.json"), &front); err != nil {
+		return nil, err
+	}
+	for _, p := range front.Points {
+		d.Front = append(d.Front, p.Objectives)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "report.html")); err == nil {
+		d.Report = true
+	}
+	if len(d.Front) != d.Manifest.FrontSize {
+		return nil, fmt.Errorf("%s: front.json has %d points, manifest.json says %d", dir, len(d.Front), d.Manifest.FrontSize)
+	}
+	return &d, nil
+}
+
+func sweepReadJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	return nil
+}
+
+// SweepSummary is the table of a sweep: one row per run.
+type SweepSummary struct {
+	Description string
+	// File is the sweep file's name (without its folder), Base the base as
+	// the sweep file writes it.
+	File, Base string
+	// Parameters are the varied parameters other than the seed, in the
+	// sweep file's order, with their values.
+	Parameters []SweepColumn
+	// Objectives names the objectives; Units their unit ("ms" or "").
+	Objectives []string
+	Units      []string
+	// Reference is the hypervolume reference point common to the sweep
+	// (optimizer.ReferencePoint over the union of all fronts); nil when
+	// there are not 2 to 4 objectives or no run is feasible.
+	Reference []float64
+	Rows      []SweepRow
+}
+
+// SweepColumn is a varied parameter and its values.
+type SweepColumn struct {
+	Label  string
+	Values []string
+}
+
+// SweepRow is one run in the summary.
+type SweepRow struct {
+	Run      int
+	Folder   string
+	Settings []string // per SweepSummary.Parameters
+	Seed     int64
+	Feasible bool
+	// FrontSize is 0 for an infeasible run; Hypervolume (NaN when not
+	// computed) is then 0; Best (the least value of every objective over
+	// the front) is nil.
+	FrontSize     int
+	Hypervolume   float64
+	Best          []float64
+	FeasibleShare float64 // NaN when unknown
+	Evaluations   int
+	WallMs        float64
+	// Report: the run folder has a report.html (summary.html links it).
+	Report bool
+}
+
+// NewSweepSummary builds the summary of a sweep from its run folders,
+// given in run order.
+func NewSweepSummary(sw *configs.Sweep, runs []*SweepRunData) (*SweepSummary, error) {
+	s := &SweepSummary{Description: sw.Description, File: filepath.Base(sw.File), Base: sw.Base}
+	var keep []int
+	for k := range sw.Parameters {
+		p := &sw.Parameters[k]
+		if !p.IsSeed() {
+			keep = append(keep, k)
+			s.Parameters = append(s.Parameters, SweepColumn{Label: p.Label(), Values: p.Texts()})
+		}
+	}
+	if len(runs) == 0 {
+		return s, nil
+	}
+	s.Objectives = runs[0].Manifest.Objectives
+	for _, o := range runs[0].Manifest.Settings.Objectives {
+		unit := ""
+		if o.Kind == configs.ObjectiveChain {
+			unit = "ms"
+		}
+		s.Units = append(s.Units, unit)
+	}
+	var union [][]float64
+	for _, r := range runs {
+		if strings.Join(r.Manifest.Objectives, "\x00") != strings.Join(s.Objectives, "\x00") {
+			return nil, fmt.Errorf("run %s has the objectives %v, run %s %v: a sweep compares runs with the same objectives",
+				r.Record.Name, r.Manifest.Objectives, runs[0].Record.Name, s.Objectives)
+		}
+		union = append(union, r.Front...)
+	}
+	if m := len(s.Objectives); m >= 2 && m <= 4 && len(union) > 0 {
+		s.Reference = optimizer.ReferencePoint(union)
+	}
+	for _, r := range runs {
+		row := SweepRow{Run: r.Record.Index, Folder: r.Record.Name, Seed: r.Manifest.Seed, Feasible: r.Manifest.Feasible,
+			FrontSize: len(r.Front), Hypervolume: math.NaN(), FeasibleShare: math.NaN(), Evaluations: r.Manifest.Evaluations, WallMs: r.Manifest.WallTimeMs, Report: r.Report}
+		for _, k := range keep {
+			if k >= len(r.Record.Settings) {
+				return nil, fmt.Errorf("run %s: %s lists %d parameters, the sweep %d", r.Record.Name, SweepRunFileName, len(r.Record.Settings), len(sw.Parameters))
+			}
+			row.Settings = append(row.Settings, r.Record.Settings[k].Value)
+		}
+		if s.Reference != nil {
+			row.Hypervolume = 0
+			if len(r.Front) > 0 {
+				row.Hypervolume = moo.Hypervolume(r.Front, s.Reference)
+			}
+		}
+		if r.Manifest.Feasible && len(r.Front) > 0 {
+			row.Best = append([]float64(nil), r.Front[0]...)
+			for _, p := range r.Front[1:] {
+				for j, v := range p {
+					row.Best[j] = min(row.Best[j], v)
+				}
+			}
+		}
+		if fe := r.Record.FeasibleEvaluations; fe != nil && r.Manifest.Evaluations > 0 {
+			row.FeasibleShare = float64(*fe) / float64(r.Manifest.Evaluations)
+		}
+		s.Rows = append(s.Rows, row)
+	}
+	return s, nil
+}
+
+// CSVHeader returns the columns of summary.csv.
+func (s *SweepSummary) CSVHeader() []string {
+	head := []string{"run", "folder"}
+	for _, p := range s.Parameters {
+		head = append(head, p.Label)
+	}
+	head = append(head, "seed", "feasible", "front_size", "hypervolume")
+	for i, o := range s.Objectives {
+		h := "best " + o
+		if s.Units[i] != "" {
+			h += " [" + s.Units[i] + "]"
+		}
+		head = append(head, h)
+	}
+	return append(head, "feasible_share", "evaluations", "wall_time_ms")
+}
+
+// WriteSweepCSV writes summary.csv: one row per run, one column per
+// parameter (the seed in its own column) and per measure. Empty cells are
+// values that do not exist (the best values of an infeasible run, a
+// hypervolume without 2 to 4 objectives). Hypervolumes have 10 significant
+// digits, feasible shares 4 decimals.
+func WriteSweepCSV(w io.Writer, s *SweepSummary) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(s.CSVHeader()); err != nil {
+		return err
+	}
+	for i := range s.Rows {
+		if err := cw.Write(s.csvRow(&s.Rows[i])); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvRow is a row of summary.csv, in the order of CSVHeader.
+func (s *SweepSummary) csvRow(r *SweepRow) []string {
+	row := []string{strconv.Itoa(r.Run), r.Folder}
+	row = append(row, r.Settings...)
+	row = append(row, strconv.FormatInt(r.Seed, 10), strconv.FormatBool(r.Feasible), strconv.Itoa(r.FrontSize), sweepNum(r.Hypervolume, 'g', 10))
+	for i := range s.Objectives {
+		if r.Best == nil {
+			row = append(row, "")
+		} else {
+			row = append(row, sweepExact(r.Best[i]))
+		}
+	}
+	return append(row, sweepNum(r.FeasibleShare, 'f', 4), strconv.Itoa(r.Evaluations), strconv.FormatFloat(r.WallMs, 'f', 3, 64))
+}
+
+// sweepExact writes a value with at most 9 decimals, trailing zeros
+// dropped: latencies are whole picoseconds, so 9 decimals of a millisecond
+// are exact, and the digits that floating point adds beyond them go.
+func sweepExact(v float64) string {
+	t := strconv.FormatFloat(v, 'f', 9, 64)
+	t = strings.TrimRight(t, "0")
+	return strings.TrimSuffix(t, ".")
+}
+
+func sweepNum(v float64, format byte, prec int) string {
+	if v != v { // NaN: not computed
+		return ""
+	}
+	return strconv.FormatFloat(v, format, prec, 64)
+}
+
+// WriteSweepSummary writes summary.csv and summary.html into dir, each
+// through a temporary file that is renamed into place.
+func WriteSweepSummary(dir string, s *SweepSummary) error {
+	var csvBuf, htmlBuf bytes.Buffer
+	if err := WriteSweepCSV(&csvBuf, s); err != nil {
+		return err
+	}
+	if err := WriteSweepHTML(&htmlBuf, s); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{SweepSummaryCSV, csvBuf.Bytes()}, {SweepSummaryHTML, htmlBuf.Bytes()}} {
+		if err := sweepWriteFileAtomic(filepath.Join(dir, f.name), f.data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sweepWriteFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,224 @@
+package results
+
+import (
+	"bytes"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/moo"
+)
+
+// The -update flag may be defined by another test file of the package too.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite the golden files in testdata/")
+	}
+}
+
+func sweepGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run `go test ./results -update` to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run with -update after checking the change):\n--- got\n%s", path, got)
+	}
+}
+
+// syntheticSweep is a 2 × 2 sweep on the built-in system with two
+// objectives and made-up run folders: run 3 does not know its feasible
+// evaluations, run 4 has no feasible mapping.
+func syntheticSweep(t *testing.T) (*configs.Sweep, []*SweepRunData) {
+	t.Helper()
+	sw, err := configs.LoadSweep([]byte(`
+description: synthetic
+base: builtin
+parameters:
+  - {name: memory.per_core, kind: A57, values: [10ns, 20ns]}
+seeds: [1, 2]
+search:
+  objectives: [{chain: SF-P-DA}, {kind: cores-used}]
+`), "synthetic.yaml", ".", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := sw.Runs[0].Config.Search.WithDefaults(sw.Runs[0].Config.System, sw.Runs[0].Config.Analysis.ChainLatency)
+	fronts := [][][]float64{
+		{{10, 4}, {20, 2}},
+		{{12, 3}},
+		{{30, 2}, {11, 5}},
+		nil,
+	}
+	var runs []*SweepRunData
+	for i, r := range sw.Runs {
+		d := &SweepRunData{Front: fronts[i], Report: i == 1}
+		feasible := 100 * (i + 1)
+		d.Record = SweepRunRecord{Index: r.Index, Name: r.Name, Settings: r.Settings, FeasibleEvaluations: &feasible, Evaluations: 1000, ResultsFormat: 1}
+		if i == 2 {
+			d.Record.FeasibleEvaluations = nil
+		}
+		d.Manifest = Manifest{Objectives: []string{"SF-P-DA reaction-time", "cores-used"}, Settings: search, Seed: r.Config.Search.Seed,
+			Feasible: fronts[i] != nil, FrontSize: len(fronts[i]), Evaluations: 1000, WallTimeMs: 12.5 + float64(i)}
+		runs = append(runs, d)
+	}
+	return sw, runs
+}
+
+func TestSweepSummary(t *testing.T) {
+	sw, runs := syntheticSweep(t)
+	s, err := NewSweepSummary(sw, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One reference point for the sweep: 10 % beyond the worst of every
+	// objective over all fronts.
+	if want := []float64{33, 5.5}; !reflect.DeepEqual(s.Reference, want) {
+		t.Errorf("reference %v, want %v", s.Reference, want)
+	}
+	// Run 1: (10,4), (20,2) under (33, 5.5): 23·1.5 + 13·2 = 60.5.
+	if hv := s.Rows[0].Hypervolume; math.Abs(hv-60.5) > 1e-9 {
+		t.Errorf("run 1 hypervolume %v, want 60.5", hv)
+	}
+	if hv := s.Rows[2].Hypervolume; math.Abs(hv-moo.Hypervolume(runs[2].Front, s.Reference)) > 1e-12 {
+		t.Errorf("run 3 hypervolume %v", hv)
+	}
+	if r := s.Rows[3]; r.Feasible || r.FrontSize != 0 || r.Hypervolume != 0 || r.Best != nil {
+		t.Errorf("infeasible run: %+v", r)
+	}
+	if r := s.Rows[2]; !reflect.DeepEqual(r.Best, []float64{11, 2}) || !math.IsNaN(r.FeasibleShare) {
+		t.Errorf("run 3: best %v, share %v", r.Best, r.FeasibleShare)
+	}
+	if len(s.Parameters) != 1 || s.Parameters[0].Label != "memory.per_core[A57]" {
+		t.Errorf("parameters %+v (the seed has its own column)", s.Parameters)
+	}
+	var buf bytes.Buffer
+	if err := WriteSweepCSV(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	sweepGolden(t, "sweep_summary.csv", buf.String())
+}
+
+// TestSweepHTML: summary.html is self-contained and has its sections, one
+// SVG per plot: per measure (best of each objective, front size,
+// hypervolume, feasible share) one per varied parameter, the seeds aside.
+func TestSweepHTML(t *testing.T) {
+	sw, runs := syntheticSweep(t)
+	s, err := NewSweepSummary(sw, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteSweepHTML(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	for _, want := range []string{`<section id="overview">`, `<section id="plots">`, `<section id="runs">`, "<style>",
+		"<h3>best SF-P-DA reaction-time [ms]</h3>", "<h3>best cores-used</h3>", "<h3>front size</h3>", "<h3>hypervolume</h3>", "<h3>feasible share</h3>",
+		"synthetic", `<a href="run-001_memory.per_core.A57=10ns_search.seed=1/">`, `<a href="run-002_memory.per_core.A57=10ns_search.seed=2/report.html">`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("summary.html lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, "<svg"); n != 5 {
+		t.Errorf("%d SVG plots, want 5 (5 measures × 1 parameter)", n)
+	}
+	if n := strings.Count(page, "<figure>"); n != 5 {
+		t.Errorf("%d figures, want 5", n)
+	}
+	if n := strings.Count(page, `<tr class="infeasible">`); n != 1 {
+		t.Errorf("%d infeasible rows, want 1", n)
+	}
+	for _, bad := range []string{"<script", "<link", " src=", "<?xml", `href="http`} {
+		if strings.Contains(page, bad) {
+			t.Errorf("summary.html holds %q: it must be self-contained", bad)
+		}
+	}
+	// The same summary, the same page.
+	var again bytes.Buffer
+	if err := WriteSweepHTML(&again, s); err != nil {
+		t.Fatal(err)
+	}
+	if again.String() != page {
+		t.Error("summary.html is not deterministic")
+	}
+}
+
+func TestSweepQuantile(t *testing.T) {
+	for _, tt := range []struct {
+		x    []float64
+		p    float64
+		want float64
+	}{
+		{[]float64{1, 2}, 0.5, 1.5}, {[]float64{1, 2, 3}, 0.5, 2}, {[]float64{1, 2, 3, 4, 5}, 0.25, 2},
+		{[]float64{1, 2, 3, 4}, 0.25, 1.75}, {[]float64{7}, 0.75, 7}, {[]float64{1, 9}, 1, 9},
+	} {
+		if got := sweepQuantile(tt.x, tt.p); got != tt.want {
+			t.Errorf("quantile(%v, %v) = %v, want %v", tt.x, tt.p, got, tt.want)
+		}
+	}
+}
+
+// TestWriteSweepRun: a run folder of a sweep is an optimize run folder plus
+// sweep-run.json, written complete or not at all, and reads back.
+func TestWriteSweepRun(t *testing.T) {
+	sw, err := configs.LoadSweep([]byte("base: builtin\nsearch: {population: 6, generations: 2}\nseeds: [3]\n"), "s.yaml", ".", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := &sw.Runs[0]
+	e, err := optimizer.NewEvaluator(run.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := optimizer.Run(e, optimizer.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	if err := WriteSweepRun(out, run, res, RunInfo{Version: "test", Workers: 1}, 5); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(out)
+	if len(entries) != 1 || entries[0].Name() != "run-001_search.seed=3" {
+		t.Fatalf("sweep folder holds %v", entries)
+	}
+	d, err := ReadSweepRun(filepath.Join(out, run.Name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Record.Index != 1 || *d.Record.FeasibleEvaluations != 5 || d.Manifest.Seed != 3 || d.Manifest.Evaluations != res.Evaluations || len(d.Front) != len(res.Front) {
+		t.Errorf("read back %+v", d.Record)
+	}
+	_, sum, _ := ConfigYAML(run.Config)
+	if d.Manifest.ConfigSHA256 != sum {
+		t.Error("the manifest's configuration hash is not the run's")
+	}
+	if err := WriteSweepRun(out, run, res, RunInfo{}, -1); err == nil || !strings.Contains(err.Error(), "exists already") {
+		t.Errorf("second write: %v", err)
+	}
+	entries, _ = os.ReadDir(out)
+	if len(entries) != 1 {
+		t.Errorf("a failed write left %d entries", len(entries))
+	}
+	if !IsSweepTemp(".run-001_x.tmp-123") || !IsSweepTemp(".summary.csv.tmp-9") || IsSweepTemp("run-001_x") {
+		t.Error("IsSweepTemp")
+	}
+}
