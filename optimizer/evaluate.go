@@ -323,6 +323,15 @@ func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 		return fmt.Errorf("analysis.priorities is model, but a task on %s has no priority", ui.name)
 	}
 	ur.Explicit, ur.Policy = explicit, policy
+	var key coreKey
+	var hash uint64
+	memo := false
+	if !explicit && !e.noMemo {
+		key, hash, memo = e.memoKey(r, u, ids)
+	}
+	if memo && e.recall(key, hash, r, u, ids) {
+		return e.verdicts(a, r, u, ids, explicit)
+	}
 
 	ts := e.rtTasks[:0]
 	for _, i := range ids {
@@ -362,6 +371,17 @@ func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 	if _, err := e.an.Analyze(policy, ts, out); err != nil {
 		return fmt.Errorf("%s: %w", ui.name, err)
 	}
+	if memo {
+		e.remember(key, hash, r, u, ids)
+	}
+	return e.verdicts(a, r, u, ids, explicit)
+}
+
+// verdicts turns core u's analysis results (e.rtOut, in the order of ids)
+// into response times, priorities and verdicts.
+func (e *Evaluator) verdicts(a *Assignment, r *Result, u int, ids []int, explicit bool) error {
+	ui := &e.units[u]
+	out := e.rtOut[:len(ids)]
 	n := len(ids)
 	for k, i := range ids {
 		tr := &r.Tasks[i]

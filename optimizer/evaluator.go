@@ -111,7 +111,12 @@ type Evaluator struct {
 	// partial: the evaluation in progress is EvaluatePartial's.
 	partial  bool
 	chainBuf []chains.Member
-	maxLimit rta.Limit
+	// memo remembers core results (see memo.go); noMemo turns it off.
+	memo      map[uint64]int32 // key hash → index into memoCores
+	memoCores []coreMemo
+	memoTasks []taskMemo
+	noMemo    bool
+	maxLimit  rta.Limit
 
 	// scratch, per evaluation
 	onCore   [][]int    // per unit: task indices
@@ -340,6 +345,8 @@ func (e *Evaluator) initScratch() {
 	e.gpuOut = make([]gpu.Response, len(e.gpus))
 	e.key = make([]byte, 0, 1+9*len(e.gpus))
 	e.cache = make(map[string]int32)
+	e.memo = make(map[uint64]int32)
+	e.resetMemo()
 	e.fifoAn = gpu.FIFOAnalyzer{Device: e.dev}
 	e.sliceAn = gpu.TimeSliceAnalyzer{Device: e.dev}
 	// Warm the analyzers' buffers so that steady-state evaluations do not
@@ -370,7 +377,15 @@ func (e *Evaluator) Config() *configs.Config { return e.cfg }
 // the fixed point so that a search can rank infeasible mappings by how much
 // they miss; rta.LimitDeadline stops at the deadline and is faster on
 // infeasible mappings.
-func (e *Evaluator) SetLimit(l rta.Limit) { e.maxLimit = l }
+func (e *Evaluator) SetLimit(l rta.Limit) {
+	e.maxLimit = l
+	e.resetMemo()
+}
+
+// SetMemo turns the per-core memo on (the default) or off. Results are the
+// same either way; off, every evaluation analyses every core (for
+// benchmarks of the analysis itself and for the tests that prove that).
+func (e *Evaluator) SetMemo(on bool) { e.noMemo = !on }
 
 // runCost sums the cost of runnables on a CPU unit.
 func runCost(s *configs.System, lines map[string]int64, runnables []string, u *unitInfo) (cpuCost, error) {
