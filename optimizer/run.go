@@ -121,18 +121,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 				}
 			}
 			for _, gi := range order[:depth] {
-				g := p.genes[gi]
-				v := g.values[partial[gi]]
-				switch g.kind {
-				case geneUnit:
-					a.Unit[g.task] = v
-				case geneMode:
-					a.Async[g.gpu] = v == 1
-				case genePriority:
-					a.High[g.gpu] = v == 1
-				case geneSlice:
-					a.Slice[g.gpu] = p.slices[v]
-				}
+				p.setGene(a, gi, partial[gi])
 			}
 			p.normalise(a)
 			if err := p.e.EvaluatePartial(a, r); err != nil {

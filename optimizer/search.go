@@ -194,20 +194,26 @@ func (p *Problem) NumObjectives() int { return len(p.objectives) }
 // ignored.
 func (p *Problem) Decode(genome []int, a *Assignment) {
 	a.CopyFrom(p.base)
-	for gi, g := range p.genes {
-		v := g.values[genome[gi]]
-		switch g.kind {
-		case geneUnit:
-			a.Unit[g.task] = v
-		case geneMode:
-			a.Async[g.gpu] = v == 1
-		case genePriority:
-			a.High[g.gpu] = v == 1
-		case geneSlice:
-			a.Slice[g.gpu] = p.slices[v]
-		}
+	for gi := range p.genes {
+		p.setGene(a, gi, genome[gi])
 	}
 	p.normalise(a)
+}
+
+// setGene writes gene gi, at the index k of its values, into a.
+func (p *Problem) setGene(a *Assignment, gi, k int) {
+	g := &p.genes[gi]
+	v := g.values[k]
+	switch g.kind {
+	case geneUnit:
+		a.Unit[g.task] = v
+	case geneMode:
+		a.Async[g.gpu] = v == 1
+	case genePriority:
+		a.High[g.gpu] = v == 1
+	case geneSlice:
+		a.Slice[g.gpu] = p.slices[v]
+	}
 }
 
 // normalise drops the placement of an offloading task whose GPU task runs
