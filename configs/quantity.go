@@ -195,6 +195,25 @@ func splitQuantity(s string) (num, unit string) {
 // an integer or does not fit in an int64. It reads decimal and scientific
 // notation ("2.034807E7") without going through binary floating point.
 func scaleDecimal(num string, scale int64) (int64, error) {
+	// Bound the work before big.Rat sees the number: it expands an exponent
+	// literally, so "1e9999999" would take seconds and megabytes. No int64
+	// quantity needs more than 40 digits or an exponent beyond ±40.
+	mant, exp, hasExp := strings.Cut(strings.ToLower(num), "e")
+	if len(mant) > 40 {
+		return 0, fmt.Errorf("%s has too many digits", num)
+	}
+	if hasExp {
+		e, err := strconv.Atoi(exp)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a number", num)
+		}
+		if e > 40 {
+			return 0, fmt.Errorf("%s is too large", num)
+		}
+		if e < -40 {
+			return 0, fmt.Errorf("%s is not a whole number of the base unit", num)
+		}
+	}
 	r, ok := new(big.Rat).SetString(num)
 	if !ok {
 		return 0, fmt.Errorf("%q is not a number", num)

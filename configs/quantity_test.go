@@ -34,6 +34,9 @@ func TestParseDuration(t *testing.T) {
 		{"5 min", "unknown unit"},
 		{"0.1ps", "not a whole number"},
 		{"1e30s", "too large"},
+		{"1e999999ms", "too large"}, // refused at once, not expanded by big.Rat
+		{"1e-999999ms", "not a whole number"},
+		{"12345678901234567890123456789012345678901ps", "too many digits"},
 	} {
 		_, err := ParseDuration(bad.in)
 		if err == nil || !strings.Contains(err.Error(), bad.msg) {
