@@ -262,7 +262,7 @@ func (e *Evaluator) analyseGPU(a *Assignment, r *Result, ceLat int64) (int32, er
 			continue
 		}
 		gi := &e.gpus[g]
-		t := gpu.Task{Name: e.tasks[gi.task].name, Period: gi.period,
+		t := gpu.Task{Name: e.tasks[gi.task].name, Period: gi.period, Jitter: gi.jitter,
 			CopyIn: satMul(gi.copyInLines, ceLat), CopyOut: satMul(gi.copyOutLines, ceLat),
 			BlockTime: gi.blockTime, Blocks: gi.blocks, ThreadsPerBlock: gi.threads,
 			SharedMemPerBlock: gi.sharedMem, RegistersPerBlock: gi.registers}

@@ -74,7 +74,8 @@ type gpuInfo struct {
 	period                    int64
 	defaultAsync              bool
 	defaultSlice              int64
-	slices                    bool // the model gives this task a time slice
+	slices                    bool  // the model gives this task a time slice
+	jitter                    int64 // release jitter of the GPU jobs, ps
 }
 
 // unitInfo describes a processing unit.
@@ -303,6 +304,28 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 		e.tasks[i].gpu = len(e.gpus)
 		e.tasks[gi.pre].gpu = len(e.gpus)
 		e.gpus = append(e.gpus, gi)
+	}
+	// Release jitter of the GPU jobs. A job is launched when its offloading
+	// task's pre-processing ends: no earlier than the best-case pre-processing
+	// after the task's release and, if the task meets its deadline D, no later
+	// than D minus the best-case GPU job and post-processing. So J ≤ D −
+	// (best pre + post, over the cores the task may use) − best GPU job; a
+	// mapping where the offloading task misses D is infeasible anyway.
+	for g := range e.gpus {
+		gi := &e.gpus[g]
+		pre := &e.tasks[gi.pre]
+		d := pre.deadline
+		if d <= 0 {
+			d = pre.period
+		}
+		best := int64(-1)
+		for _, c := range pre.cpu {
+			if c.ok && (best < 0 || c.bestExec < best) {
+				best = c.bestExec
+			}
+		}
+		gpuBest := satAdd(satMul(gi.copyInLines+gi.copyOutLines, e.ce.Baseline), gi.kernelBest)
+		gi.jitter = max(0, d-max(best, 0)-gpuBest)
 	}
 
 	// Chains: task indices, checked.

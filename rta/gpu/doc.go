@@ -145,9 +145,11 @@
 //     Σ_{high h} jobs_h(L)·g_h·C_h + (g_i - 1)·C_i, and L is bounded by the
 //     least fixed point of L = ceil(W(L)/S*) (with mixed sizes also of the
 //     thread version; the smaller is used). Kernel part: L + C_i.
-//     jobs_h(L) = 2 + floor(L/T_h): at most one job of h released by t1 is
-//     unfinished at t1 (deadline assumption), and the m-th job released
-//     after t1 is released after t1 + (m-1)·T_h; copy times are not used as
+//     jobs_h(L) = 2 + floor((L + J_h)/T_h): at most one job of h released by
+//     t1 is unfinished at t1 (deadline assumption), and the m-th job
+//     released after t1 is released after t1 + (m-1)·T_h − J_h, with J_h the
+//     release jitter of h (Task.Jitter: a GPU job is launched when its
+//     offloading task's pre-processing ends); copy times are not used as
 //     minimum offsets, since a copy may take less than its worst case. A
 //     task with period 0 has one job. If the fixed point passes the task's
 //     period, iteration stops and Bounded is false.

@@ -217,7 +217,7 @@ func (a *FIFOAnalyzer) fixedPoint(tasks []Task, base, den int64, threads bool, c
 			if threads {
 				wj = a.info[j].workU
 			}
-			w = satAdd(w, satMul(jobs(tasks[j].Period, l), wj))
+			w = satAdd(w, satMul(jobs(tasks[j].Period, l, tasks[j].Jitter), wj))
 		}
 		next := ceilDiv(w, den)
 		if next >= maxTime || satAdd(next, c) > kHorizon {

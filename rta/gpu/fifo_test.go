@@ -478,3 +478,27 @@ func TestFIFOHighFirstIsOptimistic(t *testing.T) {
 		t.Errorf("B: %+v, want the workload bound 150", out[3])
 	}
 }
+
+func TestFIFOHighJobsWithReleaseJitter(t *testing.T) {
+	// The case of TestFIFOHighJobsInWindow with H's jobs released up to
+	// J = 12 late: jobs(25, x, 12) = 2 + floor((x + 12)/25).
+	//   x = 0:  jobs 2, W = 7·10 + 2·80 = 230, x = ceil(230/8) = 29
+	//   x = 29: jobs 2 + floor(41/25) = 3, W = 310, x = 39
+	//   x = 39: jobs 2 + floor(51/25) = 4, W = 390, x = 49
+	//   x = 49: jobs 2 + floor(61/25) = 4, converged. Kernel part 49 + 10 = 59,
+	// one job of H more than without jitter (49).
+	tasks := []Task{
+		{Name: "L", Period: 100, BlockTime: 10, Blocks: 8, ThreadsPerBlock: 512},
+		{Name: "H", Period: 25, BlockTime: 10, Blocks: 8, ThreadsPerBlock: 512, Priority: High, Jitter: 12},
+	}
+	a := FIFOAnalyzer{Device: bigSM}
+	out := make([]Response, 2)
+	if err := a.Analyze(tasks, out); err != nil {
+		t.Fatal(err)
+	}
+	checkResp(t, "L", out[0], Response{KernelQueue: 49, KernelIsolated: 10, Total: 59, Bounded: true, Bound: BoundWorkload})
+	tasks[1].Jitter = -1
+	if err := a.Analyze(tasks, out); err == nil || !strings.Contains(err.Error(), "Jitter") {
+		t.Errorf("negative jitter: %v", err)
+	}
+}

@@ -38,6 +38,12 @@ type Task struct {
 	SharedMemPerBlock int // bytes; see Kernel
 	RegistersPerBlock int // see Kernel
 
+	// Jitter bounds how much later than its nominal periodic release a job
+	// may arrive (a GPU job is launched when its offloading task's
+	// pre-processing ends). It widens the count of a task's jobs in a
+	// window; 0 means strictly periodic.
+	Jitter int64
+
 	// Priority is the stream priority (fifo model only).
 	Priority Priority
 	// Slice is the task's time slice (timeslice model only; must be > 0
@@ -151,6 +157,8 @@ func prepare(dev Device, tasks []Task, out []Response, info []taskInfo, needSlic
 			return info, taskErr(i, t, "Blocks", int64(t.Blocks), "must be > 0")
 		case t.Period < 0:
 			return info, taskErr(i, t, "Period", t.Period, "must be >= 0 (0: a single job)")
+		case t.Jitter < 0 || t.Jitter >= maxTime:
+			return info, taskErr(i, t, "Jitter", t.Jitter, "must be >= 0 and below 2^62")
 		case t.CopyIn < 0:
 			return info, taskErr(i, t, "CopyIn", t.CopyIn, "must be >= 0 (0: no copy)")
 		case t.CopyOut < 0:
@@ -193,12 +201,14 @@ func prepare(dev Device, tasks []Task, out []Response, info []taskInfo, needSlic
 // inside a window [t1, t1+L] whose start t1 some kernel of another task
 // is waiting at: one job released at or before t1 and not complete (at most
 // one, because every job completes within its period), plus the jobs
-// released in (t1, t1+L], the m-th after t1 no earlier than t1 + (m-1)·T.
-// Copy times are not used as minimum offsets, since a copy may take less
-// than its worst case. A task with period 0 has a single job.
-func jobs(period, l int64) int64 {
+// released in (t1, t1+L], the m-th after t1 no earlier than
+// t1 + (m-1)·T − J with release jitter J (Audsley et al. 1993): 1 +
+// floor((L + J)/T) of them. Copy times are not used as minimum offsets,
+// since a copy may take less than its worst case. A task with period 0 has
+// a single job.
+func jobs(period, l, jitter int64) int64 {
 	if period <= 0 {
 		return 1
 	}
-	return 2 + l/period
+	return 2 + satAdd(l, jitter)/period
 }

@@ -77,7 +77,7 @@ func (a *TimeSliceAnalyzer) Analyze(tasks []Task, out []Response) error {
 					continue
 				}
 				tj, ej := &tasks[j], a.info[j].iso
-				jb := jobs(tj.Period, w)
+				jb := jobs(tj.Period, w, tj.Jitter)
 				tu := min(n, satMul(jb, ceilDiv(ej, tj.Slice)))
 				next = satAdd(next, min(satMul(tu, tj.Slice), satMul(jb, ej)))
 				turns = satAdd(turns, tu)
