@@ -86,12 +86,14 @@
 // interference, and for an offloading task the best-case GPU job (copies at
 // the uncontended copy-engine latency, the kernel's lower-bound ticks).
 //
-// Known limits. The GPU job of a PRE task is released when its
-// pre-processing ends, which varies by up to the PRE task's response time;
-// rta/gpu takes GPU tasks as strictly periodic (no release jitter), so the
-// GPU bounds are exact for that model but do not yet account for the release
-// jitter of the GPU jobs. A mapping is analysed as given; a core that hosts
-// only tasks without label accesses (OS_Overhead) does not count in #C.
+// Release jitter of GPU jobs. The GPU job of a PRE task is launched when its
+// pre-processing ends, which varies from job to job. rta/gpu counts the jobs
+// of a task in a window with release jitter J; the evaluator bounds J per
+// GPU task independently of the mapping: J = D − (best-case pre- and
+// post-processing over the cores the task may use) − best-case GPU job,
+// valid whenever the PRE task meets its deadline D (a mapping where it does
+// not is infeasible anyway). A mapping is analysed as given; a core that
+// hosts only tasks without label accesses (OS_Overhead) does not count in #C.
 //
 // # Performance
 //
