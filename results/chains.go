@@ -75,7 +75,7 @@ func NewChainsJSON(r *optimizer.Result) []ChainJSON {
 	for _, c := range r.Chains {
 		cj := ChainJSON{Name: c.Name, Status: c.Analysis.Status.String(), Objective: objectiveName(c.Objective)}
 		if c.Analysis.Status != chains.OK {
-			cj.Reason = c.Analysis.Reason()
+			cj.Reason = ChainReason(c)
 		}
 		for k, t := range c.Tasks {
 			cj.Members = append(cj.Members, ChainMemberJSON{Task: t, StandsFor: c.Members[k].Name, Unit: c.Units[k]})
@@ -95,6 +95,22 @@ func NewChainsJSON(r *optimizer.Result) []ChainJSON {
 		out = append(out, cj)
 	}
 	return out
+}
+
+// ChainReason says why a chain has no latency, with times in units (the
+// chains package is unit-agnostic and writes raw numbers).
+func ChainReason(c optimizer.ChainResult) string {
+	a := &c.Analysis
+	if a.Status == chains.MemberUnschedulable && a.Member >= 0 && a.Member < len(c.Members) {
+		m := c.Members[a.Member]
+		d := m.Deadline
+		if d == 0 {
+			d = m.Period
+		}
+		return fmt.Sprintf("member %d (%s) is not schedulable: R = %s > D = %s", a.Member+1, m.Name,
+			FormatDuration(configs.Duration(m.WCRT)), FormatDuration(configs.Duration(d)))
+	}
+	return a.Reason()
 }
 
 func latency(v chains.Values, get func(chains.Values) int64) string {
@@ -133,7 +149,7 @@ func writeChainTable(p *printer, r *optimizer.Result) {
 			latency(a.Implicit, react), latency(a.Implicit, reaction), latency(a.Implicit, age),
 			latency(a.LET, react), latency(a.LET, reaction), latency(a.LET, age), latency(a.Davare, reaction))
 		if a.Status != chains.OK {
-			notes = append(notes, c.Name+": no latency: "+a.Reason())
+			notes = append(notes, c.Name+": no latency: "+ChainReason(c))
 		}
 	}
 	p.flush(tw)

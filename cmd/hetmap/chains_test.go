@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -83,5 +86,19 @@ func TestAnalyzeChainsJSON(t *testing.T) {
 		if c.Name == "SF-P-DA" && (c.Members[0].Task != "SFM" || c.Members[0].RepresentedBy != "PRE_SFM_gpu_POST") {
 			t.Errorf("SFM on the GPU must be represented by its offloading task: %+v", c.Members[0])
 		}
+	}
+}
+
+// TestChainWithoutLatencySaysWhyInUnits: under the model's requirements,
+// Planner (R = 13.1982 ms in the feasible mapping) misses its 12 ms, so the
+// chains through it have no latency, and the reason is written in ms.
+func TestChainWithoutLatencySaysWhyInUnits(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "strict.yaml")
+	if err := os.WriteFile(cfg, []byte("model: builtin\nconventions: {deadlines: model}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := hetmap(t, "analyze", "--config", cfg, "--mapping", "testdata/waters_feasible.yaml")
+	if code != 1 || !strings.Contains(out, "CA-P-DA: no latency: member 2 (Planner) is not schedulable: R = 13.1982 ms > D = 12 ms") {
+		t.Errorf("exit %d, output:\n%s", code, out)
 	}
 }
