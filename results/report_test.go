@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"flag"
 	"fmt"
 	"image/png"
 	"os"
@@ -18,34 +17,6 @@ import (
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
 )
-
-// The -update flag may be defined by another test file of the package too.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files in testdata/")
-	}
-}
-
-func reportGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./results -run Report -update` to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run with -update after checking the change):\n--- got\n%s", path, got)
-	}
-}
 
 // runFolder writes the run folder of a search on a configuration into a
 // temporary folder of the test.
@@ -163,7 +134,7 @@ func TestReport(t *testing.T) {
 // and chains, one SVG per plot.
 func testReportStructure(t *testing.T, dir string) {
 	html := readReport(t, dir)
-	reportGolden(t, "report_structure_3obj.txt", skeleton(t, html))
+	golden(t, "report_structure_3obj.txt", skeleton(t, html))
 	for _, want := range []string{`data-plot="front-scatter"`, "<h2>Pareto front</h2>", `<details id="point-1" class="point" open>`,
 		"C = compute + memory (uncontended) + contention + GPU wait", "time since the synchronous release [ms]"} {
 		if !strings.Contains(html, want) {
@@ -183,7 +154,7 @@ func testReportStructure(t *testing.T, dir string) {
 func TestReportInfeasible(t *testing.T) {
 	dir := runFolder(t, infeasible, "")
 	html := readReport(t, dir)
-	reportGolden(t, "report_structure_infeasible.txt", skeleton(t, html))
+	golden(t, "report_structure_infeasible.txt", skeleton(t, html))
 	for _, want := range []string{"<h2>No feasible mapping</h2>", `<details id="least-violating-1"`, "Planner on", "exceeds D = 12 ms"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the report lacks %q", want)
@@ -240,7 +211,7 @@ func testReportFrontCSVColumns(t *testing.T, dir string) {
 			t.Errorf("row %d has %d columns, the header %d", i, len(r), len(rows[0]))
 		}
 	}
-	reportGolden(t, "front_csv_columns.txt", strings.Join(rows[0], "\n")+"\n")
+	golden(t, "front_csv_columns.txt", strings.Join(rows[0], "\n")+"\n")
 }
 
 // A folder that is not a run folder is an error that says why, and no

@@ -2,7 +2,6 @@ package results
 
 import (
 	"bytes"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,34 +13,6 @@ import (
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
-
-// The -update flag may be defined by another test file of the package too.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files in testdata/")
-	}
-}
-
-func sweepGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./results -update` to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run with -update after checking the change):\n--- got\n%s", path, got)
-	}
-}
 
 // syntheticSweep is a 2 × 2 sweep on the built-in system with two
 // objectives and made-up run folders: run 3 does not know its feasible
@@ -113,7 +84,7 @@ func TestSweepSummary(t *testing.T) {
 	if err := WriteSweepCSV(&buf, s); err != nil {
 		t.Fatal(err)
 	}
-	sweepGolden(t, "sweep_summary.csv", buf.String())
+	golden(t, "sweep_summary.csv", buf.String())
 }
 
 // TestSweepHTML: summary.html is self-contained and has its sections, one
