@@ -1,6 +1,7 @@
 package moo
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -105,7 +106,7 @@ func wfg(pts [][]float64, ref []float64, d int) float64 {
 	case d == 2:
 		// Non-dominated and sorted by the first objective, so the second
 		// decreases: a staircase of disjoint rectangles.
-		slices.SortFunc(pts, func(a, b []float64) int { return cmpFloat(a[0], b[0]) })
+		slices.SortFunc(pts, func(a, b []float64) int { return cmp.Compare(a[0], b[0]) })
 		hv := 0.0
 		for i, p := range pts {
 			right := ref[0]
@@ -127,7 +128,7 @@ func slicesWFG(pts [][]float64, ref []float64, d int) float64 {
 	// it, so their limit set with respect to pts[k] takes pts[k]'s value
 	// there, and its hypervolume is a (d-1)-dimensional one times a height.
 	last := d - 1
-	slices.SortFunc(pts, func(a, b []float64) int { return cmpFloat(b[last], a[last]) })
+	slices.SortFunc(pts, func(a, b []float64) int { return cmp.Compare(b[last], a[last]) })
 	hv := 0.0
 	limit := make([][]float64, 0, len(pts))
 	buf := make([]float64, (len(pts)-1)*last)
@@ -156,14 +157,14 @@ func slicesWFG(pts [][]float64, ref []float64, d int) float64 {
 // objective is the volume of that slice (the slicing of HSO). It takes
 // O(N²) time and reorders pts.
 func sweep3(pts [][]float64, ref []float64) float64 {
-	slices.SortFunc(pts, func(a, b []float64) int { return cmpFloat(a[2], b[2]) })
+	slices.SortFunc(pts, func(a, b []float64) int { return cmp.Compare(a[2], b[2]) })
 	stair := make([][2]float64, 0, len(pts)) // x increasing, y decreasing
 	hv := 0.0
 	for i, p := range pts {
 		x, y := p[0], p[1]
 		// Find where (x, y) goes; it is dominated in the plane if the
 		// step at or before it is no worse in y.
-		pos, _ := slices.BinarySearchFunc(stair, x, func(s [2]float64, x float64) int { return cmpFloat(s[0], x) })
+		pos, _ := slices.BinarySearchFunc(stair, x, func(s [2]float64, x float64) int { return cmp.Compare(s[0], x) })
 		dominated := pos < len(stair) && stair[pos][0] == x && stair[pos][1] <= y ||
 			pos > 0 && stair[pos-1][1] <= y
 		if !dominated {
@@ -199,14 +200,4 @@ func box(p, ref []float64, d int) float64 {
 		v *= ref[j] - p[j]
 	}
 	return v
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

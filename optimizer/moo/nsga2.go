@@ -1,6 +1,7 @@
 package moo
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -343,7 +344,7 @@ func rank(inds eaopt.Individuals, n int) eaopt.Individuals {
 			pos[t] = t
 		}
 		if len(next)+len(front) > n {
-			slices.SortStableFunc(pos, func(a, b int) int { return cmpFloat(cd[b], cd[a]) })
+			slices.SortStableFunc(pos, func(a, b int) int { return cmp.Compare(cd[b], cd[a]) })
 			pos = pos[:n-len(next)]
 		}
 		for _, t := range pos {

@@ -1,6 +1,7 @@
 package gpusim
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"io"
@@ -327,7 +328,7 @@ func (tl *timeline) Plot(c draw.Canvas, p *plot.Plot) {
 		}
 		launches = append(launches, launch{k.Launch, []string{tl.abbr[i]}})
 	}
-	slices.SortStableFunc(launches, func(a, b launch) int { return cmpInt64(a.t, b.t) })
+	slices.SortStableFunc(launches, func(a, b launch) int { return cmp.Compare(a.t, b.t) })
 	merged := launches[:0]
 	for _, l := range launches {
 		if n := len(merged); n > 0 && merged[n-1].t == l.t {
@@ -406,16 +407,6 @@ func (timeTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-func cmpInt64(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // laneTicks labels the y axis: 0 and ThreadsPerSM at the edges of each SM
 // lane, the lane's name in its middle.
 type laneTicks struct{ tl *timeline }
@@ -437,18 +428,8 @@ func (lt laneTicks) Ticks(_, _ float64) []plot.Tick {
 		ts = append(ts, plot.Tick{Value: (tl.ceBase + tl.ymax) / 2, Label: "CE"})
 	}
 	ts = append(ts, plot.Tick{Value: -0.2 * tl.lane, Label: "launch"})
-	slices.SortFunc(ts, func(a, b plot.Tick) int { return cmpFloat(a.Value, b.Value) })
+	slices.SortFunc(ts, func(a, b plot.Tick) int { return cmp.Compare(a.Value, b.Value) })
 	return ts
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 type legendEntry struct {
