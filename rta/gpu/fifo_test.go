@@ -389,18 +389,7 @@ func TestPropertyFIFOMonotone(t *testing.T) {
 		if err := a.Analyze(ts, out0); err != nil {
 			t.Fatal(err)
 		}
-		g := slices.Clone(ts)
-		i := rng.IntN(n)
-		switch rng.IntN(4) {
-		case 0:
-			g[i].BlockTime += 1 + rng.Int64N(5)
-		case 1:
-			g[i].Blocks += 1 + rng.IntN(10)
-		case 2:
-			g[i].CopyIn += 1 + rng.Int64N(5)
-		case 3:
-			g[i].CopyOut += 1 + rng.Int64N(5)
-		}
+		g := growOne(rng, ts)
 		out1 := make([]Response, n)
 		if err := b.Analyze(g, out1); err != nil {
 			t.Fatal(err)
@@ -501,4 +490,23 @@ func TestFIFOHighJobsWithReleaseJitter(t *testing.T) {
 	if err := a.Analyze(tasks, out); err == nil || !strings.Contains(err.Error(), "Jitter") {
 		t.Errorf("negative jitter: %v", err)
 	}
+}
+
+// growOne returns a copy of ts in which one random task has a longer block
+// time, more blocks, or a longer copy in or out: the change under which a
+// response must not decrease.
+func growOne(rng *rand.Rand, ts []Task) []Task {
+	g := slices.Clone(ts)
+	i := rng.IntN(len(g))
+	switch rng.IntN(4) {
+	case 0:
+		g[i].BlockTime += 1 + rng.Int64N(5)
+	case 1:
+		g[i].Blocks += 1 + rng.IntN(10)
+	case 2:
+		g[i].CopyIn += 1 + rng.Int64N(5)
+	case 3:
+		g[i].CopyOut += 1 + rng.Int64N(5)
+	}
+	return g
 }

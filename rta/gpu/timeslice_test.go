@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
@@ -119,18 +118,7 @@ func TestPropertyTimeSliceMonotone(t *testing.T) {
 		if err := a.Analyze(ts, out0); err != nil {
 			t.Fatal(err)
 		}
-		g := slices.Clone(ts)
-		i := rng.IntN(n)
-		switch rng.IntN(4) {
-		case 0:
-			g[i].BlockTime += 1 + rng.Int64N(5)
-		case 1:
-			g[i].Blocks += 1 + rng.IntN(10)
-		case 2:
-			g[i].CopyIn += 1 + rng.Int64N(5)
-		case 3:
-			g[i].CopyOut += 1 + rng.Int64N(5)
-		}
+		g := growOne(rng, ts)
 		out1 := make([]Response, n)
 		if err := a.Analyze(g, out1); err != nil {
 			t.Fatal(err)
