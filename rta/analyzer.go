@@ -73,6 +73,9 @@ type Result struct {
 type Analyzer struct {
 	// Limit selects how far response times of missing tasks are iterated.
 	Limit Limit
+	// MaxSearchNodes bounds the exact priority search of the OPA policy
+	// (partial orders examined per core); 0 means DefaultMaxSearchNodes.
+	MaxSearchNodes int
 
 	order   []int        // priority order, most urgent first
 	cand    []int        // OPA: unassigned tasks, largest deadline first
@@ -82,6 +85,7 @@ type Analyzer struct {
 	testR   []int64      // OPA: response time found by the assignment test
 	levels  int          // OPA: levels filled from the bottom
 	ordered bool
+	srch    orderSearch // the exact priority search (search.go)
 }
 
 // Order returns the priority order of the last Analyze, most urgent first,
@@ -115,13 +119,18 @@ func (a *Analyzer) OPALevels() int { return a.levels }
 // level it tries the unassigned tasks from the largest deadline down and
 // puts the first one that meets its deadline with all other unassigned
 // tasks above it, where a self-suspending interferer is given jitter D − C
-// (InterfererAtDeadline). If some level cannot be filled, the remaining
-// tasks take the upper levels in deadline-monotonic order. Response times
-// are then recomputed from the highest priority down with the tighter
-// jitter R − C (Task.Interferer), which is what Result reports.
+// (InterfererAtDeadline). If some level cannot be filled and the core has
+// self-suspending tasks, an exact search over the orders looks for one that
+// passes the final test (see the package documentation, "Exact priority
+// assignment"; Decided and SearchNodes report on it). If none is found, the
+// tasks OPA could not place take the upper levels in deadline-monotonic
+// order. Response times are then recomputed from the highest priority down
+// with the tighter jitter R − C (Task.Interferer), which is what Result
+// reports.
 func (a *Analyzer) Analyze(policy Policy, tasks []Task, out []Result) (bool, error) {
 	a.ordered = false
 	a.levels = 0
+	a.srch.nodes, a.srch.capped = 0, false
 	if len(out) < len(tasks) {
 		return false, ErrShortOutput
 	}
@@ -136,6 +145,7 @@ func (a *Analyzer) Analyze(policy Policy, tasks []Task, out []Result) (bool, err
 		t := &tasks[0]
 		a.order[0] = 0
 		r, st := respond(t, nil, a.limitFor(t), nil)
+		st = inputStatus(t, st)
 		out[0] = Result{R: r, Status: st}
 		if policy == OPA && st == Schedulable {
 			a.levels = 1
@@ -147,6 +157,18 @@ func (a *Analyzer) Analyze(policy Policy, tasks []Task, out []Result) (bool, err
 	switch policy {
 	case OPA:
 		a.assignOPA(tasks)
+		if a.levels == n {
+			// OPA's order passes the final test: its test is at least as
+			// strict (see the package documentation).
+			reuseFrom = 0
+			break
+		}
+		a.ordered = true
+		if a.searchOrder(tasks) {
+			return a.evaluate(tasks, out, n), nil
+		}
+		// No order passes (or the search stopped undecided): report the
+		// order OPA left, whose statuses show what fails.
 		reuseFrom = n - a.levels
 	case DeadlineMonotonic:
 		a.sortOrder(tasks, dmLess)
@@ -308,20 +330,29 @@ func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
 		} else {
 			r, st = respond(t, hp, a.limitFor(t), a.scratch)
 		}
-		if tainted && st.Bounded() {
+		st = inputStatus(t, st)
+		if tainted && (st.Bounded() || st == InputUnbounded) {
 			st = InterfererUnbounded
 		}
 		out[i] = Result{R: r, Status: st, Rank: rank}
 		all = all && st == Schedulable
 		if t.S > 0 {
 			suspending = true
-			if !st.Bounded() {
-				tainted = true
-			}
+		}
+		if taints(t, st) {
+			tainted = true
 		}
 		hp = append(hp, t.Interferer(r))
 	}
 	return all
+}
+
+// taints reports whether task t, with status st, leaves the tasks below it
+// without a sound bound: a self-suspending task without a response-time
+// bound (its jitter R − C is unknown) or a task whose own C or S is no
+// bound (Task.NoBound).
+func taints(t *Task, st Status) bool {
+	return t.NoBound || (t.S > 0 && !st.Bounded())
 }
 
 // evaluateExplicit computes the response times for the Explicit policy,
@@ -355,7 +386,8 @@ func (a *Analyzer) evaluateExplicit(ts []Task, out []Result) bool {
 				}
 			}
 			r, st := respond(t, h, a.limitFor(t), a.scratch)
-			if tainted && st.Bounded() {
+			st = inputStatus(t, st)
+			if tainted && (st.Bounded() || st == InputUnbounded) {
 				st = InterfererUnbounded
 			}
 			out[i] = Result{R: r, Status: st, Rank: g}
@@ -373,15 +405,27 @@ func (a *Analyzer) evaluateExplicit(ts []Task, out []Result) bool {
 					if ts[i].S > 0 {
 						own = 1
 					}
-					if suspending-own > 0 && out[i].Status.Bounded() {
+					if suspending-own > 0 && (out[i].Status.Bounded() || out[i].Status == InputUnbounded) {
 						out[i].Status = InterfererUnbounded
 					}
 				}
 			}
 		}
+		// A peer whose own C or S is no bound leaves the others of its
+		// group without a bound too: they count it as an interferer.
+		for _, k := range group {
+			if !ts[k].NoBound {
+				continue
+			}
+			for _, i := range group {
+				if i != k && (out[i].Status.Bounded() || out[i].Status == InputUnbounded) {
+					out[i].Status = InterfererUnbounded
+				}
+			}
+		}
 		for _, i := range group {
 			t := &ts[i]
-			if t.S > 0 && !out[i].Status.Bounded() {
+			if taints(t, out[i].Status) {
 				tainted = true
 			}
 			hp = append(hp, t.Interferer(out[i].R))

@@ -108,18 +108,33 @@
 // InterfererUnbounded. Synchronous offloading needs nothing special: the
 // caller adds the GPU response time to C, since the core busy-waits.
 //
+// # Values that are no bound
+//
+// A value declared no bound is never used as an input of another bound.
+// When the caller only has a lower bound for a task's C or S (hetmap: the
+// GPU response the task waits for has no bound), it sets Task.NoBound: the
+// task is reported InputUnbounded, and every task below it (and, under
+// Explicit, every peer of equal priority) InterfererUnbounded, whether the
+// task suspends (its jitter R − C is unknown) or busy-waits (its C is
+// unknown). Likewise a suspending task whose own iteration gives no bound
+// (Exceeded, Unbounded) leaves the tasks below it InterfererUnbounded. The
+// R reported in these cases is what the iteration gives with the values at
+// hand: a lower bound, useful to rank how badly a core fails.
+//
 // # Priority assignment
 //
 // Analyzer.Analyze assigns the priorities of one core by a Policy:
 //
 //   - OPA, the default: Audsley's optimal priority assignment (Audsley, "On
 //     priority assignment in fixed priority scheduling", Information
-//     Processing Letters 79(1), 2001). It fills the priority levels from
-//     the lowest up, each with a task that meets its deadline when all
-//     still unassigned tasks have higher priority, and it finds an order
-//     whenever the test admits one. Deadline-monotonic order is not optimal
-//     once tasks self-suspend: a suspending task with a long deadline may
-//     need to run above a task with a shorter one.
+//     Processing Letters 79(1), 2001), completed by an exact search where
+//     OPA's test is stricter than the final one (see "Exact priority
+//     assignment" below): an order is found whenever one passes the final
+//     test. OPA fills the priority levels from the lowest up, each with a
+//     task that meets its deadline when all still unassigned tasks have
+//     higher priority. Deadline-monotonic order is not optimal once tasks
+//     self-suspend: a suspending task with a long deadline may need to run
+//     above a task with a shorter one.
 //   - DeadlineMonotonic (Leung and Whitehead, "On the complexity of
 //     fixed-priority scheduling of periodic, real-time tasks", Performance
 //     Evaluation 2(4), 1982), optimal for independent tasks with D ≤ T and
@@ -138,21 +153,83 @@
 // may depend on the set of tasks above it but not on their relative order
 // (Davis and Burns, "Improved priority assignment for global fixed priority
 // pre-emptive scheduling in multiprocessor real-time systems", Real-Time
-// Systems 47(1), 2011). The response-time jitter R_j − C_j depends on j's
-// own interferers and so on the order, so during the assignment a
-// suspending interferer j is given the jitter D_j − C_j instead
-// (Task.InterfererAtDeadline). It is an upper bound of R_j − C_j whenever j
-// is schedulable, and OPA only accepts an order in which every task is, so
-// the induction from the highest priority down makes the assignment sound.
-// Once the order is fixed, the reported response times are recomputed from
-// the highest priority down with the tighter R_j − C_j. When no level
-// assignment exists for the test, the levels OPA could fill from the bottom
-// keep their tasks, the remaining upper levels are filled in
-// deadline-monotonic order, and every task still receives a response time
-// and a Status, so the caller can see which tasks fail and by how much
-// (Analyzer.OPALevels tells how far OPA got). Because the final analysis
-// is tighter than the assignment test, such a fallback order may still
-// turn out schedulable; Analyze reports the final statuses.
+// Systems 47(1), 2011). The final test is not: the jitter R_j − C_j of a
+// suspending interferer depends on j's own interferers and so on the order.
+// OPA therefore assigns with the jitter D_j − C_j instead
+// (Task.InterfererAtDeadline), an upper bound of R_j − C_j whenever j is
+// schedulable: an order OPA finds passes the final test too, by induction
+// from the highest priority down, and the reported response times are then
+// recomputed from the top with the tighter R_j − C_j. But OPA's test is
+// stricter than the final one, so OPA can fail on a core that has an order
+// passing the final test. The OPA policy then searches the orders.
+//
+// # Exact priority assignment
+//
+// Under the OPA policy a core is declared unschedulable only when no strict
+// priority order passes the final test; otherwise an order that passes is
+// reported. Without self-suspending tasks the final test is OPA's own, and
+// OPA decides it. With them, when OPA fails, a depth-first search fixes the
+// levels from the most urgent down (Analyzer.searchOrder). It rests on four
+// facts about the final test:
+//
+//  1. Prefix closure. A task's response time depends only on the tasks above
+//     it and their order, so the task placed at a level keeps the response
+//     time computed when it is placed, and the tasks not yet placed see the
+//     prefix only through its set and the jitters R − C of its suspending
+//     members (a non-suspending task's jitter is J in every order).
+//  2. Monotonicity. A response time never decreases when an interferer is
+//     added or an interferer's jitter grows.
+//  3. Two OPA-compatible tests bracket the final one. Give every unplaced
+//     suspending task the fixed jitter D − C (upper test) or the smallest
+//     value its R − C can take below the prefix, max(J + S + B, R(prefix) −
+//     C) with R(prefix) its response time with only the prefix above
+//     (lower test). By 2, an order of the unplaced tasks that passes the
+//     upper test passes the final test (each one's R − C is at most D − C
+//     once it meets its deadline), and one that fails the lower test fails
+//     the final test. Both have fixed jitters, so Audsley's algorithm
+//     decides them exactly.
+//  4. The bottom levels that OPA fills under the upper test keep their
+//     tasks. If task x passes the upper test at the lowest level with all
+//     other unplaced tasks above it, and some order passes the final test,
+//     then moving x to the lowest level of that order still passes: the
+//     tasks that were below x lose an interferer (by 2, none gets worse, and
+//     suspending ones get smaller jitters), and x, now below all of them,
+//     meets its deadline because every jitter above it is at most the upper
+//     test's. By induction, every level OPA fills from the bottom before it
+//     gets stuck may keep its task.
+//
+// So at each state (a prefix of levels) the search runs OPA under the upper
+// test: if it fills every level, the order is found; the levels it fills
+// are fixed (4) and only the remaining, stuck tasks are searched. If OPA
+// under the lower test cannot order the stuck tasks, no completion exists
+// (3) and the state is cut. Otherwise each stuck task that meets its
+// deadline below the prefix is tried at the next level. Two more cuts never
+// lose an order: a state whose set equals that of a state that already
+// failed, with each suspending member's response time at least as large,
+// fails too (1, 2; a memo of failed states); and a suspending task c is not
+// placed directly below a non-suspending task x if c above x still lets x
+// meet its deadline, because that swapped prefix has the same set, the same
+// jitters except c's, which can only be smaller (2), and is explored
+// itself. Suspending tasks are tried first and in deadline-monotonic order,
+// then the others; the first order found is reported.
+//
+// Every other state is visited, so the search is exact when it ends. Its
+// worst case is exponential in the number of stuck tasks (the orders of n
+// tasks number n!), so it is bounded: after Analyzer.MaxSearchNodes states
+// (DefaultMaxSearchNodes, 16 384) it stops, the core is reported with OPA's
+// statuses, and Analyzer.Decided reports false, so that a caller never
+// claims a proof it does not have. The bound is not reached in practice:
+// TestExactPriorityAssignment checks the result against brute force over
+// every order on 4 000 random cores of 2–7 tasks, TestSearchDecides runs
+// random tight cores of 8–24 tasks with up to 6 suspending ones and
+// requires a decision for each, and hetmap's cores carry at most one
+// suspending task per asynchronously offloaded GPU task.
+//
+// When no order exists, the levels OPA could fill from the bottom keep
+// their tasks, the remaining upper levels are filled in deadline-monotonic
+// order, and every task still receives a response time and a Status, so the
+// caller can see which tasks fail and by how much (Analyzer.OPALevels tells
+// how far OPA got).
 //
 // Under Explicit, tasks with equal priority may be dispatched in either
 // order, so each counts the others of its priority as higher-priority

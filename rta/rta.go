@@ -47,6 +47,12 @@ type Task struct {
 	// Priority is used by the Explicit policy only: a higher value is more
 	// urgent (as in Amalthea); equal values are allowed.
 	Priority int
+	// NoBound marks a task whose C or S is not a sound bound but only a
+	// lower one (hetmap: the GPU response it waits for has no bound). Its
+	// own response time is then no bound (status InputUnbounded), and
+	// neither is that of any task below it, whose interference term needs
+	// its C (and, when it suspends, its R): those get InterfererUnbounded.
+	NoBound bool
 }
 
 // Errors returned for invalid input.
@@ -137,14 +143,19 @@ const (
 	// Unbounded: the utilisation of the higher-priority tasks is at least
 	// 1, so the response time has no finite bound; R is Infinity.
 	Unbounded
-	// InterfererUnbounded: a self-suspending task of higher (or, under
-	// Explicit, equal) priority has no sound response-time bound, so its
-	// interference and hence this task's response time cannot be bounded.
-	// R is computed with the best jitter known and is a lower bound only.
+	// InterfererUnbounded: a task of higher (or, under Explicit, equal)
+	// priority gives no sound interference bound: it self-suspends and has
+	// no response-time bound, or its own C or S is no bound (Task.NoBound).
+	// This task's response time cannot be bounded either. R is computed
+	// with the values known and is a lower bound only.
 	InterfererUnbounded
 	// Invalid: ResponseTime was given input that violates the
 	// preconditions (see Task.Validate); R is 0.
 	Invalid
+	// InputUnbounded: the task's own C or S is not a bound (Task.NoBound),
+	// so neither is its response time. R is computed with the values given
+	// and is a lower bound only.
+	InputUnbounded
 )
 
 var statusNames = [...]string{
@@ -154,6 +165,7 @@ var statusNames = [...]string{
 	Unbounded:           "unbounded",
 	InterfererUnbounded: "interferer unbounded",
 	Invalid:             "invalid input",
+	InputUnbounded:      "input unbounded",
 }
 
 // String returns a short English description of s.
@@ -181,8 +193,10 @@ func (s Status) Bounded() bool { return s == Schedulable || s == DeadlineMiss }
 // DeadlineMiss for a converged sound bound; Exceeded when the limit was
 // passed (R is then the value, above the limit, at which the iteration
 // stopped: a lower bound on the analysis value) or when the fixed point
-// lies beyond T; Unbounded (R = Infinity) when Σ C_j/T_j ≥ 1; and Invalid
-// (R = 0) for input outside the preconditions. A job without work
+// lies beyond T; Unbounded (R = Infinity) when Σ C_j/T_j ≥ 1; Invalid
+// (R = 0) for input outside the preconditions; and InputUnbounded, in place
+// of Schedulable or DeadlineMiss, when t.NoBound says that t's own C or S is
+// no bound. A job without work
 // (C + S + B = 0) completes when released: R = J, whatever hp is.
 // ResponseTime never panics, and it allocates only to decide Σ C_j/T_j ≥ 1
 // exactly when the sum lies within 1e-9 of 1.
@@ -195,11 +209,24 @@ func ResponseTime(t Task, hp []Interferer, limit int64) (int64, Status) {
 			return 0, Invalid
 		}
 	}
+	var r int64
+	var st Status
 	if len(hp) <= smallHP {
 		var s [2 * smallHP]int64
-		return respond(&t, hp, limit, s[:])
+		r, st = respond(&t, hp, limit, s[:])
+	} else {
+		r, st = respond(&t, hp, limit, nil)
 	}
-	return respond(&t, hp, limit, nil)
+	return r, inputStatus(&t, st)
+}
+
+// inputStatus turns the status of a bounded result of a task whose own
+// input is no bound (Task.NoBound) into InputUnbounded.
+func inputStatus(t *Task, st Status) Status {
+	if t.NoBound && st.Bounded() {
+		return InputUnbounded
+	}
+	return st
 }
 
 // smallHP is the number of interferers up to which ResponseTime keeps the
