@@ -163,6 +163,27 @@ func hasHave(n int) string {
 	return "have"
 }
 
+func waitWaits(n int) string {
+	if n == 1 {
+		return "waits"
+	}
+	return "wait"
+}
+
+func itThey(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "they"
+}
+
+func sIfOne(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
+}
+
 func doesDo(n int) string {
 	if n == 1 {
 		return "does"

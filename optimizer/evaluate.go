@@ -40,14 +40,14 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 	if r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.GPU) != len(e.gpus) || len(r.Units) != len(e.units) {
 		e.initResult(r)
 	}
-	r.Schedulable, r.Misses, r.Violation = true, 0, 0
+	r.Schedulable, r.Misses, r.Violation, r.Undecided = true, 0, 0, 0
 	r.Chains = r.Chains[:0]
 
 	// 1. Roles, the tasks of every core, and who accesses memory.
 	for u := range e.onCore {
 		e.onCore[u] = e.onCore[u][:0]
 		ur := &r.Units[u]
-		ur.Tasks, ur.AccessesMemory, ur.Utilisation, ur.CopyUtilisation, ur.Explicit = 0, false, 0, 0, false
+		ur.Tasks, ur.AccessesMemory, ur.Utilisation, ur.CopyUtilisation, ur.Explicit, ur.Undecided = 0, false, 0, 0, false, false
 	}
 	bGPU := false
 	for i := range e.tasks {
@@ -153,8 +153,16 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 			return err
 		}
 	}
+	if err := e.missedAssumptions(a, r); err != nil {
+		return err
+	}
 
 	// 5. Verdicts and the ranking measure.
+	for u := range r.Units {
+		if r.Units[u].Undecided {
+			r.Undecided++
+		}
+	}
 	for i := range r.Tasks {
 		tr := &r.Tasks[i]
 		if tr.Role == NotRunning {
@@ -162,7 +170,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		}
 		if tr.Role == OnGPU {
 			switch {
-			case !r.GPUSound:
+			case !r.GPU[tr.GPU].Bound(r):
 				tr.Verdict = GPUNoBound
 			case tr.R > tr.D:
 				tr.Verdict = Misses
@@ -191,7 +199,7 @@ func (e *Evaluator) gpuSide(a *Assignment, r *Result, nCE int, ceLat int64) erro
 		gi := &e.gpus[g]
 		gr := &r.GPU[g]
 		gr.OnGPU = e.gpuUnit >= 0 && a.Unit[gi.task] == e.gpuUnit
-		gr.High, gr.Slice, gr.WithinPeriod = false, 0, false
+		gr.High, gr.Slice, gr.WithinPeriod, gr.AssumptionMissedBy = false, 0, false, -1
 		if !gr.OnGPU {
 			key = append(key, 0)
 			continue
@@ -334,6 +342,7 @@ func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 	}
 
 	ts := e.rtTasks[:0]
+	ur.Utilisation = 0 // missedAssumptions may analyse a core again
 	for _, i := range ids {
 		ti := &e.tasks[i]
 		tr := &r.Tasks[i]
@@ -359,6 +368,11 @@ func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 		tr.C = clampTime(satAdd(satAdd(exec, satMul(lines, lat)), tr.GPUWait))
 		tr.BCRT = satAdd(satAdd(tr.Memory, bestExec), gpuBest)
 		t := rta.Task{C: tr.C, T: ti.period, D: tr.D, S: clampTime(tr.Suspension)}
+		if tr.Role == OffloadSync || tr.Role == OffloadAsync {
+			// A GPU response that is no bound feeds no bound: not this
+			// task's, nor, through its C or its jitter, those below it.
+			t.NoBound = !r.GPU[ti.gpu].Bound(r)
+		}
 		if explicit {
 			t.Priority = a.Priority[i]
 		}
@@ -371,6 +385,7 @@ func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 	if _, err := e.an.Analyze(policy, ts, out); err != nil {
 		return fmt.Errorf("%s: %w", ui.name, err)
 	}
+	ur.Undecided = !e.an.Decided()
 	if memo {
 		e.remember(key, hash, r, u, ids)
 	}
@@ -403,14 +418,76 @@ func (e *Evaluator) verdicts(a *Assignment, r *Result, u int, ids []int, explici
 			tr.Verdict = Overloaded
 		case rta.InterfererUnbounded:
 			tr.Verdict = InterfererNoBound
+		case rta.InputUnbounded:
+			tr.Verdict = GPUNoBound // the only input hetmap marks as no bound
 		default:
 			return fmt.Errorf("%s: task %s: analysis status %v", ui.name, tr.Name, res.Status)
 		}
-		if (tr.Role == OffloadSync || tr.Role == OffloadAsync) && !r.GPUSound {
+		if (tr.Role == OffloadSync || tr.Role == OffloadAsync) && !r.GPU[tr.GPU].Bound(r) {
 			tr.Verdict = GPUNoBound
 		}
 	}
 	return nil
+}
+
+// missedAssumptions withdraws the bounds that rest on an assumption the
+// analysis found false. The GPU analyses count the jobs of another GPU task
+// h with the release jitter of h's GPU jobs, which holds only while h's
+// offloading task meets its deadline (Evaluator doc, "Release jitter of GPU
+// jobs"): the fifo model for a low-priority task and each high-priority h,
+// the timeslice model for every other h. When h's offloading task does not
+// meet its deadline, the responses of the tasks that count h are no bound;
+// their offloading tasks are analysed again with Task.NoBound, which can
+// make more offloading tasks fail, so this repeats until nothing changes (at
+// most once per GPU task). Only mappings that miss a deadline get here.
+func (e *Evaluator) missedAssumptions(a *Assignment, r *Result) error {
+	if !r.GPUSound {
+		return nil // no GPU response is a bound in the first place
+	}
+	for range e.gpus {
+		changed := false
+		for g := range r.GPU {
+			gr := &r.GPU[g]
+			if !gr.OnGPU || gr.AssumptionMissedBy >= 0 {
+				continue
+			}
+			for h := range r.GPU {
+				hr := &r.GPU[h]
+				if h == g || !hr.OnGPU || (e.fifo && (gr.High || !hr.High)) {
+					continue
+				}
+				if !r.Tasks[e.gpus[h].pre].Schedulable() { // Absent in a partial mapping: not yet placed
+					gr.AssumptionMissedBy = h
+					changed = true
+					break
+				}
+			}
+		}
+		if !changed {
+			return nil
+		}
+		for u := range e.units {
+			if e.units[u].gpu || !e.hostsUnprovenWait(r, u) {
+				continue
+			}
+			if err := e.core(a, r, u); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// hostsUnprovenWait reports whether core u hosts an offloading task whose
+// GPU task's response is not a bound but was analysed as one.
+func (e *Evaluator) hostsUnprovenWait(r *Result, u int) bool {
+	for _, i := range e.onCore[u] {
+		tr := &r.Tasks[i]
+		if (tr.Role == OffloadSync || tr.Role == OffloadAsync) && !r.GPU[tr.GPU].Bound(r) && tr.Verdict != GPUNoBound {
+			return true
+		}
+	}
+	return false
 }
 
 func clampTime(v int64) int64 { return min(v, rta.MaxTime) }

@@ -20,6 +20,7 @@ type coreKey struct {
 	unit, n uint8
 	roles   uint32 // 2 bits per task: its Role minus Periodic
 	lat     int64  // the core's line latency
+	noBound uint16 // 1 bit per task: its GPU response is no bound (rta.Task.NoBound)
 	ids     [memoTasks]uint8
 	gpu     [memoGPUs]int64 // GPU response of an offloading task on the core, by GPU index
 }
@@ -36,6 +37,7 @@ type coreMemo struct {
 	off, n      int32   // into Evaluator.memoTasks
 	utilisation float64
 	policy      rta.Policy
+	undecided   bool
 }
 
 // mix folds v into the hash h (the multiply-xorshift step of splitmix64).
@@ -64,6 +66,10 @@ func (e *Evaluator) memoKey(r *Result, u int, ids []int) (coreKey, uint64, bool)
 			g := e.tasks[i].gpu
 			k.gpu[g] = r.GPU[g].Response.Total
 			h = mix(h, uint64(k.gpu[g]))
+			if !r.GPU[g].Bound(r) {
+				k.noBound |= 1 << j
+				h = mix(h, uint64(j))
+			}
 		}
 	}
 	return k, h, true
@@ -77,7 +83,7 @@ func (e *Evaluator) recall(k coreKey, h uint64, r *Result, u int, ids []int) boo
 	}
 	m := &e.memoCores[idx]
 	ur := &r.Units[u]
-	ur.Utilisation, ur.Explicit, ur.Policy = m.utilisation, false, m.policy
+	ur.Utilisation, ur.Explicit, ur.Policy, ur.Undecided = m.utilisation, false, m.policy, m.undecided
 	for j, i := range ids {
 		t := &e.memoTasks[int(m.off)+j]
 		tr := &r.Tasks[i]
@@ -93,7 +99,7 @@ func (e *Evaluator) remember(k coreKey, h uint64, r *Result, u int, ids []int) {
 	if len(e.memoCores) >= memoEntries {
 		e.resetMemo()
 	}
-	m := coreMemo{key: k, off: int32(len(e.memoTasks)), n: int32(len(ids)), utilisation: r.Units[u].Utilisation, policy: r.Units[u].Policy}
+	m := coreMemo{key: k, off: int32(len(e.memoTasks)), n: int32(len(ids)), utilisation: r.Units[u].Utilisation, policy: r.Units[u].Policy, undecided: r.Units[u].Undecided}
 	for j, i := range ids {
 		tr := &r.Tasks[i]
 		res := e.rtOut[j]

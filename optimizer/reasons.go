@@ -88,14 +88,31 @@ func (r *Result) taskReason(k int) string {
 		}
 		return fmt.Sprintf("%s: no finite response time: the tasks of higher priority (%s) use %s of the core", where, strings.Join(names, ", "), pct(u))
 	case InterfererNoBound:
-		var names []string
+		// The tasks above that give no interference bound: a suspending
+		// task without a response-time bound (its jitter R − C is
+		// unknown), or one whose GPU response is no bound (its C or its
+		// suspension is unknown).
+		var suspending, waiting []string
 		for _, j := range r.byRank(t.Unit) {
 			o := &r.Tasks[j]
-			if j != k && o.Suspension > 0 && !o.Verdict.Bounded() && (o.Rank < t.Rank || (t.Explicit && o.Rank == t.Rank)) {
-				names = append(names, o.Name)
+			if j == k || !(o.Rank < t.Rank || (t.Explicit && o.Rank == t.Rank)) {
+				continue
+			}
+			switch {
+			case o.Verdict == GPUNoBound:
+				waiting = append(waiting, o.Name)
+			case o.Suspension > 0 && !o.Verdict.Bounded():
+				suspending = append(suspending, o.Name)
 			}
 		}
-		return fmt.Sprintf("%s: no bound, because the self-suspending %s above it %s none", where, strings.Join(names, ", "), hasHave(len(names)))
+		var parts []string
+		if len(waiting) > 0 {
+			parts = append(parts, fmt.Sprintf("%s above it %s for a GPU response that is no bound", strings.Join(waiting, ", "), waitWaits(len(waiting))))
+		}
+		if len(suspending) > 0 {
+			parts = append(parts, fmt.Sprintf("the self-suspending %s above it %s no bound", strings.Join(suspending, ", "), hasHave(len(suspending))))
+		}
+		return fmt.Sprintf("%s: no bound, because %s, so the interference %s cause%s is unknown", where, strings.Join(parts, ", and "), itThey(len(waiting)+len(suspending)), sIfOne(len(waiting)+len(suspending)))
 	case GPUNoBound:
 		g := &r.GPU[t.GPU]
 		s := fmt.Sprintf("%s: waits for the GPU task %s, whose GPU response has no bound (see %s)", where, g.Name, g.Name)
@@ -135,6 +152,11 @@ func (r *Result) gpuReasons(u int) []string {
 			}
 			out = append(out, fmt.Sprintf("%s: GPU response %s%s > period %s: %s; the GPU analysis needs every GPU task to respond within its period",
 				where, rel, fmtDur(resp.Total), fmtDur(t.T), r.gpuTerms(g)))
+		case t.Verdict == GPUNoBound && gr.AssumptionMissedBy >= 0:
+			h := &r.GPU[gr.AssumptionMissedBy]
+			pre := &r.Tasks[r.offloaderOf(gr.AssumptionMissedBy)]
+			out = append(out, fmt.Sprintf("%s: GPU response %s ≤ period %s, but it is no bound: its analysis counts the jobs of %s with the release jitter they have while %s meets its deadline, and it does not: %s",
+				where, fmtDur(resp.Total), fmtDur(t.T), h.Name, pre.Name, pre.Verdict))
 		case t.Verdict == GPUNoBound:
 			out = append(out, fmt.Sprintf("%s: GPU response %s ≤ period %s, but it is no bound: the GPU analysis assumes every GPU task responds within its period, and %s %s not",
 				where, fmtDur(resp.Total), fmtDur(t.T), strings.Join(late, ", "), doesDo(len(late))))
@@ -143,6 +165,16 @@ func (r *Result) gpuReasons(u int) []string {
 		}
 	}
 	return out
+}
+
+// offloaderOf returns the task that offloads GPU task g (its PRE task).
+func (r *Result) offloaderOf(g int) int {
+	for k := range r.Tasks {
+		if r.Tasks[k].GPU == g && k != r.GPU[g].Task {
+			return k
+		}
+	}
+	return r.GPU[g].Task
 }
 
 // gpuTerms writes the terms of a GPU response and what the kernel waits for.

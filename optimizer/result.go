@@ -175,6 +175,19 @@ type GPUResult struct {
 	// WithinPeriod: the analysis bounded the response and it is at most
 	// the period, as the GPU analyses assume of every GPU task.
 	WithinPeriod bool
+	// AssumptionMissedBy is, when the response is no bound because an
+	// assumption of its analysis fails, the GPU task (index into
+	// Result.GPU) whose offloading task misses its deadline, so that its
+	// GPU jobs may be launched later than the release jitter this task's
+	// analysis counts them with; -1 otherwise.
+	AssumptionMissedBy int
+}
+
+// Bound reports whether the GPU response is a sound bound: the analysis
+// bounded it within the period, every GPU task on the GPU responds within
+// its period (r.GPUSound), and no assumption of its analysis fails.
+func (g *GPUResult) Bound(r *Result) bool {
+	return g.OnGPU && g.WithinPeriod && r.GPUSound && g.AssumptionMissedBy < 0
 }
 
 // UnitResult describes a unit under a mapping.
@@ -199,6 +212,11 @@ type UnitResult struct {
 	// Policy derived them.
 	Explicit bool
 	Policy   rta.Policy
+	// Undecided: the exact priority search of the OPA policy stopped at
+	// its bound before it found an order or proved that none exists; the
+	// core is reported with OPA's failing order but is not proven
+	// unschedulable (rta.Analyzer.Decided).
+	Undecided bool
 }
 
 // Result is the evaluation of one mapping. It is a separate value from the
@@ -228,6 +246,10 @@ type Result struct {
 	InterferingCoresCE int
 	// GPUModel is the GPU model used: "fifo" or "timeslice".
 	GPUModel string
+	// Undecided counts the cores whose priority search stopped undecided
+	// (UnitResult.Undecided): the mapping is then reported unschedulable
+	// without a proof.
+	Undecided int
 	// Chains holds the end-to-end latencies of the system's chains
 	// (System.Chains order) once AnalyzeChains has run on this result;
 	// Evaluate empties it, since the latencies depend on the response times.

@@ -163,3 +163,42 @@ func TestAnalyzeErrors(t *testing.T) {
 		}
 	}
 }
+
+// A value declared no bound is never used as an input of another bound
+// (waters2019.md): the tasks below an offloading task whose GPU response is
+// no bound have no bound either, and the reasons say which task above is
+// the cause, both when the GPU side is unsound as a whole and when an
+// assumption of one GPU task's analysis fails.
+func TestAnalyzeNoBoundPropagates(t *testing.T) {
+	for _, c := range []struct {
+		mapping string
+		want    []string
+	}{
+		{"testdata/waters_nobound_gpu.yaml", []string{
+			"Detection on GP10B: GPU response 124.5329 ms ≤ period 200 ms, but it is no bound: the GPU analysis assumes every GPU task responds within its period, and SFM does not",
+			"PRE_Detection_gpu_POST on Core2: waits for the GPU task Detection, whose GPU response has no bound",
+			"OS_Overhead on Core2: no bound, because PRE_Detection_gpu_POST above it waits for a GPU response that is no bound, so the interference it causes is unknown",
+		}},
+		{"testdata/waters_nobound_assumption.yaml", []string{
+			"Detection on GP10B: GPU response 172.8176 ms ≤ period 200 ms, but it is no bound: its analysis counts the jobs of SFM with the release jitter they have while PRE_SFM_gpu_POST meets its deadline, and it does not",
+			"PRE_Detection_gpu_POST on Core2: waits for the GPU task Detection, whose GPU response has no bound",
+			"OS_Overhead on Core2: no bound, because PRE_Detection_gpu_POST above it waits for a GPU response that is no bound",
+		}},
+	} {
+		out, errOut, code := hetmap(t, "analyze", "--mapping", c.mapping)
+		if code != 1 {
+			t.Fatalf("%s: exit %d: %s", c.mapping, code, errOut)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: the explanation lacks %q", c.mapping, w)
+			}
+		}
+		// OS_Overhead's line in the table says it has no bound.
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "OS_Overhead ") && !strings.Contains(line, "NO BOUND") {
+				t.Errorf("%s: OS_Overhead is shown with a bound: %s", c.mapping, line)
+			}
+		}
+	}
+}

@@ -135,8 +135,8 @@ func TestOptimizeExhaustiveGolden(t *testing.T) {
 	}
 	golden(t, "optimize_exhaustive_3obj.txt", wallTime.ReplaceAllString(stdout, "evaluations in (time); files in (folder)"))
 	front := readFront(t, out)
-	if !front.Exact || len(front.Points) != 14 {
-		t.Errorf("exact %v, %d points, want 14", front.Exact, len(front.Points))
+	if !front.Exact || len(front.Points) != 15 {
+		t.Errorf("exact %v, %d points, want 15", front.Exact, len(front.Points))
 	}
 }
 
