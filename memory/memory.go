@@ -225,3 +225,17 @@ func satMul(a, b int64) int64 {
 	}
 	return int64(lo)
 }
+
+// mulDiv returns floor(a·b/c) for a, b ≥ 0 and c > 0, forming the product
+// in 128 bits and saturating at math.MaxInt64.
+func mulDiv(a, b, c int64) int64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi >= uint64(c) { // the quotient does not fit in 64 bits
+		return math.MaxInt64
+	}
+	q, _ := bits.Div64(hi, lo, uint64(c))
+	if q > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(q)
+}
