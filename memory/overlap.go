@@ -319,7 +319,9 @@ func (w *Window) Overlap(c *Interferer, t, n int64, count Count) Overlap {
 // it accesses n = N_p(t) lines, under count (saturating at math.MaxInt64).
 // It is non-decreasing in t, n and every interferer's demand, and for every
 // input RequestCount ≤ RefinedCount ≤ ChallengeCount. It is the plain
-// definition, one division per task and call. It never allocates.
+// definition, one division per task and call; a response-time iteration
+// calls [Counter.Interference], which gives the same values incrementally.
+// It never allocates.
 func (w *Window) Interference(t, n int64, count Count) int64 {
 	var cores int64
 	for i := range w.Cores {
