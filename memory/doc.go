@@ -122,9 +122,9 @@
 //     resumes after a preemption inside the window. On a fixed-priority
 //     core a job is preempted only when a higher-priority job becomes
 //     ready, at its release or when it resumes from a self-suspension,
-//     and each such event preempts one job; so the further pieces number
-//     at most Σ η_k·splits(k) with splits(k) = 1 + self-suspensions per job
-//     ([Footprint.OnCore]). Touching phases only merge intervals. The copy
+//     and each such event preempts at most one job; so the further pieces
+//     number at most Σ η_k·splits(k), with splits(k) = 1 + self-suspensions
+//     per job ([Footprint.OnCore]). Touching phases only merge intervals. The copy
 //     engine serves one copy at a time without preemption: splits 0
 //     ([CopyDemand]). The contention spec's Phases_c adds 1 per job; that is
 //     this count for tasks that do not suspend, but a self-suspending task
