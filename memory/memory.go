@@ -215,13 +215,27 @@ func satAdd(a, b int64) int64 {
 	return a + b
 }
 
-// satMul returns a·b for a, b ≥ 0, saturating at math.MaxInt64.
+// satMul returns a·b for a, b ≥ 0, saturating at math.MaxInt64. The
+// product is formed in 128 bits: a multiplication, where a test against
+// math.MaxInt64/b would cost a division.
 func satMul(a, b int64) int64 {
-	if a == 0 || b == 0 {
-		return 0
-	}
-	if a > math.MaxInt64/b {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > math.MaxInt64 {
 		return math.MaxInt64
 	}
-	return a * b
+	return int64(lo)
+}
+
+// mulDiv returns floor(a·b/c) for a, b ≥ 0 and c > 0, forming the product
+// in 128 bits and saturating at math.MaxInt64.
+func mulDiv(a, b, c int64) int64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi >= uint64(c) { // the quotient does not fit in 64 bits
+		return math.MaxInt64
+	}
+	q, _ := bits.Div64(hi, lo, uint64(c))
+	if q > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(q)
 }

@@ -1,0 +1,205 @@
+package memory
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// TestCounterMatchesWindow checks the incremental Counter against the
+// plain definition Window.Interference on random windows, with window
+// lengths that rise in small steps (a fixed-point iteration), jump back
+// (the next task of the core) and jump far (saturation), under every
+// count.
+func TestCounterMatchesWindow(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	var ctr Counter
+	calls := 0
+	for i := 0; i < 3000; i++ {
+		w := randWindow(rng)
+		ctr.Reset(&w)
+		tw, n := randTN(rng)
+		for step := 0; step < 40; step++ {
+			switch rng.Intn(10) {
+			case 0:
+				tw = rng.Int63n(10 * ms) // the next task starts lower
+			case 1:
+				tw = math.MaxInt64 - rng.Int63n(1000) // far out
+			case 2:
+				tw = -rng.Int63n(100) // negative: as 0
+			default:
+				tw = satAdd(nonneg(tw), rng.Int63n(2*ms))
+				n += rng.Int63n(100)
+			}
+			for _, count := range counts {
+				want := w.Interference(tw, n, count)
+				if got := ctr.Interference(tw, n, count); got != want {
+					t.Fatalf("window %d step %d, t = %d, n = %d, %v: Counter %d, Window %d (%+v)", i, step, tw, n, count, got, want, w)
+				}
+				calls++
+			}
+		}
+		// A changed window needs a Reset, after which the values follow
+		// it: a shorter response time (the next round), or other tasks in
+		// the same slots (the next mapping), with the cached η kept.
+		if len(w.Cores) > 0 && len(w.Cores[0].Tasks) > 0 {
+			w.Cores[0].Tasks[0].Response /= 2
+			ctr.Reset(&w)
+			for _, count := range counts {
+				if got, want := ctr.Interference(tw, n, count), w.Interference(tw, n, count); got != want {
+					t.Fatalf("after Reset: Counter %d, Window %d", got, want)
+				}
+			}
+		}
+		if i%2 == 1 {
+			continue // the next window reuses the slots
+		}
+		v := randWindow(rng)
+		ctr.Reset(&v)
+		for _, count := range counts {
+			if got, want := ctr.Interference(tw, n, count), v.Interference(tw, n, count); got != want {
+				t.Fatalf("another window in the same Counter: Counter %d, Window %d", got, want)
+			}
+		}
+	}
+	t.Logf("%d calls compared", calls)
+}
+
+func TestJobsInterval(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	for i := 0; i < 100_000; i++ {
+		d := Demand{Period: 1 + rng.Int63n(1000), Response: rng.Int63n(3000)}
+		tw := rng.Int63n(10_000)
+		switch rng.Intn(20) {
+		case 0:
+			d.Response = math.MaxInt64 - rng.Int63n(5000)
+		case 1:
+			tw = math.MaxInt64 - rng.Int63n(5000)
+		case 2:
+			d.Period = math.MaxInt64 - rng.Int63n(5)
+		}
+		n, lo, hi := jobsInterval(&d, tw)
+		if n != d.Jobs(tw) || !(lo < tw && tw <= hi) {
+			t.Fatalf("%+v, t = %d: η %d in (%d, %d], want η %d", d, tw, n, lo, hi, d.Jobs(tw))
+		}
+		// η holds at both ends of the interval; below saturation the
+		// interval is the largest one (η changes just outside it).
+		if d.Jobs(hi) != n || (lo+1 >= 0 && d.Jobs(lo+1) != n) {
+			t.Fatalf("%+v: η %d does not hold on (%d, %d]", d, n, lo, hi)
+		}
+		if n < math.MaxInt64 && ((hi < math.MaxInt64 && d.Jobs(hi+1) == n) || (lo >= 0 && d.Jobs(lo) == n)) {
+			t.Fatalf("%+v: η %d holds beyond (%d, %d]", d, n, lo, hi)
+		}
+	}
+}
+
+func TestCounterNoAllocs(t *testing.T) {
+	w := watersWindow()
+	var ctr Counter
+	ctr.Reset(&w)
+	var sink int64
+	allocs := testing.AllocsPerRun(100, func() {
+		ctr.Reset(&w)
+		for i := range int64(50) {
+			for _, count := range counts {
+				sink += ctr.Interference(5*ms+i*100*us, 20_000+i, count)
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("Counter allocates %.1f times per run", allocs)
+	}
+	var fresh Counter
+	if got := fresh.Interference(1, 1, RefinedCount); got != math.MaxInt64 {
+		t.Errorf("a Counter without Reset gives %d, want no bound", got)
+	}
+	_ = sink
+}
+
+// BenchmarkFixedPoint runs the response-time fixed points of the
+// WATERS-sized window's observed core as rta would: three tasks
+// (Planner-like, 13.2 ms compute and 20 039 lines, with two
+// higher-priority tasks of 1 ms / 5 ms / 144 lines and 2 ms / 10 ms / 300
+// lines), t ← C⁰ + Σ_hp ceil(t/T_j)·C⁰_j + I(t) from t = C⁰ + Σ C⁰_j until
+// it stops moving, once with the plain Window.Interference and once
+// through a Counter, with one Reset per op (as one cross-core round
+// would). It reports the I(t) calls per op.
+func BenchmarkFixedPoint(b *testing.B) {
+	w := watersWindow()
+	base := w.Core.Baseline
+	type task struct{ c, t, lines int64 }
+	tasks := []task{{1 * ms, 5 * ms, 144}, {2 * ms, 10 * ms, 300}, {13_200 * us, 33 * ms, 20_039}}
+	c0 := func(k int) int64 { return tasks[k].c + tasks[k].lines*base }
+	var ctr Counter
+	run := func(b *testing.B, count Count, counter bool) {
+		b.ReportAllocs()
+		calls := 0
+		for b.Loop() {
+			ctr.Reset(&w)
+			for i := range tasks {
+				t := int64(0)
+				for k := 0; k <= i; k++ {
+					t += c0(k)
+				}
+				for {
+					next, n := c0(i), tasks[i].lines
+					for k := 0; k < i; k++ {
+						jobs := (t + tasks[k].t - 1) / tasks[k].t
+						next += jobs * c0(k)
+						n += jobs * tasks[k].lines
+					}
+					if counter {
+						next += ctr.Interference(t, n, count)
+					} else {
+						next += w.Interference(t, n, count)
+					}
+					calls++
+					if next == t || next > 100*ms {
+						break
+					}
+					t = next
+				}
+			}
+		}
+		b.ReportMetric(float64(calls)/float64(b.N), "calls/op")
+	}
+	for _, count := range counts {
+		b.Run("plain/"+count.String(), func(b *testing.B) { run(b, count, false) })
+		b.Run("counter/"+count.String(), func(b *testing.B) { run(b, count, true) })
+	}
+}
+
+// FuzzInterference checks on arbitrary inputs (one interfering core with
+// two tasks and the copy engine with one) that nothing panics, no count
+// is negative, request ≤ refined ≤ challenge, and a Counter agrees with
+// the Window across two window lengths.
+func FuzzInterference(f *testing.F) {
+	f.Add(int64(20_000), int64(40_000), int64(10_000_000), int64(2_000_000), int64(100), int64(2), int64(5_000_000), int64(1000))
+	f.Add(int64(0), int64(-1), int64(0), int64(-5), int64(-3), int64(0), int64(-1), int64(-1))
+	f.Add(int64(1), int64(math.MaxInt64), int64(1), int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64))
+	f.Fuzz(func(t *testing.T, base, lat, period, resp, lines, phases, tw, n int64) {
+		w := Window{
+			Core: CoreParams{Baseline: base, PerCore: lat, CopyEngine: lines},
+			Cores: []Interferer{{Latency: lat, Tasks: []Demand{
+				{Period: period, Response: resp, Lines: lines, Phases: phases, Splits: 1},
+				{Period: resp, Response: period, Lines: phases, Phases: lines, Splits: 2},
+			}}},
+			CopyEngine: Interferer{Latency: base, Tasks: []Demand{CopyDemand(period, tw, lines, n)}},
+		}
+		var ctr Counter
+		ctr.Reset(&w)
+		for _, t2 := range []int64{tw, tw / 2, satAdd(nonneg(tw), period)} {
+			var prev int64 = math.MaxInt64
+			for _, count := range counts {
+				got := w.Interference(t2, n, count)
+				if got < 0 || got > prev {
+					t.Fatalf("I(%d) under %v = %d (previous count %d)", t2, count, got, prev)
+				}
+				prev = got
+				if c := ctr.Interference(t2, n, count); c != got {
+					t.Fatalf("I(%d) under %v: Counter %d, Window %d", t2, count, c, got)
+				}
+			}
+		}
+	})
+}
