@@ -9,7 +9,7 @@ import (
 )
 
 // randomSystem draws a small system: 1 to 4 cores of two kinds, 1 to 3
-// tasks each (some offloading), runnables with up to 300 lines, a GPU under
+// tasks each (some offloading), runnables with up to 300 or 5,000 lines, a GPU under
 // either model, either memory mode, offsets, and a horizon of 2 ms.
 func randomSystem(rng *rand.Rand) *System {
 	kinds := []CoreMemory{a57, {Baseline: 8 * ns, PerCore: 2 * ns, CopyEngine: 20 * ns}}
@@ -20,7 +20,11 @@ func randomSystem(rng *rand.Rand) *System {
 		var rs []Runnable
 		for range rng.IntN(3) + 1 {
 			c := rng.Int64N(50 * us)
-			rs = append(rs, Runnable{Read: rng.Int64N(300), Write: rng.Int64N(300), Compute: c, ComputeBest: c / 2})
+			lines := int64(300)
+			if rng.IntN(3) == 0 {
+				lines = 5000 // long phases, where the request mode finds cycles
+			}
+			rs = append(rs, Runnable{Read: rng.Int64N(lines), Write: rng.Int64N(lines), Compute: c, ComputeBest: c / 2})
 		}
 		return rs
 	}
@@ -51,6 +55,7 @@ func randomSystem(rng *rand.Rand) *System {
 // drawn execution times and sporadic releases.
 func TestPropertyBatchingIsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
+	skips, skipped := 0, 0
 	for i := range 200 {
 		s := randomSystem(rng)
 		s.MaxSegments = 1 << 20
@@ -77,7 +82,16 @@ func TestPropertyBatchingIsExact(t *testing.T) {
 		if fast.Events > slow.Events {
 			t.Errorf("system %d: batching took more events (%d) than stepping (%d)", i, fast.Events, slow.Events)
 		}
+		if fast.skips > 0 {
+			skips += fast.skips
+			skipped++
+		}
 	}
+	// The request mode's cycle skipping must have been exercised.
+	if skipped < 20 {
+		t.Errorf("cycles were skipped in %d systems only (%d times)", skipped, skips)
+	}
+	t.Logf("cycles skipped %d times in %d systems", skips, skipped)
 }
 
 // Work is conserved and every access obeys its bound. With worst-case

@@ -100,4 +100,6 @@ type Result struct {
 	// Events counts the instants the simulation processed (a measure of
 	// its work).
 	Events int
+
+	skips int // periods of repeated memory states jumped over (for the tests)
 }

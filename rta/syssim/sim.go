@@ -61,7 +61,8 @@ type access struct {
 	// active one has slowed.
 	charged, used uint64
 	cores         int
-	rec           int // the result Job its contention is added to
+	rec           int   // the result Job its contention is added to
+	phase         int64 // numbers the memory phases of the simulation
 	// Set by settle for the interval up to the next event: the duration d
 	// of every access that starts in it and the clients charged to it
 	// (d = 0: none starts in it, the next event is the active access's
@@ -164,6 +165,8 @@ type sim struct {
 	tsCur             *gpuJobState
 	tsEnd, tsChunk    int64
 	warp, blocksPerSM int
+	phases            int64       // memory phases started
+	cycles            cycleFinder // Request: repeated memory states
 }
 
 func newSim(s *System) *sim {
@@ -243,6 +246,9 @@ func (m *sim) run() {
 		m.res.Events++
 		m.instant()
 		m.settle()
+		if m.s.Memory == Request && !m.s.stepAccesses {
+			m.skipCycles()
+		}
 		next := m.nextEvent()
 		m.advance(next)
 		m.now = next
@@ -402,7 +408,8 @@ func (m *sim) enter(j *jobState) bool {
 			case stepCompute:
 				j.remaining = m.draw(st.best, st.n)
 			case stepRead, stepWrite:
-				j.acc = access{left: st.n, rec: j.rec}
+				m.phases++
+				j.acc = access{left: st.n, rec: j.rec, phase: m.phases}
 				if m.base[t.core] == 0 {
 					j.acc.left = 0 // an access that takes no time overlaps nothing
 				}
@@ -470,7 +477,8 @@ func (m *sim) nextStage(g *gpuJobState) {
 				lines = g.spec.CopyOut
 			}
 			if lines > 0 && m.base[ce] > 0 {
-				g.acc = access{left: lines, rec: g.rec}
+				m.phases++
+				g.acc = access{left: lines, rec: g.rec, phase: m.phases}
 				m.ceQ = append(m.ceQ, g)
 				return
 			}
@@ -722,6 +730,24 @@ func (m *sim) settle() {
 
 // nextEvent returns the next instant at which something may change.
 func (m *sim) nextEvent() int64 {
+	next := m.nextExternal()
+	for _, a := range m.cl {
+		if a == nil {
+			continue
+		}
+		e := a.end
+		if a.d > 0 && a.left > 0 {
+			e = satAdd(e, satMul(a.left, a.d)) // the end of the phase
+		}
+		next = min(next, e)
+	}
+	return next
+}
+
+// nextExternal returns the next instant at which something other than the
+// memory clients' accesses may change: a release, the end of an execute
+// phase, of a block or of a slice part, or the end of the simulation.
+func (m *sim) nextExternal() int64 {
 	next := m.end
 	for _, t := range m.tasks {
 		if t.next < m.horizon {
@@ -732,16 +758,6 @@ func (m *sim) nextEvent() int64 {
 		if j := m.cores[c].run; j != nil && j.t.steps[j.si].kind == stepCompute {
 			next = min(next, m.now+j.remaining)
 		}
-	}
-	for _, a := range m.cl {
-		if a == nil {
-			continue
-		}
-		e := a.end
-		if a.d > 0 && a.left > 0 {
-			e = satAdd(e, satMul(a.left, a.d)) // the end of the phase
-		}
-		next = min(next, e)
 	}
 	if len(m.blocks) > 0 {
 		next = min(next, m.blocks[0].end)
@@ -758,6 +774,17 @@ func (m *sim) advance(t int64) {
 	if t == m.now {
 		return
 	}
+	m.advanceLanes(t)
+	for p, a := range m.cl {
+		if a != nil {
+			m.progress(p, a, t)
+		}
+	}
+}
+
+// advanceLanes records what every lane does from m.now to t and moves the
+// execute phases on; the memory clients are moved on by the caller.
+func (m *sim) advanceLanes(t int64) {
 	for c := range m.cores {
 		j := m.cores[c].run
 		if j == nil {
@@ -791,11 +818,6 @@ func (m *sim) advance(t int64) {
 	}
 	if shown != nil {
 		m.recordSegment(m.gpuLane, Segment{ID: shown.spec.ID, Job: shown.cpu.n, Kind: SegmentKernel, Start: m.now, End: t}, false)
-	}
-	for p, a := range m.cl {
-		if a != nil {
-			m.progress(p, a, t)
-		}
 	}
 }
 
