@@ -91,7 +91,13 @@
 // accesses that overlap q's memory phases, the time count O_c(t); the
 // refined bound takes the smaller. While two clients or more are in a
 // memory phase the simulation steps access by access (the matching depends
-// on every access's timing); a client alone is batched as above.
+// on every access's timing), and a client alone is batched as above. When
+// the state of the clients in a memory phase (for each, the time its
+// active access has left, the clients charged to it and those its request
+// has delayed) repeats with no other event in between, the evolution is
+// periodic, and whole periods are jumped at once, up to the next other
+// event or the end of a phase (a WATERS window of 400 ms then takes a few
+// thousand events instead of hundreds of thousands).
 //
 // # GPU
 //
