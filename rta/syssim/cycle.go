@@ -93,6 +93,9 @@ func (m *sim) skipCycles() {
 	}
 	prev := &f.snaps[i]
 	period := m.now - prev.t
+	if period <= 0 {
+		return
+	}
 	k := (ext - m.now - 1) / period // the jump must end before the next external event
 	for p, a := range m.cl {
 		if a == nil {
