@@ -1,6 +1,8 @@
 package gpu
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -268,17 +270,33 @@ type analyzer interface {
 }
 
 // withPeriods gives the tasks periods under which the analysis says every
-// task meets them (its assumption), or reports false.
-func withPeriods(rng *rand.Rand, a analyzer, ts []Task) bool {
+// task meets them (Bounded, Total <= Period), or reports false. With jitter,
+// about half of the tasks get a release jitter of up to 0.9 of their period
+// (the analysis of the others depends on it). Periods are up to three times
+// the bound, or with tight up to 1.5 times, where interference from more jobs
+// than the analysis counts would show sooner.
+func withPeriods(rng *rand.Rand, a analyzer, ts []Task, jitter, tight bool) bool {
 	out := make([]Response, len(ts))
+	frac := make([]float64, len(ts))
 	for i := range ts {
-		ts[i].Period = 1 << 40
+		ts[i].Period, ts[i].Jitter = 1<<40, 0
+		if jitter && rng.IntN(2) == 0 {
+			frac[i] = 0.9 * rng.Float64()
+		}
 	}
 	if a.Analyze(ts, out) != nil {
 		return false
 	}
+	setPeriod := func(i int, slack int64) {
+		ts[i].Period = out[i].Total + rng.Int64N(slack+1)
+		ts[i].Jitter = int64(frac[i] * float64(ts[i].Period))
+	}
 	for i := range ts {
-		ts[i].Period = out[i].Total + rng.Int64N(out[i].Total*2+1)
+		if tight {
+			setPeriod(i, out[i].Total/2)
+		} else {
+			setPeriod(i, 2*out[i].Total)
+		}
 	}
 	for range 10 {
 		if a.Analyze(ts, out) != nil {
@@ -288,7 +306,11 @@ func withPeriods(rng *rand.Rand, a analyzer, ts []Task) bool {
 		for i := range ts {
 			if !out[i].Bounded || out[i].Total > ts[i].Period {
 				okAll = false
-				ts[i].Period = out[i].Total + rng.Int64N(out[i].Total+1)
+				if tight {
+					setPeriod(i, out[i].Total/4)
+				} else {
+					setPeriod(i, out[i].Total)
+				}
 			}
 		}
 		if okAll {
@@ -298,39 +320,145 @@ func withPeriods(rng *rand.Rand, a analyzer, ts []Task) bool {
 	return false
 }
 
-// randReleases draws sporadic releases (inter-arrival >= period) for jobs
-// that start before horizon.
-func randReleases(rng *rand.Rand, ts []Task, horizon int64) [][]int64 {
-	rel := make([][]int64, len(ts))
+// randJobs draws the jobs of every task that are launched before horizon:
+// sporadic nominal releases (a phase, then at least the period apart) and
+// launches after them by at most the task's jitter (none, all of it, or a
+// random part). Phases are random in [0, T], or 0; with focus, one task's
+// first job is launched at 0 and the others' first jobs mostly around the
+// time its kernel enters the EE queue (0 or its copy in), where jobs of
+// other tasks that have just started or are still copying hurt it most.
+func randJobs(rng *rand.Rand, ts []Task, horizon int64, focus bool) (nominal, launch [][]int64) {
+	nominal, launch = make([][]int64, len(ts)), make([][]int64, len(ts))
+	f := rng.IntN(len(ts))
+	entry := ts[f].CopyIn
 	for i, t := range ts {
 		r := rng.Int64N(t.Period + 1)
-		if rng.IntN(3) == 0 {
+		switch {
+		case focus && i == f:
+			r = 0
+		case focus:
+			switch rng.IntN(4) {
+			case 0:
+				r = 0
+			case 1:
+				r = max(0, entry-1-rng.Int64N(3))
+			case 2:
+				r = rng.Int64N(entry + 2)
+			}
+		case rng.IntN(3) == 0:
 			r = 0
 		}
-		for r < horizon {
-			rel[i] = append(rel[i], r)
+		for {
+			a := r
+			switch rng.IntN(3) {
+			case 0:
+				a += t.Jitter
+			case 1:
+				a += rng.Int64N(t.Jitter + 1)
+			}
+			if a >= horizon {
+				break
+			}
+			nominal[i] = append(nominal[i], r)
+			launch[i] = append(launch[i], a)
 			r += t.Period
 			if rng.IntN(4) == 0 {
 				r += rng.Int64N(t.Period/2 + 1)
 			}
 		}
 	}
-	return rel
+	return nominal, launch
+}
+
+// jobCheck compares simulated jobs with their bounds and collects figures.
+//
+// The bounds assume that every job completes by its nominal release plus its
+// period; the argument is an induction over time (package documentation), so
+// a bound may only fail after the first instant at which a job is still
+// running past that point. A simulated run is therefore checked up to the
+// first such instant: a job that exceeds its response bound (launch + Total)
+// or its kernel bound (launch + copy-in wait + copy in + kernel part) at or
+// before it is a failure; later jobs are not covered by the claim.
+type jobCheck struct {
+	checked, tight, truncated int
+	maxRatio                  float64
+}
+
+// run checks one simulated run: resp[i][k] is the response of the k-th job
+// of task i from its launch, kDone[i][k] its kernel's completion time (nil:
+// not known). It describes the first failure.
+func (c *jobCheck) run(ts []Task, out []Response, nominal, launch, resp, kDone [][]int64) error {
+	const never = int64(math.MaxInt64)
+	assume, bad := never, never
+	var why string
+	for i := range ts {
+		if len(resp[i]) != len(launch[i]) {
+			return fmt.Errorf("task %d: %d responses for %d jobs", i, len(resp[i]), len(launch[i]))
+		}
+		kernel := out[i].CopyInWait + out[i].CopyIn + out[i].KernelIsolated + out[i].KernelQueue
+		for k, r := range resp[i] {
+			a := launch[i][k]
+			if a+r > nominal[i][k]+ts[i].Period {
+				assume = min(assume, nominal[i][k]+ts[i].Period)
+			}
+			if r > out[i].Total && a+out[i].Total < bad {
+				bad = a + out[i].Total
+				why = fmt.Sprintf("task %d job %d (released %d, launched %d): response %d > bound %+v",
+					i, k, nominal[i][k], a, r, out[i])
+			}
+			if kDone != nil && kDone[i][k]-a > kernel && a+kernel < bad {
+				bad = a + kernel
+				why = fmt.Sprintf("task %d job %d (released %d, launched %d): kernel completes %d after launch > bound %d of %+v",
+					i, k, nominal[i][k], a, kDone[i][k]-a, kernel, out[i])
+			}
+		}
+	}
+	if bad != never && bad <= assume {
+		return fmt.Errorf("%s\ntasks %+v\nlaunches %v", why, ts, launch)
+	}
+	if assume != never {
+		c.truncated++
+	}
+	for i := range ts {
+		for k, r := range resp[i] {
+			if launch[i][k] >= assume {
+				continue
+			}
+			c.checked++
+			if r == out[i].Total {
+				c.tight++
+			}
+			c.maxRatio = max(c.maxRatio, float64(r)/float64(out[i].Total))
+		}
+	}
+	return nil
+}
+
+// shorter returns a random duration in [1, x] one time in three, else x.
+func shorter(rng *rand.Rand) func(int64) int64 {
+	return func(x int64) int64 {
+		if x > 0 && rng.IntN(3) == 0 {
+			return 1 + rng.Int64N(x)
+		}
+		return x
+	}
 }
 
 // TestSimFIFOSound: for random task sets that the analysis finds
-// schedulable, no simulated job (any SM choice, random release pattern,
-// blocks and copies at or below their worst case) exceeds its bound.
+// schedulable, with stream priorities and release jitter, no simulated job
+// (any SM choice, random phases and sporadic releases, launches anywhere in
+// their jitter, blocks and copies at or below their worst case) exceeds its
+// response or kernel bound (see jobCheck).
 func TestSimFIFOSound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	checked, tight, maxRatio := 0, 0, 0.0
+	var c jobCheck
 	for it := range 600 {
 		ts := randTasks(rng, 2+rng.IntN(4), true)
 		a := &FIFOAnalyzer{Device: bigSM}
 		if it%3 == 0 {
 			a.Device = TX2()
 		}
-		if !withPeriods(rng, a, ts) {
+		if !withPeriods(rng, a, ts, it%4 != 0, false) {
 			continue
 		}
 		out := make([]Response, len(ts))
@@ -342,49 +470,34 @@ func TestSimFIFOSound(t *testing.T) {
 			maxT = max(maxT, x.Period)
 		}
 		for rep := range 4 {
-			c := simConfig{dev: a.Device, tasks: ts, policy: fitPolicy(rep), rng: rng,
-				releases: randReleases(rng, ts, 12*maxT)}
+			nominal, launch := randJobs(rng, ts, 12*maxT, false)
+			sc := simConfig{dev: a.Device, tasks: ts, policy: fitPolicy(rep), rng: rng, releases: launch}
 			if rep%2 == 1 {
-				c.blockDur = func(x int64) int64 {
-					if rng.IntN(3) == 0 {
-						return 1 + rng.Int64N(x)
-					}
-					return x
-				}
-				c.copyDur = c.blockDur
+				sc.blockDur, sc.copyDur = shorter(rng), shorter(rng)
 			}
-			r := c.run()
-			for i := range ts {
-				for _, resp := range r.resp[i] {
-					checked++
-					if resp > out[i].Total {
-						t.Fatalf("task %d of %+v: simulated response %d > bound %+v", i, ts, resp, out[i])
-					}
-					if resp == out[i].Total {
-						tight++
-					}
-					maxRatio = max(maxRatio, float64(resp)/float64(out[i].Total))
-				}
+			r := sc.run()
+			if err := c.run(ts, out, nominal, launch, r.resp, r.kDone); err != nil {
+				t.Fatalf("set %d, run %d: %v", it, rep, err)
 			}
 		}
 	}
-	if checked < 1000 {
-		t.Fatalf("only %d jobs checked", checked)
+	if c.checked < 1000 {
+		t.Fatalf("only %d jobs checked", c.checked)
 	}
-	t.Logf("%d simulated jobs within their bounds; %d met it exactly; largest response/bound %.2f", checked, tight, maxRatio)
+	t.Logf("%d simulated jobs within their bounds; %d met it exactly; largest response/bound %.2f; %d runs checked only up to a job past its nominal release + period",
+		c.checked, c.tight, c.maxRatio, c.truncated)
 }
 
-// TestPropertyFIFOMonotone: no task's response decreases when a block time,
-// a block count or a copy time of any task grows.
+// TestPropertyFIFOMonotone: no task's response decreases, and no unbounded
+// one becomes bounded, when a block time, a block count, a copy time or the
+// release jitter of any task grows.
 func TestPropertyFIFOMonotone(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	var a, b FIFOAnalyzer
 	for range 2000 {
 		n := 1 + rng.IntN(6)
 		ts := randTasks(rng, n, true)
-		for i := range ts {
-			ts[i].Period = 50 + rng.Int64N(2000)
-		}
+		randPeriods(rng, &a, ts)
 		out0 := make([]Response, n)
 		if err := a.Analyze(ts, out0); err != nil {
 			t.Fatal(err)
@@ -492,13 +605,31 @@ func TestFIFOHighJobsWithReleaseJitter(t *testing.T) {
 	}
 }
 
+// randPeriods gives the tasks random periods from 50 to 2049 and, to about
+// half of them, a release jitter below the period; or, one time in two,
+// periods close to the bounds of analyser a (withPeriods), where the jobs of
+// one task in another's window are counted near a multiple of the period and
+// a change of a reach shows.
+func randPeriods(rng *rand.Rand, a analyzer, ts []Task) {
+	if rng.IntN(2) == 0 && withPeriods(rng, a, ts, true, true) {
+		return
+	}
+	for i := range ts {
+		ts[i].Period = 50 + rng.Int64N(2000)
+		ts[i].Jitter = 0
+		if rng.IntN(2) == 0 {
+			ts[i].Jitter = rng.Int64N(ts[i].Period)
+		}
+	}
+}
+
 // growOne returns a copy of ts in which one random task has a longer block
-// time, more blocks, or a longer copy in or out: the change under which a
-// response must not decrease.
+// time, more blocks, a longer copy in or out, or more release jitter: the
+// change under which a response must not decrease.
 func growOne(rng *rand.Rand, ts []Task) []Task {
 	g := slices.Clone(ts)
 	i := rng.IntN(len(g))
-	switch rng.IntN(4) {
+	switch rng.IntN(5) {
 	case 0:
 		g[i].BlockTime += 1 + rng.Int64N(5)
 	case 1:
@@ -507,6 +638,8 @@ func growOne(rng *rand.Rand, ts []Task) []Task {
 		g[i].CopyIn += 1 + rng.Int64N(5)
 	case 3:
 		g[i].CopyOut += 1 + rng.Int64N(5)
+	case 4:
+		g[i].Jitter += 1 + rng.Int64N(g[i].Period/4+1)
 	}
 	return g
 }
