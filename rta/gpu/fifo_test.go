@@ -102,9 +102,10 @@ func TestFIFOHighOvertakesLow(t *testing.T) {
 	// The same H at low priority queues behind all of L: L 8 at 0, 8 at 10,
 	// H at 20: 22.
 	//
-	// L low, with H high (T = 1000): workload W(x) = 15·10 +
-	// jobs(1000, x)·16 = 150 + 2·16 = 182, x = ceil(182/8) = 23 (jobs
-	// stays 2), kernel part 23 + 10 = 33.
+	// L low, with H high (T = 1000): H's reach is min(T, J + Δ) = 12 (its
+	// kernel completes within 12 of its launch), so jobs(1000, x) =
+	// ceil((x + 12)/1000) = 1 while x <= 988. Workload W(x) = 15·10 + 1·16 =
+	// 166, x = ceil(166/8) = 21, kernel part 21 + 10 = 31.
 	tasks := []Task{
 		{Name: "L", Period: 1000, BlockTime: 10, Blocks: 16, ThreadsPerBlock: 512},
 		{Name: "H", Period: 1000, BlockTime: 2, Blocks: 8, ThreadsPerBlock: 512, Priority: High},
@@ -116,7 +117,7 @@ func TestFIFOHighOvertakesLow(t *testing.T) {
 	}
 	checkResp(t, "H", out[1], Response{KernelQueue: 10, KernelIsolated: 2, Total: 12, Bounded: true,
 		Bound: BoundOrders, Blocking: 10, WorstOrder: []int{1}})
-	checkResp(t, "L", out[0], Response{KernelQueue: 13, KernelIsolated: 20, Total: 33, Bounded: true,
+	checkResp(t, "L", out[0], Response{KernelQueue: 11, KernelIsolated: 20, Total: 31, Bounded: true,
 		Bound: BoundWorkload})
 
 	tasks[1].Priority = Low
@@ -143,13 +144,14 @@ func TestFIFOHighOvertakesLow(t *testing.T) {
 
 func TestFIFOHighJobsInWindow(t *testing.T) {
 	// L low: 8 blocks of 10 (gmax 8: isolated 10). H high: 8 blocks of 10,
-	// period 25. W(x) = 7·10 + jobs(25, x)·80:
-	//   x = 0: jobs 2, W = 230, x = ceil(230/8) = 29
-	//   x = 29: jobs 3, W = 310, x = 39
-	//   x = 39: jobs 3, converged. Kernel part 39 + 10 = 49 (isolated 10).
-	// L's period is 100: bounded. With period 40 the fixed point passes the
-	// horizon (49 > 40): Bounded false.
-	// H itself: blocking 10 (L's block time) + 10 alone = 20 <= 25.
+	// period 25. H itself: blocking 10 (L's block time) + 10 alone = 20 <= 25,
+	// so H's reach is min(25, 0 + 20) = 20 and
+	// W(x) = 7·10 + jobs(25, x)·80 with jobs = ceil((x + 20)/25):
+	//   x = 0:  jobs 1, W = 150, x = ceil(150/8) = 19
+	//   x = 19: jobs 2, W = 230, x = 29
+	//   x = 29: jobs 2, converged. Kernel part 29 + 10 = 39 (isolated 10).
+	// L's period is 100: bounded. With period 38 the fixed point passes the
+	// horizon (39 > 38): Bounded false.
 	tasks := []Task{
 		{Name: "L", Period: 100, BlockTime: 10, Blocks: 8, ThreadsPerBlock: 512},
 		{Name: "H", Period: 25, BlockTime: 10, Blocks: 8, ThreadsPerBlock: 512, Priority: High},
@@ -159,13 +161,13 @@ func TestFIFOHighJobsInWindow(t *testing.T) {
 	if err := a.Analyze(tasks, out); err != nil {
 		t.Fatal(err)
 	}
-	checkResp(t, "L", out[0], Response{KernelQueue: 39, KernelIsolated: 10, Total: 49, Bounded: true, Bound: BoundWorkload})
-	tasks[0].Period = 40
+	checkResp(t, "L", out[0], Response{KernelQueue: 29, KernelIsolated: 10, Total: 39, Bounded: true, Bound: BoundWorkload})
+	tasks[0].Period = 38
 	if err := a.Analyze(tasks, out); err != nil {
 		t.Fatal(err)
 	}
-	if out[0].Bounded || out[0].Total <= 40 {
-		t.Errorf("period 40: %+v, want unbounded above 40", out[0])
+	if out[0].Bounded || out[0].Total <= 38 {
+		t.Errorf("period 38: %+v, want unbounded above 38", out[0])
 	}
 }
 
@@ -554,8 +556,10 @@ func TestFIFOReuseNoAlloc(t *testing.T) {
 //	H first, released at 0: H 0..75, L1 0..20, L2 20..120, L3 75..85,
 //	      B 85..95: optimistic.
 //
-// Workload bound for B: S* = 2, W = 20 + 100 + 10 + jobs·75 + 0 =
-// 130 + 2·75 = 280, L = 140, kernel part 150 >= 110.
+// Workload bound for B: H waits at most for the longest low block (100) and
+// runs 75, so its reach is min(1000, 175) and jobs = ceil((L + 175)/1000) = 1:
+// S* = 2, W = 20 + 100 + 10 + 1·75 + 0 = 205, L = ceil(205/2) = 103,
+// kernel part 113 >= 110.
 func TestFIFOHighFirstIsOptimistic(t *testing.T) {
 	dev := Device{SMs: 1, ThreadsPerSM: 2048}
 	one := func(name string, c int64, p Priority) Task {
@@ -576,19 +580,20 @@ func TestFIFOHighFirstIsOptimistic(t *testing.T) {
 	if err := a.Analyze(tasks, out); err != nil {
 		t.Fatal(err)
 	}
-	if out[3].Bound != BoundWorkload || out[3].Total != 150 {
-		t.Errorf("B: %+v, want the workload bound 150", out[3])
+	if out[3].Bound != BoundWorkload || out[3].Total != 113 {
+		t.Errorf("B: %+v, want the workload bound 113", out[3])
 	}
 }
 
 func TestFIFOHighJobsWithReleaseJitter(t *testing.T) {
-	// The case of TestFIFOHighJobsInWindow with H's jobs released up to
-	// J = 12 late: jobs(25, x, 12) = 2 + floor((x + 12)/25).
-	//   x = 0:  jobs 2, W = 7·10 + 2·80 = 230, x = ceil(230/8) = 29
-	//   x = 29: jobs 2 + floor(41/25) = 3, W = 310, x = 39
-	//   x = 39: jobs 2 + floor(51/25) = 4, W = 390, x = 49
-	//   x = 49: jobs 2 + floor(61/25) = 4, converged. Kernel part 49 + 10 = 59,
-	// one job of H more than without jitter (49).
+	// The case of TestFIFOHighJobsInWindow with H's jobs launched up to
+	// J = 12 after their nominal release: H's reach is min(25, 12 + 20) = 25,
+	// jobs = ceil((x + 25)/25).
+	//   x = 0:  jobs 1, W = 7·10 + 1·80 = 150, x = ceil(150/8) = 19
+	//   x = 19: jobs ceil(44/25) = 2, W = 230, x = 29
+	//   x = 29: jobs ceil(54/25) = 3, W = 310, x = 39
+	//   x = 39: jobs ceil(64/25) = 3, converged. Kernel part 39 + 10 = 49,
+	// one job of H more than without jitter (39).
 	tasks := []Task{
 		{Name: "L", Period: 100, BlockTime: 10, Blocks: 8, ThreadsPerBlock: 512},
 		{Name: "H", Period: 25, BlockTime: 10, Blocks: 8, ThreadsPerBlock: 512, Priority: High, Jitter: 12},
@@ -598,7 +603,7 @@ func TestFIFOHighJobsWithReleaseJitter(t *testing.T) {
 	if err := a.Analyze(tasks, out); err != nil {
 		t.Fatal(err)
 	}
-	checkResp(t, "L", out[0], Response{KernelQueue: 49, KernelIsolated: 10, Total: 59, Bounded: true, Bound: BoundWorkload})
+	checkResp(t, "L", out[0], Response{KernelQueue: 39, KernelIsolated: 10, Total: 49, Bounded: true, Bound: BoundWorkload})
 	tasks[1].Jitter = -1
 	if err := a.Analyze(tasks, out); err == nil || !strings.Contains(err.Error(), "Jitter") {
 		t.Errorf("negative jitter: %v", err)

@@ -8,27 +8,37 @@ import (
 func TestTimeSliceThreeTasks(t *testing.T) {
 	// threeTasks with slices A 3, B 50, D 2 and a switch overhead of 1.
 	// Isolated kernel times E: A 4, B 6, D ceil(12/8)·2 = 4. Copies and
-	// their waits as in TestFIFOThreeTasks. Periods 100, so every other
-	// channel has jobs(100, w) = 2 jobs in the window (w < 100).
+	// their waits as in TestFIFOThreeTasks. Periods 100.
 	//
+	// Round 1: every reach is the period, so every other channel has
+	// jobs = ceil((w + 100)/100) = 1 job in the window at w = 0 and 2 for
+	// 0 < w <= 100.
 	// A: n = ceil(4/3) = 2 turns.
-	//    B: min(2, 2·ceil(6/50) = 2) = 2 turns, min(2·50, 2·6) = 12.
-	//    D: min(2, 2·ceil(4/2) = 4) = 2 turns, min(2·2, 2·4) = 4.
-	//    switches: 2 + 2 + 2 = 6. w = 4 + 12 + 4 + 6 = 26 (stable).
-	//    Total = 4 + 2 + 26 + 4 + 1 = 37.
-	// B: n = ceil(6/50) = 1.
-	//    A: 1 turn, min(3, 8) = 3. D: 1 turn, min(2, 8) = 2. switches 3.
-	//    w = 6 + 3 + 2 + 3 = 14. Total = 3 + 3 + 14 + 3 + 2 = 25.
-	// D: n = 2.
-	//    A: 2 turns, min(6, 8) = 6. B: 2 turns, min(100, 12) = 12.
-	//    switches 6. w = 4 + 6 + 12 + 6 = 28. Total = 5 + 1 + 28 = 34.
+	//    w = 0: B: min(2, 1·ceil(6/50) = 1) = 1 turn, min(50, 6) = 6.
+	//           D: min(2, 1·ceil(4/2) = 2) = 2 turns, min(2·2, 4) = 4.
+	//           switches 2 + 1 + 2 = 5; w = 4 + 6 + 4 + 5 = 19.
+	//    w = 19: B: 2 turns, min(100, 12) = 12; D: 2 turns, min(4, 8) = 4;
+	//           switches 6; w = 4 + 12 + 4 + 6 = 26 (stable).
+	// B: n = 1. w = 0: A: 1 turn, min(3, 4) = 3; D: 1 turn, min(2, 4) = 2;
+	//    switches 3; w = 14. w = 14: A min(3, 8) = 3, D min(2, 8) = 2: 14.
+	// D: n = 2. w = 0: A: 2 turns, min(6, 4) = 4; B: 1 turn, 6; switches 5;
+	//    w = 19. w = 19: A: min(6, 8) = 6; B: 2 turns, 12; switches 6; 28.
+	// Reaches min(T, copy-in wait + copy in + w): A 4+2+26 = 32,
+	// B 3+3+14 = 20, D 5+1+28 = 34.
+	//
+	// Round 2: jobs = ceil((w + reach)/100) = 1 for every w below 66.
+	// A: w = 19 as at w = 0 above (B 1 turn of 6, D 2 turns of 4, 5
+	//    switches), stable. Total 4 + 2 + 19 + 4 + 1 = 30.
+	// B: w = 14 (one job of each was already enough). Total 3+3+14+3+2 = 25.
+	// D: w = 19 (A 2 turns, 4; B 1 turn, 6; 5 switches). Total 5+1+19 = 25.
+	// Reaches A 25, B 20, D 25; round 3 gives the same bounds and reaches.
 	want := []Response{
-		{CopyInWait: 4, CopyIn: 2, KernelQueue: 22, KernelIsolated: 4, CopyOutWait: 4, CopyOut: 1, Total: 37,
-			Bounded: true, Bound: BoundTimeSlice, Turns: 2, SwitchOverhead: 6},
+		{CopyInWait: 4, CopyIn: 2, KernelQueue: 15, KernelIsolated: 4, CopyOutWait: 4, CopyOut: 1, Total: 30,
+			Bounded: true, Bound: BoundTimeSlice, Turns: 2, SwitchOverhead: 5},
 		{CopyInWait: 3, CopyIn: 3, KernelQueue: 8, KernelIsolated: 6, CopyOutWait: 3, CopyOut: 2, Total: 25,
 			Bounded: true, Bound: BoundTimeSlice, Turns: 1, SwitchOverhead: 3},
-		{CopyInWait: 5, CopyIn: 1, KernelQueue: 24, KernelIsolated: 4, Total: 34,
-			Bounded: true, Bound: BoundTimeSlice, Turns: 2, SwitchOverhead: 6},
+		{CopyInWait: 5, CopyIn: 1, KernelQueue: 15, KernelIsolated: 4, Total: 25,
+			Bounded: true, Bound: BoundTimeSlice, Turns: 2, SwitchOverhead: 5},
 	}
 	a := TimeSliceAnalyzer{Device: bigSM, SwitchOverhead: 1}
 	out := make([]Response, 3)
@@ -42,10 +52,13 @@ func TestTimeSliceThreeTasks(t *testing.T) {
 
 func TestTimeSliceJobsInWindow(t *testing.T) {
 	// X: E = 10 (1 wave of 10), slice 2: n = 5 turns. Y: E = 1, slice 5,
-	// period 4, no overhead.
-	//   w = 0: jobs 2: min(5, 2·1) = 2 turns, min(2·5, 2·1) = 2; w = 12
-	//   w = 12: jobs 2 + 3 = 5: min(5, 5) turns, min(25, 5) = 5; w = 15
-	//   w = 15: jobs 5, w = 15: stable. Total 15.
+	// period 4, no overhead. Round 1, every reach the period:
+	//   w = 0:  jobs ceil((0 + 4)/4) = 1: 1 turn, min(5, 1) = 1; w = 11
+	//   w = 11: jobs ceil(15/4) = 4: 4 turns, min(20, 4) = 4; w = 14
+	//   w = 14: jobs ceil(18/4) = 5: min(5, 5) turns, min(25, 5) = 5; w = 15
+	//   w = 15: jobs ceil(19/4) = 5: stable. Total 15.
+	// Round 2 (Y's reach min(4, 0 + 3) = 3, see below): jobs ceil((w+3)/4)
+	// = 1, 4, 5, 5 at w = 0, 11, 14, 15: the same w = 15.
 	tasks := []Task{
 		{Name: "X", Period: 100, BlockTime: 10, Blocks: 1, ThreadsPerBlock: 256, Slice: 2},
 		{Name: "Y", Period: 4, BlockTime: 1, Blocks: 1, ThreadsPerBlock: 256, Slice: 5},
@@ -56,7 +69,9 @@ func TestTimeSliceJobsInWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkResp(t, "X", out[0], Response{KernelQueue: 5, KernelIsolated: 10, Total: 15, Bounded: true, Bound: BoundTimeSlice, Turns: 5})
-	// Y: n = 1; X: 1 turn, min(2, 2·10) = 2; w = 3.
+	// Y: n = 1; X: jobs ceil((3 + 100)/100) = 2 in round 1 and
+	// ceil((3 + 15)/100) = 1 in round 2, 1 turn either way, min(2, 10) = 2;
+	// w = 3.
 	checkResp(t, "Y", out[1], Response{KernelQueue: 2, KernelIsolated: 1, Total: 3, Bounded: true, Bound: BoundTimeSlice, Turns: 1})
 }
 
