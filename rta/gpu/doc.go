@@ -223,7 +223,8 @@
 // (even with at least one job), is not sound: a job of h launched before t1
 // whose kernel is still waiting at t1 (for its copy, or for a low block) and
 // the next job, launched T_h later, can both run inside a window shorter than
-// T_h − J_h. TestFIFOCarryInJob is such a set, checked with both simulators.
+// T_h − J_h. TestFIFOCarryInJob is such a set, checked with both simulators,
+// and TestTimeSliceCarryInJob one for the time-slice model.
 //
 // Sustainability. Every bound is monotone: it does not decrease, and an
 // unbounded task does not become bounded, when any block time, block count,

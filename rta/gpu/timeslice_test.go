@@ -75,16 +75,46 @@ func TestTimeSliceJobsInWindow(t *testing.T) {
 	checkResp(t, "Y", out[1], Response{KernelQueue: 2, KernelIsolated: 1, Total: 3, Bounded: true, Bound: BoundTimeSlice, Turns: 1})
 }
 
+// sliceTasks draws n GPU tasks of one block each (one SM of 1024 threads in
+// simDevices), with kernels of 1 to 40, slices of 1 to 40 and copies in of
+// up to 60: kernels that need several turns next to kernels that fit one,
+// and copies long enough to hold a kernel back past another's start.
+func sliceTasks(rng *rand.Rand, n int) []Task {
+	ts := tightTasks(rng, n, simDevices[1])
+	for i := range ts {
+		ts[i].Blocks, ts[i].ThreadsPerBlock = 1, 1024
+		ts[i].BlockTime = 1 + rng.Int64N(40)
+		ts[i].Slice = 1 + rng.Int64N(40)
+		ts[i].CopyIn *= 1 + rng.Int64N(5)
+	}
+	return ts
+}
+
 // TestSimTimeSliceSound: simulated round-robin responses stay within the
 // time-slice bounds, with random phases, sporadic releases and release
-// jitter (see jobCheck).
+// jitter (see jobCheck). Every other set has one-block kernels (sliceTasks),
+// periods close to the bounds and short runs whose first jobs are launched
+// close together (randJobs with focus), where a count of jobs one too small
+// shows: with the count of the jobs launched in the window, ceil((w + J)/T),
+// instead of the reach, this test fails (on 5 sets, 7 runs, when it was
+// written; TestTimeSliceCarryInJob is such a set by hand).
 func TestSimTimeSliceSound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	var c jobCheck
-	for it := range 500 {
-		ts := randTasks(rng, 2+rng.IntN(4), false)
+	for it := range 16000 {
+		tight := it%2 == 1
+		var ts []Task
 		a := &TimeSliceAnalyzer{Device: bigSM, SwitchOverhead: int64(it % 3)}
-		if !withPeriods(rng, a, ts, it%4 != 0, false) {
+		if tight {
+			ts = sliceTasks(rng, 2+rng.IntN(3))
+			a.Device = simDevices[1].dev
+		} else {
+			if it%8 != 0 {
+				continue // fewer sets of many blocks: they take longer
+			}
+			ts = randTasks(rng, 2+rng.IntN(4), false)
+		}
+		if !withPeriods(rng, a, ts, it%4 < 2, tight) {
 			continue
 		}
 		out := make([]Response, len(ts))
@@ -97,9 +127,13 @@ func TestSimTimeSliceSound(t *testing.T) {
 			iso[i] = out[i].KernelIsolated
 			maxT = max(maxT, ts[i].Period)
 		}
-		for rep := range 3 {
-			nominal, launch := randJobs(rng, ts, 12*maxT, false)
-			resp := simTimeSlice(ts, iso, a.SwitchOverhead, launch, rng, rep == 2)
+		runs, horizon := 3, 12*maxT
+		if tight {
+			runs, horizon = 8, 2*maxT
+		}
+		for rep := range runs {
+			nominal, launch := randJobs(rng, ts, horizon, tight)
+			resp := simTimeSlice(ts, iso, a.SwitchOverhead, launch, rng, rep%4 == 2)
 			if err := c.run(ts, out, nominal, launch, resp, nil); err != nil {
 				t.Fatalf("set %d (cs %d), run %d: %v", it, a.SwitchOverhead, rep, err)
 			}
@@ -140,5 +174,49 @@ func TestPropertyTimeSliceMonotone(t *testing.T) {
 				t.Fatalf("%+v -> %+v: task %d became bounded", ts, g, j)
 			}
 		}
+	}
+}
+
+// TestTimeSliceCarryInJob: the time-slice model counts the jobs of another
+// channel by its reach too; counting only the jobs launched in the window,
+// ceil((w + J)/T), is too small here. No switch overhead.
+//
+//	I: copy in 50, E = 100 (one block of 100), slice 10 (10 turns), period 300.
+//	J: copy in 1, E = 20, slice 20, period 120, no jitter.
+//
+// Run: both launch at 0, I's copy first (task order): I's kernel starts its
+// window at t1 = 50, J's kernel is launched at 51. I runs 50..60, J 60..80,
+// I 80..130; J's next job launches at 120 and its kernel at 121, so J runs
+// 130..150 and I 150..190: w = 140, I's response 190.
+//
+// J's bound: it waits for I's copy (50), copies (1) and runs 20 after at
+// most one turn of I (10): Δ = 81, Total 81 <= 120; reach min(120, 81) = 81.
+// I's bound: n = 10 turns, no context switch.
+//   - Jobs launched in the window, at least one: ceil(w/120) = 1 at
+//     w = 100 + min(10·20, 1·20) = 120, so w = 120 and I's bound would be
+//     1 (J's copy) + 50 + 120 = 171 < 190.
+//   - With the reach: ceil((w + 81)/120) = 1 at w = 0, giving w = 120;
+//     2 at w = 120: min(10, 2·1) = 2 turns of J, min(2·20, 2·20) = 40,
+//     w = 140; stable. I's bound 1 + 50 + 140 = 191 >= 190.
+func TestTimeSliceCarryInJob(t *testing.T) {
+	tasks := []Task{
+		{Name: "I", Period: 300, CopyIn: 50, BlockTime: 100, Blocks: 1, ThreadsPerBlock: 1024, Slice: 10},
+		{Name: "J", Period: 120, CopyIn: 1, BlockTime: 20, Blocks: 1, ThreadsPerBlock: 1024, Slice: 20},
+	}
+	var a TimeSliceAnalyzer
+	out := make([]Response, 2)
+	if err := a.Analyze(tasks, out); err != nil {
+		t.Fatal(err)
+	}
+	checkResp(t, "I", out[0], Response{CopyInWait: 1, CopyIn: 50, KernelQueue: 40, KernelIsolated: 100, Total: 191,
+		Bounded: true, Bound: BoundTimeSlice, Turns: 10})
+	checkResp(t, "J", out[1], Response{CopyInWait: 50, CopyIn: 1, KernelQueue: 10, KernelIsolated: 20, Total: 81,
+		Bounded: true, Bound: BoundTimeSlice, Turns: 1})
+	resp := simTimeSlice(tasks, []int64{100, 20}, 0, [][]int64{{0}, {0, 120}}, nil, false)
+	if resp[0][0] != 190 {
+		t.Errorf("simulated response of I %d, want 190", resp[0][0])
+	}
+	if resp[1][0] > out[1].Total || resp[1][1] > out[1].Total {
+		t.Errorf("simulated responses of J %v exceed its bound %d", resp[1], out[1].Total)
 	}
 }
