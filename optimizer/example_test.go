@@ -38,6 +38,6 @@ func ExampleEvaluator_Evaluate() {
 	// schedulable: true
 	// PRE_SFM_gpu_POST offloads asynchronously on Core1 C =   10.287 ms  R =   32.698 ms  D =  33 ms
 	// SFM              on the GPU             on GP10B C =    8.090 ms  R =    9.465 ms  D =  33 ms
-	// Detection        on the GPU             on GP10B C =  116.258 ms  R =  172.870 ms  D = 200 ms
+	// Detection        on the GPU             on GP10B C =  116.258 ms  R =  164.970 ms  D = 200 ms
 	// Localization     merged onto a core     on Core5 C =  392.590 ms  R =  392.590 ms  D = 400 ms
 }

@@ -101,12 +101,28 @@
 // # Periodic GPU tasks, fifo model (FIFOAnalyzer)
 //
 // Every GPU task is a thread of one process with its own stream; a job
-// issues, at its release, copy-in, kernel launch and copy-out, which run in
-// stream order. The response is measured from the copy-in call to the end of
-// the copy-out. Assumption: every task's response is at most its period (so
-// jobs of one task do not overlap); the analysis is then self-consistent
-// (the usual argument over the first job that would exceed it), and the
-// caller must check Total <= Period for every task.
+// issues, at its launch, copy-in, kernel launch and copy-out, which run in
+// stream order. The response is measured from the launch (the copy-in call)
+// to the end of the copy-out. Jobs are sporadic with release jitter: the
+// k-th job has a nominal release r_k, r_{k+1} >= r_k + T, and is launched at
+// some a_k in [r_k, r_k + J] (Task.Jitter; a GPU job is launched when its
+// offloading task's pre-processing ends).
+//
+// Assumption: every job completes by r_k + T, the earliest nominal release
+// of the task's next job, so jobs of one task do not overlap and each is
+// launched onto an empty stream. Without jitter this is Total <= Period,
+// which the caller checks; with jitter Total <= Period − J implies it, and
+// in hetmap so does the offloading task meeting its deadline D <= T (the
+// GPU part of a job ends before the job's post-processing starts, and the
+// evaluator's J is measured from the earliest end of the pre-processing, see
+// optimizer/doc.go). The analysis is then self-consistent by the usual
+// argument over the earliest instant at which some job is still running past
+// r_k + T, past its launch plus its response bound, or past its launch plus
+// its kernel bound (Δ below): each bound below uses only facts about other
+// jobs at strictly earlier instants (their streams, and their completion
+// before the window of the job analysed), so that earliest instant can only
+// be one where the assumption itself fails. The property tests check the
+// bounds against simulated runs up to that instant (jobCheck).
 //
 // Copy engine. A copy is in the CE queue, or on the CE, only while it heads
 // its stream queue (C1, C4), so at most one copy of each other task is ahead
@@ -145,14 +161,12 @@
 //     Σ_{high h} jobs_h(L)·g_h·C_h + (g_i - 1)·C_i, and L is bounded by the
 //     least fixed point of L = ceil(W(L)/S*) (with mixed sizes also of the
 //     thread version; the smaller is used). Kernel part: L + C_i.
-//     jobs_h(L) = 2 + floor((L + J_h)/T_h): at most one job of h released by
-//     t1 is unfinished at t1 (deadline assumption), and the m-th job
-//     released after t1 is released after t1 + (m-1)·T_h − J_h, with J_h the
-//     release jitter of h (Task.Jitter: a GPU job is launched when its
-//     offloading task's pre-processing ends); copy times are not used as
-//     minimum offsets, since a copy may take less than its worst case. A
-//     task with period 0 has one job. If the fixed point passes the task's
-//     period, iteration stops and Bounded is false.
+//     jobs_h(L) = ceil((L + ρ_h)/T_h) counts the jobs of h that can have a
+//     block resident in the window, with h's reach ρ_h (see "Jobs of a task
+//     in a window" below). The high-priority tasks are analysed first: their
+//     bounds do not depend on low-priority tasks, and they give the reaches.
+//     If the fixed point passes the task's period, iteration stops and
+//     Bounded is false.
 //   - High priority: no low block is assigned while i's kernel is in the
 //     high queue (A2), and low blocks already running finish within the
 //     longest low block time B (Response.Blocking); at most one kernel of
@@ -168,11 +182,59 @@
 // Analyze is allocation-free once the analyzer's buffers (and the WorstOrder
 // slices of the caller's Responses) have grown.
 //
-// Sustainability. Every bound is monotone: it does not decrease when any
-// block time, block count or copy time grows (tested), and it stays valid
-// when blocks or copies run shorter than their worst case or jobs arrive
-// later than their period (tested against a per-SM simulator of the rules
-// with several SM choices and random sporadic releases).
+// # Jobs of a task in a window
+//
+// Both models count how many jobs of another task h can have work (a
+// resident block, or kernel work left to run) at some instant of a window
+// [t1, t1 + L) that starts when a kernel of the task analysed enters the
+// queue (fifo) or is launched (timeslice):
+//
+//	jobs_h(L) = ceil((L + ρ_h)/T_h),  ρ_h = min(T_h, J_h + Δ_h),
+//
+// where Δ_h bounds the time from a job's launch to the completion of its
+// kernel: CopyInWait + CopyIn + KernelIsolated + KernelQueue of h's own
+// response (ρ_h = T_h when h has no bound). This is the classic count of the
+// jobs whose activity window can intersect an interval, as in holistic
+// analysis, where the release jitter of an activity includes the response
+// of what precedes it (Tindell and Clark, "Holistic schedulability analysis
+// for distributed hard real-time systems", Microprocessing and
+// Microprogramming 40, 1994). Derivation: a block occupies [assignment,
+// finish); if job k of h has work at an instant t of the window, its
+// kernel entered the queue, after the launch, at or before t, so
+// a_k <= t < t1 + L; and its kernel completes after t >= t1. Completion
+// after t1 needs r_k > t1 − T_h (the assumption) and a_k > t1 − Δ_h, so
+// r_k > t1 − J_h − Δ_h. The nominal releases of such jobs therefore lie in
+// the open interval (t1 − ρ_h, t1 + L) and are at least T_h apart: n of
+// them span (n − 1)·T_h < L + ρ_h, so n <= ceil((L + ρ_h)/T_h). The first
+// job of h, and sporadic releases later than the period, only remove jobs
+// from the interval. Copy times are not used as minimum offsets, since a
+// copy may take less than its worst case. A task with period 0 has one job.
+//
+// Since ρ_h <= T_h, the count is never above the previous
+// 2 + floor((L + J_h)/T_h) (one unfinished job at t1 and the jobs launched in
+// the window): ceil((L + ρ_h)/T_h) <= ceil(L/T_h) + 1 <= floor(L/T_h) + 2.
+// With L + J_h = m·T_h + ε (0 <= ε < T_h) the previous count is m + 2 and
+// this one m + 1 whenever J_h + Δ_h <= T_h and ε + Δ_h <= T_h. WATERS
+// 2019, Detection behind a high-priority SFM (feasible mapping of
+// cmd/hetmap/testdata): ρ_SFM = 20.4446 ms + 9.275 ms < 33 ms, so 6 SFM
+// kernels in Detection's window instead of 7, 7.9 ms less.
+//
+// The count of the jobs launched in the window alone, ceil((L + J_h)/T_h)
+// (even with at least one job), is not sound: a job of h launched before t1
+// whose kernel is still waiting at t1 (for its copy, or for a low block) and
+// the next job, launched T_h later, can both run inside a window shorter than
+// T_h − J_h. TestFIFOCarryInJob is such a set, checked with both simulators,
+// and TestTimeSliceCarryInJob one for the time-slice model.
+//
+// Sustainability. Every bound is monotone: it does not decrease, and an
+// unbounded task does not become bounded, when any block time, block count,
+// copy time or release jitter grows (TestPropertyFIFOMonotone,
+// TestPropertyTimeSliceMonotone); it stays valid when blocks or copies run
+// shorter than their worst case, jobs are released later than their period
+// or launched anywhere within their jitter (TestSimFIFOSound against a
+// per-SM simulator of the rules with several SM choices; TestGPUSimFIFOSound
+// against package rta/gpusim, the simulator of `hetmap gpu simulate`, on
+// random periodic sets with stream priorities, jitter and phases).
 //
 // # Time-slice model (TimeSliceAnalyzer)
 //
@@ -191,14 +253,23 @@
 //
 // Bound: before each of i's n_i turns, every other channel j gets at most
 // one turn of at most S_j, and only while it has work: at most
-// J_j(w) = jobs_j(w) jobs (as above) of E_j each, in at most
-// J_j(w)·ceil(E_j/S_j) turns. With x_j = min(n_i, J_j(w)·ceil(E_j/S_j))
-// turns of j and one context switch of SwitchOverhead per turn,
+// N_j(w) = jobs_j(w) jobs (see "Jobs of a task in a window") of E_j each,
+// in at most N_j(w)·ceil(E_j/S_j) turns. With
+// x_j = min(n_i, N_j(w)·ceil(E_j/S_j)) turns of j and one context switch of
+// SwitchOverhead per turn,
 //
-//	w = E_i + Σ_{j≠i} min(x_j·S_j, J_j(w)·E_j) + SwitchOverhead·(n_i + Σ_j x_j),
+//	w = E_i + Σ_{j≠i} min(x_j·S_j, N_j(w)·E_j) + SwitchOverhead·(n_i + Σ_j x_j),
 //
 // whose least fixed point bounds the time from the kernel's launch (after
 // its copy-in) to its completion (a TDMA-style round-robin bound refined by
 // the demand of the other channels). The copies use the CE bound above.
 // Response.Turns and Response.SwitchOverhead give n_i and the switching time.
+//
+// Here every channel's reach depends on the others' bounds, so the bounds
+// are computed in rounds: the first with ρ_j = T_j for every channel (the
+// assumption alone, which is sound on its own), each later round with the
+// reaches that the bounds of the round before give. The bounds of a round
+// are sound when those of the round before are (they bound every job), and
+// no bound grows from one round to the next (smaller reaches, smaller
+// counts); the rounds stop when the reaches repeat, or after 16 rounds.
 package gpu

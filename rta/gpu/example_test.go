@@ -67,8 +67,11 @@ func ExampleFIFOAnalyzer() {
 	// waits only for low blocks already running (at most the longest low
 	// block time, 6) and then runs alone (2 waves of 2). A and B are low
 	// priority and can be overtaken by D's jobs, so they get the workload
-	// bound: for A, W = 4·6 + 2·(12·2) + 7·4 = 100 block-time units on 8
-	// slots, 13, plus A's last wave of 4: 17 = 13 + 4.
+	// bound. D's kernel completes within 5+1+6+4 = 16 of its launch, so only
+	// the jobs of D launched in (t1 − 16, t1 + x) can have blocks in A's
+	// window of length x: ceil((x + 16)/100) = 1 for x <= 84. For A,
+	// W = 4·6 + 1·(12·2) + 7·4 = 76 block-time units on 8 slots, 10, plus A's
+	// last wave of 4: 14 = 10 + 4.
 	var a gpu.FIFOAnalyzer
 	out := make([]gpu.Response, len(tasks))
 	if err := a.Analyze(tasks, out); err != nil {
@@ -81,8 +84,8 @@ func ExampleFIFOAnalyzer() {
 			r.Bound, r.Blocking, r.CopyOutWait, r.CopyOut)
 	}
 	// Output:
-	// A: total 28 = copy in 4+2, kernel 13+4 (workload, blocking 0), copy out 4+1
-	// B: total 30 = copy in 3+3, kernel 13+6 (workload, blocking 0), copy out 3+2
+	// A: total 25 = copy in 4+2, kernel 10+4 (workload, blocking 0), copy out 4+1
+	// B: total 27 = copy in 3+3, kernel 10+6 (workload, blocking 0), copy out 3+2
 	// D: total 16 = copy in 5+1, kernel 6+4 (orders, blocking 6), copy out 0+0
 }
 
@@ -92,8 +95,10 @@ func ExampleTimeSliceAnalyzer() {
 		{Name: "B", Period: 100, CopyIn: 3, CopyOut: 2, BlockTime: 6, Blocks: 4, ThreadsPerBlock: 512, Slice: 50},
 	}
 	// A needs ceil(4/3) = 2 turns; before each, B runs at most one turn,
-	// and at most 2 jobs of 6 in all: min(2·50, 2·6) = 12; 4 turns, 1 each
-	// to switch: 4 + 12 + 4 = 20 = 16 + 4.
+	// and only while it has work. B's kernel completes within 2+3+11 = 16 of
+	// its launch, so one job of B at most has work in A's window of 13:
+	// min(2, 1) = 1 turn, min(50, 6) = 6; 3 turns, 1 each to switch:
+	// 4 + 6 + 3 = 13 = 9 + 4.
 	a := gpu.TimeSliceAnalyzer{SwitchOverhead: 1}
 	out := make([]gpu.Response, len(tasks))
 	if err := a.Analyze(tasks, out); err != nil {
@@ -105,6 +110,6 @@ func ExampleTimeSliceAnalyzer() {
 			tasks[i].Name, r.Total, r.KernelQueue, r.KernelIsolated, r.Turns, r.SwitchOverhead)
 	}
 	// Output:
-	// A: total 29, kernel 16+4 in 2 turns (switching 4)
+	// A: total 22, kernel 9+4 in 2 turns (switching 3)
 	// B: total 20, kernel 5+6 in 1 turns (switching 2)
 }

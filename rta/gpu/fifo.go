@@ -33,8 +33,9 @@ type FIFOAnalyzer struct {
 
 	s     Scratch
 	info  []taskInfo
-	set   []int // tasks ahead, counted once each
-	per   []int // high-priority tasks, counted per job in the window
+	set   []int   // tasks ahead, counted once each
+	per   []int   // high-priority tasks, counted per job in the window
+	reach []int64 // per task, see reach (high-priority tasks only)
 	ks    []Kernel
 	eff   []int64
 	perm  []int
@@ -52,8 +53,10 @@ func (a *FIFOAnalyzer) device() Device {
 
 // Analyze writes the worst-case GPU response of every task into out (which
 // must have room for len(tasks) values). The bounds hold under the
-// assumption that every task's response is at most its period; check
-// Total <= Period for every task (Bounded false means it is not).
+// assumption that every job completes by its nominal release plus its
+// period (package documentation); without jitter, check Total <= Period for
+// every task (Bounded false means it is not), with jitter
+// Total <= Period − Jitter suffices.
 func (a *FIFOAnalyzer) Analyze(tasks []Task, out []Response) error {
 	dev := a.device()
 	var err error
@@ -64,73 +67,97 @@ func (a *FIFOAnalyzer) Analyze(tasks []Task, out []Response) error {
 	for i := range a.info {
 		ceSum += a.info[i].ce
 	}
-	for i := range tasks {
-		t, ti := &tasks[i], &a.info[i]
-		r := &out[i]
-		order := r.WorstOrder[:0]
-		*r = Response{CopyIn: t.CopyIn, CopyOut: t.CopyOut, KernelIsolated: ti.iso, Bounded: true}
-		// CE: one FIFO queue, one copy at a time. A copy of another task can
-		// be ahead only while it heads its stream, so at most one copy (in
-		// or out) of every other task is in service or queued ahead.
-		ceOthers := ceSum - ti.ce
-		if t.CopyIn > 0 {
-			r.CopyInWait = ceOthers
-		}
-		if t.CopyOut > 0 {
-			r.CopyOutWait = ceOthers
-		}
-		copies := satAdd(satAdd(r.CopyInWait, r.CopyIn), satAdd(r.CopyOutWait, r.CopyOut))
-		horizon := int64(maxTime)
-		if t.Period > 0 {
-			horizon = t.Period
-		}
-		kHorizon := max(horizon-copies, 0) // kernel parts above it exceed the horizon
-
-		a.set, a.per = a.set[:0], a.per[:0]
-		var k int64
-		var bound Bound
-		var ok bool
-		if t.Priority == High {
-			// Waits for one kernel of every other high task (FIFO high
-			// queue) and for low blocks already running, which all finish
-			// within the longest low block time; no low block is assigned
-			// while this kernel is in the high queue (A2).
-			for j := range tasks {
-				if j == i {
-					continue
-				}
-				if tasks[j].Priority == High {
-					a.set = append(a.set, j)
-				} else {
-					r.Blocking = max(r.Blocking, tasks[j].BlockTime)
-				}
-			}
-			k, bound, ok, order, err = a.kernelPart(dev, tasks, i, true, kHorizon-r.Blocking, order)
-			k = satAdd(k, r.Blocking)
-		} else {
-			// Waits for one kernel of every other low task and for every
-			// job of a high task that can be in the window.
-			for j := range tasks {
-				if j == i {
-					continue
-				}
-				if tasks[j].Priority == High {
-					a.per = append(a.per, j)
-				} else {
-					a.set = append(a.set, j)
-				}
-			}
-			k, bound, ok, order, err = a.kernelPart(dev, tasks, i, len(a.per) == 0, kHorizon, order)
-		}
-		if err != nil {
-			return err
-		}
-		k = max(k, ti.iso)
-		r.KernelQueue = k - ti.iso
-		r.Bound, r.Bounded = bound, ok
-		r.Total = satAdd(copies, k)
-		r.WorstOrder = order
+	a.reach = a.reach[:0]
+	for range tasks {
+		a.reach = append(a.reach, 0)
 	}
+	// High-priority tasks first: their bounds do not depend on low-priority
+	// ones, and a low-priority kernel's bound counts the jobs of every
+	// high-priority task through that task's reach, which its bound gives.
+	for _, high := range [2]bool{true, false} {
+		for i := range tasks {
+			if (tasks[i].Priority == High) != high {
+				continue
+			}
+			if err := a.analyzeTask(dev, tasks, i, ceSum, &out[i]); err != nil {
+				return err
+			}
+			if high {
+				a.reach[i] = reach(&tasks[i], &out[i])
+			}
+		}
+	}
+	return nil
+}
+
+// analyzeTask bounds the response of task i into r; the reach of every
+// high-priority task must be known when i has low priority.
+func (a *FIFOAnalyzer) analyzeTask(dev Device, tasks []Task, i int, ceSum int64, r *Response) error {
+	t, ti := &tasks[i], &a.info[i]
+	order := r.WorstOrder[:0]
+	*r = Response{CopyIn: t.CopyIn, CopyOut: t.CopyOut, KernelIsolated: ti.iso, Bounded: true}
+	// CE: one FIFO queue, one copy at a time. A copy of another task can
+	// be ahead only while it heads its stream, so at most one copy (in
+	// or out) of every other task is in service or queued ahead.
+	ceOthers := ceSum - ti.ce
+	if t.CopyIn > 0 {
+		r.CopyInWait = ceOthers
+	}
+	if t.CopyOut > 0 {
+		r.CopyOutWait = ceOthers
+	}
+	copies := satAdd(satAdd(r.CopyInWait, r.CopyIn), satAdd(r.CopyOutWait, r.CopyOut))
+	horizon := int64(maxTime)
+	if t.Period > 0 {
+		horizon = t.Period
+	}
+	kHorizon := max(horizon-copies, 0) // kernel parts above it exceed the horizon
+
+	a.set, a.per = a.set[:0], a.per[:0]
+	var k int64
+	var bound Bound
+	var ok bool
+	var err error
+	if t.Priority == High {
+		// Waits for one kernel of every other high task (FIFO high
+		// queue) and for low blocks already running, which all finish
+		// within the longest low block time; no low block is assigned
+		// while this kernel is in the high queue (A2).
+		for j := range tasks {
+			if j == i {
+				continue
+			}
+			if tasks[j].Priority == High {
+				a.set = append(a.set, j)
+			} else {
+				r.Blocking = max(r.Blocking, tasks[j].BlockTime)
+			}
+		}
+		k, bound, ok, order, err = a.kernelPart(dev, tasks, i, true, kHorizon-r.Blocking, order)
+		k = satAdd(k, r.Blocking)
+	} else {
+		// Waits for one kernel of every other low task and for every
+		// job of a high task that can be in the window.
+		for j := range tasks {
+			if j == i {
+				continue
+			}
+			if tasks[j].Priority == High {
+				a.per = append(a.per, j)
+			} else {
+				a.set = append(a.set, j)
+			}
+		}
+		k, bound, ok, order, err = a.kernelPart(dev, tasks, i, len(a.per) == 0, kHorizon, order)
+	}
+	if err != nil {
+		return err
+	}
+	k = max(k, ti.iso)
+	r.KernelQueue = k - ti.iso
+	r.Bound, r.Bounded = bound, ok
+	r.Total = satAdd(copies, k)
+	r.WorstOrder = order
 	return nil
 }
 
@@ -217,7 +244,7 @@ func (a *FIFOAnalyzer) fixedPoint(tasks []Task, base, den int64, threads bool, c
 			if threads {
 				wj = a.info[j].workU
 			}
-			w = satAdd(w, satMul(jobs(tasks[j].Period, l, tasks[j].Jitter), wj))
+			w = satAdd(w, satMul(jobs(tasks[j].Period, l, a.reach[j]), wj))
 		}
 		next := ceilDiv(w, den)
 		if next >= maxTime || satAdd(next, c) > kHorizon {

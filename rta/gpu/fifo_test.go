@@ -1,6 +1,8 @@
 package gpu
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -100,9 +102,10 @@ func TestFIFOHighOvertakesLow(t *testing.T) {
 	// The same H at low priority queues behind all of L: L 8 at 0, 8 at 10,
 	// H at 20: 22.
 	//
-	// L low, with H high (T = 1000): workload W(x) = 15·10 +
-	// jobs(1000, x)·16 = 150 + 2·16 = 182, x = ceil(182/8) = 23 (jobs
-	// stays 2), kernel part 23 + 10 = 33.
+	// L low, with H high (T = 1000): H's reach is min(T, J + Δ) = 12 (its
+	// kernel completes within 12 of its launch), so jobs(1000, x) =
+	// ceil((x + 12)/1000) = 1 while x <= 988. Workload W(x) = 15·10 + 1·16 =
+	// 166, x = ceil(166/8) = 21, kernel part 21 + 10 = 31.
 	tasks := []Task{
 		{Name: "L", Period: 1000, BlockTime: 10, Blocks: 16, ThreadsPerBlock: 512},
 		{Name: "H", Period: 1000, BlockTime: 2, Blocks: 8, ThreadsPerBlock: 512, Priority: High},
@@ -114,7 +117,7 @@ func TestFIFOHighOvertakesLow(t *testing.T) {
 	}
 	checkResp(t, "H", out[1], Response{KernelQueue: 10, KernelIsolated: 2, Total: 12, Bounded: true,
 		Bound: BoundOrders, Blocking: 10, WorstOrder: []int{1}})
-	checkResp(t, "L", out[0], Response{KernelQueue: 13, KernelIsolated: 20, Total: 33, Bounded: true,
+	checkResp(t, "L", out[0], Response{KernelQueue: 11, KernelIsolated: 20, Total: 31, Bounded: true,
 		Bound: BoundWorkload})
 
 	tasks[1].Priority = Low
@@ -141,13 +144,14 @@ func TestFIFOHighOvertakesLow(t *testing.T) {
 
 func TestFIFOHighJobsInWindow(t *testing.T) {
 	// L low: 8 blocks of 10 (gmax 8: isolated 10). H high: 8 blocks of 10,
-	// period 25. W(x) = 7·10 + jobs(25, x)·80:
-	//   x = 0: jobs 2, W = 230, x = ceil(230/8) = 29
-	//   x = 29: jobs 3, W = 310, x = 39
-	//   x = 39: jobs 3, converged. Kernel part 39 + 10 = 49 (isolated 10).
-	// L's period is 100: bounded. With period 40 the fixed point passes the
-	// horizon (49 > 40): Bounded false.
-	// H itself: blocking 10 (L's block time) + 10 alone = 20 <= 25.
+	// period 25. H itself: blocking 10 (L's block time) + 10 alone = 20 <= 25,
+	// so H's reach is min(25, 0 + 20) = 20 and
+	// W(x) = 7·10 + jobs(25, x)·80 with jobs = ceil((x + 20)/25):
+	//   x = 0:  jobs 1, W = 150, x = ceil(150/8) = 19
+	//   x = 19: jobs 2, W = 230, x = 29
+	//   x = 29: jobs 2, converged. Kernel part 29 + 10 = 39 (isolated 10).
+	// L's period is 100: bounded. With period 38 the fixed point passes the
+	// horizon (39 > 38): Bounded false.
 	tasks := []Task{
 		{Name: "L", Period: 100, BlockTime: 10, Blocks: 8, ThreadsPerBlock: 512},
 		{Name: "H", Period: 25, BlockTime: 10, Blocks: 8, ThreadsPerBlock: 512, Priority: High},
@@ -157,13 +161,13 @@ func TestFIFOHighJobsInWindow(t *testing.T) {
 	if err := a.Analyze(tasks, out); err != nil {
 		t.Fatal(err)
 	}
-	checkResp(t, "L", out[0], Response{KernelQueue: 39, KernelIsolated: 10, Total: 49, Bounded: true, Bound: BoundWorkload})
-	tasks[0].Period = 40
+	checkResp(t, "L", out[0], Response{KernelQueue: 29, KernelIsolated: 10, Total: 39, Bounded: true, Bound: BoundWorkload})
+	tasks[0].Period = 38
 	if err := a.Analyze(tasks, out); err != nil {
 		t.Fatal(err)
 	}
-	if out[0].Bounded || out[0].Total <= 40 {
-		t.Errorf("period 40: %+v, want unbounded above 40", out[0])
+	if out[0].Bounded || out[0].Total <= 38 {
+		t.Errorf("period 38: %+v, want unbounded above 38", out[0])
 	}
 }
 
@@ -268,17 +272,33 @@ type analyzer interface {
 }
 
 // withPeriods gives the tasks periods under which the analysis says every
-// task meets them (its assumption), or reports false.
-func withPeriods(rng *rand.Rand, a analyzer, ts []Task) bool {
+// task meets them (Bounded, Total <= Period), or reports false. With jitter,
+// about half of the tasks get a release jitter of up to 0.9 of their period
+// (the analysis of the others depends on it). Periods are up to three times
+// the bound, or with tight up to 1.5 times, where interference from more jobs
+// than the analysis counts would show sooner.
+func withPeriods(rng *rand.Rand, a analyzer, ts []Task, jitter, tight bool) bool {
 	out := make([]Response, len(ts))
+	frac := make([]float64, len(ts))
 	for i := range ts {
-		ts[i].Period = 1 << 40
+		ts[i].Period, ts[i].Jitter = 1<<40, 0
+		if jitter && rng.IntN(2) == 0 {
+			frac[i] = 0.9 * rng.Float64()
+		}
 	}
 	if a.Analyze(ts, out) != nil {
 		return false
 	}
+	setPeriod := func(i int, slack int64) {
+		ts[i].Period = out[i].Total + rng.Int64N(slack+1)
+		ts[i].Jitter = int64(frac[i] * float64(ts[i].Period))
+	}
 	for i := range ts {
-		ts[i].Period = out[i].Total + rng.Int64N(out[i].Total*2+1)
+		if tight {
+			setPeriod(i, out[i].Total/2)
+		} else {
+			setPeriod(i, 2*out[i].Total)
+		}
 	}
 	for range 10 {
 		if a.Analyze(ts, out) != nil {
@@ -288,7 +308,11 @@ func withPeriods(rng *rand.Rand, a analyzer, ts []Task) bool {
 		for i := range ts {
 			if !out[i].Bounded || out[i].Total > ts[i].Period {
 				okAll = false
-				ts[i].Period = out[i].Total + rng.Int64N(out[i].Total+1)
+				if tight {
+					setPeriod(i, out[i].Total/4)
+				} else {
+					setPeriod(i, out[i].Total)
+				}
 			}
 		}
 		if okAll {
@@ -298,39 +322,145 @@ func withPeriods(rng *rand.Rand, a analyzer, ts []Task) bool {
 	return false
 }
 
-// randReleases draws sporadic releases (inter-arrival >= period) for jobs
-// that start before horizon.
-func randReleases(rng *rand.Rand, ts []Task, horizon int64) [][]int64 {
-	rel := make([][]int64, len(ts))
+// randJobs draws the jobs of every task that are launched before horizon:
+// sporadic nominal releases (a phase, then at least the period apart) and
+// launches after them by at most the task's jitter (none, all of it, or a
+// random part). Phases are random in [0, T], or 0; with focus, one task's
+// first job is launched at 0 and the others' first jobs mostly around the
+// time its kernel enters the EE queue (0 or its copy in), where jobs of
+// other tasks that have just started or are still copying hurt it most.
+func randJobs(rng *rand.Rand, ts []Task, horizon int64, focus bool) (nominal, launch [][]int64) {
+	nominal, launch = make([][]int64, len(ts)), make([][]int64, len(ts))
+	f := rng.IntN(len(ts))
+	entry := ts[f].CopyIn
 	for i, t := range ts {
 		r := rng.Int64N(t.Period + 1)
-		if rng.IntN(3) == 0 {
+		switch {
+		case focus && i == f:
+			r = 0
+		case focus:
+			switch rng.IntN(4) {
+			case 0:
+				r = 0
+			case 1:
+				r = max(0, entry-1-rng.Int64N(3))
+			case 2:
+				r = rng.Int64N(entry + 2)
+			}
+		case rng.IntN(3) == 0:
 			r = 0
 		}
-		for r < horizon {
-			rel[i] = append(rel[i], r)
+		for {
+			a := r
+			switch rng.IntN(3) {
+			case 0:
+				a += t.Jitter
+			case 1:
+				a += rng.Int64N(t.Jitter + 1)
+			}
+			if a >= horizon {
+				break
+			}
+			nominal[i] = append(nominal[i], r)
+			launch[i] = append(launch[i], a)
 			r += t.Period
 			if rng.IntN(4) == 0 {
 				r += rng.Int64N(t.Period/2 + 1)
 			}
 		}
 	}
-	return rel
+	return nominal, launch
+}
+
+// jobCheck compares simulated jobs with their bounds and collects figures.
+//
+// The bounds assume that every job completes by its nominal release plus its
+// period; the argument is an induction over time (package documentation), so
+// a bound may only fail after the first instant at which a job is still
+// running past that point. A simulated run is therefore checked up to the
+// first such instant: a job that exceeds its response bound (launch + Total)
+// or its kernel bound (launch + copy-in wait + copy in + kernel part) at or
+// before it is a failure; later jobs are not covered by the claim.
+type jobCheck struct {
+	checked, tight, truncated int
+	maxRatio                  float64
+}
+
+// run checks one simulated run: resp[i][k] is the response of the k-th job
+// of task i from its launch, kDone[i][k] its kernel's completion time (nil:
+// not known). It describes the first failure.
+func (c *jobCheck) run(ts []Task, out []Response, nominal, launch, resp, kDone [][]int64) error {
+	const never = int64(math.MaxInt64)
+	assume, bad := never, never
+	var why string
+	for i := range ts {
+		if len(resp[i]) != len(launch[i]) {
+			return fmt.Errorf("task %d: %d responses for %d jobs", i, len(resp[i]), len(launch[i]))
+		}
+		kernel := out[i].CopyInWait + out[i].CopyIn + out[i].KernelIsolated + out[i].KernelQueue
+		for k, r := range resp[i] {
+			a := launch[i][k]
+			if a+r > nominal[i][k]+ts[i].Period {
+				assume = min(assume, nominal[i][k]+ts[i].Period)
+			}
+			if r > out[i].Total && a+out[i].Total < bad {
+				bad = a + out[i].Total
+				why = fmt.Sprintf("task %d job %d (released %d, launched %d): response %d > bound %+v",
+					i, k, nominal[i][k], a, r, out[i])
+			}
+			if kDone != nil && kDone[i][k]-a > kernel && a+kernel < bad {
+				bad = a + kernel
+				why = fmt.Sprintf("task %d job %d (released %d, launched %d): kernel completes %d after launch > bound %d of %+v",
+					i, k, nominal[i][k], a, kDone[i][k]-a, kernel, out[i])
+			}
+		}
+	}
+	if bad != never && bad <= assume {
+		return fmt.Errorf("%s\ntasks %+v\nlaunches %v", why, ts, launch)
+	}
+	if assume != never {
+		c.truncated++
+	}
+	for i := range ts {
+		for k, r := range resp[i] {
+			if launch[i][k] >= assume {
+				continue
+			}
+			c.checked++
+			if r == out[i].Total {
+				c.tight++
+			}
+			c.maxRatio = max(c.maxRatio, float64(r)/float64(out[i].Total))
+		}
+	}
+	return nil
+}
+
+// shorter returns a random duration in [1, x] one time in three, else x.
+func shorter(rng *rand.Rand) func(int64) int64 {
+	return func(x int64) int64 {
+		if x > 0 && rng.IntN(3) == 0 {
+			return 1 + rng.Int64N(x)
+		}
+		return x
+	}
 }
 
 // TestSimFIFOSound: for random task sets that the analysis finds
-// schedulable, no simulated job (any SM choice, random release pattern,
-// blocks and copies at or below their worst case) exceeds its bound.
+// schedulable, with stream priorities and release jitter, no simulated job
+// (any SM choice, random phases and sporadic releases, launches anywhere in
+// their jitter, blocks and copies at or below their worst case) exceeds its
+// response or kernel bound (see jobCheck).
 func TestSimFIFOSound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	checked, tight, maxRatio := 0, 0, 0.0
+	var c jobCheck
 	for it := range 600 {
 		ts := randTasks(rng, 2+rng.IntN(4), true)
 		a := &FIFOAnalyzer{Device: bigSM}
 		if it%3 == 0 {
 			a.Device = TX2()
 		}
-		if !withPeriods(rng, a, ts) {
+		if !withPeriods(rng, a, ts, it%4 != 0, false) {
 			continue
 		}
 		out := make([]Response, len(ts))
@@ -342,49 +472,34 @@ func TestSimFIFOSound(t *testing.T) {
 			maxT = max(maxT, x.Period)
 		}
 		for rep := range 4 {
-			c := simConfig{dev: a.Device, tasks: ts, policy: fitPolicy(rep), rng: rng,
-				releases: randReleases(rng, ts, 12*maxT)}
+			nominal, launch := randJobs(rng, ts, 12*maxT, false)
+			sc := simConfig{dev: a.Device, tasks: ts, policy: fitPolicy(rep), rng: rng, releases: launch}
 			if rep%2 == 1 {
-				c.blockDur = func(x int64) int64 {
-					if rng.IntN(3) == 0 {
-						return 1 + rng.Int64N(x)
-					}
-					return x
-				}
-				c.copyDur = c.blockDur
+				sc.blockDur, sc.copyDur = shorter(rng), shorter(rng)
 			}
-			r := c.run()
-			for i := range ts {
-				for _, resp := range r.resp[i] {
-					checked++
-					if resp > out[i].Total {
-						t.Fatalf("task %d of %+v: simulated response %d > bound %+v", i, ts, resp, out[i])
-					}
-					if resp == out[i].Total {
-						tight++
-					}
-					maxRatio = max(maxRatio, float64(resp)/float64(out[i].Total))
-				}
+			r := sc.run()
+			if err := c.run(ts, out, nominal, launch, r.resp, r.kDone); err != nil {
+				t.Fatalf("set %d, run %d: %v", it, rep, err)
 			}
 		}
 	}
-	if checked < 1000 {
-		t.Fatalf("only %d jobs checked", checked)
+	if c.checked < 1000 {
+		t.Fatalf("only %d jobs checked", c.checked)
 	}
-	t.Logf("%d simulated jobs within their bounds; %d met it exactly; largest response/bound %.2f", checked, tight, maxRatio)
+	t.Logf("%d simulated jobs within their bounds; %d met it exactly; largest response/bound %.2f; %d runs checked only up to a job past its nominal release + period",
+		c.checked, c.tight, c.maxRatio, c.truncated)
 }
 
-// TestPropertyFIFOMonotone: no task's response decreases when a block time,
-// a block count or a copy time of any task grows.
+// TestPropertyFIFOMonotone: no task's response decreases, and no unbounded
+// one becomes bounded, when a block time, a block count, a copy time or the
+// release jitter of any task grows.
 func TestPropertyFIFOMonotone(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 16))
 	var a, b FIFOAnalyzer
 	for range 2000 {
 		n := 1 + rng.IntN(6)
 		ts := randTasks(rng, n, true)
-		for i := range ts {
-			ts[i].Period = 50 + rng.Int64N(2000)
-		}
+		randPeriods(rng, &a, ts)
 		out0 := make([]Response, n)
 		if err := a.Analyze(ts, out0); err != nil {
 			t.Fatal(err)
@@ -441,8 +556,10 @@ func TestFIFOReuseNoAlloc(t *testing.T) {
 //	H first, released at 0: H 0..75, L1 0..20, L2 20..120, L3 75..85,
 //	      B 85..95: optimistic.
 //
-// Workload bound for B: S* = 2, W = 20 + 100 + 10 + jobs·75 + 0 =
-// 130 + 2·75 = 280, L = 140, kernel part 150 >= 110.
+// Workload bound for B: H waits at most for the longest low block (100) and
+// runs 75, so its reach is min(1000, 175) and jobs = ceil((L + 175)/1000) = 1:
+// S* = 2, W = 20 + 100 + 10 + 1·75 + 0 = 205, L = ceil(205/2) = 103,
+// kernel part 113 >= 110.
 func TestFIFOHighFirstIsOptimistic(t *testing.T) {
 	dev := Device{SMs: 1, ThreadsPerSM: 2048}
 	one := func(name string, c int64, p Priority) Task {
@@ -463,19 +580,20 @@ func TestFIFOHighFirstIsOptimistic(t *testing.T) {
 	if err := a.Analyze(tasks, out); err != nil {
 		t.Fatal(err)
 	}
-	if out[3].Bound != BoundWorkload || out[3].Total != 150 {
-		t.Errorf("B: %+v, want the workload bound 150", out[3])
+	if out[3].Bound != BoundWorkload || out[3].Total != 113 {
+		t.Errorf("B: %+v, want the workload bound 113", out[3])
 	}
 }
 
 func TestFIFOHighJobsWithReleaseJitter(t *testing.T) {
-	// The case of TestFIFOHighJobsInWindow with H's jobs released up to
-	// J = 12 late: jobs(25, x, 12) = 2 + floor((x + 12)/25).
-	//   x = 0:  jobs 2, W = 7·10 + 2·80 = 230, x = ceil(230/8) = 29
-	//   x = 29: jobs 2 + floor(41/25) = 3, W = 310, x = 39
-	//   x = 39: jobs 2 + floor(51/25) = 4, W = 390, x = 49
-	//   x = 49: jobs 2 + floor(61/25) = 4, converged. Kernel part 49 + 10 = 59,
-	// one job of H more than without jitter (49).
+	// The case of TestFIFOHighJobsInWindow with H's jobs launched up to
+	// J = 12 after their nominal release: H's reach is min(25, 12 + 20) = 25,
+	// jobs = ceil((x + 25)/25).
+	//   x = 0:  jobs 1, W = 7·10 + 1·80 = 150, x = ceil(150/8) = 19
+	//   x = 19: jobs ceil(44/25) = 2, W = 230, x = 29
+	//   x = 29: jobs ceil(54/25) = 3, W = 310, x = 39
+	//   x = 39: jobs ceil(64/25) = 3, converged. Kernel part 39 + 10 = 49,
+	// one job of H more than without jitter (39).
 	tasks := []Task{
 		{Name: "L", Period: 100, BlockTime: 10, Blocks: 8, ThreadsPerBlock: 512},
 		{Name: "H", Period: 25, BlockTime: 10, Blocks: 8, ThreadsPerBlock: 512, Priority: High, Jitter: 12},
@@ -485,20 +603,38 @@ func TestFIFOHighJobsWithReleaseJitter(t *testing.T) {
 	if err := a.Analyze(tasks, out); err != nil {
 		t.Fatal(err)
 	}
-	checkResp(t, "L", out[0], Response{KernelQueue: 49, KernelIsolated: 10, Total: 59, Bounded: true, Bound: BoundWorkload})
+	checkResp(t, "L", out[0], Response{KernelQueue: 39, KernelIsolated: 10, Total: 49, Bounded: true, Bound: BoundWorkload})
 	tasks[1].Jitter = -1
 	if err := a.Analyze(tasks, out); err == nil || !strings.Contains(err.Error(), "Jitter") {
 		t.Errorf("negative jitter: %v", err)
 	}
 }
 
+// randPeriods gives the tasks random periods from 50 to 2049 and, to about
+// half of them, a release jitter below the period; or, one time in two,
+// periods close to the bounds of analyser a (withPeriods), where the jobs of
+// one task in another's window are counted near a multiple of the period and
+// a change of a reach shows.
+func randPeriods(rng *rand.Rand, a analyzer, ts []Task) {
+	if rng.IntN(2) == 0 && withPeriods(rng, a, ts, true, true) {
+		return
+	}
+	for i := range ts {
+		ts[i].Period = 50 + rng.Int64N(2000)
+		ts[i].Jitter = 0
+		if rng.IntN(2) == 0 {
+			ts[i].Jitter = rng.Int64N(ts[i].Period)
+		}
+	}
+}
+
 // growOne returns a copy of ts in which one random task has a longer block
-// time, more blocks, or a longer copy in or out: the change under which a
-// response must not decrease.
+// time, more blocks, a longer copy in or out, or more release jitter: the
+// change under which a response must not decrease.
 func growOne(rng *rand.Rand, ts []Task) []Task {
 	g := slices.Clone(ts)
 	i := rng.IntN(len(g))
-	switch rng.IntN(4) {
+	switch rng.IntN(5) {
 	case 0:
 		g[i].BlockTime += 1 + rng.Int64N(5)
 	case 1:
@@ -507,6 +643,8 @@ func growOne(rng *rand.Rand, ts []Task) []Task {
 		g[i].CopyIn += 1 + rng.Int64N(5)
 	case 3:
 		g[i].CopyOut += 1 + rng.Int64N(5)
+	case 4:
+		g[i].Jitter += 1 + rng.Int64N(g[i].Period/4+1)
 	}
 	return g
 }

@@ -38,10 +38,12 @@ type Task struct {
 	SharedMemPerBlock int // bytes; see Kernel
 	RegistersPerBlock int // see Kernel
 
-	// Jitter bounds how much later than its nominal periodic release a job
-	// may arrive (a GPU job is launched when its offloading task's
-	// pre-processing ends). It widens the count of a task's jobs in a
-	// window; 0 means strictly periodic.
+	// Jitter bounds how much later than its nominal release a job may be
+	// launched (a GPU job is launched when its offloading task's
+	// pre-processing ends); nominal releases are at least Period apart. It
+	// widens the count of the task's jobs in another task's window (see the
+	// package documentation); 0: every job is launched at its nominal
+	// release.
 	Jitter int64
 
 	// Priority is the stream priority (fifo model only).
@@ -197,18 +199,34 @@ func prepare(dev Device, tasks []Task, out []Response, info []taskInfo, needSlic
 	return info, nil
 }
 
-// jobs bounds how many jobs of a task can have work (a kernel, or slices)
-// inside a window [t1, t1+L] whose start t1 some kernel of another task
-// is waiting at: one job released at or before t1 and not complete (at most
-// one, because every job completes within its period), plus the jobs
-// released in (t1, t1+L], the m-th after t1 no earlier than
-// t1 + (m-1)·T − J with release jitter J (Audsley et al. 1993): 1 +
-// floor((L + J)/T) of them. Copy times are not used as minimum offsets,
-// since a copy may take less than its worst case. A task with period 0 has
-// a single job.
-func jobs(period, l, jitter int64) int64 {
+// jobs bounds how many jobs of a task can have work (resident blocks, or
+// kernel work left to run) at some instant of a window [t1, t1+l): such a job
+// is launched before t1 + l and completes after t1, so its nominal release
+// lies in the open interval (t1 − reach, t1 + l) (see reach). Nominal
+// releases are at least the period apart, so at most ceil((l + reach)/T) of
+// them lie in that interval. A task with period 0 has a single job.
+func jobs(period, l, reach int64) int64 {
 	if period <= 0 {
 		return 1
 	}
-	return 2 + satAdd(l, jitter)/period
+	return ceilDiv(satAdd(l, reach), period)
+}
+
+// reach bounds how long before a window's start the nominal release of a job
+// of task t can be and the job still have kernel work at the start: the job
+// completes by its nominal release plus the period (the analyses'
+// assumption), and by its launch plus Δ, the bound on the time from the launch
+// to the kernel's completion that the task's own response r gives (copy-in
+// wait, copy in and kernel part), while its launch is at most Jitter after its
+// nominal release. Δ is used only when r is a bound (Bounded); otherwise the
+// period is the reach. See the package documentation.
+func reach(t *Task, r *Response) int64 {
+	if t.Period <= 0 {
+		return 0 // a single job: jobs does not use the reach
+	}
+	if !r.Bounded {
+		return t.Period
+	}
+	delta := satAdd(satAdd(r.CopyInWait, r.CopyIn), satAdd(r.KernelIsolated, r.KernelQueue))
+	return min(t.Period, satAdd(t.Jitter, delta))
 }
