@@ -431,15 +431,17 @@ func (e *Evaluator) verdicts(a *Assignment, r *Result, u int, ids []int, explici
 }
 
 // missedAssumptions withdraws the bounds that rest on an assumption the
-// analysis found false. The GPU analyses count the jobs of another GPU task
-// h with the release jitter of h's GPU jobs, which holds only while h's
-// offloading task meets its deadline (Evaluator doc, "Release jitter of GPU
-// jobs"): the fifo model for a low-priority task and each high-priority h,
-// the timeslice model for every other h. When h's offloading task does not
-// meet its deadline, the responses of the tasks that count h are no bound;
-// their offloading tasks are analysed again with Task.NoBound, which can
-// make more offloading tasks fail, so this repeats until nothing changes (at
-// most once per GPU task). Only mappings that miss a deadline get here.
+// analysis found false. The GPU analyses assume that every job of every
+// other GPU task completes within its period after its nominal release
+// (at most one of its jobs is queued at a time) and count another task's
+// jobs with the release jitter of its launches; both hold while that
+// task's offloading task meets its deadline D ≤ T (rta/gpu, "Jobs of a task
+// in a window"; Evaluator doc, "Release jitter of GPU jobs"). When the
+// offloading task of GPU task h does not meet its deadline, the responses
+// of every other GPU task are no bound; their offloading tasks are analysed
+// again with rta.Task.NoBound, which can make more offloading tasks fail,
+// so this repeats until nothing changes (at most once per GPU task). Only
+// mappings that miss a deadline get here.
 func (e *Evaluator) missedAssumptions(a *Assignment, r *Result) error {
 	if !r.GPUSound {
 		return nil // no GPU response is a bound in the first place
@@ -452,8 +454,7 @@ func (e *Evaluator) missedAssumptions(a *Assignment, r *Result) error {
 				continue
 			}
 			for h := range r.GPU {
-				hr := &r.GPU[h]
-				if h == g || !hr.OnGPU || (e.fifo && (gr.High || !hr.High)) {
+				if h == g || !r.GPU[h].OnGPU {
 					continue
 				}
 				if !r.Tasks[e.gpus[h].pre].Schedulable() { // Absent in a partial mapping: not yet placed

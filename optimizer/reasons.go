@@ -155,7 +155,7 @@ func (r *Result) gpuReasons(u int) []string {
 		case t.Verdict == GPUNoBound && gr.AssumptionMissedBy >= 0:
 			h := &r.GPU[gr.AssumptionMissedBy]
 			pre := &r.Tasks[r.offloaderOf(gr.AssumptionMissedBy)]
-			out = append(out, fmt.Sprintf("%s: GPU response %s ≤ period %s, but it is no bound: its analysis counts the jobs of %s with the release jitter they have while %s meets its deadline, and it does not: %s",
+			out = append(out, fmt.Sprintf("%s: GPU response %s ≤ period %s, but it is no bound: its analysis assumes that %s's jobs are launched with the release jitter and complete within the period they have while %s meets its deadline, and it does not: %s",
 				where, fmtDur(resp.Total), fmtDur(t.T), h.Name, pre.Name, pre.Verdict))
 		case t.Verdict == GPUNoBound:
 			out = append(out, fmt.Sprintf("%s: GPU response %s ≤ period %s, but it is no bound: the GPU analysis assumes every GPU task responds within its period, and %s %s not",

@@ -178,8 +178,8 @@ type GPUResult struct {
 	// AssumptionMissedBy is, when the response is no bound because an
 	// assumption of its analysis fails, the GPU task (index into
 	// Result.GPU) whose offloading task misses its deadline, so that its
-	// GPU jobs may be launched later than the release jitter this task's
-	// analysis counts them with; -1 otherwise.
+	// GPU jobs may be launched later, or run longer past their release,
+	// than this task's analysis assumes; -1 otherwise.
 	AssumptionMissedBy int
 }
 

@@ -180,7 +180,7 @@ func TestAnalyzeNoBoundPropagates(t *testing.T) {
 			"OS_Overhead on Core2: no bound, because PRE_Detection_gpu_POST above it waits for a GPU response that is no bound, so the interference it causes is unknown",
 		}},
 		{"testdata/waters_nobound_assumption.yaml", []string{
-			"Detection on GP10B: GPU response 164.9176 ms ≤ period 200 ms, but it is no bound: its analysis counts the jobs of SFM with the release jitter they have while PRE_SFM_gpu_POST meets its deadline, and it does not",
+			"Detection on GP10B: GPU response 164.9176 ms ≤ period 200 ms, but it is no bound: its analysis assumes that SFM's jobs are launched with the release jitter and complete within the period they have while PRE_SFM_gpu_POST meets its deadline, and it does not",
 			"PRE_Detection_gpu_POST on Core2: waits for the GPU task Detection, whose GPU response has no bound",
 			"OS_Overhead on Core2: no bound, because PRE_Detection_gpu_POST above it waits for a GPU response that is no bound",
 		}},
