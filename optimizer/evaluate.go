@@ -314,8 +314,6 @@ func (e *Evaluator) analyseGPU(a *Assignment, r *Result, ceLat int64) (int32, er
 func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 	ui := &e.units[u]
 	ur := &r.Units[u]
-	lat := ur.LineLatency
-	base := memory.LineLatency(ui.mem, 0, false)
 	ids := e.onCore[u]
 	explicit := true
 	for _, i := range ids {
@@ -341,6 +339,28 @@ func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 		return e.verdicts(a, r, u, ids, explicit)
 	}
 
+	ts := e.coreTasks(a, r, u, explicit)
+	e.an.Limit = e.maxLimit
+	out := e.rtOut[:len(ts)]
+	if _, err := e.an.Analyze(policy, ts, out); err != nil {
+		return fmt.Errorf("%s: %w", ui.name, err)
+	}
+	ur.Undecided = !e.an.Decided()
+	if memo {
+		e.remember(key, hash, r, u, ids)
+	}
+	return e.verdicts(a, r, u, ids, explicit)
+}
+
+// coreTasks fills the execution-time terms of the tasks on CPU unit u into
+// r and returns them as rta tasks (in e.onCore[u] order, in the scratch
+// e.rtTasks), with the mapping's priorities when explicit.
+func (e *Evaluator) coreTasks(a *Assignment, r *Result, u int, explicit bool) []rta.Task {
+	ui := &e.units[u]
+	ur := &r.Units[u]
+	lat := ur.LineLatency
+	base := memory.LineLatency(ui.mem, 0, false)
+	ids := e.onCore[u]
 	ts := e.rtTasks[:0]
 	ur.Utilisation = 0 // missedAssumptions may analyse a core again
 	for _, i := range ids {
@@ -380,16 +400,7 @@ func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 		ur.Utilisation += float64(tr.C) / float64(ti.period)
 	}
 	e.rtTasks = ts
-	e.an.Limit = e.maxLimit
-	out := e.rtOut[:len(ts)]
-	if _, err := e.an.Analyze(policy, ts, out); err != nil {
-		return fmt.Errorf("%s: %w", ui.name, err)
-	}
-	ur.Undecided = !e.an.Decided()
-	if memo {
-		e.remember(key, hash, r, u, ids)
-	}
-	return e.verdicts(a, r, u, ids, explicit)
+	return ts
 }
 
 // verdicts turns core u's analysis results (e.rtOut, in the order of ids)

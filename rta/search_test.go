@@ -213,3 +213,75 @@ func TestNoBoundPropagates(t *testing.T) {
 		t.Errorf("ResponseTime: %v, want InputUnbounded", st)
 	}
 }
+
+// TestFeasibleOrders checks the enumeration of feasible orders against
+// brute force over every permutation: the same orders, each with the
+// response times an explicit analysis of it reports.
+func TestFeasibleOrders(t *testing.T) {
+	rng := rand.New(rand.NewSource(12))
+	var a, ref Analyzer
+	total := 0
+	for iter := 0; iter < 1500; iter++ {
+		n := 1 + rng.Intn(6)
+		ts := tightTasks(rng, n)
+		got := map[string][]int64{}
+		key := func(o []int) string {
+			b := make([]byte, len(o))
+			for i, x := range o {
+				b[i] = byte('a' + x)
+			}
+			return string(b)
+		}
+		complete := a.FeasibleOrders(ts, 0, func(o []int, r []int64) bool {
+			got[key(o)] = append([]int64(nil), r...)
+			return true
+		})
+		if !complete {
+			t.Fatal("incomplete without a limit")
+		}
+		want := 0
+		perm := make([]int, n)
+		for i := range perm {
+			perm[i] = i
+		}
+		out := make([]Result, n)
+		var rec func(k int)
+		rec = func(k int) {
+			if k == n {
+				if passesOrder(&ref, ts, perm, out) {
+					want++
+					r, ok := got[key(perm)]
+					if !ok {
+						t.Fatalf("order %v passes but was not enumerated; tasks %+v", perm, ts)
+					}
+					for i := range out {
+						if out[i].R != r[i] {
+							t.Fatalf("order %v task %d: enumerated R %d, explicit %d", perm, i, r[i], out[i].R)
+						}
+					}
+				}
+				return
+			}
+			for i := k; i < n; i++ {
+				perm[k], perm[i] = perm[i], perm[k]
+				rec(k + 1)
+				perm[k], perm[i] = perm[i], perm[k]
+			}
+		}
+		rec(0)
+		if want != len(got) {
+			t.Fatalf("%d orders enumerated, %d pass; tasks %+v", len(got), want, ts)
+		}
+		total += want
+		// A limit stops the enumeration and says so.
+		if want > 1 {
+			seen := 0
+			if a.FeasibleOrders(ts, 1, func([]int, []int64) bool { seen++; return true }) || seen != 1 {
+				t.Fatalf("limit 1: visited %d", seen)
+			}
+		}
+	}
+	if total < 1000 {
+		t.Fatalf("only %d feasible orders in all: the generator no longer exercises the enumeration", total)
+	}
+}
