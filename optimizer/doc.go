@@ -73,8 +73,16 @@
 // (Joseph and Pandya with jitter and self-suspension). Priorities come from
 // the mapping when it gives one to every task of the core (a higher value is
 // more urgent, as in Amalthea); otherwise they are assigned by
-// analysis.priorities: Audsley's OPA (default), deadline-monotonic,
-// rate-monotonic, or model (then every task needs a priority). A task's
+// analysis.priorities: Audsley's OPA completed by an exact search, so that
+// an order is found whenever one passes the final test (default; rta,
+// "Exact priority assignment"), deadline-monotonic, rate-monotonic, or
+// model (then every task needs a priority). A core whose search stops at
+// its bound is marked undecided (UnitResult.Undecided): not shown
+// schedulable, not proven unschedulable. A value that is no bound is never
+// used as an input of another bound: a task below an offloading task whose
+// GPU response is no bound has no bound either (rta.Task.NoBound), and when
+// an offloading task misses its deadline, the GPU responses that assumed it
+// would not are withdrawn (GPUResult.AssumptionMissedBy). A task's
 // deadline is the model's (the period under the default convention). The
 // response of a task that misses is iterated past its deadline (rta.LimitNone
 // by default, see Evaluator.SetLimit), so that Result.Violation ranks
@@ -149,14 +157,54 @@
 //     do not matter under the others (the offloading task and mode of a GPU
 //     task merged onto a core) take one value. The GPU genes come first and
 //     then the CPU tasks, heaviest first; a partial mapping is cut as soon as
-//     EvaluatePartial finds it unschedulable. The cut rests on monotonicity:
-//     placing more tasks only adds interference, contention (#C, bGPU) and
-//     GPU work, and OPA finds an order whenever one exists for the
-//     OPA-compatible test. One caveat is documented rather than proved: with
-//     self-suspending (asynchronous) tasks the reported response times use
-//     the tighter R − C jitter after OPA, so a partial mapping that OPA
-//     rejects could in principle be accepted by that final check once
-//     completed; the tests compare the enumeration with brute force on a
-//     small problem and check that no point the genetic search finds on
-//     WATERS lies outside the exact front.
+//     EvaluatePartial finds it unschedulable (see "Why the cut is sound").
+//
+// Priority orders. Priorities are derived, one order per core that passes
+// the final test whenever one exists (rta, "Exact priority assignment").
+// But a core often has several such orders, which trade its tasks'
+// response times against each other, and a user who gives priorities
+// explicitly can reach objective values the derived order does not. So for
+// every feasible mapping it meets, the search also evaluates the mapping
+// under the other orders that can matter (PriorityVariants, variants.go):
+// per core, the feasible orders whose WCRTs of the tasks an objective
+// depends on are Pareto-minimal, combined across cores. Objectives depend
+// on response times only through chain members' WCRTs and never decrease
+// when one grows, and a core's feasible orders do not depend on the other
+// cores' orders (contention counts cores, not orders; the GPU analyses do
+// not depend on CPU priorities), so every other combination is dominated by
+// one of these. The front (Outcome.Front) is taken over mappings together
+// with their orders; a point that needs other priorities than the derived
+// ones has them in its mapping, where hetmap analyze uses them.
+//
+// Why the cut is sound. The GPU genes are all fixed before the first cut,
+// so a completion of a partial mapping only adds tasks to cores. Adding a
+// task never helps any task: a core's #C (the cores that access memory) and
+// the copy engine's #C can only grow and bGPU is fixed, so every line
+// latency, execution time and copy time can only grow; the GPU bounds are
+// monotone in copy times (rta/gpu, Sustainability); and a core is declared
+// unschedulable only when no priority order passes the final test, while
+// any order that passes for a larger task set, restricted to the tasks of
+// the partial mapping, passes for them too (each keeps a subset of its
+// interferers, none with a larger C, S or jitter, by the monotonicity of
+// the response-time fixed point). The bounds withdrawn for a missed
+// assumption or a GPU response that is no bound stay withdrawn when tasks
+// are added, since misses only persist. Offloading tasks not placed yet
+// are absent and assumed to meet their deadlines, which the completion
+// then checks. A partial mapping that fails only because a core's priority
+// search stopped undecided is not cut. So a cut partial mapping has no
+// schedulable completion; TestExhaustiveEqualsBruteForce checks the whole
+// claim, cut, symmetry, derived priorities and order variants, against a
+// brute-force enumeration of every genome under every priority order on
+// 150 small random systems (2–8 tasks, 2–3 cores, synchronous and
+// asynchronous offloading, both GPU models), and
+// TestExactFrontDominatesEveryOrder checks on
+// configs/examples/waters-3obj.yaml that every mapping the enumeration
+// reaches, under every priority order, is weakly dominated by the front.
+//
+// Outcome.Exact says whether the claim holds for a run: the exhaustive
+// search ran to the end, no core's priority search stopped undecided, and
+// every feasible mapping's variants were enumerated (cores of at most 8
+// tasks). Outcome.FeasibleMappings counts the distinct feasible mappings
+// the search met (up to interchangeable cores); for an exact run, every
+// one that exists.
 package optimizer

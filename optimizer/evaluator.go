@@ -130,6 +130,7 @@ type Evaluator struct {
 	fifoAn   gpu.FIFOAnalyzer
 	sliceAn  gpu.TimeSliceAnalyzer
 	key      []byte
+	vars     variantScratch   // PriorityVariants
 	cache    map[string]int32 // GPU configuration → offset into cacheR
 	cacheR   []gpu.Response   // len(gpus) per entry; WorstOrder always nil
 }

@@ -3,6 +3,7 @@ package optimizer
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"sort"
 	"time"
 
@@ -127,7 +128,9 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 			if err := p.e.EvaluatePartial(a, r); err != nil {
 				return false
 			}
-			return !r.Schedulable
+			// A core whose priority search stopped undecided is not
+			// proven unschedulable: nothing is cut on its account.
+			return !r.Schedulable && r.Undecided == 0
 		},
 	}
 }
@@ -184,6 +187,24 @@ type Outcome struct {
 	// when it proves that none is feasible a short genetic search supplies
 	// complete mappings to show.
 	LeastViolatingBy string
+
+	// FeasibleMappings is the number of distinct feasible mappings the
+	// search met (up to interchangeable cores; priorities derived). For a
+	// complete exhaustive search it is the number that exist.
+	FeasibleMappings int
+	// Variants is the number of priority-order variants of feasible
+	// mappings evaluated (variants.go); VariantsIncomplete the number of
+	// feasible mappings whose variants were not all enumerated (a core of
+	// more than 8 tasks, or a limit).
+	Variants, VariantsIncomplete int
+	// Undecided is the number of evaluations in which a core's exact
+	// priority search stopped undecided (rta.Analyzer.Decided).
+	Undecided int
+	// Exact: the front is the exact Pareto front over every mapping and
+	// every priority order that passes the final test: the exhaustive
+	// search ran to the end, no core's priority search stopped undecided,
+	// and every feasible mapping's priority variants were enumerated.
+	Exact bool
 }
 
 // Run searches the mappings of the evaluator's configuration.
@@ -226,15 +247,18 @@ func Run(e *Evaluator, opts Options) (*Outcome, error) {
 		method = nsga
 	}
 	start := time.Now()
+	p.mu.Lock()
+	p.workers = nil
+	p.mu.Unlock()
 	res, err := moo.Minimize(p, method, settings)
 	if err != nil {
 		return nil, err
 	}
 	out := &Outcome{Search: s, Objectives: p.ObjectiveNames(), Status: res.Status, Feasible: res.Feasible,
 		Evaluations: res.Evaluations, Pruned: res.Pruned, Generations: res.Generations}
-	for _, pt := range res.Front {
-		out.Front = append(out.Front, p.point(pt))
-	}
+	out.Front = p.front(res.Front, out)
+	out.Exact = s.Algorithm == configs.AlgorithmExhaustive && res.Status == moo.Exhausted &&
+		out.Undecided == 0 && out.VariantsIncomplete == 0
 	out.LeastViolatingBy = s.Algorithm
 	if !res.Feasible && len(res.LeastViolating) == 0 && s.Algorithm == configs.AlgorithmExhaustive {
 		nsga := &moo.NSGA2{Population: s.Population, Mutate: p.SwapMutation}
@@ -256,6 +280,91 @@ func Run(e *Evaluator, opts Options) (*Outcome, error) {
 	}
 	out.Wall = time.Since(start)
 	return out, nil
+}
+
+// front merges the search's front (derived priorities) with the workers'
+// priority-order variants into the front over mappings and orders, and
+// gathers the workers' counts into out. Of points with equal objectives the
+// one with derived priorities is kept, then the one whose genome and
+// priorities come first, so the front does not depend on the number of
+// workers or the order in which they met the mappings.
+func (p *Problem) front(found []moo.Point, out *Outcome) []Point {
+	type cand struct {
+		pt      moo.Point
+		variant *sidePoint
+	}
+	var cands []cand
+	for _, pt := range found {
+		cands = append(cands, cand{pt: pt})
+	}
+	seen := map[uint64]struct{}{}
+	p.mu.Lock()
+	for _, w := range p.workers {
+		for k := range w.feasible {
+			seen[k] = struct{}{}
+		}
+		out.Variants += w.variants
+		out.VariantsIncomplete += w.incomplete
+		out.Undecided += w.undecided
+		for k := range w.side {
+			cands = append(cands, cand{variant: &w.side[k]})
+		}
+	}
+	p.mu.Unlock()
+	out.FeasibleMappings = len(seen)
+	obj := func(c cand) []float64 {
+		if c.variant != nil {
+			return c.variant.obj
+		}
+		return c.pt.Objectives
+	}
+	// The search's own points first, in its order; then the variants by key.
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		switch {
+		case a.variant == nil && b.variant == nil:
+			return 0
+		case a.variant == nil:
+			return -1
+		case b.variant == nil:
+			return 1
+		}
+		return slices.Compare(a.variant.key, b.variant.key)
+	})
+	var points []Point
+	for i, c := range cands {
+		keep := true
+		for j, d := range cands {
+			if i == j || !weaklyDominates(obj(d), obj(c)) {
+				continue
+			}
+			if !slices.Equal(obj(d), obj(c)) || j < i {
+				keep = false
+				break
+			}
+		}
+		if !keep {
+			continue
+		}
+		if c.variant == nil {
+			points = append(points, p.point(c.pt))
+			continue
+		}
+		points = append(points, p.variantPoint(c.variant))
+	}
+	slices.SortStableFunc(points, func(a, b Point) int { return slices.Compare(a.Objectives, b.Objectives) })
+	return points
+}
+
+// variantPoint evaluates a priority-order variant in full, chains included.
+func (p *Problem) variantPoint(v *sidePoint) Point {
+	e := p.e
+	a := v.a.Clone()
+	r := e.NewResult()
+	if err := e.Evaluate(a, r); err != nil {
+		panic(fmt.Sprintf("optimizer: re-evaluating a priority variant: %v", err))
+	}
+	e.AnalyzeChains(r)
+	return Point{Mapping: e.Mapping(a), Assignment: a, Result: r, Objectives: slices.Clone(v.obj)}
 }
 
 // point re-evaluates a genome of the result in full, chains included.

@@ -3,6 +3,7 @@ package optimizer
 import (
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
@@ -49,7 +50,18 @@ type Problem struct {
 	base       *Assignment
 	// class[u] groups interchangeable cores (same kind, frequency and
 	// memory latencies): the exhaustive search breaks their symmetry.
-	class []int
+	// classCores[c] lists the cores of class c in unit order.
+	class      []int
+	classCores [][]int
+	// relevant marks the tasks whose worst-case response time an
+	// objective depends on (the chain members and, for a GPU task, its
+	// offloading task, which stands for it): their cores' priority orders
+	// are varied (variants.go). None when no objective is a chain.
+	relevant    []bool
+	anyRelevant bool
+
+	mu      sync.Mutex
+	workers []*worker // the workers of the run in progress
 }
 
 // NewProblem builds the search problem of an evaluator's configuration with
@@ -104,6 +116,23 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 			keys[k] = len(keys)
 		}
 		p.class[u] = keys[k]
+	}
+	p.classCores = make([][]int, len(keys))
+	for u, c := range p.class {
+		p.classCores[c] = append(p.classCores[c], u)
+	}
+	p.relevant = make([]bool, len(e.tasks))
+	for _, o := range p.objectives {
+		if o.chain < 0 {
+			continue
+		}
+		for _, k := range e.chains[o.chain] {
+			p.relevant[k] = true
+			if ti := &e.tasks[k]; ti.gpu >= 0 { // a GPU task and its offloading task stand for each other
+				p.relevant[e.gpus[ti.gpu].task], p.relevant[e.gpus[ti.gpu].pre] = true, true
+			}
+			p.anyRelevant = true
+		}
 	}
 	specs := e.Tasks()
 	unitsFree := s.IsFree(configs.GeneUnits)
@@ -229,10 +258,19 @@ func (p *Problem) normalise(a *Assignment) {
 	}
 }
 
-// NewWorker implements moo.Problem.
+// NewWorker implements moo.Problem. Besides evaluating genomes, a worker
+// collects what Run reports about the run: the distinct feasible mappings it
+// met and the priority-order variants (variants.go) of the feasible ones.
 func (p *Problem) NewWorker() moo.Evaluator {
 	e := p.e.Clone()
-	return &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewResult()}
+	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewResult(), ca: e.NewAssignment(), b: e.NewAssignment(),
+		rc: e.NewResult(), rb: e.NewResult(),
+		obj: make([]float64, len(p.objectives)), feasible: map[uint64]struct{}{},
+		rename: make([]int, len(e.units)), next: make([]int, len(e.units))}
+	p.mu.Lock()
+	p.workers = append(p.workers, w)
+	p.mu.Unlock()
+	return w
 }
 
 type worker struct {
@@ -241,6 +279,18 @@ type worker struct {
 	a   *Assignment
 	r   *Result
 	buf []chains.Member
+
+	// Variants and counts (see NewWorker).
+	ca, b      *Assignment
+	rc, rb     *Result
+	obj        []float64
+	side       sideArchive
+	feasible   map[uint64]struct{} // canonical keys of the feasible mappings
+	variants   int                 // variants evaluated
+	incomplete int                 // feasible mappings whose variants were cut short
+	undecided  int                 // evaluations with a core whose priority search was undecided
+	rename     []int               // canonicalise's scratch
+	next       []int
 }
 
 // psPerMs converts the picoseconds of the analyses to the milliseconds of
@@ -256,6 +306,12 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	}
 	w.buf = w.p.objectivesOf(w.e, w.r, out.Objectives, w.buf)
 	out.Violation = 0
+	if w.r.Undecided > 0 {
+		w.undecided++
+	}
+	if w.r.Schedulable {
+		w.feasibleMapping()
+	}
 	if !w.r.Schedulable {
 		out.Violation = float64(w.r.Violation) / psPerMs
 		if out.Violation == 0 {

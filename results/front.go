@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -24,25 +25,34 @@ import (
 // cited: the tool, the configuration (its hash, and its canonical text in
 // config.yaml beside it), the seed and settings, and what the run did.
 type Manifest struct {
-	Tool          string         `json:"tool"`
-	Version       string         `json:"version"`
-	GoVersion     string         `json:"go_version"`
-	ConfigSource  string         `json:"config_source"`
-	ConfigSHA256  string         `json:"config_sha256"`
-	Algorithm     string         `json:"algorithm"`
-	Seed          int64          `json:"seed"`
-	Workers       int            `json:"workers"`
-	Settings      configs.Search `json:"settings"`
-	Objectives    []string       `json:"objectives"`
-	Status        string         `json:"status"`
-	Feasible      bool           `json:"feasible"`
-	FrontSize     int            `json:"front_size"`
-	Evaluations   int            `json:"evaluations"`
-	Pruned        int            `json:"pruned,omitempty"`
-	Generations   int            `json:"generations,omitempty"`
-	WallTimeMs    float64        `json:"wall_time_ms"`
-	StartedUTC    string         `json:"started_utc"`
-	ResultsFormat int            `json:"results_format"`
+	Tool         string         `json:"tool"`
+	Version      string         `json:"version"`
+	GoVersion    string         `json:"go_version"`
+	ConfigSource string         `json:"config_source"`
+	ConfigSHA256 string         `json:"config_sha256"`
+	Algorithm    string         `json:"algorithm"`
+	Seed         int64          `json:"seed"`
+	Workers      int            `json:"workers"`
+	Settings     configs.Search `json:"settings"`
+	Objectives   []string       `json:"objectives"`
+	Status       string         `json:"status"`
+	Feasible     bool           `json:"feasible"`
+	FrontSize    int            `json:"front_size"`
+	Evaluations  int            `json:"evaluations"`
+	Pruned       int            `json:"pruned,omitempty"`
+	Generations  int            `json:"generations,omitempty"`
+	// FeasibleMappings: the distinct feasible mappings the search met (up
+	// to interchangeable cores); for an exact front, all that exist.
+	FeasibleMappings int `json:"feasible_mappings"`
+	// PriorityVariants: the priority orders other than the derived ones
+	// evaluated for feasible mappings (the front is over mappings and
+	// orders).
+	PriorityVariants int `json:"priority_variants"`
+	// Exact: the front is exact over every mapping and priority order.
+	Exact         bool    `json:"exact"`
+	WallTimeMs    float64 `json:"wall_time_ms"`
+	StartedUTC    string  `json:"started_utc"`
+	ResultsFormat int     `json:"results_format"`
 }
 
 // FrontPointJSON is one mapping of the front (or, when none is feasible,
@@ -65,7 +75,7 @@ type FrontJSON struct {
 	System     string           `json:"system"`
 	Objectives []string         `json:"objectives"`
 	Feasible   bool             `json:"feasible"`
-	Exact      bool             `json:"exact"` // the exhaustive algorithm ran to the end
+	Exact      bool             `json:"exact"` // optimizer.Outcome.Exact: exact over every mapping and priority order
 	Points     []FrontPointJSON `json:"points"`
 	// LeastViolating lists, when no mapping is feasible, those that miss the
 	// least, with the constraints each one misses.
@@ -74,12 +84,23 @@ type FrontJSON struct {
 
 // CompactUnits writes a mapping by unit on one line, e.g.
 // "Core0: Planner | Core1: Lidar_Grabber, PRE_SFM_gpu_POST | GP10B: SFM (high), Detection".
+// A core whose priorities the mapping gives lists its tasks most urgent
+// first, separated by " > " ("Core4: EKF > PRE_Detection_gpu_POST (async)").
 func CompactUnits(r *optimizer.Result) string {
 	var parts []string
 	for u := range r.Units {
 		ur := &r.Units[u]
 		var names []string
+		ids := make([]int, 0, len(r.Tasks))
 		for k := range r.Tasks {
+			ids = append(ids, k)
+		}
+		sep := ", "
+		if ur.Explicit { // the mapping's priorities: most urgent first
+			sort.SliceStable(ids, func(a, b int) bool { return r.Tasks[ids[a]].Rank < r.Tasks[ids[b]].Rank })
+			sep = " > "
+		}
+		for _, k := range ids {
 			t := &r.Tasks[k]
 			if t.Role == optimizer.NotRunning || t.Unit != u {
 				continue
@@ -98,7 +119,7 @@ func CompactUnits(r *optimizer.Result) string {
 			names = append(names, n)
 		}
 		if len(names) > 0 {
-			parts = append(parts, ur.Name+": "+strings.Join(names, ", "))
+			parts = append(parts, ur.Name+": "+strings.Join(names, sep))
 		}
 	}
 	return strings.Join(parts, " | ")
@@ -121,7 +142,7 @@ func pointJSON(cfg *configs.Config, id int, p optimizer.Point, file string) Fron
 // NewFrontJSON builds front.json from a search outcome.
 func NewFrontJSON(cfg *configs.Config, out *optimizer.Outcome) FrontJSON {
 	f := FrontJSON{System: cfg.System.Name, Objectives: out.Objectives, Feasible: out.Feasible,
-		Exact: out.Search.Algorithm == configs.AlgorithmExhaustive, Points: []FrontPointJSON{}}
+		Exact: out.Exact, Points: []FrontPointJSON{}}
 	for i, p := range out.Front {
 		f.Points = append(f.Points, pointJSON(cfg, i+1, p, mappingFile(i+1)))
 	}
@@ -189,6 +210,8 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) er
 		switch {
 		case out.Search.Algorithm != configs.AlgorithmExhaustive:
 			p.f("No feasible mapping: the search found no mapping that meets every deadline. The least-violating mappings it saw:\n")
+		case out.Undecided > 0:
+			p.f("No feasible mapping found, but this is no proof: in %d evaluation(s) a core's priority search stopped undecided. The least-violating mappings:\n", out.Undecided)
 		case out.LeastViolatingBy == configs.AlgorithmExhaustive:
 			p.f("No feasible mapping: the exhaustive search proves that no mapping meets every deadline. The least-violating mappings:\n")
 		default:
@@ -196,8 +219,12 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) er
 		}
 	} else {
 		exact := ""
-		if out.Search.Algorithm == configs.AlgorithmExhaustive {
-			exact = " (exact: every distinct mapping was enumerated or cut as unschedulable)"
+		switch {
+		case out.Exact:
+			exact = " (exact: every distinct mapping and priority order was enumerated or cut as unschedulable)"
+		case out.Search.Algorithm == configs.AlgorithmExhaustive:
+			exact = fmt.Sprintf(" (not exact: %d evaluation(s) with a core whose priority search stopped undecided, %d mapping(s) whose priority orders were not all tried)",
+				out.Undecided, out.VariantsIncomplete)
 		}
 		p.f("Pareto front: %d mapping(s)%s; objectives minimised, in ms where a latency\n", len(points), exact)
 	}
@@ -340,6 +367,7 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		Algorithm: out.Search.Algorithm, Seed: out.Search.Seed, Workers: info.Workers, Settings: out.Search, Objectives: out.Objectives,
 		Status: out.Status.String(), Feasible: out.Feasible, FrontSize: len(out.Front), Evaluations: out.Evaluations,
 		Pruned: out.Pruned, Generations: out.Generations, WallTimeMs: float64(out.Wall.Microseconds()) / 1000,
+		FeasibleMappings: out.FeasibleMappings, PriorityVariants: out.Variants, Exact: out.Exact,
 		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: 1}
 	if err := writeJSON(filepath.Join(dir, "manifest.json"), m); err != nil {
 		return err

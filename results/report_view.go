@@ -199,7 +199,7 @@ func buildView(run *reportRun) *reportView {
 	v.Title = "hetmap report: " + s.Name
 	exact := ""
 	if f.Exact {
-		exact = " (exact: every distinct mapping enumerated or cut as unschedulable)"
+		exact = " (exact: every distinct mapping and priority order enumerated or cut as unschedulable)"
 	}
 	if f.Feasible {
 		v.Subtitle = fmt.Sprintf("%d Pareto-optimal mapping(s)%s; %s search, seed %d, %d evaluations in %s; started %s.",
@@ -371,7 +371,7 @@ func buildFront(v *reportView, run *reportRun) {
 		v.FrontID, v.FrontTitle = "front", "Pareto front"
 		v.FrontIntro = fmt.Sprintf("The %d mapping(s) that meet every deadline and that no other mapping beats on all objectives (each minimised). Every point is numbered as in the table and in the sections below.", len(f.Points))
 		if f.Exact {
-			v.FrontIntro += " The front is exact: the exhaustive search enumerated every distinct mapping (identical cores merged) or cut it as unschedulable."
+			v.FrontIntro += " The front is exact: the exhaustive search enumerated every distinct mapping (identical cores merged), each with every priority order that passes the schedulability test and can change an objective, or cut it as unschedulable."
 		}
 		var ids []int
 		for _, p := range run.points {
@@ -818,6 +818,8 @@ func manifestRows(m *Manifest) ([]keyValue, []keyValue) {
 		{Key: "Feasible", Value: strconv.FormatBool(m.Feasible)},
 		{Key: "Front size", Value: strconv.Itoa(m.FrontSize)},
 		{Key: "Evaluations", Value: strconv.Itoa(m.Evaluations)},
+		{Key: "Distinct feasible mappings met", Value: strconv.Itoa(m.FeasibleMappings)},
+		{Key: "Priority-order variants evaluated", Value: strconv.Itoa(m.PriorityVariants)},
 	}
 	if m.Pruned > 0 {
 		rows = append(rows, keyValue{Key: "Partial mappings cut", Value: strconv.Itoa(m.Pruned)})

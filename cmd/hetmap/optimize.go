@@ -77,8 +77,8 @@ that no feasible mapping exists).`,
 			if err := results.WriteRun(out, cfg, res, results.RunInfo{Version: version, Started: started, Workers: nWorkers}); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "\n%s, %d evaluations in %s; files in %s (report.html, front.csv, front.json, manifest.json)\n",
-				describe(res), res.Evaluations, res.Wall.Round(time.Millisecond), out)
+			fmt.Fprintf(cmd.OutOrStdout(), "\n%s, %d evaluations in %s; %s; files in %s (report.html, front.csv, front.json, manifest.json)\n",
+				describe(res), res.Evaluations, res.Wall.Round(time.Millisecond), feasibleCount(res), out)
 			if !res.Feasible {
 				return &problemError{"no feasible mapping found"}
 			}
@@ -98,6 +98,23 @@ func describe(res *optimizer.Outcome) string {
 		return "no feasible mapping"
 	}
 	return fmt.Sprintf("%d Pareto-optimal mapping(s)", len(res.Front))
+}
+
+// feasibleCount says how many distinct feasible mappings the search met,
+// so that a front of one point reads as a result: for an exact front that
+// is how many exist.
+func feasibleCount(res *optimizer.Outcome) string {
+	var s string
+	switch {
+	case res.Exact:
+		s = fmt.Sprintf("%d distinct feasible mapping(s) exist, all enumerated", res.FeasibleMappings)
+	default:
+		s = fmt.Sprintf("%d distinct feasible mapping(s) met", res.FeasibleMappings)
+	}
+	if res.Variants > 0 {
+		s += fmt.Sprintf(", with %d other priority order(s) evaluated", res.Variants)
+	}
+	return s
 }
 
 // progress shows a bar on a terminal and nothing elsewhere (logs, tests).

@@ -1,0 +1,354 @@
+package optimizer
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/hetmap/hetmap/rta"
+)
+
+// Priority-order variants. The evaluator derives one priority order per
+// core, one that passes the final test whenever such an order exists
+// (rta, "Exact priority assignment"). A core often has several such orders,
+// and they trade the response times of its tasks against each other: a
+// chain through one task gets shorter, a chain through another longer. A
+// front of mappings with one derived order each can therefore be dominated
+// by the same mappings with other orders, which is what a user who gives
+// the priorities explicitly (hetmap analyze with priorities) would find.
+// The search closes that gap: for every feasible mapping it meets, it also
+// evaluates the mapping under the orders that can matter, and the front is
+// taken over mappings together with their orders.
+//
+// Which orders can matter: the objectives depend on response times only
+// through the worst-case response times of chain members (a chain latency
+// never decreases when a member's WCRT grows: every job chain can only end
+// later and start earlier), and every core's feasible orders are
+// independent of the other cores' orders under the challenge's contention
+// count. So per core it suffices to keep the feasible orders whose vector
+// of WCRTs of the relevant tasks (Problem.relevant) is Pareto-minimal, and
+// to combine them across cores: any other combination is dominated by one
+// of these, objective by objective.
+const (
+	// maxVariantTasks: cores with more tasks keep the derived order only
+	// (Outcome.VariantsIncomplete counts the mappings where that happened).
+	maxVariantTasks = 8
+	// maxVariantOrders bounds the feasible orders enumerated per core.
+	maxVariantOrders = 40320
+	// maxVariantCombos bounds the combinations evaluated per mapping.
+	maxVariantCombos = 4096
+)
+
+// variantScratch holds the per-evaluator state of PriorityVariants.
+type variantScratch struct {
+	an    rta.Analyzer
+	ts    []rta.Task
+	cores []variantCore
+	ids   []int   // the tasks of the varied cores, core after core
+	prio  []int   // per option: the priorities of its core's tasks
+	rv    []int64 // per option: the WCRTs of its core's tasks
+	pick  []int   // per varied core: the option of the current combination
+}
+
+// variantCore is a core whose orders are varied: its k tasks (ids[at:at+k])
+// and its opt options, the Pareto-minimal feasible orders, stored from off
+// in prio and rv (k values each).
+type variantCore struct {
+	at, k, off, opt int
+}
+
+// PriorityVariants enumerates, for a mapping a just evaluated into r (by
+// this evaluator, schedulable), the combinations of per-core priority
+// orders that pass the final test and are Pareto-minimal for the
+// worst-case response times of the tasks marked in relevant, on the cores
+// whose derived order is not already the only such order. For each
+// combination it evaluates b, a copy of a with explicit priorities on the
+// varied cores, into rb and calls emit(b, rb). It reports whether the
+// enumeration was complete (no core too large, no limit reached). b and rb
+// are the caller's scratch; the evaluator's scratch is overwritten, so r
+// stays as it was but the evaluator no longer describes a.
+func (e *Evaluator) PriorityVariants(a *Assignment, r *Result, relevant []bool, b *Assignment, rb *Result, emit func(*Assignment, *Result)) (complete bool, err error) {
+	v := &e.vars
+	v.cores, v.ids, v.prio, v.rv = v.cores[:0], v.ids[:0], v.prio[:0], v.rv[:0]
+	complete = true
+	for u := range e.units {
+		if e.units[u].gpu || r.Units[u].Explicit || len(e.onCore[u]) < 2 {
+			continue
+		}
+		ids := e.onCore[u]
+		if !anyRelevant(ids, relevant) {
+			continue
+		}
+		if len(ids) > maxVariantTasks {
+			complete = false
+			continue
+		}
+		v.ts = append(v.ts[:0], e.coreTasks(a, r, u, false)...)
+		c := variantCore{at: len(v.ids), k: len(ids), off: len(v.prio)}
+		v.ids = append(v.ids, ids...)
+		ids = v.ids[c.at : c.at+c.k]
+		ok := v.an.FeasibleOrders(v.ts, maxVariantOrders, func(order []int, rs []int64) bool {
+			v.insert(&c, ids, relevant, order, rs)
+			return true
+		})
+		if !ok {
+			complete = false
+		}
+		if c.opt == 0 || (c.opt == 1 && v.isDerived(&c, ids, relevant, r)) {
+			// The derived order is the only Pareto-minimal one (or, which a
+			// schedulable core cannot have, there is none): nothing to vary.
+			v.ids, v.prio, v.rv = v.ids[:c.at], v.prio[:c.off], v.rv[:c.off]
+			continue
+		}
+		v.cores = append(v.cores, c)
+	}
+	if len(v.cores) == 0 {
+		return complete, nil
+	}
+	combos := 1
+	for _, c := range v.cores {
+		combos *= c.opt
+		if combos >= maxVariantCombos {
+			combos = maxVariantCombos
+			complete = false
+			break
+		}
+	}
+	v.pick = v.pick[:0]
+	for range v.cores {
+		v.pick = append(v.pick, 0)
+	}
+	for range combos {
+		b.CopyFrom(a)
+		for ci, c := range v.cores {
+			at := c.off + v.pick[ci]*c.k
+			for x, i := range v.ids[c.at : c.at+c.k] {
+				b.Priority[i] = v.prio[at+x]
+			}
+		}
+		if err := e.Evaluate(b, rb); err != nil {
+			return complete, err
+		}
+		emit(b, rb)
+		for ci := range v.pick { // the next combination, as an odometer
+			if v.pick[ci]++; v.pick[ci] < v.cores[ci].opt {
+				break
+			}
+			v.pick[ci] = 0
+		}
+	}
+	return complete, nil
+}
+
+func anyRelevant(ids []int, relevant []bool) bool {
+	for _, i := range ids {
+		if relevant[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// insert adds the feasible order (rs its response times, indexed like ids)
+// to core c's options unless an option is at least as good for every
+// relevant task; options it is at least as good as are removed.
+func (v *variantScratch) insert(c *variantCore, ids []int, relevant []bool, order []int, rs []int64) {
+	k := c.k
+	for o := 0; o < c.opt; o++ {
+		if v.noWorse(c.off+o*k, rs, ids, relevant, true) {
+			return
+		}
+	}
+	for o := 0; o < c.opt; {
+		if v.noWorse(c.off+o*k, rs, ids, relevant, false) {
+			last := c.off + (c.opt-1)*k
+			copy(v.prio[c.off+o*k:c.off+o*k+k], v.prio[last:last+k])
+			copy(v.rv[c.off+o*k:c.off+o*k+k], v.rv[last:last+k])
+			v.prio, v.rv = v.prio[:last], v.rv[:last]
+			c.opt--
+			continue
+		}
+		o++
+	}
+	at := len(v.prio)
+	for range k {
+		v.prio = append(v.prio, 0)
+		v.rv = append(v.rv, 0)
+	}
+	for rank, x := range order {
+		v.prio[at+x] = k - rank // a higher value is more urgent, as in Amalthea
+	}
+	copy(v.rv[at:at+k], rs)
+	c.opt++
+}
+
+// noWorse compares, over the relevant tasks, the option at off with rs:
+// with optionFirst, whether the option's WCRTs are all at most rs's;
+// otherwise whether rs's are all at most the option's.
+func (v *variantScratch) noWorse(off int, rs []int64, ids []int, relevant []bool, optionFirst bool) bool {
+	for x, i := range ids {
+		if !relevant[i] {
+			continue
+		}
+		a, b := v.rv[off+x], rs[x]
+		if !optionFirst {
+			a, b = b, a
+		}
+		if a > b {
+			return false
+		}
+	}
+	return true
+}
+
+// isDerived reports whether core c's first option has the derived order's
+// WCRTs (as evaluated in r) for every relevant task.
+func (v *variantScratch) isDerived(c *variantCore, ids []int, relevant []bool, r *Result) bool {
+	for x, i := range ids {
+		if relevant[i] && v.rv[c.off+x] != r.Tasks[i].R {
+			return false
+		}
+	}
+	return true
+}
+
+// feasibleMapping records the feasible mapping just evaluated into w.a and
+// w.r. The first time the worker meets the mapping (up to interchangeable
+// cores), it evaluates the mapping's priority-order variants in its
+// canonical form (canonicalise) and keeps the non-dominated ones in w.side.
+// The canonical form makes what is kept independent of which of the
+// symmetric genomes the worker met first, and so of the number of workers.
+func (w *worker) feasibleMapping() {
+	p := w.p
+	p.canonicalise(w.a, w.ca, w.rename, w.next)
+	key := p.hashAssignment(w.ca)
+	if _, seen := w.feasible[key]; seen {
+		return
+	}
+	w.feasible[key] = struct{}{}
+	if !p.anyRelevant {
+		return
+	}
+	if err := w.e.Evaluate(w.ca, w.rc); err != nil {
+		panic(fmt.Sprintf("optimizer: evaluating a canonical mapping: %v", err))
+	}
+	complete, err := w.e.PriorityVariants(w.ca, w.rc, p.relevant, w.b, w.rb, func(b *Assignment, rb *Result) {
+		w.variants++
+		w.buf = p.objectivesOf(w.e, rb, w.obj, w.buf)
+		if rb.Schedulable { // an order from FeasibleOrders passes: always
+			w.side.add(w.obj, b)
+		}
+	})
+	if err != nil {
+		// The variants are the mapping with explicit priorities: an error
+		// here is a bug, as in Evaluate.
+		panic(fmt.Sprintf("optimizer: evaluating a priority variant: %v", err))
+	}
+	if !complete {
+		w.incomplete++
+	}
+}
+
+// sidePoint is a priority-order variant of a feasible mapping: its
+// objectives, the mapping (canonical, with the priorities of the varied
+// cores) and a key that orders variants.
+type sidePoint struct {
+	obj []float64
+	a   *Assignment
+	key []int64
+}
+
+// sideArchive keeps the variants no other variant dominates; of variants
+// with equal objectives it keeps the one with the smallest key, so that
+// what is kept does not depend on the order of arrival.
+type sideArchive []sidePoint
+
+func (s *sideArchive) add(obj []float64, a *Assignment) {
+	key := assignmentKey(a)
+	for k := range *s {
+		q := &(*s)[k]
+		if !weaklyDominates(q.obj, obj) {
+			continue
+		}
+		if slices.Equal(q.obj, obj) && slices.Compare(key, q.key) < 0 {
+			q.a.CopyFrom(a)
+			q.key = key
+		}
+		return
+	}
+	kept := (*s)[:0]
+	for _, q := range *s {
+		if !weaklyDominates(obj, q.obj) {
+			kept = append(kept, q)
+		}
+	}
+	*s = append(kept, sidePoint{obj: slices.Clone(obj), a: a.Clone(), key: key})
+}
+
+// assignmentKey flattens an assignment into a comparable key.
+func assignmentKey(a *Assignment) []int64 {
+	var k []int64
+	for _, u := range a.Unit {
+		k = append(k, int64(u))
+	}
+	for g := range a.Async {
+		k = append(k, int64(b2i(a.Async[g])), int64(b2i(a.High[g])), a.Slice[g])
+	}
+	for _, p := range a.Priority {
+		k = append(k, int64(p))
+	}
+	return k
+}
+
+// weaklyDominates reports whether a is at most b in every objective.
+func weaklyDominates(a, b []float64) bool {
+	for i := range a {
+		if a[i] > b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// canonicalise writes into dst the assignment a with the cores of every
+// class of interchangeable cores (Problem.class) renamed in the order in
+// which the tasks, in model order, first use them: the first core used
+// becomes the class's first core, and so on. Mappings that differ only by
+// such a renaming have one canonical form. rename and next are scratch
+// with one entry per unit.
+func (p *Problem) canonicalise(a, dst *Assignment, rename, next []int) {
+	dst.CopyFrom(a)
+	for u := range rename {
+		rename[u], next[u] = -1, 0
+	}
+	for i, u := range a.Unit {
+		if u < 0 || u == p.e.gpuUnit {
+			continue
+		}
+		if rename[u] < 0 {
+			c := p.class[u]
+			rename[u] = p.classCores[c][next[c]]
+			next[c]++
+		}
+		dst.Unit[i] = rename[u]
+	}
+}
+
+// hashAssignment is a 64-bit hash of a mapping (units and the GPU settings
+// of the GPU tasks on the GPU; not the priorities). Applied to canonical
+// forms it counts distinct feasible mappings; a collision, at odds of
+// about n²/2⁶⁵ for n mappings, would undercount by one.
+func (p *Problem) hashAssignment(a *Assignment) uint64 {
+	e := p.e
+	h := uint64(0x9e3779b97f4a7c15)
+	for i, u := range a.Unit {
+		h = mix(h, uint64(i)<<32|uint64(uint32(u)))
+	}
+	for g := range e.gpus {
+		if a.Unit[e.gpus[g].task] != e.gpuUnit {
+			continue
+		}
+		h = mix(h, uint64(g)<<2|uint64(b2i(a.Async[g]))<<1|uint64(b2i(a.High[g])))
+		h = mix(h, uint64(a.Slice[g]))
+	}
+	return h
+}
