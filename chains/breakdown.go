@@ -43,7 +43,8 @@ type Breakdown struct {
 // same enumeration as Analyze for one paradigm and one direction.
 func WorstChain(members []Member, opts Options, p Paradigm, m Metric, buf []Hop) (Breakdown, Result) {
 	var r Result
-	pl := prepare(members, opts, &r)
+	var pl plan
+	prepare(members, opts, &r, &pl)
 	b := Breakdown{Paradigm: p, Metric: m, Hops: buf[:0]}
 	if r.Values(p, AtOffsets).Status != OK {
 		return b, r
