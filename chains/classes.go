@@ -1,6 +1,9 @@
 package chains
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // The class method: the job-level values of Analyze and Eval without
 // enumerating the jobs of a hyperperiod. The package doc (section "The class
@@ -55,10 +58,7 @@ func (sp *classSplit) moduli(n int, dPre, dSuf int64) {
 // on a chain of n ≤ maxSplitMembers members split at member k with p and s
 // classes (see classSplit): min(p, s) residues (a bound on g; each costs a
 // closed form or bookkeeping), plus p walks of k hops when the prefix has
-// two hops or more, plus s walks of n−1−k hops when the suffix has. Each
-// product is capped at 2^62, so the sum of the three stays below 2^64: only
-// the comparison of costs uses it, and beyond 2^62 steps no method is
-// practical anyway.
+// two hops or more, plus s walks of n−1−k hops when the suffix has.
 func steps(n, k int, p, s int64) uint64 {
 	c := uint64(min(p, s))
 	if k >= 2 {
@@ -70,7 +70,9 @@ func steps(n, k int, p, s int64) uint64 {
 	return c
 }
 
-// mulCap returns min(a·b, 2^62) for b < 16.
+// mulCap returns min(a·b, 2^62) for b < 16. With the cap, a count of steps
+// (at most three such terms) stays below 2^64; only comparisons use it,
+// and beyond 2^62 steps no method is practical anyway.
 func mulCap(a, b uint64) uint64 {
 	if a >= 1<<58 {
 		return 1 << 62
@@ -78,11 +80,25 @@ func mulCap(a, b uint64) uint64 {
 	return min(a*b, 1<<62)
 }
 
+// mulAtLeast reports whether a·b ≥ c·d, in 128-bit arithmetic.
+func mulAtLeast(a, b, c, d uint64) bool {
+	hi1, lo1 := bits.Mul64(a, b)
+	hi2, lo2 := bits.Mul64(c, d)
+	return hi1 > hi2 || hi1 == hi2 && lo1 >= lo2
+}
+
 // planPeriods computes the hyperperiod H of a validated chain, the numbers
 // of jobs of its first and last member per H and the class method's split
 // (the member with the fewest steps, the first among equals) into pl. It
-// returns false when H does not fit in an int64. Cost: 2(n−1) LCMs, no
-// allocation.
+// returns false when H does not fit in an int64. No allocation.
+//
+// Cost: the n−1 LCMs of H, taken from the last member back so that they
+// give every member's s; lcm(T0, T1) for member 1, free when T1 is a
+// multiple of every later period (it is then H, and the suffix pass has
+// found gcd(T0, T1)); then the prefix LCMs lcm(T0..Tk) only as far as a
+// member could still beat the fewest steps so far. As lcm(T0..Tk) only
+// grows with k, the LCM so far over Tk bounds p from below, and a
+// multiplication rules most members out without their LCM.
 func planPeriods(ms []Member, pl *plan) bool {
 	n := len(ms)
 	if n > maxSplitMembers {
@@ -107,36 +123,54 @@ func planPeriods(ms []Member, pl *plan) bool {
 	// them is H.
 	var suffix [maxSplitMembers]int64 // lcm(Tk..Tn−1)/Tk
 	suffix[n-1] = 1
-	l, dSuf := ms[n-1].Period, ms[n-1].Period
+	l, dSuf, d01 := ms[n-1].Period, int64(0), int64(0)
 	for k := n - 2; k >= 0; k-- {
-		var d int64
 		var ok bool
-		if l, suffix[k], d, ok = lcmParts(l, ms[k].Period); !ok {
+		if l, suffix[k], d01, ok = lcmParts(l, ms[k].Period); !ok {
 			return false
 		}
 		if k == n-2 {
-			dSuf = d
+			dSuf = d01 // gcd(Tn−1, Tn−2)
 		}
 	}
-	pl.hyper, pl.n1 = l, suffix[0]
-	// The prefix LCMs lcm(T0..Tk) and the cheapest split.
-	l, dPre := ms[0].Period, ms[0].Period
-	bestSteps := uint64(math.MaxUint64)
-	for k := range n {
-		p := int64(1)
-		switch {
-		case k == 1:
-			l, p, dPre, _ = lcmParts(l, ms[1].Period)
-		case k > 1 && k == n-1:
-			p = pl.hyper / ms[k].Period
-		case k > 1:
-			l, p, _, _ = lcmParts(l, ms[k].Period)
+	// d01 = gcd(lcm(T1..Tn−1), T0) now.
+	h := l
+	pl.hyper, pl.n1, pl.nm = h, suffix[0], h/ms[n-1].Period
+	pl.split = classSplit{k: 0, p: 1, s: suffix[0]}
+	best := steps(n, 0, 1, suffix[0])
+	var dPre int64
+	if n >= 2 {
+		// Member 1: p = lcm(T0, T1)/T1.
+		var pre, p int64
+		if suffix[1] == 1 {
+			// T1 = lcm(T1..Tn−1): lcm(T0, T1) = H and gcd(T0, T1) = d01,
+			// so p = H/T1 = T0/d01.
+			pre, p, dPre = h, ms[0].Period/d01, d01
+		} else {
+			pre, p, dPre, _ = lcmParts(ms[0].Period, ms[1].Period)
 		}
-		if c := steps(n, k, p, suffix[k]); c < bestSteps {
-			pl.split, bestSteps = classSplit{k: k, p: p, s: suffix[k]}, c
+		if c := steps(n, 1, p, suffix[1]); c < best {
+			pl.split, best = classSplit{k: 1, p: p, s: suffix[1]}, c
 		}
-		if k == n-1 {
-			pl.nm = p
+		// Members 2..: pre = lcm(T0..Texact) ≤ lcm(T0..Tk).
+		exact := 1
+		for k := 2; k < n; k++ {
+			t := ms[k].Period
+			var sufSteps uint64
+			if rest := n - 1 - k; rest >= 2 {
+				sufSteps = mulCap(uint64(suffix[k]), uint64(rest))
+			}
+			// steps(k) ≥ (pre/Tk)·k + sufSteps; skip k when that is ≥ best.
+			if sufSteps >= best || best <= 1<<62 && mulAtLeast(uint64(pre), uint64(k), best-sufSteps, uint64(t)) {
+				continue
+			}
+			for exact < k {
+				exact++
+				pre, p, _, _ = lcmParts(pre, ms[exact].Period)
+			}
+			if c := steps(n, k, p, suffix[k]); c < best {
+				pl.split, best = classSplit{k: k, p: p, s: suffix[k]}, c
+			}
 		}
 	}
 	pl.split.moduli(n, dPre, dSuf)
