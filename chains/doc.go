@@ -166,16 +166,19 @@
 // Choice of the split. Splitting at τ1 (reaction) or τm (data age) is job
 // enumeration; every member costs min(p, s) residues, plus p walks of k−1
 // hops when the prefix has two hops or more, plus s walks of m−k hops when
-// the suffix has; both counts are known from the periods, and Analyze and
-// Eval take the member with the fewest (planPeriods: 2(m−1) LCMs; chains of
-// more than 16 members choose between the two ends). On WATERS every chain
-// splits at its second member: Lidar_Grabber → Localization → EKF → Planner
-// → DASM at Localization with p = lcm(33, 400)/400 = 33, s =
-// lcm(400, 15, 15, 5)/400 = 3 and g = 3, a closed form and one suffix walk of
-// three hops per residue: 12 steps per metric against 15 200 hops per
-// paradigm; the three-member chains need one closed form per side. On other chains the plain walk can
-// be cheaper (periods 10, 3, 10: three walks over τ1's jobs against ten
-// residues), and is chosen.
+// the suffix has. Both counts are known from the periods, and Analyze and
+// Eval take the member with the fewest. Planning takes the m−1 LCMs of the
+// hyperperiod from τm back, which give every s, and the prefix LCMs only
+// as far as a member can still have fewer steps (a lower bound needs only a
+// multiplication); chains of more than 16 members choose between the two
+// ends. On WATERS every chain splits at its second member: Lidar_Grabber →
+// Localization → EKF → Planner → DASM at Localization with p =
+// lcm(33, 400)/400 = 33, s = lcm(400, 15, 15, 5)/400 = 3 and g = 3, a
+// closed form and one suffix walk of three hops per residue: 12 steps per
+// metric against 15 200 hops per paradigm; the three-member chains need one
+// closed form per side. On other chains the plain walk can be cheaper
+// (periods 10, 3, 10: three walks over τ1's jobs against ten residues), and
+// is chosen.
 //
 // Checked: TestPropertyClassesEqualEnumeration compares the class method at
 // the chosen split and at every other member, Analyze and Eval with job
