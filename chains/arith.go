@@ -5,18 +5,6 @@ import (
 	"math/bits"
 )
 
-// addOK returns a+b and whether the sum fits in an int64. Both operands are
-// non-negative wherever it is used.
-func addOK(a, b int64) (int64, bool) {
-	if b > 0 && a > math.MaxInt64-b {
-		return 0, false
-	}
-	if b < 0 && a < math.MinInt64-b {
-		return 0, false
-	}
-	return a + b, true
-}
-
 // gcd returns the greatest common divisor of two positive integers.
 func gcd(a, b int64) int64 {
 	for b != 0 {
