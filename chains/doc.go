@@ -178,7 +178,12 @@
 // metric against 15 200 hops per paradigm; the three-member chains need one
 // closed form per side. On other chains the plain walk can be cheaper
 // (periods 10, 3, 10: three walks over τ1's jobs against ten residues), and
-// is chosen.
+// is chosen. Measured on one core of a shared x86 server (CPU time per call
+// of BenchmarkWATERSEval and BenchmarkWATERSChains): the default objective
+// of all eight WATERS chains about 0.45 µs, against about 6.5 µs by job
+// enumeration; every value of all eight (Analyze) about 0.9 µs, against
+// about 80 µs. What remains is mostly the divisions of the hyperperiod's
+// LCMs, which the statuses need anyway.
 //
 // Checked: TestPropertyClassesEqualEnumeration compares the class method at
 // the chosen split and at every other member, Analyze and Eval with job
