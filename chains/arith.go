@@ -1,18 +1,9 @@
 package chains
 
-import "math"
-
-// addOK returns a+b and whether the sum fits in an int64. Both operands are
-// non-negative wherever it is used.
-func addOK(a, b int64) (int64, bool) {
-	if b > 0 && a > math.MaxInt64-b {
-		return 0, false
-	}
-	if b < 0 && a < math.MinInt64-b {
-		return 0, false
-	}
-	return a + b, true
-}
+import (
+	"math"
+	"math/bits"
+)
 
 // gcd returns the greatest common divisor of two positive integers.
 func gcd(a, b int64) int64 {
@@ -22,13 +13,34 @@ func gcd(a, b int64) int64 {
 	return a
 }
 
-// lcmOK returns lcm(a, b) for positive a, b and whether it fits in an int64.
-func lcmOK(a, b int64) (int64, bool) {
-	q := a / gcd(a, b)
-	if q > math.MaxInt64/b {
-		return 0, false
+// lcmParts returns l = lcm(a, b) for positive a and b, together with
+// l/b = a/gcd(a, b) and gcd(a, b), and whether l fits in an int64. One
+// division when one number divides the other (harmonic periods), Euclid's
+// steps and one more division otherwise; the overflow check multiplies.
+func lcmParts(a, b int64) (l, perB, d int64, ok bool) {
+	x, y := max(a, b), min(a, b)
+	q := x / y
+	r := x - q*y
+	if r == 0 { // y divides x
+		if a >= b {
+			return a, q, b, true
+		}
+		return b, 1, a, true
 	}
-	return q * b, true
+	x, y = y, r
+	for {
+		if r = x % y; r == 0 {
+			break
+		}
+		x, y = y, r
+	}
+	d = y
+	perB = a / d
+	hi, lo := bits.Mul64(uint64(perB), uint64(b))
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, 0, d, false
+	}
+	return int64(lo), perB, d, true
 }
 
 // firstAtOrAfter returns the release time of the first job of a periodic task

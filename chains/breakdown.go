@@ -39,11 +39,13 @@ type Breakdown struct {
 // reaction metrics, the backward chain for data age; among equal lengths the
 // first in the hyperperiod. Hops are written into buf[:0] (append), so it
 // does not allocate when cap(buf) ≥ len(members). On a non-OK status it
-// returns the Result (with the Reason) and an empty Breakdown. Cost: the
-// same enumeration as Analyze for one paradigm and one direction.
+// returns the Result (with the Reason) and an empty Breakdown. Cost: job
+// enumeration over one hyperperiod for one paradigm and one direction (the
+// class method gives the value but not the first job chain attaining it).
 func WorstChain(members []Member, opts Options, p Paradigm, m Metric, buf []Hop) (Breakdown, Result) {
 	var r Result
-	pl := prepare(members, opts, &r)
+	var pl plan
+	prepare(members, opts, &r, &pl)
 	b := Breakdown{Paradigm: p, Metric: m, Hops: buf[:0]}
 	if r.Values(p, AtOffsets).Status != OK {
 		return b, r

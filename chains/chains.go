@@ -221,23 +221,31 @@ const DefaultMaxJobs = 1 << 20
 type plan struct {
 	hyper  int64
 	n1, nm int64 // τ1 and τm jobs per hyperperiod
+	split  classSplit
 }
 
 // prepare validates the chain, fills the Davare values, the statuses and
-// the hyperperiod. Job-level values are computable for a paradigm when its
-// Status in r is OK afterwards.
-func prepare(ms []Member, opts Options, r *Result) plan {
+// the hyperperiod into r and the plan of the job-level values into pl (the
+// zero plan on failure). Job-level values are computable for a paradigm
+// when its Status in r is OK afterwards.
+func prepare(ms []Member, opts Options, r *Result, pl *plan) {
 	r.Member = -1
-	var pl plan
+	*pl = plan{}
 	setAll := func(s Status) {
 		r.Implicit.Status, r.LET.Status, r.Davare.Status, r.DavareLET.Status = s, s, s, s
 	}
 	if len(ms) == 0 {
 		r.fail(InvalidInput, -1, "empty chain", 0, 0)
 		setAll(InvalidInput)
-		return pl
+		return
 	}
+	// Validation, the Davare sums and S = Σ (Tk + max(Rk, Lk)) in one pass.
+	// After validation every term is non-negative, so S bounds both Davare
+	// sums and all three fit exactly when S does; S fits exactly when none
+	// of its partial sums wraps around to a negative number (a sum of two
+	// non-negative int64 that does not fit does), which wrapped collects.
 	letOverrun := -1
+	var sumT, sumR, sumL, s, wrapped, maxO int64
 	for i := range ms {
 		m := &ms[i]
 		switch {
@@ -249,37 +257,31 @@ func prepare(ms []Member, opts Options, r *Result) plan {
 		case m.WCRT > m.deadline():
 			r.fail(MemberUnschedulable, i, "", m.WCRT, m.deadline())
 		default:
-			if letOverrun < 0 && m.WCRT > m.letInterval() {
+			l := m.letInterval()
+			if letOverrun < 0 && m.WCRT > l {
 				letOverrun = i
 			}
+			sumT += m.Period
+			sumR += m.WCRT
+			sumL += l
+			s += m.Period
+			wrapped |= s
+			s += max(m.WCRT, l)
+			wrapped |= s
+			maxO = max(maxO, m.Offset)
 			continue
 		}
 		r.name = m.Name
 		setAll(r.Status)
-		return pl
+		return
 	}
-
-	// Davare sums and the overflow guard S = Σ (Tk + max(Rk, Lk)) + max O.
-	var dav, davLET, s, maxO int64
-	ok := true
-	for i := range ms {
-		m := &ms[i]
-		var ok1, ok2, ok3, ok4, ok5, ok6 bool
-		dav, ok1 = addOK(dav, m.Period)
-		dav, ok2 = addOK(dav, m.WCRT)
-		davLET, ok3 = addOK(davLET, m.Period)
-		davLET, ok4 = addOK(davLET, m.letInterval())
-		s, ok5 = addOK(s, m.Period)
-		s, ok6 = addOK(s, max(m.WCRT, m.letInterval()))
-		ok = ok && ok1 && ok2 && ok3 && ok4 && ok5 && ok6
-		maxO = max(maxO, m.Offset)
-	}
-	if !ok {
+	if wrapped < 0 {
 		r.fail(Overflow, -1, "Σ (T + R) or Σ (T + LET) does not fit in int64", 0, 0)
 		setAll(Overflow)
-		return pl
+		return
 	}
 	t1, tm := ms[0].Period, ms[len(ms)-1].Period
+	dav, davLET := sumT+sumR, sumT+sumL
 	r.Davare = Values{OK, dav - t1, dav, dav - tm}
 	r.DavareLET = Values{OK, davLET - t1, davLET, davLET - tm}
 	if letOverrun >= 0 {
@@ -293,18 +295,15 @@ func prepare(ms []Member, opts Options, r *Result) plan {
 
 	// Hyperperiod and the job-level overflow guard: every time the
 	// enumeration (and WorstChain's shift) touches lies within
-	// ±(max O + 2·H + 2·S).
-	h := ms[0].Period
-	for i := 1; i < len(ms) && ok; i++ {
-		h, ok = lcmOK(h, ms[i].Period)
-	}
+	// ±(max O + 2·H + 2·S); as above, it fits when no partial sum wraps.
+	ok := planPeriods(ms, pl)
 	if ok {
-		g := maxO
+		h, g := pl.hyper, maxO
 		for _, x := range [...]int64{h, h, s, s} {
-			if g, ok = addOK(g, x); !ok {
-				break
-			}
+			g += x
+			wrapped |= g
 		}
+		ok = wrapped >= 0
 	}
 	jobLevel := func(st Status) {
 		if r.Implicit.Status == OK {
@@ -317,21 +316,20 @@ func prepare(ms []Member, opts Options, r *Result) plan {
 	if !ok {
 		r.fail(Overflow, -1, "hyperperiod (LCM of the periods) or job times do not fit in int64", 0, 0)
 		jobLevel(Overflow)
-		return pl
+		*pl = plan{}
+		return
 	}
 	maxJobs := opts.MaxJobs
 	if maxJobs <= 0 {
 		maxJobs = DefaultMaxJobs
 	}
-	pl = plan{hyper: h, n1: h / t1, nm: h / tm}
-	r.Hyperperiod = h
+	r.Hyperperiod = pl.hyper
 	if n := max(pl.n1, pl.nm); n > maxJobs {
 		r.fail(TooManyJobs, -1, "", n, maxJobs)
 		jobLevel(TooManyJobs)
-		return pl
+		return
 	}
 	r.ForwardJobs, r.BackwardJobs = pl.n1, pl.nm
-	return pl
 }
 
 func invalidDetail(m *Member) string {
@@ -386,7 +384,8 @@ func backwardStart(ms []Member, let bool, rm int64) int64 {
 }
 
 // maxForward returns the longest forward job chain over the n jobs of ms[0]
-// released at O1, O1+T1, … and the release of the first job attaining it.
+// released at O1, O1+T1, … and the release of the first job attaining it:
+// job enumeration, the reference for the class method and WorstChain's way.
 func maxForward(ms []Member, let bool, n int64) (best, at int64) {
 	m0 := &ms[0]
 	r1 := m0.Offset
@@ -419,20 +418,26 @@ func maxBackward(ms []Member, let bool, n int64) (best, at int64) {
 
 // Analyze computes, for one chain, the job-level values under implicit
 // communication and LET at the members' offsets, and the offset-independent
-// Davare bounds. It never allocates and never panics. Cost: one integer
-// division per hop, (H/T1 + H/Tm)·m hops per paradigm (H the hyperperiod of
-// the chain's periods, m its length); see the package doc.
+// Davare bounds. It never allocates and never panics. The job-level values
+// come from the class method, equal to job enumeration at a cost that
+// depends on the periods' job classes rather than on the hyperperiod; see
+// the package doc.
 func Analyze(members []Member, opts Options) Result {
 	var r Result
-	pl := prepare(members, opts, &r)
+	var pl plan
+	prepare(members, opts, &r, &pl)
+	if r.Implicit.Status != OK && r.LET.Status != OK {
+		return r
+	}
+	sp := &pl.split
 	if r.Implicit.Status == OK {
-		f, _ := maxForward(members, false, pl.n1)
-		a, _ := maxBackward(members, false, pl.nm)
+		f := byClasses(members, false, false, sp)
+		a := byClasses(members, false, true, sp)
 		r.Implicit = Values{OK, f, f + members[0].Period, a}
 	}
 	if r.LET.Status == OK {
-		f, _ := maxForward(members, true, pl.n1)
-		a, _ := maxBackward(members, true, pl.nm)
+		f := byClasses(members, true, false, sp)
+		a := byClasses(members, true, true, sp)
 		r.LET = Values{OK, f, f + members[0].Period, a}
 	}
 	return r
@@ -441,28 +446,27 @@ func Analyze(members []Member, opts Options) Result {
 // Eval returns the value of opts.Objective for the chain, computing only what
 // that objective needs: the Davare sum for AnyOffsets, otherwise one paradigm
 // and one direction (forward for the two reaction metrics, backward for data
-// age). It equals opts.Objective.Value(&r) for r := Analyze(members, opts),
-// at a fraction of the cost, for an optimizer's inner loop; it never
-// allocates. The number is 0 unless the Status is OK; Analyze's Reason
+// age), by the class method. It equals opts.Objective.Value(&r) for
+// r := Analyze(members, opts), at a fraction of the cost, for an
+// optimizer's inner loop; it never allocates. The number is 0 unless the Status is OK; Analyze's Reason
 // explains a non-OK Status.
 func Eval(members []Member, opts Options) (int64, Status) {
 	var r Result
-	pl := prepare(members, opts, &r)
+	var pl plan
+	prepare(members, opts, &r, &pl)
 	o := opts.Objective
 	v := r.Values(o.Paradigm, o.Release)
 	if v.Status != OK || o.Release == AnyOffsets {
 		return v.Get(o.Metric), v.Status
 	}
 	let := o.Paradigm == LET
+	sp := &pl.split
 	switch o.Metric {
 	case MaxDataAge:
-		a, _ := maxBackward(members, let, pl.nm)
-		return a, OK
+		return byClasses(members, let, true, sp), OK
 	case ReactionFromActivation:
-		f, _ := maxForward(members, let, pl.n1)
-		return f, OK
+		return byClasses(members, let, false, sp), OK
 	default:
-		f, _ := maxForward(members, let, pl.n1)
-		return f + members[0].Period, OK
+		return byClasses(members, let, false, sp) + members[0].Period, OK
 	}
 }

@@ -64,13 +64,16 @@
 // # Job-level values (Result.Implicit, Result.LET)
 //
 // All members are released at their offsets (all zero: synchronous
-// release). For every job of τ1 released in one hyperperiod, the forward
-// chain is computed hop by hop in integer arithmetic: the first job of τk+1
-// released at or after a time t is Ok+1 + ⌈(t − Ok+1)/Tk+1⌉·Tk+1, one
-// division. Likewise, for every job of τm in one hyperperiod, the backward
-// chain takes, hop by hop, the last job of τk−1 released at or before
-// t − Rk−1, a floor division. The maximum over the hyperperiod is the
-// maximum over the whole steady state.
+// release). The values are defined by job enumeration, which stays the
+// reference (the tests compare with it) and what WorstChain uses: for every
+// job of τ1 released in one hyperperiod, the forward chain is computed hop
+// by hop in integer arithmetic: the first job of τk+1 released at or after
+// a time t is Ok+1 + ⌈(t − Ok+1)/Tk+1⌉·Tk+1, one division. Likewise, for
+// every job of τm in one hyperperiod, the backward chain takes, hop by hop,
+// the last job of τk−1 released at or before t − Rk−1, a floor division.
+// The maximum over the hyperperiod is the maximum over the whole steady
+// state. Analyze and Eval compute the same maxima by the class method below,
+// without enumerating the jobs.
 //
 // Under LET reads and writes are known exactly, so these values are exact.
 //
@@ -103,15 +106,91 @@
 // (data age), so the job-level implicit values never exceed the Davare
 // values below; the tests check this as a property.
 //
-// Cost: (H/T1 + H/Tm)·m hops per paradigm, one integer division each, no
-// allocation; memory O(1). For the WATERS 2019 periods (5, 10, 15, 33, 66,
-// 100, 200, 400 ms) the longest chain Lidar_Grabber → Localization → EKF →
-// Planner → DASM has H = 13.2 s, 400 Lidar jobs and 2640 DASM jobs: 15 200
-// hops per paradigm; all eight WATERS chains together take about 36 000 hops
-// for both paradigms and all metrics (Analyze, about 0.15 ms on one shared
-// x86 server core) and about 2 700 hops for the default objective alone
-// (Eval, about 15 µs). Options.MaxJobs (default DefaultMaxJobs) caps H/T1
-// and H/Tm; above it the job-level values get TooManyJobs.
+// Cost of job enumeration: (H/T1 + H/Tm)·m hops per paradigm, one integer
+// division each, no allocation; memory O(1). For the WATERS 2019 periods
+// (5, 10, 15, 33, 66, 100, 200, 400 ms) the longest chain Lidar_Grabber →
+// Localization → EKF → Planner → DASM has H = 13.2 s, 400 Lidar jobs and
+// 2640 DASM jobs: 15 200 hops per paradigm. Options.MaxJobs (default
+// DefaultMaxJobs) caps H/T1 and H/Tm; above it the job-level values get
+// TooManyJobs, also where the class method would not need the jobs, so
+// that Analyze, Eval and WorstChain agree.
+//
+// # The class method
+//
+// Write Rk for the time from a job's release to its write (WCRT, or the LET
+// interval), and split the chain at a member τk. For a job u of τk (its
+// release time):
+//
+//   - Reaction. first(u) is the earliest job of τ1 whose forward job chain
+//     reaches τk at u or later, end(u) the write of the last job of the
+//     forward job chain from u, and the candidate of u is end(u) − first(u).
+//     Every forward job chain r → … → u → … has length end(u) − r ≤ the
+//     candidate, since first(u) ≤ r. Conversely the chain from first(u)
+//     reaches τk at some u′ ≥ u, and end is non-decreasing, so its length
+//     end(u′) − first(u) is at least the candidate. The longest forward job
+//     chain is therefore the maximum of the candidates over all jobs of τk,
+//     those that no chain passes through included. first(u) is a walk back:
+//     the forward hop from τi's job at r reaches τi+1 at v or later exactly
+//     when r + Ri > v − Ti+1 (the previous job of τi+1), so the earliest such
+//     job is the first released at or after v − Ti+1 − Ri + 1; as every hop
+//     is non-decreasing, composing these steps from u back to τ1 gives
+//     first(u).
+//   - Data age, mirrored. start(u) is the first job of the backward job
+//     chain from u, last(u) the latest job of τm whose backward job chain
+//     reaches τk at u or earlier (the backward hop from v reaches τi at x or
+//     earlier exactly when v − Ri < x + Ti, so the latest such job of τi+1
+//     is the last released at or before x + Ti + Ri − 1), and the candidate
+//     is last(u) + Rm − start(u). The same two inequalities make the maximum
+//     data age the maximum of the candidates.
+//
+// The prefix part of a candidate (u − first(u), u − start(u)) involves only
+// τ1..τk, so it is the same for u and u + lcm(T1..Tk): it depends on τk's
+// job index j mod p = lcm(T1..Tk)/Tk. The suffix part (end(u) − u,
+// last(u) + Rm − u) depends on j mod s = lcm(Tk..Tm)/Tk. By the Chinese
+// remainder theorem an index with j ≡ a (mod p) and j ≡ b (mod s) exists
+// exactly when a ≡ b (mod g), g = gcd(p, s). So the maximum is, over the
+// residues ρ mod g, the largest sum of the prefix part's maximum over the
+// indices ≡ ρ (mod g) and the suffix part's: p + s walks instead of H/T1 or
+// H/Tm.
+//
+// A side of one hop has a closed form. Over the indices ≡ ρ (mod g) the
+// jobs of τk are u0 + i·g·Tk (u0 = Ok + ρ·Tk, i ∈ ℤ), and a one-hop side is
+// a constant plus or minus (±u + c) mod T for its neighbour's period T.
+// Those residues are exactly the numbers in [0, T) congruent to ±u0 + c
+// modulo G = gcd(g·Tk, T), so the smallest is (±u0 + c) mod G and the
+// largest that + T − G. For example, split at τ2, the prefix part of the
+// reaction is u − (u − c + (O1 − u + c) mod T1) with c = T2 + R1 − 1, whose
+// maximum over the class is c − (O1 − u0 + c) mod G. G = gcd(T1, T2)·g needs
+// no division of its own: g divides p = T1/gcd(T1, T2).
+//
+// Choice of the split. Splitting at τ1 (reaction) or τm (data age) is job
+// enumeration; every member costs min(p, s) residues, plus p walks of k−1
+// hops when the prefix has two hops or more, plus s walks of m−k hops when
+// the suffix has. Both counts are known from the periods, and Analyze and
+// Eval take the member with the fewest. Planning takes the m−1 LCMs of the
+// hyperperiod from τm back, which give every s, and the prefix LCMs only
+// as far as a member can still have fewer steps (a lower bound needs only a
+// multiplication); chains of more than 16 members choose between the two
+// ends. On WATERS every chain splits at its second member: Lidar_Grabber →
+// Localization → EKF → Planner → DASM at Localization with p =
+// lcm(33, 400)/400 = 33, s = lcm(400, 15, 15, 5)/400 = 3 and g = 3, a
+// closed form and one suffix walk of three hops per residue: 12 steps per
+// metric against 15 200 hops per paradigm; the three-member chains need one
+// closed form per side. On other chains the plain walk can be cheaper
+// (periods 10, 3, 10: three walks over τ1's jobs against ten residues), and
+// is chosen. Measured on one core of a shared x86 server (CPU time per call
+// of BenchmarkWATERSEval and BenchmarkWATERSChains): the default objective
+// of all eight WATERS chains about 0.45 µs, against about 6.5 µs by job
+// enumeration; every value of all eight (Analyze) about 0.9 µs, against
+// about 80 µs. What remains is mostly the divisions of the hyperperiod's
+// LCMs, which the statuses need anyway.
+//
+// Checked: TestPropertyClassesEqualEnumeration compares the class method at
+// the chosen split and at every other member, Analyze and Eval with job
+// enumeration on 10 000 random chains (harmonic and not, zero and random
+// offsets, 1 to 6 members, both paradigms); TestClosedFormsHand has the
+// closed forms worked by hand; TestPropertySimulation compares Analyze with
+// an independent simulation of the jobs.
 //
 // # Offset-independent bounds (Result.Davare, Result.DavareLET)
 //
@@ -142,8 +221,8 @@
 //
 // # Use
 //
-// Analyze computes everything: allocation-free, linear in the number of
-// jobs. Objective (zero value: implicit, maximum reaction time, at the
+// Analyze computes everything: allocation-free, by the class method.
+// Objective (zero value: implicit, maximum reaction time, at the
 // offsets) selects the number an optimizer minimises; Objective.Value reads
 // it from a Result, and Eval computes only it (one paradigm, one direction),
 // for an optimizer's inner loop. WorstChain returns the worst job chain of

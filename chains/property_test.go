@@ -66,6 +66,16 @@ func checkInvariantsOpts(t *testing.T, ms []Member, r *Result, opts Options) {
 			}
 		}
 	}
+	// The job-level values (the class method) equal job enumeration.
+	for _, p := range []Paradigm{Implicit, LET} {
+		if v := r.Values(p, AtOffsets); v.Status == OK {
+			f, _ := maxForward(ms, p == LET, r.ForwardJobs)
+			a, _ := maxBackward(ms, p == LET, r.BackwardJobs)
+			if v.ReactionFromActivation != f || v.MaxDataAge != a {
+				t.Fatalf("%v: %+v, enumeration gives reaction %d, age %d for %+v", p, v, f, a, ms)
+			}
+		}
+	}
 	if r.Implicit.Status == OK && r.LET.Status == OK {
 		// LET is the implicit computation with R := L ≥ WCRT; monotone.
 		a, b := vals(r.Implicit), vals(r.LET)

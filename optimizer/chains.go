@@ -1,6 +1,8 @@
 package optimizer
 
 import (
+	"slices"
+
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
 )
@@ -25,25 +27,37 @@ func (e *Evaluator) Representative(r *Result, k int) int {
 // worst-case response time, deadline, and Unbounded with the verdict when its
 // response time is not a sound bound.
 func (e *Evaluator) ChainMember(r *Result, k int) chains.Member {
-	t := &r.Tasks[e.Representative(r, k)]
-	m := chains.Member{Name: t.Name, Period: t.T, Offset: t.Offset, BCRT: min(t.BCRT, t.R), WCRT: t.R, Deadline: t.D}
-	if !t.Verdict.Bounded() {
-		m.Unbounded, m.Why = true, t.Verdict.String()
-		m.BCRT, m.WCRT = 0, 0
-	}
+	var m chains.Member
+	e.chainMember(r, k, &m)
 	return m
+}
+
+// chainMember writes ChainMember(r, k) into *m. It clears *m and sets the
+// fields one by one: in the search's inner loop this is cheaper than
+// returning the struct and appending it, or assigning a composite literal,
+// which the compiler builds in a temporary and copies.
+func (e *Evaluator) chainMember(r *Result, k int, m *chains.Member) {
+	t := &r.Tasks[e.Representative(r, k)]
+	*m = chains.Member{}
+	m.Name, m.Period, m.Offset, m.Deadline = t.Name, t.T, t.Offset, t.D
+	if t.Verdict.Bounded() {
+		m.BCRT, m.WCRT = min(t.BCRT, t.R), t.R
+	} else {
+		m.Unbounded, m.Why = true, t.Verdict.String()
+	}
 }
 
 // NumChains returns the number of chains of the system (System.Chains).
 func (e *Evaluator) NumChains() int { return len(e.chains) }
 
-// ChainMembers appends the members of chain c (System.Chains order) under
-// the mapping evaluated in r to buf[:0] and returns it; with a buffer of
+// ChainMembers writes the members of chain c (System.Chains order) under
+// the mapping evaluated in r into buf[:0] and returns it; with a buffer of
 // sufficient capacity it does not allocate.
 func (e *Evaluator) ChainMembers(r *Result, c int, buf []chains.Member) []chains.Member {
-	buf = buf[:0]
-	for _, k := range e.chains[c] {
-		buf = append(buf, e.ChainMember(r, k))
+	idx := e.chains[c]
+	buf = slices.Grow(buf[:0], len(idx))[:len(idx)]
+	for i, k := range idx {
+		e.chainMember(r, k, &buf[i])
 	}
 	return buf
 }

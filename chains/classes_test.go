@@ -1,0 +1,310 @@
+package chains
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// enumerated returns the reference job-level values of a paradigm by job
+// enumeration (maxForward, maxBackward over one hyperperiod): reaction
+// latency from activation and maximum data age.
+func enumerated(ms []Member, let bool, pl *plan) (rfa, age int64) {
+	rfa, _ = maxForward(ms, let, pl.n1)
+	age, _ = maxBackward(ms, let, pl.nm)
+	return rfa, age
+}
+
+// splitAt returns the class method's split of a validated chain at member
+// k, whatever its cost: p and s from LCMs computed here, the moduli by the
+// production code.
+func splitAt(ms []Member, k int) classSplit {
+	n := len(ms)
+	pre, suf := ms[0].Period, ms[n-1].Period
+	for i := 1; i <= k; i++ {
+		pre, _, _, _ = lcmParts(pre, ms[i].Period)
+	}
+	for i := n - 2; i >= k; i-- {
+		suf, _, _, _ = lcmParts(suf, ms[i].Period)
+	}
+	sp := classSplit{k: k, p: pre / ms[k].Period, s: suf / ms[k].Period}
+	var dPre, dSuf int64
+	if n >= 2 {
+		dPre, dSuf = gcd(ms[0].Period, ms[1].Period), gcd(ms[n-2].Period, ms[n-1].Period)
+	}
+	sp.moduli(n, dPre, dSuf)
+	return sp
+}
+
+// randClassChain draws a valid chain of 1..6 members for the class method's
+// property test. Periods come from one of four families, times a scale of
+// 1, 1000 or 1e9: harmonic (b·2^e), harmonic with factor 3 (b·3^e·2^f),
+// non-harmonic (1..12) and WATERS-like (5, 10, 15, 33, 66, 100, 200, 400).
+// Offsets are all zero (a third of the chains) or random in [0, 2T); then
+// 0 ≤ BCRT ≤ WCRT ≤ D ≤ T, and the LET interval is the period or random in
+// [max(WCRT, 1), T].
+func randClassChain(rng *rand.Rand) []Member {
+	scale := []int64{1, 1, 1000, 1_000_000_000}[rng.IntN(4)]
+	family := rng.IntN(4)
+	base := []int64{1, 2, 3, 5}[rng.IntN(4)]
+	zeroOffsets := rng.IntN(3) == 0
+	ms := make([]Member, 1+rng.IntN(6))
+	for k := range ms {
+		var t int64
+		switch family {
+		case 0:
+			t = base << rng.IntN(5)
+		case 1:
+			t = base * []int64{1, 3, 9}[rng.IntN(3)] << rng.IntN(3)
+		case 2:
+			t = 1 + rng.Int64N(12)
+		default:
+			t = []int64{5, 10, 15, 33, 66, 100, 200, 400}[rng.IntN(8)]
+		}
+		t *= scale
+		d := t
+		if rng.IntN(3) == 0 {
+			d = 1 + rng.Int64N(t)
+		}
+		m := Member{Period: t, Deadline: d, WCRT: rng.Int64N(d + 1)}
+		m.BCRT = rng.Int64N(m.WCRT + 1)
+		if !zeroOffsets {
+			m.Offset = rng.Int64N(2 * t)
+		}
+		if rng.IntN(2) == 0 {
+			m.LET = max(m.WCRT, 1) + rng.Int64N(t-max(m.WCRT, 1)+1)
+		}
+		ms[k] = m
+	}
+	return ms
+}
+
+// TestPropertyClassesEqualEnumeration is the evidence that the class method
+// equals job enumeration: over thousands of random chains (see
+// randClassChain), both paradigms and both directions, at the split the
+// planner chooses and at every other member as the split (which exercises
+// the walks of both sides and the closed forms of a one-hop side at either
+// end); and Eval and Analyze, which use the class method, against the
+// enumerated values for every metric.
+func TestPropertyClassesEqualEnumeration(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	chains, splits := 10000, 0
+	for range chains {
+		ms := randClassChain(rng)
+		var r Result
+		var pl plan
+		prepare(ms, Options{}, &r, &pl)
+		if r.Implicit.Status != OK {
+			t.Fatalf("valid chain got %v: %s\n%+v", r.Implicit.Status, r.Reason(), ms)
+		}
+		an := Analyze(ms, Options{})
+		for _, let := range []bool{false, true} {
+			p := Implicit
+			if let {
+				p = LET
+			}
+			if r.Values(p, AtOffsets).Status != OK {
+				continue
+			}
+			rfa, age := enumerated(ms, let, &pl)
+			for k := -1; k < len(ms); k++ {
+				sp := pl.split
+				if k >= 0 {
+					sp = splitAt(ms, k)
+					splits++
+				}
+				f, a := byClasses(ms, let, false, &sp), byClasses(ms, let, true, &sp)
+				if f != rfa || a != age {
+					t.Fatalf("%v, split %+v (chosen %d): classes give reaction %d, age %d; enumeration %d, %d\n%+v",
+						p, sp, pl.split.k, f, a, rfa, age, ms)
+				}
+			}
+			want := Values{OK, rfa, rfa + ms[0].Period, age}
+			if got := an.Values(p, AtOffsets); got != want {
+				t.Fatalf("Analyze %v = %+v, enumeration %+v\n%+v", p, got, want, ms)
+			}
+			for _, m := range []Metric{MaxReactionTime, ReactionFromActivation, MaxDataAge} {
+				if v, st := Eval(ms, Options{Objective: Objective{p, m, AtOffsets}}); v != want.Get(m) || st != OK {
+					t.Fatalf("Eval %v/%v = %d %v, enumeration %d\n%+v", p, m, v, st, want.Get(m), ms)
+				}
+			}
+		}
+	}
+	t.Logf("%d chains, %d forced splits", chains, splits)
+}
+
+// closedCase is a chain split at member 1 with both sides one hop long, so
+// that both sides are closed forms; per residue ρ of the job index of
+// member 1 modulo g, pre and suf are the prefix and suffix maxima and the
+// value is the maximum of their sums.
+type closedCase struct {
+	name     string
+	ms       []Member
+	let, age bool
+	g        int64
+	pre, suf []int64 // per ρ
+	want     int64
+}
+
+// A three-member chain τ0 (T 4, O 1, R 1), τ1 (T 2, O 0, R 1), τ2 (T 4,
+// O 3, R 2); H = 4. Split at τ1: p = lcm(4, 2)/2 = 2, s = lcm(2, 4)/2 = 2,
+// g = 2; gPre = gcd(g·T1, T0) = gcd(4, 4) = 4, gSuf = gcd(g·T1, T2) = 4.
+// Residue ρ covers τ1's jobs at u0 + 4i with u0 = O1 + ρ·T1 = 2ρ. Under LET
+// R is the period: 4, 2, 4.
+var closedCases = []closedCase{
+	{
+		// Reaction, implicit. Prefix: c = T1 + R0 − 1 = 2, value c −
+		// (O0 − u0 + c) mod 4: ρ 0: 2 − (1+2) mod 4 = −1 (τ1@0 is reached by
+		// no τ0 job; τ0@1 reaches τ1@2); ρ 1: 2 − (1−2+2) mod 4 = 1 (τ0@1
+		// writes at 2, τ1@2 reads it: 2 − 1).
+		// Suffix: R1 + R2 + (O2 − u0 − R1) mod 4 + T2 − 4: ρ 0: 3 + 2 = 5
+		// (τ1@0 writes at 1 → τ2@3 writes at 5); ρ 1: 3 + 0 = 3 (τ1@2 writes
+		// at 3 → τ2@3 reads at 3, writes at 5).
+		// Sums 4 and 4: reaction from activation 4 = the chain τ0@1 → τ1@2
+		// → τ2@3, 5 − 1.
+		name: "implicit reaction", ms: closedChain, g: 2,
+		pre: []int64{-1, 1}, suf: []int64{5, 3}, want: 4,
+	},
+	{
+		// Data age, implicit. Prefix: R0 + (u0 − R0 − O0) mod 4 + T0 − 4:
+		// ρ 0: 1 + (−2 mod 4) = 3 (τ1@0 reads τ0@−3, written at −2); ρ 1:
+		// 1 + 0 = 1 (τ1@2 reads τ0@1, written at 2).
+		// Suffix: c = T1 + R1 − 1 = 2, value c + R2 − (u0 + c − O2) mod 4:
+		// ρ 0: 4 − (−1 mod 4) = 1 (the latest τ2 job reading τ1@0 or
+		// earlier is τ2@−1, written at 1); ρ 1: 4 − 1 = 3 (τ2@3 reads τ1@2,
+		// writes at 5).
+		// Sums 4 and 4: data age 4 = τ2@3 ← τ1@2 ← τ0@1, 5 − 1.
+		name: "implicit data age", ms: closedChain, age: true, g: 2,
+		pre: []int64{3, 1}, suf: []int64{1, 3}, want: 4,
+	},
+	{
+		// Reaction, LET. Prefix: c = 2 + 4 − 1 = 5: ρ 0: 5 − (1+5) mod 4 =
+		// 3; ρ 1: 5 − (1−2+5) mod 4 = 5. Suffix: R1 + R2 = 6, + (3 − u0 − 2)
+		// mod 4: ρ 0: 6 + 1 = 7; ρ 1: 6 + 3 = 9.
+		// Sums 10 and 14: 14 = τ0@1 (writes 5) → τ1@6 (writes 8) → τ2@11
+		// (writes 15), 15 − 1.
+		name: "LET reaction", ms: closedChain, let: true, g: 2,
+		pre: []int64{3, 5}, suf: []int64{7, 9}, want: 14,
+	},
+	{
+		// Data age, LET. Prefix: 4 + (u0 − 4 − 1) mod 4: ρ 0: 4 + 3 = 7;
+		// ρ 1: 4 + 1 = 5. Suffix: c = 2 + 2 − 1 = 3, value 3 + 4 − (u0 + 3
+		// − 3) mod 4: ρ 0: 7; ρ 1: 7 − 2 = 5.
+		// Sums 14 and 10: 14 = τ2@3 ← τ1@0 (writes 2) ← τ0@−7 (writes −3),
+		// 7 − (−7).
+		name: "LET data age", ms: closedChain, let: true, age: true, g: 2,
+		pre: []int64{7, 5}, suf: []int64{7, 5}, want: 14,
+	},
+}
+
+var closedChain = []Member{
+	{Name: "τ0", Period: 4, Offset: 1, WCRT: 1},
+	{Name: "τ1", Period: 2, Offset: 0, WCRT: 1},
+	{Name: "τ2", Period: 4, Offset: 3, WCRT: 2},
+}
+
+func TestClosedFormsHand(t *testing.T) {
+	for _, c := range closedCases {
+		t.Run(c.name, func(t *testing.T) {
+			var r Result
+			var pl plan
+			prepare(c.ms, Options{}, &r, &pl)
+			sp := pl.split
+			// Split at τ1 costs min(p, s) = 2 steps, at τ0 s = H/T0 = 1
+			// walk of two hops plus one residue (3), at τ2 p = H/T2 = 1
+			// walk of two hops plus one (3).
+			if sp != (classSplit{k: 1, p: 2, s: 2, g: c.g, gPre: 4, gSuf: 4}) {
+				t.Fatalf("split %+v", sp)
+			}
+			best := int64(math.MinInt64)
+			for rho := range sp.g {
+				pre, suf := sp.prefixMax(c.ms, c.let, c.age, rho), sp.suffixMax(c.ms, c.let, c.age, rho)
+				if pre != c.pre[rho] || suf != c.suf[rho] {
+					t.Errorf("ρ %d: prefix %d, suffix %d; want %d, %d", rho, pre, suf, c.pre[rho], c.suf[rho])
+				}
+				best = max(best, pre+suf)
+			}
+			if got := byClasses(c.ms, c.let, c.age, &sp); got != c.want || best != c.want {
+				t.Errorf("value %d (residues %d), want %d", got, best, c.want)
+			}
+			if rfa, age := enumerated(c.ms, c.let, &pl); c.age && age != c.want || !c.age && rfa != c.want {
+				t.Errorf("enumeration gives reaction %d, age %d", rfa, age)
+			}
+		})
+	}
+}
+
+// TestChooseSplit checks that the planner takes the cheaper method,
+// including the plain walk where it has fewer steps than the closed forms.
+func TestChooseSplit(t *testing.T) {
+	mk := func(ts ...int64) []Member {
+		ms := make([]Member, len(ts))
+		for i, p := range ts {
+			ms[i] = Member{Period: p}
+		}
+		return ms
+	}
+	for _, c := range []struct {
+		name string
+		ms   []Member
+		want classSplit
+	}{
+		// H = 30. Split at τ0: p 1, s 30/10 = 3: min 1 + 3 walks × 2 hops =
+		// 7. At τ1: p = s = 30/3 = 10, both sides closed forms: min 10.
+		// At τ2: p 3 walks × 2 hops + min 1 = 7. The first of the cheapest:
+		// the plain walk over τ0's three jobs, not the ten residues.
+		{"plain walk cheaper", mk(10, 3, 10), classSplit{k: 0, p: 1, s: 3, g: 1}},
+		// H = 12. At τ1 (T 3): p = lcm(4, 3)/3 = 4, s = lcm(3, 6)/3 = 2:
+		// min 2, closed forms, g = 2, gPre = gcd(4, 3)·2 = 2, gSuf =
+		// gcd(3, 6)·2 = 6. At τ0: s = 12/4 = 3 walks × 2 = 6 + 1; at τ2:
+		// p = 12/6 = 2 walks × 2 + 1 = 5.
+		{"closed forms", mk(4, 3, 6), classSplit{k: 1, p: 4, s: 2, g: 2, gPre: 2, gSuf: 6}},
+		// One member: nothing to walk.
+		{"one member", mk(7), classSplit{k: 0, p: 1, s: 1, g: 1}},
+		// Two members, T 6 and 4, H 12: at τ0 p 1, s 2, the suffix one
+		// hop: min 1; at τ1 p 3, s 1: min 1. The first: τ0, with gSuf =
+		// gcd(6, 4)·1 = 2.
+		{"two members", mk(6, 4), classSplit{k: 0, p: 1, s: 2, g: 1, gSuf: 2}},
+		// Li-Lo-EK-P-DA's periods in ms: at Localization (T 400) p =
+		// lcm(33, 400)/400 = 33, s = lcm(400, 15, 15, 5)/400 = 3, g = 3:
+		// min 3 + 3 walks × 3 hops = 12 steps, against 400 walks × 4 hops
+		// over Lidar's jobs of H = 13 200.
+		{"Li-Lo-EK-P-DA", mk(33, 400, 15, 15, 5), classSplit{k: 1, p: 33, s: 3, g: 3, gPre: 3}},
+	} {
+		var pl plan
+		if !planPeriods(c.ms, &pl) || pl.split != c.want {
+			t.Errorf("%s: split %+v, want %+v", c.name, pl.split, c.want)
+		}
+	}
+	// Longer than maxSplitMembers: the cheaper end. Periods 1, …, 1, 2:
+	// H = 2, one job of the last member against two of the first.
+	long := mk(make([]int64, maxSplitMembers+1)...)
+	for i := range long {
+		long[i].Period = 1
+	}
+	long[len(long)-1].Period = 2
+	var pl plan
+	if !planPeriods(long, &pl) || pl.split != (classSplit{k: len(long) - 1, p: 1, s: 1, g: 1}) || pl.hyper != 2 || pl.n1 != 2 || pl.nm != 1 {
+		t.Errorf("long chain: %+v", pl)
+	}
+}
+
+func TestLCMParts(t *testing.T) {
+	for _, c := range []struct {
+		a, b, l, perB, d int64
+		ok               bool
+	}{
+		{12, 4, 12, 3, 4, true}, // b divides a
+		{4, 12, 12, 1, 4, true}, // a divides b
+		{6, 4, 12, 3, 2, true},  // Euclid: 6 mod 4 = 2, 4 mod 2 = 0
+		{33, 400, 13200, 33, 1, true},
+		{7, 7, 7, 1, 7, true},
+		{4000000007, 4000000009, 0, 0, 1, false}, // coprime, ≈ 1.6e19
+		{1 << 62, 3, 0, 0, 1, false},
+	} {
+		l, perB, d, ok := lcmParts(c.a, c.b)
+		if ok != c.ok || ok && (l != c.l || perB != c.perB || d != c.d) {
+			t.Errorf("lcmParts(%d, %d) = %d, %d, %d, %v; want %d, %d, %d, %v", c.a, c.b, l, perB, d, ok, c.l, c.perB, c.d, c.ok)
+		}
+	}
+}
