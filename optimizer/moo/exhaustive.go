@@ -2,6 +2,7 @@ package moo
 
 import (
 	"fmt"
+	"time"
 )
 
 // Exhaustive is the method that enumerates the search space depth first,
@@ -43,6 +44,17 @@ type Exhaustive struct {
 // before evaluating them.
 const batchPerWorker = 64
 
+// contextCheckNodes is how many nodes of the walk Exhaustive visits between
+// two looks at Settings.Context and at the clock for progress reports: a
+// node costs at most a Values and a Prune call, so a few thousand take
+// milliseconds.
+const contextCheckNodes = 4096
+
+// progressInterval is the longest time between two progress reports of
+// Exhaustive while it walks without gathering a batch (when Prune cuts
+// almost everything).
+const progressInterval = 250 * time.Millisecond
+
 func (x *Exhaustive) minimize(r *run) (Status, error) {
 	sp := r.sp
 	n, m := sp.n, sp.m
@@ -72,6 +84,7 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 	for i := range out {
 		out[i].Objectives = objs[i*m : (i+1)*m : (i+1)*m]
 	}
+	lastReport := time.Now()
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -83,6 +96,7 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 		batch = batch[:0]
 		if err == nil {
 			r.progress()
+			lastReport = time.Now()
 		}
 		return err
 	}
@@ -96,15 +110,31 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 	for g := range stamp {
 		stamp[g] = make([]int, len(sp.values[g]))
 	}
-	calls, emitted := 0, 0
+	calls, emitted, nodes := 0, 0, 0
 	limit := r.set.MaxEvaluations
 	var err error
+	interrupted := false
+	// share[d] is the share of the tree (Progress.Done) of each node at
+	// depth d below the current path.
+	share := make([]float64, n+1)
+	share[0] = 1
 	var walk func(depth int) bool // false: stop
 	walk = func(depth int) bool {
+		if nodes++; nodes%contextCheckNodes == 0 {
+			if r.interrupted() {
+				interrupted = true
+				return false
+			}
+			if time.Since(lastReport) >= progressInterval {
+				r.progress()
+				lastReport = time.Now()
+			}
+		}
 		if depth == n {
 			if limit > 0 && emitted == limit {
 				return false
 			}
+			r.done += share[n]
 			g := genes[len(batch)*n : (len(batch)+1)*n : (len(batch)+1)*n]
 			copy(g, partial)
 			batch = append(batch, g)
@@ -135,10 +165,16 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 				stamp[gene][k] = calls
 			}
 		}
+		if len(vals) == 0 {
+			r.done += share[depth]
+			return true
+		}
+		share[depth+1] = share[depth] / float64(len(vals))
 		for _, v := range vals {
 			partial[gene] = v
 			if x.Prune != nil && x.Prune(partial, depth+1) {
 				r.pruned++
+				r.done += share[depth+1]
 				continue
 			}
 			if !walk(depth + 1) {
@@ -154,8 +190,12 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 	if err = flush(); err != nil {
 		return NotTerminated, err
 	}
-	if !complete { // stopped at a genome beyond the evaluation limit
+	switch {
+	case interrupted:
+		return Interrupted, nil
+	case !complete: // stopped at a genome beyond the evaluation limit
 		return EvaluationLimit, nil
 	}
+	r.done = 1
 	return Exhausted, nil
 }
