@@ -1,6 +1,7 @@
 package optimizer_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -214,7 +215,7 @@ func TestTimelineWATERSFront(t *testing.T) {
 	}
 	cfg.Search.Algorithm = configs.AlgorithmExhaustive
 	e := evaluator(t, cfg)
-	out, err := optimizer.Run(e, optimizer.Options{Workers: 1})
+	out, err := optimizer.Run(context.Background(), e, optimizer.Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -120,7 +120,7 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 	share[0] = 1
 	var walk func(depth int) bool // false: stop
 	walk = func(depth int) bool {
-		if nodes++; nodes%contextCheckNodes == 0 {
+		if nodes++; nodes%contextCheckNodes == 1 {
 			if r.interrupted() {
 				interrupted = true
 				return false
