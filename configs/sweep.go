@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -193,9 +192,9 @@ type sweepSchema struct {
 // kernel geometry (nil: a kernel parameter needs the task in the base's
 // analysis.kernels).
 func LoadSweepFile(path string, kd KernelDefaults) (*Sweep, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadInput(path, "the sweep file")
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the sweep file: %w", err)
+		return nil, err
 	}
 	return LoadSweep(data, path, filepath.Dir(path), kd)
 }
@@ -214,6 +213,10 @@ func LoadSweep(data []byte, name, dir string, kd KernelDefaults) (*Sweep, error)
 	var f sweepSchema
 	if err := v.Unmarshal(&f, strictDecoding); err != nil {
 		return nil, &InputError{File: name, What: cleanDecodeError(err)}
+	}
+	if err := checkNoZeroDefaults(v, "search."); err != nil {
+		err.File = name
+		return nil, err
 	}
 	if f.Base == "" {
 		return nil, fail("base", "missing: name the base configuration (a file relative to this one) or builtin")
