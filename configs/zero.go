@@ -14,12 +14,12 @@ import (
 // 0 or an empty list given explicitly is an error, not a silent default.
 var zeroMeansDefault = map[string]string{
 	// key: what to write instead, for the message
-	"search.population":        "at least 2; leave the key out for the default, 100",
-	"search.generations":       "at least 1; leave the key out for the default, 1000",
-	"search.seed":              "a seed other than 0; leave the key out for the default, 1",
-	"search.free":              "list the genes the search may change (units, offloading, gpu_priorities, time_slices); leave the key out for all of them",
-	"search.objectives":        "list what to minimise; leave the key out for every chain's latency",
-	"analysis.time_slice_step": "a positive duration; leave the key out for the default, 1ms",
+	"search.population":        "give at least 2, or leave the key out for the default, 100",
+	"search.generations":       "give at least 1, or leave the key out for the default, 1000",
+	"search.seed":              "give a seed other than 0, or leave the key out for the default, 1",
+	"search.free":              "list the genes the search may change (units, offloading, gpu_priorities, time_slices), or leave the key out for all of them",
+	"search.objectives":        "list what to minimise, or leave the key out for every chain's latency",
+	"analysis.time_slice_step": "give a positive duration, or leave the key out for the default, 1ms",
 }
 
 // checkNoZeroDefaults reports a key of zeroMeansDefault given as 0 or as an
