@@ -28,6 +28,7 @@ const reportHTML = `<!DOCTYPE html>
 <header>
 <h1>{{.Title}}</h1>
 <p class="lead">{{.Subtitle}}</p>
+{{if .Interrupted}}<div class="warn" id="interrupted"><strong>{{.Interrupted}}</strong></div>{{end}}
 <nav><a href="#summary">System</a> · <a href="#{{.FrontID}}">{{.FrontTitle}}</a> · <a href="#mappings">Mappings</a> · <a href="#run">Run</a> · <a href="#reading">How to read</a></nav>
 </header>
 

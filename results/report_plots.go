@@ -613,7 +613,8 @@ func axisValue(v float64, unit string) string {
 		return s
 	}
 	if unit == "%" {
-		return s + " %"
+		// v is 100·u as FormatPercent computes it: the same rounding.
+		return strconv.FormatFloat(v, 'f', 1, 64) + " %"
 	}
 	return s + " " + unit
 }

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -159,7 +160,7 @@ func TestWriteSweepRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := optimizer.Run(e, optimizer.Options{Workers: 1})
+	res, err := optimizer.Run(context.Background(), e, optimizer.Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
