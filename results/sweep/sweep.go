@@ -1,17 +1,27 @@
 // Package sweep runs a sweep: the mapping search once per element of the
 // cross product of a sweep file's parameters (see configs.Sweep), each run
 // into its own folder as `hetmap optimize` writes it, and then the summary
-// (summary.csv and summary.html, see results.SweepSummary).
+// (summary.csv and summary.html, see results.SweepSummary). It sits above
+// the optimizer and the results package, which it drives, so that both
+// keep looking only down the layers.
 //
 // Runs go one at a time by default; Options.Workers runs several at once,
 // and the evaluation workers of each run's search share the CPUs. The
 // search's result does not depend on its number of workers, so the same
 // sweep gives the same summary (wall times aside) whatever Workers is.
 //
-// A run's folder appears only complete (results.WriteSweepRun), so a sweep
+// A run's folder appears only complete (results.ClaimDir), so a sweep
 // stopped at any point, by its context or by a crash, resumes with
 // Options.Resume: the complete run folders are kept (after checking that
-// each holds the run's configuration) and only the missing runs run.
+// each holds the run's configuration) and only the missing runs run. The
+// context also stops the runs in progress: what they found is dropped, and
+// they run again when the sweep is resumed.
+//
+// A sweep can be split into shards (Options.Shard) that run as separate
+// processes, on one machine or on the nodes of a cluster, into one shared
+// folder: shard K of N takes the runs whose index i has (i−1) mod N = K−1,
+// and when every shard is done, Summarize builds the summary from the
+// folder. The summary is the same as that of the sweep run in one process.
 package sweep
 
 import (
@@ -78,10 +88,14 @@ func settingsText(ss []configs.SweepSetting) string {
 
 // Options are the run-time choices of a sweep.
 type Options struct {
-	// Out is the sweep folder. Without Resume it must not exist.
+	// Out is the sweep folder. Without Resume or Shard it must not exist.
 	Out string
 	// Resume finishes the sweep in an existing Out.
 	Resume bool
+	// Shard, when set, runs only its share of the runs into Out, which it
+	// creates or joins (another shard may have created it), keeping the
+	// runs complete there; it writes no summary (see Summarize).
+	Shard *Shard
 	// Workers is the number of runs at a time (default 1). Each run's
 	// search evaluates with its configuration's search.workers, or else
 	// with an equal share of the CPUs.
@@ -93,20 +107,57 @@ type Options struct {
 	OnRun func(Event)
 }
 
+// Shard is the share K of N (1 ≤ K ≤ N) of a sweep: the runs whose index
+// i has (i−1) mod N = K−1. Consecutive runs go to different shards, so
+// that seeds and values spread over the shards and each shard's wall time
+// is about the same.
+type Shard struct{ K, N int }
+
+// ParseShard reads "K/N".
+func ParseShard(s string) (*Shard, error) {
+	var sh Shard
+	var rest string
+	n, _ := fmt.Sscanf(s+" ", "%d/%d%s", &sh.K, &sh.N, &rest)
+	if n != 2 || strings.TrimSpace(s) != fmt.Sprintf("%d/%d", sh.K, sh.N) {
+		return nil, fmt.Errorf("--shard %q: write K/N, for example 2/8 (shard K of N, counted from 1)", s)
+	}
+	if sh.N < 1 || sh.K < 1 || sh.K > sh.N {
+		return nil, fmt.Errorf("--shard %s: K must be between 1 and N, and N at least 1", s)
+	}
+	return &sh, nil
+}
+
+func (sh *Shard) String() string { return fmt.Sprintf("%d/%d", sh.K, sh.N) }
+
+// Has reports whether the run of the given index (from 1) is the shard's.
+func (sh *Shard) Has(index int) bool { return sh == nil || (index-1)%sh.N == sh.K-1 }
+
+// Runs returns the runs of the shard (all of them for a nil shard).
+func (sh *Shard) Runs(sw *configs.Sweep) []*configs.SweepRun {
+	var out []*configs.SweepRun
+	for i := range sw.Runs {
+		if sh.Has(sw.Runs[i].Index) {
+			out = append(out, &sw.Runs[i])
+		}
+	}
+	return out
+}
+
 // Event reports one run that is complete.
 type Event struct {
 	Run     *configs.SweepRun
 	Outcome *optimizer.Outcome // nil for a run found complete
 	Done    int                // runs complete so far, this one included
-	Total   int
+	Total   int                // runs of this call (of the shard)
 }
 
 // Report says what a sweep did.
 type Report struct {
-	Total   int
+	Total   int // runs of this call: the sweep's, or the shard's
 	Resumed int // runs found complete in Out
 	Ran     int // runs completed by this call
-	// Complete: every run is complete and the summary is written.
+	// Complete: every run is complete and the summary is written (never
+	// for a shard).
 	Complete bool
 	Summary  *results.SweepSummary
 }
@@ -115,20 +166,24 @@ type Report struct {
 // context ends the sweep before every run is complete.
 var ErrStopped = errors.New("sweep stopped before every run was complete")
 
-// Run runs the sweep's missing runs into opts.Out and writes the summary.
-// It starts no run once ctx is done; the runs in progress finish and are
-// written, and Run returns ErrStopped. A failed run stops the sweep too
-// (the runs complete so far stay, for Resume).
+// Run runs the sweep's missing runs (of opts.Shard, when set) into
+// opts.Out and, without a shard, writes the summary. Once ctx is done it
+// starts no run and stops the runs in progress, whose results are dropped,
+// and returns ErrStopped. A failed run stops the sweep too (the runs
+// complete so far stay, for Resume).
 func Run(ctx context.Context, sw *configs.Sweep, opts Options) (*Report, error) {
 	if opts.Out == "" {
 		return nil, errors.New("sweep: no output folder")
 	}
-	rep := &Report{Total: len(sw.Runs)}
+	if opts.Workers < 0 {
+		return nil, fmt.Errorf("sweep: %d runs at a time; give at least 1", opts.Workers)
+	}
+	mine := opts.Shard.Runs(sw)
+	rep := &Report{Total: len(mine)}
 	done, err := prepare(sw, opts)
 	if err != nil {
 		return nil, err
 	}
-	rep.Resumed = len(done)
 	var mu sync.Mutex
 	count := 0
 	notify := func(run *configs.SweepRun, out *optimizer.Outcome) {
@@ -136,15 +191,16 @@ func Run(ctx context.Context, sw *configs.Sweep, opts Options) (*Report, error) 
 		defer mu.Unlock()
 		count++
 		if opts.OnRun != nil {
-			opts.OnRun(Event{Run: run, Outcome: out, Done: count, Total: len(sw.Runs)})
+			opts.OnRun(Event{Run: run, Outcome: out, Done: count, Total: len(mine)})
 		}
 	}
 	var pending []*configs.SweepRun
-	for i := range sw.Runs {
-		if done[sw.Runs[i].Name] {
-			notify(&sw.Runs[i], nil)
+	for _, run := range mine {
+		if done[run.Name] {
+			rep.Resumed++
+			notify(run, nil)
 		} else {
-			pending = append(pending, &sw.Runs[i])
+			pending = append(pending, run)
 		}
 	}
 	parallel := max(1, opts.Workers)
@@ -159,12 +215,15 @@ func Run(ctx context.Context, sw *configs.Sweep, opts Options) (*Report, error) 
 		go func() {
 			defer wg.Done()
 			for run := range jobs {
-				out, err := runOne(run, opts, evalWorkers)
+				out, err := runOne(ctx, run, opts, evalWorkers)
 				if err != nil {
 					errOnce.Do(func() {
 						firstErr = fmt.Errorf("run %s: %w", run.Name, err)
 						close(failed)
 					})
+					continue
+				}
+				if out == nil { // interrupted: dropped
 					continue
 				}
 				mu.Lock()
@@ -200,8 +259,11 @@ dispatch:
 	if firstErr != nil {
 		return rep, firstErr
 	}
-	if stopped && rep.Resumed+rep.Ran < rep.Total {
-		return rep, fmt.Errorf("%w: %w", ErrStopped, ctx.Err())
+	if (stopped || ctx.Err() != nil) && rep.Resumed+rep.Ran < rep.Total {
+		return rep, fmt.Errorf("%w: %w", ErrStopped, context.Cause(ctx))
+	}
+	if opts.Shard != nil {
+		return rep, nil
 	}
 	sum, err := Summarize(sw, opts.Out)
 	if err != nil {
@@ -214,21 +276,32 @@ dispatch:
 	return rep, nil
 }
 
-// runOne searches one run and writes its folder.
-func runOne(run *configs.SweepRun, opts Options, evalWorkers int) (*optimizer.Outcome, error) {
+// runOne searches one run and writes its folder. It claims the folder
+// first, so that two processes never search the same run at once (two
+// shards given the same K, say). It returns a nil outcome, and writes
+// nothing, when ctx interrupted the search.
+func runOne(ctx context.Context, run *configs.SweepRun, opts Options, evalWorkers int) (*optimizer.Outcome, error) {
 	started := time.Now()
+	claim, err := results.ClaimDir(filepath.Join(opts.Out, run.Name))
+	if err != nil {
+		return nil, err
+	}
+	defer claim.Release()
 	e, err := optimizer.NewEvaluator(run.Config)
 	if err != nil {
 		return nil, err
 	}
-	workers := run.Config.Search.Workers
+	workers := min(run.Config.Search.Workers, runtime.GOMAXPROCS(0))
 	if workers <= 0 {
 		workers = evalWorkers
 	}
 	var last moo.Progress
-	res, err := optimizer.Run(e, optimizer.Options{Workers: workers, Progress: func(p moo.Progress) { last = p }})
+	res, err := optimizer.Run(ctx, e, optimizer.Options{Workers: workers, Progress: func(p moo.Progress) { last = p }})
 	if err != nil {
 		return nil, err
+	}
+	if res.Interrupted() {
+		return nil, nil
 	}
 	// The search's last progress report counts the feasible evaluations;
 	// optimizer.Outcome does not carry them.
@@ -237,7 +310,7 @@ func runOne(run *configs.SweepRun, opts Options, evalWorkers int) (*optimizer.Ou
 		feasible = last.Feasible
 	}
 	info := results.RunInfo{Version: opts.Version, Started: started, Workers: workers}
-	if err := results.WriteSweepRun(opts.Out, run, res, info, feasible); err != nil {
+	if err := claim.WriteSweepRun(run, res, info, feasible); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -247,26 +320,68 @@ func runOne(run *configs.SweepRun, opts Options, evalWorkers int) (*optimizer.Ou
 // complete there.
 func prepare(sw *configs.Sweep, opts Options) (map[string]bool, error) {
 	out := opts.Out
-	_, statErr := os.Stat(out)
+	st, statErr := os.Stat(out)
 	exists := statErr == nil
+	joining := opts.Resume || opts.Shard != nil
 	switch {
-	case exists && !opts.Resume:
+	case exists && !st.IsDir():
+		return nil, &configs.InputError{What: fmt.Sprintf("%s is a file, not a sweep folder; choose another --out", out)}
+	case exists && !joining:
 		return nil, &configs.InputError{What: fmt.Sprintf("output folder %s exists already; choose another with --out, or add --resume to finish the sweep in it", out)}
 	case !exists && opts.Resume:
 		return nil, &configs.InputError{What: fmt.Sprintf("nothing to resume: %s does not exist", out)}
-	case !exists:
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return nil, err
-		}
-		header := fmt.Sprintf("# The sweep file of this folder (%s) as given; a relative base is relative to\n# that file's folder. Resume with: hetmap sweep %s --out <this folder> --resume\n", filepath.Base(sw.File), filepath.Base(sw.File))
-		if err := os.WriteFile(filepath.Join(out, results.SweepFileName), append([]byte(header), sw.Text...), 0o644); err != nil {
-			return nil, err
-		}
-		return map[string]bool{}, nil
 	}
-	if _, err := os.Stat(filepath.Join(out, results.SweepFileName)); err != nil {
-		return nil, &configs.InputError{What: fmt.Sprintf("%s is not a sweep folder (it has no %s)", out, results.SweepFileName)}
+	if err := createSweepFolder(sw, out, exists, opts.Shard != nil); err != nil {
+		return nil, err
 	}
+	return completeRuns(sw, out)
+}
+
+// createSweepFolder makes out a sweep folder: it creates it with
+// sweep.yaml, the sweep file as given, or checks that an existing folder
+// is one. Shards starting at once may all create it: creating a folder
+// twice is no error, and sweep.yaml is written whole (the same bytes) by
+// whichever comes; for a shard, an existing empty folder is one that
+// another shard has just created (or that the job script made).
+func createSweepFolder(sw *configs.Sweep, out string, exists, shard bool) error {
+	yaml := filepath.Join(out, results.SweepFileName)
+	if exists {
+		if _, err := os.Stat(yaml); err == nil {
+			return nil
+		}
+		if entries, err := os.ReadDir(out); err != nil || len(entries) > 0 || !shard {
+			return &configs.InputError{What: fmt.Sprintf("%s is not a sweep folder (it has no %s)", out, results.SweepFileName)}
+		}
+	}
+	if claimErr := checkCreatable(out); claimErr != nil {
+		return claimErr
+	}
+	if err := os.MkdirAll(out, 0o777); err != nil {
+		return &configs.InputError{What: fmt.Sprintf("cannot create the sweep folder %s: %v", out, err)}
+	}
+	header := fmt.Sprintf("# The sweep file of this folder (%s) as given; a relative base is relative to\n# that file's folder. Resume with: hetmap sweep %s --out <this folder> --resume\n", filepath.Base(sw.File), filepath.Base(sw.File))
+	return results.WriteFileAtomic(yaml, append([]byte(header), sw.Text...))
+}
+
+// checkCreatable reports a path element of out that is a file.
+func checkCreatable(out string) error {
+	for p := filepath.Dir(out); ; p = filepath.Dir(p) {
+		if st, err := os.Stat(p); err == nil {
+			if !st.IsDir() {
+				return &configs.InputError{What: fmt.Sprintf("cannot create the sweep folder %s: %s is a file, not a folder", out, p)}
+			}
+			return nil
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
+}
+
+// completeRuns returns the complete run folders of the sweep in out,
+// after checking each, and removes what runs that ended left behind.
+func completeRuns(sw *configs.Sweep, out string) (map[string]bool, error) {
+	results.CleanStale(out)
 	entries, err := os.ReadDir(out)
 	if err != nil {
 		return nil, err
@@ -279,23 +394,18 @@ func prepare(sw *configs.Sweep, opts Options) (map[string]bool, error) {
 	var stray []string
 	for _, en := range entries {
 		name := en.Name()
-		switch {
-		case results.IsSweepTemp(name):
-			// What an interrupted run or summary left behind.
-			if err := os.RemoveAll(filepath.Join(out, name)); err != nil {
-				return nil, err
-			}
-		case en.IsDir() && strings.HasPrefix(name, "run-"):
-			run, ok := byName[name]
-			if !ok {
-				stray = append(stray, name)
-				continue
-			}
-			if err := checkRunFolder(filepath.Join(out, name), run); err != nil {
-				return nil, err
-			}
-			done[name] = true
+		if !en.IsDir() || !strings.HasPrefix(name, "run-") {
+			continue
 		}
+		run, ok := byName[name]
+		if !ok {
+			stray = append(stray, name)
+			continue
+		}
+		if err := checkRunFolder(filepath.Join(out, name), run); err != nil {
+			return nil, err
+		}
+		done[name] = true
 	}
 	if len(stray) > 0 {
 		sort.Strings(stray)
@@ -319,6 +429,54 @@ func checkRunFolder(dir string, run *configs.SweepRun) error {
 		return &configs.InputError{What: fmt.Sprintf("run folder %s was written from another configuration than this sweep's run %d (was the sweep file or its base changed?); use a new --out", dir, run.Index)}
 	}
 	return nil
+}
+
+// MissingError lists the runs of a sweep that have no complete folder.
+type MissingError struct {
+	Out     string
+	Missing []*configs.SweepRun
+	Total   int
+}
+
+func (e *MissingError) Error() string {
+	names := make([]string, 0, len(e.Missing))
+	for _, r := range e.Missing {
+		names = append(names, r.Name)
+	}
+	return fmt.Sprintf("%d of %d runs are not complete in %s: %s", len(e.Missing), e.Total, e.Out, strings.Join(names, ", "))
+}
+
+// SummarizeFolder builds and writes the summary of the sweep in out once
+// every run folder is complete there (written by one process or by the
+// shards of several); otherwise it writes nothing and returns a
+// *MissingError listing the runs still missing. Each run folder is checked
+// to be the run's (as for Resume).
+func SummarizeFolder(sw *configs.Sweep, out string) (*results.SweepSummary, error) {
+	st, err := os.Stat(out)
+	if err != nil || !st.IsDir() {
+		return nil, &configs.InputError{What: fmt.Sprintf("nothing to summarise: %s is not a folder", out)}
+	}
+	if _, err := os.Stat(filepath.Join(out, results.SweepFileName)); err != nil {
+		return nil, &configs.InputError{What: fmt.Sprintf("%s is not a sweep folder (it has no %s)", out, results.SweepFileName)}
+	}
+	done, err := completeRuns(sw, out)
+	if err != nil {
+		return nil, err
+	}
+	var missing []*configs.SweepRun
+	for i := range sw.Runs {
+		if !done[sw.Runs[i].Name] {
+			missing = append(missing, &sw.Runs[i])
+		}
+	}
+	if len(missing) > 0 {
+		return nil, &MissingError{Out: out, Missing: missing, Total: len(sw.Runs)}
+	}
+	sum, err := Summarize(sw, out)
+	if err != nil {
+		return nil, err
+	}
+	return sum, results.WriteSweepSummary(out, sum)
 }
 
 // Summarize reads every run folder of a complete sweep and builds its
