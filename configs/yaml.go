@@ -88,6 +88,7 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 		return nil, err
 	}
 	cfg := &Config{Conventions: f.Conventions, Analysis: f.Analysis, Search: f.Search, Source: name, Warnings: f.Warnings}
+	modelChains := 0 // chains of the named model, before this file's
 	if f.Model != "" {
 		if len(f.Units)+len(f.Labels)+len(f.Runnables)+len(f.Tasks) > 0 || f.Mapping != nil || f.TimeSlice != (SliceBounds{}) {
 			return nil, &InputError{File: name, Where: "model", What: "a configuration that names a model takes units, labels, runnables, tasks, the mapping and time-slice bounds from it; remove them here (memory, chains, conventions and analysis may be added)"}
@@ -120,6 +121,7 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 		if f.Name != "" {
 			sys.Name = f.Name
 		}
+		modelChains = len(sys.Chains)
 		sys.Chains = append(sys.Chains, f.Chains...)
 		if len(f.Chains) > 0 {
 			warns = dropWarning(warns, path, "no event chains")
@@ -136,7 +138,33 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 		}
 		cfg.System = sys
 	}
-	return finish(cfg, name)
+	cfg, err := finish(cfg, name)
+	if err != nil && modelChains > 0 {
+		renumberChains(err, modelChains)
+	}
+	return cfg, err
+}
+
+var chainKey = regexp.MustCompile(`^chains\[(\d+)\]`)
+
+// renumberChains makes the key path of an error about a chain name it as
+// the file does: the chains of this file follow the named model's, so this
+// file's chains[0] is the system's chains[n].
+func renumberChains(err error, n int) {
+	var ie *InputError
+	if !errors.As(err, &ie) {
+		return
+	}
+	m := chainKey.FindStringSubmatch(ie.Where)
+	if m == nil {
+		return
+	}
+	i, _ := strconv.Atoi(m[1])
+	if i >= n {
+		ie.Where = fmt.Sprintf("chains[%d]", i-n) + ie.Where[len(m[0]):]
+	} else {
+		ie.Where = "the model's chains[" + m[1] + "]" + ie.Where[len(m[0]):]
+	}
 }
 
 func dropWarning(ws []Warning, where, contains string) []Warning {
