@@ -533,12 +533,10 @@ func (p *SweepParameter) resolve(sys *System) *InputError {
 		return inputErrorf(p.where+".name", "%q is not a sweep parameter (%s)", p.Name, strings.Join(SweepParameterNames(), ", "))
 	}
 	s := p.spec
-	var cpuKinds, gpuKinds []string
+	var cpuKinds []string
 	for _, k := range sys.Kinds() {
 		if sys.CoreMemory(k) != nil {
 			cpuKinds = append(cpuKinds, k)
-		} else {
-			gpuKinds = append(gpuKinds, k)
 		}
 	}
 	switch s.qual {

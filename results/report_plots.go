@@ -165,7 +165,6 @@ var (
 	gridGrey  = color.Gray{Y: 0xdd}
 	laneGrey  = color.Gray{Y: 0xf3}
 	edgeGrey  = color.Gray{Y: 0x55}
-	waitGrey  = color.Gray{Y: 0xcf}
 	missRed   = color.RGBA{0xc6, 0x28, 0x28, 0xff}
 	inkColour = color.Gray{Y: 0x22}
 )
@@ -268,7 +267,6 @@ type barPart struct {
 	// hatched parts are drawn light with diagonal lines.
 	hatched bool
 	label   string
-	title   string
 }
 
 // barChart draws horizontal stacked bars, one row per bar, the first on top.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -44,8 +43,6 @@ func sweepRuns(t *testing.T, out string) []string {
 	}
 	return runs
 }
-
-var sweepTimes = regexp.MustCompile(`evaluations in [0-9.]+[µmn]?s`)
 
 // TestSweepCommand: the 12-run sweep of testdata/sweep_waters.yaml on the
 // WATERS model from the command line: every run folder as optimize writes
