@@ -145,6 +145,26 @@ func (p *SweepParameter) Texts() []string {
 	return out
 }
 
+// ValueType says what the parameter's values are: "duration",
+// "frequency", "size", "number" (a whole number, or auto) or "choice"
+// (a word, true, false or auto), so that a page can write them alike.
+func (p *SweepParameter) ValueType() string {
+	if p.spec == nil {
+		return "choice"
+	}
+	switch p.spec.typ {
+	case svDuration:
+		return "duration"
+	case svFrequency:
+		return "frequency"
+	case svSize:
+		return "size"
+	case svInt, svIntOrAuto:
+		return "number"
+	}
+	return "choice"
+}
+
 // IsSeed reports whether the parameter is the search's seed.
 func (p *SweepParameter) IsSeed() bool { return p.Name == sweepSeed }
 

@@ -27,7 +27,7 @@ type reportView struct {
 	FrontTitle string
 	FrontIntro string
 	FrontSVG   template.HTML
-	FrontKind  string // "scatter" or "parallel"
+	FrontKind  string // "bars", "scatter" or "heatmap"
 	FrontHead  []string
 	FrontRows  []frontRow
 	Summary    summaryView
@@ -401,7 +401,7 @@ func buildFront(v *reportView, run *reportRun) {
 			if len(axes) <= 4 {
 				v.FrontSVG, v.FrontKind = scatterMatrix(axes, ids), "scatter"
 			} else {
-				v.FrontSVG, v.FrontKind = parallelCoordinates(axes, ids), "parallel"
+				v.FrontSVG, v.FrontKind = heatmapFront(axes, ids), "heatmap"
 			}
 		}
 		for _, a := range axes {

@@ -143,10 +143,35 @@ type SweepSummary struct {
 	Rows      []SweepRow
 }
 
-// SweepColumn is a varied parameter and its values.
+// SweepColumn is a varied parameter and its values: as the run folders
+// and summary.csv write them ("1500MHz"), and for people, every value in
+// the unit its magnitude calls for ("1.5 GHz" beside "1 GHz").
 type SweepColumn struct {
-	Label  string
-	Values []string
+	Label   string
+	Values  []string
+	Display []string
+	// Type is the values' kind (configs.SweepParameter.ValueType).
+	Type string
+}
+
+// displayValue writes a parameter value for people: durations, frequencies
+// and sizes as the rest of hetmap's pages write them.
+func displayValue(valueType, text string) string {
+	switch valueType {
+	case "duration":
+		if d, err := configs.ParseDuration(text); err == nil {
+			return FormatDuration(d)
+		}
+	case "frequency":
+		if f, err := configs.ParseFrequency(text); err == nil {
+			return FormatFrequency(f)
+		}
+	case "size":
+		if z, err := configs.ParseSize(text); err == nil {
+			return FormatSize(z)
+		}
+	}
+	return text
 }
 
 // SweepRow is one run in the summary.
@@ -178,7 +203,11 @@ func NewSweepSummary(sw *configs.Sweep, runs []*SweepRunData) (*SweepSummary, er
 		p := &sw.Parameters[k]
 		if !p.IsSeed() {
 			keep = append(keep, k)
-			s.Parameters = append(s.Parameters, SweepColumn{Label: p.Label(), Values: p.Texts()})
+			col := SweepColumn{Label: p.Label(), Values: p.Texts(), Type: p.ValueType()}
+			for _, v := range col.Values {
+				col.Display = append(col.Display, displayValue(p.ValueType(), v))
+			}
+			s.Parameters = append(s.Parameters, col)
 		}
 	}
 	if len(runs) == 0 {
