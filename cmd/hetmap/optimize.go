@@ -32,10 +32,16 @@ with any number of --workers.
 
 Writes report.html (a self-contained page for an architecture review), front.csv,
 front.json, manifest.json, config.yaml and mappings/point-N.yaml (each accepted by
-hetmap analyze --mapping) into --out (default results/<UTC time>/), which
-appears only when the run is complete. Exit code 1 when no mapping is feasible: the least-
-violating mappings are shown with what they miss (with the exhaustive algorithm, a proof
-that no feasible mapping exists).`,
+hetmap analyze --mapping) into --out (default runs/<UTC time>/ in the working
+directory), which appears only when the run is complete. The folder is claimed before
+the search: one that exists, cannot be created or that another run writes fails at once.
+The front table fits 100 columns (--wide: one table with every column).
+
+A bar shows the progress on a terminal (a line every 5 s in a log). Ctrl-C (or SIGTERM)
+stops the search and writes what it found as a complete folder marked interrupted, exit
+code 130; a second Ctrl-C stops at once. Exit code 1 when no mapping is feasible: the
+least-violating mappings are shown with what they miss (with the exhaustive algorithm, a
+proof that no feasible mapping exists).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()

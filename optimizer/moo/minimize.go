@@ -78,12 +78,11 @@ type Progress struct {
 	// Done estimates the share of the run completed, from 0 to 1. For
 	// NSGA-II it is the generations evolved over Settings.Generations, or
 	// the evaluations over Settings.MaxEvaluations when that is nearer.
-	// For Exhaustive it is the share of the enumeration tree walked when
-	// every node's subtrees are taken to be equally large (a node with k
-	// values hands each child 1/k of its own share; a cut subtree counts
-	// as walked), the estimate of Knuth (1975) averaged along the walk: it
-	// grows monotonically and reaches 1 at the end, but pruning makes
-	// subtrees unequal, so the rate is uneven.
+	// For Exhaustive it is the children the walk has examined over an
+	// estimate of all it will examine (Knuth's estimator of a backtrack
+	// tree, from random probes before the walk; see estimateExamined):
+	// rough where pruning makes subtrees unequal, at most 0.95 until the
+	// walk ends, never falling, and 1 at the end.
 	Done float64
 }
 
