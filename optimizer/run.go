@@ -212,11 +212,18 @@ const (
 	leastViolatingKept  = 50
 )
 
-// Run searches the mappings of the evaluator's configuration. The search
-// stops early when ctx is done (cancelled, or past its deadline): Run then
-// returns, without error, what it found so far, with Status moo.Interrupted
-// (see moo.Settings.Context for how soon each algorithm notices).
-func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
+// Check reports what Run would refuse in the options and the search
+// settings before any search starts (an unknown algorithm, a negative
+// number of workers, a search with nothing to minimise), so that a caller
+// can fail before it creates anything.
+func Check(e *Evaluator, opts Options) error {
+	_, err := problemOf(e, opts)
+	return err
+}
+
+// problemOf applies the options to the configuration's search settings
+// and builds the search problem.
+func problemOf(e *Evaluator, opts Options) (*Problem, error) {
 	s := e.cfg.Search
 	if opts.Algorithm != "" {
 		s.Algorithm = opts.Algorithm
@@ -235,11 +242,20 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 	default:
 		return nil, fmt.Errorf("unknown algorithm %q (nsga2 or exhaustive)", s.Algorithm)
 	}
-	p, err := NewProblem(e, s)
+	return NewProblem(e, s)
+}
+
+// Run searches the mappings of the evaluator's configuration. The search
+// stops early when ctx is done (cancelled, or past its deadline): Run then
+// returns, without error, what it found so far, with Status
+// moo.Interrupted (see moo.Settings.Context for how soon each algorithm
+// notices).
+func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
+	p, err := problemOf(e, opts)
 	if err != nil {
 		return nil, err
 	}
-	s = p.search
+	s := p.search
 	settings := &moo.Settings{Generations: s.Generations, MaxEvaluations: s.MaxEvaluations, Workers: s.Workers, Seed: s.Seed,
 		Progress: opts.Progress, Context: ctx, KeepInfeasible: leastViolatingKept}
 	start := time.Now()

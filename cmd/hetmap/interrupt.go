@@ -20,10 +20,6 @@ type interruptedError struct{ msg string }
 
 func (e *interruptedError) Error() string { return e.msg }
 
-// exitNow ends the process; a variable so that tests of the first signal
-// never reach it.
-var exitNow = os.Exit
-
 // withInterrupt returns a context that the first SIGINT or SIGTERM
 // cancels, after writing notice to stderr; a second signal ends the
 // process at once with exit code 130 (what it was writing stays as a
@@ -48,7 +44,7 @@ func withInterrupt(parent context.Context, stderr io.Writer, notice string) (ctx
 			return
 		}
 		fmt.Fprintln(stderr, "hetmap: stopped at once")
-		exitNow(exitInterrupted)
+		os.Exit(exitInterrupted)
 	}()
 	return ctx, func() {
 		signal.Stop(sigs)

@@ -251,6 +251,8 @@ func TestExitCodesAndErrors(t *testing.T) {
 		{[]string{"import", bad}, 2, "expected an Amalthea model"},
 		{[]string{"import", notModel, "-o", filepath.Join(dir, "out.yaml")}, 2, "not a well-formed"},
 	}
+	_, statErr := os.Stat(runsFolder)
+	runsBefore := statErr == nil
 	for _, tt := range tests {
 		if strings.Contains(strings.Join(tt.args, " "), shared) && !sharedtest.Present() {
 			if testing.Short() {
@@ -278,6 +280,10 @@ func TestExitCodesAndErrors(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(folder); len(entries) != 0 {
 		t.Errorf("a failed import wrote into the folder: %v", entries)
+	}
+	if _, err := os.Stat(runsFolder); err == nil && !runsBefore {
+		os.Remove(runsFolder)
+		t.Error("a failed optimize created the default runs/ folder")
 	}
 }
 

@@ -64,6 +64,9 @@ proof that no feasible mapping exists).`,
 				opts.Seed = &seed
 			}
 			opts.Workers = capWorkers(stderr, workers, cfg.Search.Workers)
+			if err := optimizer.Check(e, opts); err != nil {
+				return err
+			}
 			// Claim the output folder before searching: a folder that
 			// cannot be written, or that another run writes, fails now.
 			var claim *results.Claim
