@@ -10,6 +10,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
 // search runs a short search on a configuration text.
@@ -173,5 +174,31 @@ time_slices:
 	}
 	if got := CompactUnits(r); !strings.Contains(got, "GP10B: SFM (slice 7.2 ms), Detection (slice 10 ms)") {
 		t.Errorf("CompactUnits = %s", got)
+	}
+}
+
+// TestStatusInWords: manifest.json records why a search stopped as a
+// token, and the report says it in words; it showed the internal name
+// (GenerationLimit) before. Folders written with the old names still read.
+func TestStatusInWords(t *testing.T) {
+	for _, tt := range []struct {
+		status moo.Status
+		token  string
+		words  string
+	}{
+		{moo.GenerationLimit, "generation-limit", "complete: 1000 generations, the limit (search.generations)"},
+		{moo.EvaluationLimit, "evaluation-limit", "complete: 5000 evaluations, the limit (search.max_evaluations)"},
+		{moo.Converged, "converged", "complete: the front stopped changing"},
+		{moo.Exhausted, "exhausted", "complete: every distinct mapping was enumerated or cut as unschedulable"},
+		{moo.Interrupted, "interrupted", "interrupted (Ctrl-C or a stop signal) after 5000 evaluations: the front is what the search had found by then"},
+	} {
+		m := Manifest{Status: statusToken(tt.status), Generations: 1000, Evaluations: 5000, Algorithm: configs.AlgorithmExhaustive}
+		if m.Status != tt.token || StatusText(&m) != tt.words {
+			t.Errorf("%v: token %q, words %q; want %q, %q", tt.status, m.Status, StatusText(&m), tt.token, tt.words)
+		}
+		old := Manifest{Status: tt.status.String(), Generations: 1000, Evaluations: 5000, Algorithm: configs.AlgorithmExhaustive}
+		if StatusText(&old) != tt.words {
+			t.Errorf("old name %s reads %q", tt.status, StatusText(&old))
+		}
 	}
 }
