@@ -159,4 +159,13 @@
 //     completed; the tests compare the enumeration with brute force on a
 //     small problem and check that no point the genetic search finds on
 //     WATERS lies outside the exact front.
+//
+// Run takes a context: once it is done, the search stops (between
+// generations, or every few thousand nodes of the enumeration) and Run
+// returns what it found so far with Status moo.Interrupted, which is not
+// exact. When nothing is feasible, the least-violating mappings are listed
+// once each, by violation, then by the utilisation of the busiest core (when
+// every task of an overloaded core has no bound, each counts its period, so
+// mappings that overload one core or another tie on the violation), then by
+// the number of tasks that miss.
 package optimizer
