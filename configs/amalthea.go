@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -28,9 +27,9 @@ var ChallengeCopyEngine = CopyEngineCost{Baseline: 3 * Nanosecond, PerCore: 500 
 
 // ReadAmaltheaFile imports an Amalthea model file (.amxmi).
 func ReadAmaltheaFile(path string) (*System, []Warning, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadInput(path, "the model")
 	if err != nil {
-		return nil, nil, fmt.Errorf("cannot read the model: %w", err)
+		return nil, nil, err
 	}
 	sys, warns, err := ReadAmalthea(bytes.NewReader(data))
 	if err != nil {

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-const sharedDir = "../../shared/waters2019"
+	"github.com/hetmap/hetmap/internal/sharedtest"
+)
 
 func officialModel(t testing.TB) string { return sharedFile(t, "ChallengeModel_release_fix.amxmi") }
 func mappedModel(t testing.TB) string {
@@ -17,11 +17,7 @@ func mappedModel(t testing.TB) string {
 
 func sharedFile(t testing.TB, name string) string {
 	t.Helper()
-	p := filepath.Join(sharedDir, name)
-	if _, err := os.Stat(sharedDir); os.IsNotExist(err) {
-		t.Skipf("%s is absent: the reference models live in ../shared beside the project", sharedDir)
-	}
-	return p
+	return sharedtest.Path(t, filepath.Join("waters2019", name))
 }
 
 func mustImport(t *testing.T, path string) (*System, []Warning) {
@@ -245,7 +241,8 @@ func TestAmaltheaErrors(t *testing.T) {
 // always validates or yields an error (never a half-built system).
 func FuzzReadAmalthea(f *testing.F) {
 	for _, name := range []string{"ChallengeModel_release_fix.amxmi", "mobstr-mapped_Krawczyk2019-mapping.amxmi"} {
-		if data, err := os.ReadFile(filepath.Join(sharedDir, name)); err == nil {
+		// Seeds when ../shared is there; the fuzz test runs without them.
+		if data, err := os.ReadFile(filepath.Join(sharedtest.Root(), "waters2019", name)); err == nil {
 			f.Add(data)
 		}
 	}

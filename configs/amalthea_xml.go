@@ -8,8 +8,6 @@ import "encoding/xml"
 // (memory mappings, ports, caches) from one that changes timing and is not
 // supported (an ISR, a mode switch), which must be an error.
 
-const xsiNS = "http://www.w3.org/2001/XMLSchema-instance"
-
 type axOther struct {
 	XMLName xml.Name
 }

@@ -2,9 +2,7 @@ package configs
 
 import (
 	"bytes"
-	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/viper"
 )
@@ -15,16 +13,16 @@ import (
 // is an *InputError naming the file and the key path. The mapping is not
 // checked against a system here; use ValidateMapping for that.
 func LoadMappingFile(path string) (*Mapping, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadInput(path, "the mapping")
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the mapping: %w", err)
+		return nil, err
 	}
 	return loadMapping(data, path)
 }
 
 // LoadMapping reads a mapping from r; name is used in messages.
 func LoadMapping(r io.Reader, name string) (*Mapping, error) {
-	data, err := io.ReadAll(r)
+	data, err := readLimited(r, name, "the mapping")
 	if err != nil {
 		return nil, err
 	}

@@ -56,6 +56,18 @@ const (
 	GeneTimeSlices    = "time_slices"
 )
 
+// Bounds of the search settings, checked before a search starts. The
+// genetic search keeps every genome it evaluates (to evaluate each once):
+// about a hundred bytes per gene and objective each, so
+// population × generations, not time alone, bounds a run's memory; the
+// bounds keep a typing slip (a population of 10^12) from growing the
+// memory until the machine gives out.
+const (
+	MaxPopulation  = 100_000
+	MaxGenerations = 10_000_000
+	MaxEvaluations = 1_000_000_000
+)
+
 // AllGenes lists the search genes.
 var AllGenes = []string{GeneUnits, GeneOffloading, GeneGPUPriorities, GeneTimeSlices}
 
@@ -177,14 +189,14 @@ func (s *Search) validate(sys *System) error {
 		}
 	}
 	switch {
-	case s.Population < 2:
-		return inputErrorf("search.population", "must be at least 2, got %d", s.Population)
-	case s.Generations < 1:
-		return inputErrorf("search.generations", "must be positive, got %d", s.Generations)
-	case s.MaxEvaluations < 0:
-		return inputErrorf("search.max_evaluations", "must not be negative")
+	case s.Population < 2 || s.Population > MaxPopulation:
+		return inputErrorf("search.population", "must be between 2 and %d, got %d", MaxPopulation, s.Population)
+	case s.Generations < 1 || s.Generations > MaxGenerations:
+		return inputErrorf("search.generations", "must be between 1 and %d, got %d", MaxGenerations, s.Generations)
+	case s.MaxEvaluations < 0 || s.MaxEvaluations > MaxEvaluations:
+		return inputErrorf("search.max_evaluations", "must be 0 (no limit) or up to %d, got %d", MaxEvaluations, s.MaxEvaluations)
 	case s.Workers < 0:
-		return inputErrorf("search.workers", "must not be negative")
+		return inputErrorf("search.workers", "must not be negative (0: the number of CPUs), got %d", s.Workers)
 	}
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -146,6 +145,26 @@ func (p *SweepParameter) Texts() []string {
 	return out
 }
 
+// ValueType says what the parameter's values are: "duration",
+// "frequency", "size", "number" (a whole number, or auto) or "choice"
+// (a word, true, false or auto), so that a page can write them alike.
+func (p *SweepParameter) ValueType() string {
+	if p.spec == nil {
+		return "choice"
+	}
+	switch p.spec.typ {
+	case svDuration:
+		return "duration"
+	case svFrequency:
+		return "frequency"
+	case svSize:
+		return "size"
+	case svInt, svIntOrAuto:
+		return "number"
+	}
+	return "choice"
+}
+
 // IsSeed reports whether the parameter is the search's seed.
 func (p *SweepParameter) IsSeed() bool { return p.Name == sweepSeed }
 
@@ -193,9 +212,9 @@ type sweepSchema struct {
 // kernel geometry (nil: a kernel parameter needs the task in the base's
 // analysis.kernels).
 func LoadSweepFile(path string, kd KernelDefaults) (*Sweep, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadInput(path, "the sweep file")
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the sweep file: %w", err)
+		return nil, err
 	}
 	return LoadSweep(data, path, filepath.Dir(path), kd)
 }
@@ -214,6 +233,10 @@ func LoadSweep(data []byte, name, dir string, kd KernelDefaults) (*Sweep, error)
 	var f sweepSchema
 	if err := v.Unmarshal(&f, strictDecoding); err != nil {
 		return nil, &InputError{File: name, What: cleanDecodeError(err)}
+	}
+	if err := checkNoZeroDefaults(v, "search."); err != nil {
+		err.File = name
+		return nil, err
 	}
 	if f.Base == "" {
 		return nil, fail("base", "missing: name the base configuration (a file relative to this one) or builtin")
@@ -530,12 +553,10 @@ func (p *SweepParameter) resolve(sys *System) *InputError {
 		return inputErrorf(p.where+".name", "%q is not a sweep parameter (%s)", p.Name, strings.Join(SweepParameterNames(), ", "))
 	}
 	s := p.spec
-	var cpuKinds, gpuKinds []string
+	var cpuKinds []string
 	for _, k := range sys.Kinds() {
 		if sys.CoreMemory(k) != nil {
 			cpuKinds = append(cpuKinds, k)
-		} else {
-			gpuKinds = append(gpuKinds, k)
 		}
 	}
 	switch s.qual {

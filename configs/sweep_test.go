@@ -236,7 +236,7 @@ func TestSweepBadFiles(t *testing.T) {
 			"sweep.yaml: base: cannot read the configuration"},
 		{"no parameters", "base: builtin\n", "sweep.yaml: parameters: missing"},
 		{"bad search value", "base: builtin\nsearch: {population: 1}\nseeds: [1]\n",
-			"sweep.yaml: with its search section: search.population: must be at least 2, got 1"},
+			"sweep.yaml: with its search section: search.population: must be between 2 and 100000, got 1"},
 		{"not YAML", "base: [builtin\n", "sweep.yaml: not valid YAML"},
 	}
 	kd := func(cfg *Config, task string) (KernelGeometry, error) {

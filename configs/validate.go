@@ -133,7 +133,10 @@ func validateSystem(s *System) error {
 	}
 	m := s.Memory
 	if m.LineSize <= 0 {
-		return inputErrorf("memory.line_size", "must be positive")
+		if s.Memory.LineSize == 0 {
+			return inputErrorf("memory.line_size", "missing: give the bytes per DRAM access, e.g. 64")
+		}
+		return inputErrorf("memory.line_size", "must be positive, got %d", s.Memory.LineSize)
 	}
 	if m.CopyEngine.Baseline < 0 || m.CopyEngine.PerCore < 0 {
 		return inputErrorf("memory.copy_engine", "latencies must not be negative")

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"math"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/go-viper/mapstructure/v2"
@@ -55,9 +56,9 @@ func LoadFile(path string) (*Config, error) {
 		}
 		return finish(&Config{System: sys, Source: path, Warnings: warns}, path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := ReadInput(path, "the configuration")
 	if err != nil {
-		return nil, fmt.Errorf("cannot read the configuration: %w", err)
+		return nil, err
 	}
 	return loadYAML(data, path, filepath.Dir(path))
 }
@@ -65,7 +66,7 @@ func LoadFile(path string) (*Config, error) {
 // Load reads a YAML configuration from r. name is used in messages; a
 // relative `model:` path is resolved against dir.
 func Load(r io.Reader, name, dir string) (*Config, error) {
-	data, err := io.ReadAll(r)
+	data, err := readLimited(r, name, "the configuration")
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +83,12 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 	if err := v.Unmarshal(&f, strictDecoding); err != nil {
 		return nil, &InputError{File: name, What: cleanDecodeError(err)}
 	}
+	if err := checkNoZeroDefaults(v, ""); err != nil {
+		err.File = name
+		return nil, err
+	}
 	cfg := &Config{Conventions: f.Conventions, Analysis: f.Analysis, Search: f.Search, Source: name, Warnings: f.Warnings}
+	modelChains := 0 // chains of the named model, before this file's
 	if f.Model != "" {
 		if len(f.Units)+len(f.Labels)+len(f.Runnables)+len(f.Tasks) > 0 || f.Mapping != nil || f.TimeSlice != (SliceBounds{}) {
 			return nil, &InputError{File: name, Where: "model", What: "a configuration that names a model takes units, labels, runnables, tasks, the mapping and time-slice bounds from it; remove them here (memory, chains, conventions and analysis may be added)"}
@@ -115,6 +121,7 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 		if f.Name != "" {
 			sys.Name = f.Name
 		}
+		modelChains = len(sys.Chains)
 		sys.Chains = append(sys.Chains, f.Chains...)
 		if len(f.Chains) > 0 {
 			warns = dropWarning(warns, path, "no event chains")
@@ -131,7 +138,33 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 		}
 		cfg.System = sys
 	}
-	return finish(cfg, name)
+	cfg, err := finish(cfg, name)
+	if err != nil && modelChains > 0 {
+		renumberChains(err, modelChains)
+	}
+	return cfg, err
+}
+
+var chainKey = regexp.MustCompile(`^chains\[(\d+)\]`)
+
+// renumberChains makes the key path of an error about a chain name it as
+// the file does: the chains of this file follow the named model's, so this
+// file's chains[0] is the system's chains[n].
+func renumberChains(err error, n int) {
+	var ie *InputError
+	if !errors.As(err, &ie) {
+		return
+	}
+	m := chainKey.FindStringSubmatch(ie.Where)
+	if m == nil {
+		return
+	}
+	i, _ := strconv.Atoi(m[1])
+	if i >= n {
+		ie.Where = fmt.Sprintf("chains[%d]", i-n) + ie.Where[len(m[0]):]
+	} else {
+		ie.Where = "the model's chains[" + m[1] + "]" + ie.Where[len(m[0]):]
+	}
 }
 
 func dropWarning(ws []Warning, where, contains string) []Warning {
@@ -174,6 +207,9 @@ var (
 )
 
 func quantityHook(from, to reflect.Type, data any) (any, error) {
+	if to.PkgPath() == "" && to.Kind() >= reflect.Int && to.Kind() <= reflect.Int64 {
+		return wholeNumber(data, to)
+	}
 	switch to {
 	case durationType:
 		switch v := data.(type) {
@@ -200,6 +236,33 @@ func quantityHook(from, to reflect.Type, data any) (any, error) {
 			return Size(v), nil
 		}
 		return nil, fmt.Errorf("%v is not a size: write bytes, or a number with a unit, e.g. \"32KiB\"", data)
+	}
+	return data, nil
+}
+
+// wholeNumber checks a YAML number for an integer key: YAML reads a number
+// too large for an integer, and one with a fraction, as a float, which the
+// decoder would otherwise truncate or wrap around (99999999999999999999
+// became -9223372036854775808, 2.5 became 2).
+func wholeNumber(data any, to reflect.Type) (any, error) {
+	limit := uint64(1)<<(to.Bits()-1) - 1
+	switch v := data.(type) {
+	case float64:
+		if v != math.Trunc(v) || math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, fmt.Errorf("%v is not a whole number", data)
+		}
+		if math.Abs(v) > float64(limit) {
+			return nil, fmt.Errorf("%s is too large: hetmap takes whole numbers up to %d here", strconv.FormatFloat(v, 'f', -1, 64), limit)
+		}
+		return int64(v), nil
+	case uint64:
+		if v > limit {
+			return nil, fmt.Errorf("%d is too large: hetmap takes whole numbers up to %d here", v, limit)
+		}
+	case int:
+		if to.Bits() < 64 && (int64(v) > int64(limit) || int64(v) < -int64(limit)-1) {
+			return nil, fmt.Errorf("%d is too large: hetmap takes whole numbers up to %d here", v, limit)
+		}
 	}
 	return data, nil
 }

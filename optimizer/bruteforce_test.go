@@ -1,6 +1,7 @@
 package optimizer
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -189,7 +190,7 @@ func TestExhaustiveEqualsBruteForce(t *testing.T) {
 			t.Fatalf("system %d: %v\n%s", sys, err, y)
 		}
 		want, wantFeasible := bruteForce(t, p)
-		out, err := Run(e, Options{Algorithm: configs.AlgorithmExhaustive, Workers: 1 + sys%2})
+		out, err := Run(context.Background(), e, Options{Algorithm: configs.AlgorithmExhaustive, Workers: 1 + sys%2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +238,7 @@ func TestExactFrontDominatesEveryOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := Run(e, Options{Algorithm: configs.AlgorithmExhaustive})
+	out, err := Run(context.Background(), e, Options{Algorithm: configs.AlgorithmExhaustive})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -207,4 +207,13 @@
 // tasks). Outcome.FeasibleMappings counts the distinct feasible mappings
 // the search met (up to interchangeable cores); for an exact run, every
 // one that exists.
+//
+// Run takes a context: once it is done, the search stops (between
+// generations, or every few thousand nodes of the enumeration) and Run
+// returns what it found so far with Status moo.Interrupted, which is not
+// exact. When nothing is feasible, the least-violating mappings are listed
+// once each, by violation, then by the utilisation of the busiest core (when
+// every task of an overloaded core has no bound, each counts its period, so
+// mappings that overload one core or another tie on the violation), then by
+// the number of tasks that miss.
 package optimizer

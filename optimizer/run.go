@@ -1,6 +1,9 @@
 package optimizer
 
 import (
+	"cmp"
+	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"slices"
@@ -147,11 +150,12 @@ func contains(list []int, v int) bool {
 // Options are the run-time choices of a search; the zero value takes the
 // configuration's search settings.
 type Options struct {
-	// Algorithm, Seed and Workers override the configuration when set.
+	// Algorithm, Seed and Workers override the configuration when set
+	// (Workers when positive; a negative Workers is an error).
 	Algorithm string
 	Seed      *int64
 	Workers   int
-	// Progress, if set, is called as the search goes.
+	// Progress, if set, is called as the search goes (see moo.Settings).
 	Progress func(moo.Progress)
 }
 
@@ -170,11 +174,14 @@ type Point struct {
 type Outcome struct {
 	Search     configs.Search // the settings in force
 	Objectives []string       // the objectives' names
-	Status     moo.Status
+	// Status says why the search stopped; moo.Interrupted when its context
+	// ended it, and then Front (or LeastViolating) is what it had found.
+	Status moo.Status
 	// Feasible: some mapping meets every deadline. Front is then the
-	// Pareto front (exact with the exhaustive algorithm); otherwise
-	// LeastViolating lists the mappings that miss the least, and with the
-	// exhaustive algorithm that is a proof that no feasible mapping exists.
+	// Pareto front (exact with the exhaustive algorithm, unless
+	// interrupted); otherwise LeastViolating lists the mappings that miss
+	// the least, and with the exhaustive algorithm run to its end that is a
+	// proof that no feasible mapping exists.
 	Feasible       bool
 	Front          []Point
 	LeastViolating []Point
@@ -207,8 +214,30 @@ type Outcome struct {
 	Exact bool
 }
 
-// Run searches the mappings of the evaluator's configuration.
-func Run(e *Evaluator, opts Options) (*Outcome, error) {
+// Interrupted reports whether the search's context ended it before its
+// own criteria did.
+func (o *Outcome) Interrupted() bool { return o.Status == moo.Interrupted }
+
+// leastViolatingShown is how many least-violating mappings an Outcome
+// lists; the search keeps leastViolatingKept, since several genomes can
+// decode to one mapping.
+const (
+	leastViolatingShown = 10
+	leastViolatingKept  = 50
+)
+
+// Check reports what Run would refuse in the options and the search
+// settings before any search starts (an unknown algorithm, a negative
+// number of workers, a search with nothing to minimise), so that a caller
+// can fail before it creates anything.
+func Check(e *Evaluator, opts Options) error {
+	_, err := problemOf(e, opts)
+	return err
+}
+
+// problemOf applies the options to the configuration's search settings
+// and builds the search problem.
+func problemOf(e *Evaluator, opts Options) (*Problem, error) {
 	s := e.cfg.Search
 	if opts.Algorithm != "" {
 		s.Algorithm = opts.Algorithm
@@ -216,20 +245,34 @@ func Run(e *Evaluator, opts Options) (*Outcome, error) {
 	if opts.Seed != nil {
 		s.Seed = *opts.Seed
 	}
-	if opts.Workers > 0 {
+	switch {
+	case opts.Workers > 0:
 		s.Workers = opts.Workers
+	case opts.Workers < 0:
+		return nil, fmt.Errorf("workers: must not be negative, got %d", opts.Workers)
 	}
 	switch s.Algorithm {
 	case "", configs.AlgorithmNSGA2, configs.AlgorithmExhaustive:
 	default:
 		return nil, fmt.Errorf("unknown algorithm %q (nsga2 or exhaustive)", s.Algorithm)
 	}
-	p, err := NewProblem(e, s)
+	return NewProblem(e, s)
+}
+
+// Run searches the mappings of the evaluator's configuration. The search
+// stops early when ctx is done (cancelled, or past its deadline): Run then
+// returns, without error, what it found so far, with Status
+// moo.Interrupted (see moo.Settings.Context for how soon each algorithm
+// notices).
+func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
+	p, err := problemOf(e, opts)
 	if err != nil {
 		return nil, err
 	}
-	s = p.search
-	settings := &moo.Settings{Generations: s.Generations, MaxEvaluations: s.MaxEvaluations, Workers: s.Workers, Seed: s.Seed, Progress: opts.Progress}
+	s := p.search
+	settings := &moo.Settings{Generations: s.Generations, MaxEvaluations: s.MaxEvaluations, Workers: s.Workers, Seed: s.Seed,
+		Progress: opts.Progress, Context: ctx, KeepInfeasible: leastViolatingKept}
+	start := time.Now()
 	var method moo.Method
 	if s.Algorithm == configs.AlgorithmExhaustive {
 		method = p.Exhaustive()
@@ -243,10 +286,9 @@ func Run(e *Evaluator, opts Options) (*Outcome, error) {
 			nsga.Initial = [][]int{g}
 		}
 		rng := rand.New(rand.NewSource(s.Seed))
-		nsga.Initial = append(nsga.Initial, p.Construct(rng, s.Population/2)...)
+		nsga.Initial = append(nsga.Initial, p.construct(ctx, rng, s.Population/2)...)
 		method = nsga
 	}
-	start := time.Now()
 	p.mu.Lock()
 	p.workers = nil
 	p.mu.Unlock()
@@ -260,7 +302,7 @@ func Run(e *Evaluator, opts Options) (*Outcome, error) {
 	out.Exact = s.Algorithm == configs.AlgorithmExhaustive && res.Status == moo.Exhausted &&
 		out.Undecided == 0 && out.VariantsIncomplete == 0
 	out.LeastViolatingBy = s.Algorithm
-	if !res.Feasible && len(res.LeastViolating) == 0 && s.Algorithm == configs.AlgorithmExhaustive {
+	if !res.Feasible && len(res.LeastViolating) == 0 && s.Algorithm == configs.AlgorithmExhaustive && ctx.Err() == nil {
 		nsga := &moo.NSGA2{Population: s.Population, Mutate: p.SwapMutation}
 		short := *settings
 		short.Generations, short.Progress = min(s.Generations, 200), nil
@@ -269,15 +311,7 @@ func Run(e *Evaluator, opts Options) (*Outcome, error) {
 			out.LeastViolatingBy = configs.AlgorithmNSGA2
 		}
 	}
-	seen := map[string]bool{}
-	for _, pt := range res.LeastViolating {
-		q := p.point(pt)
-		key := fmt.Sprint(q.Assignment.Unit, q.Assignment.Async, q.Assignment.High, q.Assignment.Slice)
-		if !seen[key] {
-			seen[key] = true
-			out.LeastViolating = append(out.LeastViolating, q)
-		}
-	}
+	out.LeastViolating = p.distinctLeastViolating(res.LeastViolating)
 	out.Wall = time.Since(start)
 	return out, nil
 }
@@ -365,6 +399,41 @@ func (p *Problem) variantPoint(v *sidePoint) Point {
 	}
 	e.AnalyzeChains(r)
 	return Point{Mapping: e.Mapping(a), Assignment: a, Result: r, Objectives: slices.Clone(v.obj)}
+}
+
+// distinctLeastViolating evaluates the least-violating genomes in full and
+// keeps the leastViolatingShown best distinct mappings (several genomes can
+// decode to one mapping), ranked by violation, then the utilisation of the
+// most loaded core, then the number of tasks that miss, then the mapping.
+func (p *Problem) distinctLeastViolating(pts []moo.Point) []Point {
+	type ranked struct {
+		pt  Point
+		key string
+	}
+	var all []ranked
+	seen := map[string]bool{}
+	for _, pt := range pts {
+		q := p.point(pt)
+		data, err := json.Marshal(q.Mapping)
+		if err != nil {
+			panic(fmt.Sprintf("optimizer: encoding a mapping: %v", err))
+		}
+		key := string(data)
+		if !seen[key] {
+			seen[key] = true
+			all = append(all, ranked{q, key})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b ranked) int {
+		return cmp.Or(cmp.Compare(a.pt.Violation, b.pt.Violation),
+			cmp.Compare(a.pt.Result.maxCoreUtilisation(), b.pt.Result.maxCoreUtilisation()),
+			cmp.Compare(a.pt.Result.Misses, b.pt.Result.Misses))
+	})
+	var out []Point
+	for _, r := range all[:min(len(all), leastViolatingShown)] {
+		out = append(out, r.pt)
+	}
+	return out
 }
 
 // point re-evaluates a genome of the result in full, chains included.
@@ -460,6 +529,12 @@ func indexOf(list []int, v int) int {
 // full as the TX2 random genomes are almost never feasible; these usually
 // are, and the search then works on the objectives.
 func (p *Problem) Construct(rng *rand.Rand, n int) [][]int {
+	return p.construct(context.Background(), rng, n)
+}
+
+// construct is Construct that, once ctx is done, fills the remaining
+// genomes at random instead of constructing them.
+func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n int) [][]int {
 	ex := p.Exhaustive()
 	a, r := p.e.NewAssignment(), p.e.NewResult()
 	feasible := func(g []int) bool {
@@ -489,7 +564,7 @@ func (p *Problem) Construct(rng *rand.Rand, n int) [][]int {
 			}
 			return false
 		}
-		if !dive(0) {
+		if ctx.Err() != nil || !dive(0) {
 			for gi := range g {
 				g[gi] = rng.Intn(len(p.genes[gi].values))
 			}

@@ -2,6 +2,7 @@ package optimizer_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -84,7 +85,7 @@ func TestHandProblemEnumerationSymmetryAndGeneticSearchAgree(t *testing.T) {
 	e := evaluator(t, cfg)
 	want := [][]float64{{1, 0.8}, {2, 0.5}}
 
-	ex, err := optimizer.Run(e, optimizer.Options{Algorithm: "exhaustive"})
+	ex, err := optimizer.Run(context.Background(), e, optimizer.Options{Algorithm: "exhaustive"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestHandProblemEnumerationSymmetryAndGeneticSearchAgree(t *testing.T) {
 		t.Errorf("brute force: %d genomes, front %v", count, moo.Objectives(arch.Points()))
 	}
 
-	ga, err := optimizer.Run(e, optimizer.Options{})
+	ga, err := optimizer.Run(context.Background(), e, optimizer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestHandProblemEnumerationSymmetryAndGeneticSearchAgree(t *testing.T) {
 // watersFront runs the default search on a configuration.
 func watersRun(t *testing.T, cfg *configs.Config, opts optimizer.Options) *optimizer.Outcome {
 	t.Helper()
-	out, err := optimizer.Run(evaluator(t, cfg), opts)
+	out, err := optimizer.Run(context.Background(), evaluator(t, cfg), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package optimizer_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -268,7 +269,7 @@ func threeObjectiveFront(t *testing.T) (*optimizer.Evaluator, *optimizer.Outcome
 			threeObjective.err = err
 			return
 		}
-		threeObjective.out, threeObjective.err = optimizer.Run(threeObjective.e, optimizer.Options{Workers: 1})
+		threeObjective.out, threeObjective.err = optimizer.Run(context.Background(), threeObjective.e, optimizer.Options{Workers: 1})
 	})
 	if threeObjective.err != nil {
 		t.Fatal(threeObjective.err)

@@ -94,9 +94,11 @@ type AnalysisGPUJSON struct {
 
 // AnalysisUnitJSON is one unit under the mapping.
 type AnalysisUnitJSON struct {
-	Name             string  `json:"name"`
-	Kind             string  `json:"kind"`
-	Tasks            int     `json:"tasks"`
+	Name  string `json:"name"`
+	Kind  string `json:"kind"`
+	Tasks int    `json:"tasks"`
+	// Utilisation (Σ C/T, 1 = 100 %) and CopyUtilisation are exact, not
+	// rounded: whoever prints them rounds once (FormatPercent).
 	Utilisation      float64 `json:"utilisation"`
 	CopyUtilisation  float64 `json:"copy_utilisation,omitempty"`
 	AccessesMemory   bool    `json:"accesses_memory"`
@@ -167,8 +169,8 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 	}
 	for u := range r.Units {
 		ur := &r.Units[u]
-		uj := AnalysisUnitJSON{Name: ur.Name, Kind: ur.Kind, Tasks: ur.Tasks, Utilisation: round4(ur.Utilisation),
-			CopyUtilisation: round4(ur.CopyUtilisation), AccessesMemory: ur.AccessesMemory, InterferingCores: ur.InterferingCores,
+		uj := AnalysisUnitJSON{Name: ur.Name, Kind: ur.Kind, Tasks: ur.Tasks, Utilisation: ur.Utilisation,
+			CopyUtilisation: ur.CopyUtilisation, AccessesMemory: ur.AccessesMemory, InterferingCores: ur.InterferingCores,
 			CopyEngineActive: ur.CopyEngineActive, LineLatencyPs: ur.LineLatency}
 		if !ur.GPU && ur.Tasks > 0 {
 			uj.Priorities = priorityOrigin(ur)
@@ -176,11 +178,6 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 		out.Units = append(out.Units, uj)
 	}
 	return out
-}
-
-func round4(v float64) float64 {
-	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', 4, 64), 64)
-	return f
 }
 
 func streamPriority(high bool) string {
@@ -391,7 +388,7 @@ func okWord(v optimizer.Verdict) string {
 	return v.String()
 }
 
-func percent(u float64) string { return strconv.FormatFloat(100*u, 'f', 1, 64) + " %" }
+func percent(u float64) string { return FormatPercent(u) }
 
 func b2i(b bool) int {
 	if b {

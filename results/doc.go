@@ -2,5 +2,12 @@
 // readable summary of a system and its JSON form, with units always shown
 // (ms, µs, ns) and tables aligned. Times inside hetmap are integer
 // picoseconds; JSON fields ending in _ns are nanoseconds rounded up, so a
-// printed bound is still a bound.
+// printed bound is still a bound. A utilisation is kept exact in JSON and
+// rounded once, to one decimal of a percent, wherever it is printed.
+//
+// A run folder (WriteRun, and each run of a sweep) appears only complete:
+// the run claims it when it starts (ClaimDir), writing into a temporary
+// folder beside it that it renames at the end, with the user's umask;
+// claims of processes that have ended are removed by the next claim in the
+// same folder. Text for a terminal fits TextWidth columns.
 package results

@@ -37,6 +37,13 @@ func FormatDuration(d configs.Duration) string {
 	return ""
 }
 
+// FormatPercent writes a share (1 = 100 %) for people with one decimal,
+// "96.9 %". Every utilisation hetmap prints goes through it, or through the
+// same rounding, from the exact value (never from a value rounded before),
+// so that one utilisation reads the same in the terminal, the report and
+// the reasons of a miss.
+func FormatPercent(u float64) string { return strconv.FormatFloat(100*u, 'f', 1, 64) + " %" }
+
 // FormatFrequency writes "2 GHz", "1.5 GHz".
 func FormatFrequency(f configs.Frequency) string {
 	for _, u := range []struct {

@@ -15,9 +15,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/moo"
 	"gopkg.in/yaml.v3"
 )
 
@@ -83,10 +85,17 @@ type FrontJSON struct {
 }
 
 // CompactUnits writes a mapping by unit on one line, e.g.
-// "Core0: Planner | Core1: Lidar_Grabber, PRE_SFM_gpu_POST | GP10B: SFM (high), Detection".
-// A core whose priorities the mapping gives lists its tasks most urgent
-// first, separated by " > " ("Core4: EKF > PRE_Detection_gpu_POST (async)").
-func CompactUnits(r *optimizer.Result) string {
+// "Core0: Planner | Core1: Lidar_Grabber, PRE_SFM_gpu_POST (async) | GP10B: SFM (high priority), Detection":
+// every unit's tasks with what else the mapping sets for them: the
+// offloading mode (async; sync is not marked), a GPU task merged with its
+// offloading task, the stream priority of a GPU task (fifo model; low is not
+// marked) and its time slice (timeslice model). A core whose priorities the
+// mapping gives lists its tasks most urgent first, separated by " > "
+// ("Core4: EKF > PRE_Detection_gpu_POST (async)").
+func CompactUnits(r *optimizer.Result) string { return strings.Join(unitParts(r), " | ") }
+
+// unitParts is CompactUnits unit by unit.
+func unitParts(r *optimizer.Result) []string {
 	var parts []string
 	for u := range r.Units {
 		ur := &r.Units[u]
@@ -108,8 +117,12 @@ func CompactUnits(r *optimizer.Result) string {
 			n := t.Name
 			switch t.Role {
 			case optimizer.OnGPU:
-				if r.GPUModel == configs.GPUModelFIFO && r.GPU[t.GPU].High {
-					n += " (high)"
+				g := &r.GPU[t.GPU]
+				switch {
+				case r.GPUModel == configs.GPUModelFIFO && g.High:
+					n += " (high priority)"
+				case r.GPUModel == configs.GPUModelTimeSlice && g.Slice > 0:
+					n += " (slice " + FormatDuration(configs.Duration(g.Slice)) + ")"
 				}
 			case optimizer.OffloadAsync:
 				n += " (async)"
@@ -122,13 +135,13 @@ func CompactUnits(r *optimizer.Result) string {
 			parts = append(parts, ur.Name+": "+strings.Join(names, sep))
 		}
 	}
-	return strings.Join(parts, " | ")
+	return parts
 }
 
 func utilisation(r *optimizer.Result) map[string]float64 {
 	out := map[string]float64{}
 	for u := range r.Units {
-		out[r.Units[u].Name] = round4(r.Units[u].Utilisation)
+		out[r.Units[u].Name] = r.Units[u].Utilisation
 	}
 	return out
 }
@@ -180,7 +193,7 @@ func WriteFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) err
 			row = append(row, strconv.FormatFloat(v, 'f', -1, 64))
 		}
 		for u := range p.Result.Units {
-			row = append(row, strconv.FormatFloat(round4(p.Result.Units[u].Utilisation), 'f', -1, 64))
+			row = append(row, strconv.FormatFloat(p.Result.Units[u].Utilisation, 'f', -1, 64))
 		}
 		for k := range p.Result.Tasks {
 			t := &p.Result.Tasks[k]
@@ -198,83 +211,284 @@ func WriteFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) err
 	return cw.Error()
 }
 
-// WriteFrontText writes the front for a person: per point the objectives
-// and the utilisation of every core, then every point's mapping by unit.
-// When nothing is feasible it lists the least-violating mappings with what
-// each one misses.
-func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) error {
+// TextWidth is the width the front's text fits by default.
+const TextWidth = 100
+
+// TextOptions shape WriteFrontText.
+type TextOptions struct {
+	// Wide prints one table with every objective's full name and every
+	// unit's utilisation, however wide, instead of fitting TextWidth.
+	Wide bool
+}
+
+// WriteFrontText writes the front for a person: a table of the points'
+// objectives, a table of every unit's utilisation, and every point's
+// mapping by unit, all within TextWidth columns (opts.Wide: one wide table).
+// When nothing is feasible it lists the least-violating mappings with
+// their violation, the utilisation of the busiest core, the number of
+// tasks that miss, and what each one misses. An interrupted search says so
+// first.
+func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, opts TextOptions) error {
 	p := &printer{w: w}
 	points := out.Front
+	if out.Interrupted() {
+		p.f("Interrupted after %d evaluations: what the search had found by then.\n", out.Evaluations)
+	}
 	if !out.Feasible {
 		points = out.LeastViolating
 		switch {
+		case out.Interrupted():
+			p.f("No feasible mapping found before the interruption. The least-violating mappings it saw:\n")
 		case out.Search.Algorithm != configs.AlgorithmExhaustive:
-			p.f("No feasible mapping: the search found no mapping that meets every deadline. The least-violating mappings it saw:\n")
+			p.f("No feasible mapping: the search found no mapping that meets every deadline.\nThe least-violating mappings it saw:\n")
 		case out.Undecided > 0:
-			p.f("No feasible mapping found, but this is no proof: in %d evaluation(s) a core's priority search stopped undecided. The least-violating mappings:\n", out.Undecided)
+			p.f("No feasible mapping found, but this is no proof: in %d evaluation(s) a core's priority search\nstopped undecided. The least-violating mappings:\n", out.Undecided)
 		case out.LeastViolatingBy == configs.AlgorithmExhaustive:
-			p.f("No feasible mapping: the exhaustive search proves that no mapping meets every deadline. The least-violating mappings:\n")
+			p.f("No feasible mapping: the exhaustive search proves that no mapping meets every deadline.\nThe least-violating mappings:\n")
 		default:
-			p.f("No feasible mapping: the exhaustive search proves that no mapping meets every deadline (it cut every partial mapping as unschedulable, %d cuts).\nThe least-violating complete mappings, found by a short genetic search:\n", out.Pruned)
+			p.f("No feasible mapping: the exhaustive search proves that no mapping meets every deadline (it cut\nevery partial mapping as unschedulable, %d cuts). The least-violating complete mappings, found by\na short genetic search:\n", out.Pruned)
 		}
 	} else {
 		exact := ""
 		switch {
 		case out.Exact:
-			exact = " (exact: every distinct mapping and priority order was enumerated or cut as unschedulable)"
+			exact = " (exact: every distinct mapping and priority order was enumerated or cut)"
 		case out.Search.Algorithm == configs.AlgorithmExhaustive:
-			exact = fmt.Sprintf(" (not exact: %d evaluation(s) with a core whose priority search stopped undecided, %d mapping(s) whose priority orders were not all tried)",
+			exact = fmt.Sprintf(" (not exact: %d evaluation(s) with an undecided priority search, %d mapping(s) with\npriority orders not all tried)",
 				out.Undecided, out.VariantsIncomplete)
 		}
-		p.f("Pareto front: %d mapping(s)%s; objectives minimised, in ms where a latency\n", len(points), exact)
+		p.f("Pareto front: %d mapping(s)%s\n", len(points), exact)
 	}
-	tw := p.table()
-	fmt.Fprint(tw, "  #")
-	for _, o := range out.Objectives {
-		fmt.Fprintf(tw, "\t%s", o)
-	}
-	if !out.Feasible {
-		fmt.Fprint(tw, "\tviolation")
-	}
-	for _, u := range cfg.System.Units {
-		fmt.Fprintf(tw, "\t%s", u.Name)
-	}
-	fmt.Fprintln(tw, "\t")
-	for i, pt := range points {
-		fmt.Fprintf(tw, "  %d", i+1)
-		for k, v := range pt.Objectives {
-			fmt.Fprintf(tw, "\t%s", objectiveValue(out.Search.Objectives[k], v, out.Feasible))
+	units := cfg.System.Units
+	var heads []string
+	var legend []string
+	rows := make([][]string, len(points))
+	if out.Feasible {
+		for i, pt := range points {
+			for k, v := range pt.Objectives {
+				rows[i] = append(rows[i], objectiveValue(out.Search.Objectives[k], v))
+			}
 		}
-		if !out.Feasible {
-			fmt.Fprintf(tw, "\t%s", FormatDuration(configs.Duration(pt.Violation*1e9)))
+		var note string
+		heads, legend, note = objectiveHeads(out.Search.Objectives, rows, opts.Wide)
+		for _, l := range wrapWords("Objectives, each minimised"+note+":", TextWidth) {
+			p.f("%s\n", l)
 		}
-		for u := range pt.Result.Units {
-			fmt.Fprintf(tw, "\t%s", percent(pt.Result.Units[u].Utilisation))
+	} else {
+		heads = []string{"violation (Σ R − D)", "busiest core", "tasks missing"}
+		for i, pt := range points {
+			rows[i] = []string{FormatDuration(configs.Duration(pt.Violation * 1e9)), FormatPercent(maxCoreUtilisation(pt.Result)), strconv.Itoa(pt.Result.Misses)}
 		}
-		fmt.Fprintln(tw, "\t")
 	}
-	p.flush(tw)
+	if opts.Wide {
+		for _, u := range units {
+			heads = append(heads, "utilisation "+u.Name)
+		}
+		for i, pt := range points {
+			for u := range pt.Result.Units {
+				rows[i] = append(rows[i], FormatPercent(pt.Result.Units[u].Utilisation))
+			}
+		}
+		writeTable(p, heads, rows)
+	} else {
+		for _, l := range legend {
+			p.f("%s\n", l)
+		}
+		writeTable(p, heads, rows)
+		p.f("\nUtilisation of each unit (Σ C/T; the GPU's: its kernels)\n")
+		var uheads []string
+		for _, u := range units {
+			uheads = append(uheads, u.Name)
+		}
+		urows := make([][]string, len(points))
+		for i, pt := range points {
+			for u := range pt.Result.Units {
+				urows[i] = append(urows[i], FormatPercent(pt.Result.Units[u].Utilisation))
+			}
+		}
+		writeTable(p, uheads, urows)
+	}
 	p.f("\nMappings (unit: tasks)\n")
+	width := TextWidth
+	if opts.Wide {
+		width = 1 << 30
+	}
 	for i, pt := range points {
-		p.f("  %d  %s\n", i+1, CompactUnits(pt.Result))
+		num := fmt.Sprintf("  %-*d", len(strconv.Itoa(len(points)))+2, i+1)
+		indent := strings.Repeat(" ", len(num)+2)
+		for j, line := range packParts(unitParts(pt.Result), " | ", width-len(num)-2) {
+			if j == 0 {
+				p.f("%s%s\n", num, line)
+			} else {
+				p.f("%s%s\n", indent[:len(num)], "| "+line)
+			}
+		}
 		if !out.Feasible {
 			for _, reason := range pt.Result.Reasons() {
-				p.f("       misses: %s\n", reason)
+				for j, line := range wrapWords("misses: "+reason, width-len(indent)) {
+					if j > 0 {
+						line = "  " + line
+					}
+					p.f("%s%s\n", indent, line)
+				}
 			}
 		}
 	}
 	return p.err
 }
 
-func objectiveValue(o configs.Objective, v float64, feasible bool) string {
-	if !feasible {
-		return "-"
+// objectiveHeads returns the column heads of the objectives: the chains'
+// names when the chain objectives share their metric, paradigm and bound
+// (said once, in note), else each objective's full name; and, when those
+// do not fit TextWidth above the rows' values (and not wide), numbered
+// heads O1, O2, … with a legend line per objective.
+func objectiveHeads(objs []configs.Objective, rows [][]string, wide bool) (heads, legend []string, note string) {
+	var common *configs.Objective
+	same := true
+	for i := range objs {
+		o := &objs[i]
+		if o.Kind != configs.ObjectiveChain {
+			continue
+		}
+		if common == nil {
+			common = o
+		} else if o.Metric != common.Metric || o.Paradigm != common.Paradigm || o.Bound != common.Bound {
+			same = false
+		}
 	}
+	for _, o := range objs {
+		switch {
+		case o.Kind == configs.ObjectiveChain && same:
+			heads = append(heads, o.Chain)
+		case o.Kind == configs.ObjectiveMaxUtilisation:
+			heads = append(heads, "busiest core")
+		default:
+			heads = append(heads, o.Name())
+		}
+	}
+	if common != nil {
+		if same {
+			note = fmt.Sprintf("; chain latencies in ms: %s", latencyWords(*common))
+		} else {
+			note = "; chain latencies in ms"
+		}
+	}
+	if wide || tableWidth(heads, rows) <= TextWidth {
+		return heads, nil, note
+	}
+	numbered := make([]string, len(heads))
+	for k, h := range heads {
+		numbered[k] = fmt.Sprintf("O%d", k+1)
+		legend = append(legend, fmt.Sprintf("  %-4s %s", numbered[k], h))
+	}
+	return numbered, legend, note
+}
+
+// latencyWords says what a chain objective's latency is, in words.
+func latencyWords(o configs.Objective) string {
+	var b strings.Builder
+	b.WriteString(strings.ReplaceAll(o.Metric, "-", " "))
+	if o.Paradigm == "let" {
+		b.WriteString(", LET communication")
+	} else {
+		b.WriteString(", implicit communication")
+	}
+	if o.Bound == "davare" {
+		b.WriteString(", Davare's bound (any offsets)")
+	} else {
+		b.WriteString(", synchronous release")
+	}
+	return b.String()
+}
+
+// columnWidths returns the widths of a table's columns: the row numbers,
+// then each head's column, the widest of the head and its cells.
+func columnWidths(heads []string, rows [][]string) []int {
+	widths := make([]int, len(heads)+1)
+	widths[0] = max(1, len(strconv.Itoa(len(rows))))
+	for k, h := range heads {
+		widths[k+1] = utf8.RuneCountInString(h)
+	}
+	for _, r := range rows {
+		for k, c := range r {
+			widths[k+1] = max(widths[k+1], utf8.RuneCountInString(c))
+		}
+	}
+	return widths
+}
+
+// tableWidth is the width of the table writeTable writes.
+func tableWidth(heads []string, rows [][]string) int {
+	n := 0
+	for _, w := range columnWidths(heads, rows) {
+		n += 2 + w
+	}
+	return n
+}
+
+// writeTable writes a table with a "#" column numbering the rows; every
+// column is right-aligned to the widest of its head and cells, with two
+// spaces before each column.
+func writeTable(p *printer, heads []string, rows [][]string) {
+	widths := columnWidths(heads, rows)
+	line := func(cells []string) {
+		var b strings.Builder
+		for k, c := range cells {
+			b.WriteString("  " + strings.Repeat(" ", max(0, widths[k]-utf8.RuneCountInString(c))) + c)
+		}
+		p.f("%s\n", b.String())
+	}
+	line(append([]string{"#"}, heads...))
+	for i, r := range rows {
+		line(append([]string{strconv.Itoa(i + 1)}, r...))
+	}
+}
+
+// packParts joins parts with sep into lines of at most width runes,
+// breaking only between parts (a part longer than width gets a line of its
+// own).
+func packParts(parts []string, sep string, width int) []string {
+	var lines []string
+	cur := ""
+	for _, part := range parts {
+		switch {
+		case cur == "":
+			cur = part
+		case utf8.RuneCountInString(cur+sep+part) <= width:
+			cur += sep + part
+		default:
+			lines = append(lines, cur)
+			cur = part
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// wrapWords breaks s at spaces into lines of at most width runes.
+func wrapWords(s string, width int) []string {
+	return packParts(strings.Fields(s), " ", width)
+}
+
+// maxCoreUtilisation is the utilisation of the busiest CPU core.
+func maxCoreUtilisation(r *optimizer.Result) float64 {
+	m := 0.0
+	for u := range r.Units {
+		if !r.Units[u].GPU {
+			m = max(m, r.Units[u].Utilisation)
+		}
+	}
+	return m
+}
+
+func objectiveValue(o configs.Objective, v float64) string {
 	switch o.Kind {
 	case configs.ObjectiveChain:
-		return strconv.FormatFloat(v, 'f', 3, 64) + " ms"
+		return strconv.FormatFloat(v, 'f', 3, 64) // ms, as the heading says
 	case configs.ObjectiveMaxUtilisation:
-		return percent(v)
+		return FormatPercent(v)
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
@@ -297,31 +511,76 @@ type RunInfo struct {
 	Workers int
 }
 
+// RunFiles lists what an optimize run folder holds, as the command line
+// names them.
+var RunFiles = []string{ReportFile, "front.csv", "front.json", "manifest.json", "config.yaml", "mappings/"}
+
 // WriteRun writes a search's files into dir, which must not exist: it
-// writes everything into a temporary folder beside it and renames that into
-// place, so that dir appears only complete. Files: front.csv, front.json,
-// manifest.json, config.yaml, mappings/*.yaml and report.html.
+// claims dir (ClaimDir) and writes through the claim, so that dir appears
+// only complete. Files: RunFiles.
 func WriteRun(dir string, cfg *configs.Config, out *optimizer.Outcome, info RunInfo) error {
-	if _, err := os.Stat(dir); err == nil {
-		return fmt.Errorf("output folder %s exists already; choose another with --out", dir)
-	}
-	parent := filepath.Dir(dir)
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp-")
+	c, err := ClaimDir(dir)
 	if err != nil {
 		return err
 	}
-	if err := writeRunFiles(tmp, cfg, out, info); err != nil {
-		os.RemoveAll(tmp)
-		return err
+	return c.WriteRun(cfg, out, info)
+}
+
+// WriteRun writes a search's files (RunFiles) into the claimed folder and
+// puts it in place.
+func (c *Claim) WriteRun(cfg *configs.Config, out *optimizer.Outcome, info RunInfo) error {
+	return c.Commit(func(tmp string) error { return writeRunFiles(tmp, cfg, out, info) })
+}
+
+// Run statuses as manifest.json records them.
+const (
+	StatusInterrupted     = "interrupted"
+	StatusGenerationLimit = "generation-limit"
+	StatusEvaluationLimit = "evaluation-limit"
+	StatusConverged       = "converged"
+	StatusExhausted       = "exhausted"
+)
+
+// statusToken is how manifest.json records why a search stopped.
+func statusToken(s moo.Status) string {
+	switch s {
+	case moo.Interrupted:
+		return StatusInterrupted
+	case moo.GenerationLimit:
+		return StatusGenerationLimit
+	case moo.EvaluationLimit:
+		return StatusEvaluationLimit
+	case moo.Converged:
+		return StatusConverged
+	case moo.Exhausted:
+		return StatusExhausted
 	}
-	if err := os.Rename(tmp, dir); err != nil {
-		os.RemoveAll(tmp)
-		return err
+	return strings.ToLower(s.String())
+}
+
+// IsInterrupted reports whether the manifest's search was interrupted.
+func IsInterrupted(m *Manifest) bool { return m.Status == StatusInterrupted }
+
+// StatusText says in words why a search stopped, from manifest.json's
+// status (the tokens above, or the names results format 1 used before
+// them, such as "GenerationLimit").
+func StatusText(m *Manifest) string {
+	switch strings.ToLower(strings.ReplaceAll(m.Status, "-", "")) {
+	case "interrupted":
+		return fmt.Sprintf("interrupted (Ctrl-C or a stop signal) after %d evaluations: the front is what the search had found by then", m.Evaluations)
+	case "generationlimit":
+		return fmt.Sprintf("complete: %d generations, the limit (search.generations)", m.Generations)
+	case "evaluationlimit":
+		return fmt.Sprintf("complete: %d evaluations, the limit (search.max_evaluations)", m.Evaluations)
+	case "converged":
+		return "complete: the front stopped changing"
+	case "exhausted":
+		if m.Algorithm == configs.AlgorithmExhaustive {
+			return "complete: every distinct mapping was enumerated or cut as unschedulable"
+		}
+		return "complete: every mapping of the search space was evaluated"
 	}
-	return nil
+	return m.Status
 }
 
 func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info RunInfo) error {
@@ -329,7 +588,7 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), text, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), text, fileMode); err != nil {
 		return err
 	}
 	front := NewFrontJSON(cfg, out)
@@ -340,10 +599,10 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 	if err := WriteFrontCSV(&csvBuf, cfg, out); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "front.csv"), csvBuf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "front.csv"), csvBuf.Bytes(), fileMode); err != nil {
 		return err
 	}
-	if err := os.Mkdir(filepath.Join(dir, "mappings"), 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(dir, "mappings"), dirMode); err != nil {
 		return err
 	}
 	write := func(name string, m configs.Mapping, header string) error {
@@ -351,7 +610,7 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dir, name), append([]byte("# "+header+"\n"), data...), 0o644)
+		return os.WriteFile(filepath.Join(dir, name), append([]byte("# "+header+"\n"), data...), fileMode)
 	}
 	for _, p := range front.Points {
 		if err := write(p.MappingFile, p.Mapping, fmt.Sprintf("front point %d: hetmap analyze --config config.yaml --mapping %s", p.ID, p.MappingFile)); err != nil {
@@ -365,7 +624,7 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 	}
 	m := Manifest{Tool: "hetmap", Version: info.Version, GoVersion: runtime.Version(), ConfigSource: cfg.Source, ConfigSHA256: sum,
 		Algorithm: out.Search.Algorithm, Seed: out.Search.Seed, Workers: info.Workers, Settings: out.Search, Objectives: out.Objectives,
-		Status: out.Status.String(), Feasible: out.Feasible, FrontSize: len(out.Front), Evaluations: out.Evaluations,
+		Status: statusToken(out.Status), Feasible: out.Feasible, FrontSize: len(out.Front), Evaluations: out.Evaluations,
 		Pruned: out.Pruned, Generations: out.Generations, WallTimeMs: float64(out.Wall.Microseconds()) / 1000,
 		FeasibleMappings: out.FeasibleMappings, PriorityVariants: out.Variants, Exact: out.Exact,
 		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: 1}
@@ -382,5 +641,5 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
+	return os.WriteFile(path, append(data, '\n'), fileMode)
 }

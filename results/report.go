@@ -187,24 +187,8 @@ func WriteReportFile(dir string) error {
 	if err := WriteReport(&buf, dir); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+ReportFile+".tmp-")
-	if err != nil {
+	if err := WriteFileAtomic(filepath.Join(dir, ReportFile), buf.Bytes()); err != nil {
 		return &ReportError{Dir: dir, Err: err}
-	}
-	_, werr := tmp.Write(buf.Bytes())
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), filepath.Join(dir, ReportFile))
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return &ReportError{Dir: dir, Err: werr}
 	}
 	return nil
 }

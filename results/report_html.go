@@ -28,6 +28,7 @@ const reportHTML = `<!DOCTYPE html>
 <header>
 <h1>{{.Title}}</h1>
 <p class="lead">{{.Subtitle}}</p>
+{{if .Interrupted}}<div class="warn" id="interrupted"><strong>{{.Interrupted}}</strong></div>{{end}}
 <nav><a href="#summary">System</a> · <a href="#{{.FrontID}}">{{.FrontTitle}}</a> · <a href="#mappings">Mappings</a> · <a href="#run">Run</a> · <a href="#reading">How to read</a></nav>
 </header>
 
@@ -68,7 +69,7 @@ const reportHTML = `<!DOCTYPE html>
 <p>{{.FrontIntro}}</p>
 {{if .FrontSVG}}<figure class="plot" data-plot="front-{{.FrontKind}}">
 {{.FrontSVG}}
-<figcaption>{{if eq .FrontKind "bars"}}The front has one point: every objective's value (lower is better).{{else if eq .FrontKind "scatter"}}The front projected on every pair of objectives (row: the objective on the vertical axis; column: on the horizontal axis); lower is better on every axis. Numbers are the points.{{else}}Parallel coordinates: one axis per objective, from the front's best value (bottom) to its worst (top); one line per point, numbered at its right end.{{end}}</figcaption>
+<figcaption>{{if eq .FrontKind "bars"}}The front has one point: every objective's value (lower is better).{{else if eq .FrontKind "scatter"}}The front projected on every pair of objectives (row: the objective on the vertical axis; column: on the horizontal axis); lower is better on every axis. Numbers are the points.{{else}}The front as a normalised table: a row per point, a column per objective, each cell shaded from the front's best value of its objective (light) to its worst (dark); lower is better.{{end}}</figcaption>
 </figure>{{end}}
 <table class="grid front">
 <thead><tr><th>#</th>{{if .Feasible}}{{range .FrontHead}}<th>{{.}}</th>{{end}}{{else}}<th>violation</th><th>misses</th>{{end}}<th>busiest core</th><th>mapping (unit: tasks)</th></tr></thead>

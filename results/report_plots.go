@@ -7,7 +7,6 @@ import (
 	"image/color"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -165,7 +164,6 @@ var (
 	gridGrey  = color.Gray{Y: 0xdd}
 	laneGrey  = color.Gray{Y: 0xf3}
 	edgeGrey  = color.Gray{Y: 0x55}
-	waitGrey  = color.Gray{Y: 0xcf}
 	missRed   = color.RGBA{0xc6, 0x28, 0x28, 0xff}
 	inkColour = color.Gray{Y: 0x22}
 )
@@ -268,7 +266,6 @@ type barPart struct {
 	// hatched parts are drawn light with diagonal lines.
 	hatched bool
 	label   string
-	title   string
 }
 
 // barChart draws horizontal stacked bars, one row per bar, the first on top.
@@ -488,27 +485,88 @@ func scatterTile(x, y frontAxis, ids []int, xLabel, yLabel bool) *plot.Plot {
 			pts[i] = vg.Point{X: trX(gx[i]), Y: trY(gy[i])}
 			c.DrawGlyph(draw.GlyphStyle{Color: color.RGBA{0x2b, 0x5c, 0x9e, 0xff}, Radius: vg.Points(3.2), Shape: draw.CircleGlyph{}}, pts[i])
 		}
-		for i, at := range placeLabels(c.Rectangle, pts, labels, idStyle, vg.Points(3.2)) {
-			c.FillText(idStyle, at, labels[i])
+		// Points whose markers touch get one label, listing them.
+		boxes, clabels := clusterLabels(pts, labels, vg.Points(3.2))
+		for i, pl := range placeLabels(c.Rectangle, boxes, clabels, idStyle) {
+			if pl.far {
+				centre := vg.Point{X: (boxes[i].Min.X + boxes[i].Max.X) / 2, Y: (boxes[i].Min.Y + boxes[i].Max.Y) / 2}
+				c.StrokeLine2(draw.LineStyle{Color: color.Gray{Y: 0x88}, Width: vg.Points(0.4)}, centre.X, centre.Y, pl.anchor.X, pl.anchor.Y)
+			}
+			c.FillText(idStyle, pl.at, clabels[i])
 		}
 	}})
 	return p
 }
 
-// placeLabels places the label of every marker next to it where it
-// overlaps no marker, no label placed before and stays inside the area:
-// right, left, above or below, then further out; where every place
-// overlaps, the one that overlaps least. It returns the lower-left corners.
-func placeLabels(area vg.Rectangle, pts []vg.Point, labels []string, sty text.Style, radius vg.Length) []vg.Point {
-	var taken []vg.Rectangle
-	for _, p := range pts {
-		taken = append(taken, vg.Rectangle{Min: vg.Point{X: p.X - radius, Y: p.Y - radius}, Max: vg.Point{X: p.X + radius, Y: p.Y + radius}})
+// clusterLabels groups markers (of the given radius) that touch or nearly
+// touch, transitively, and returns per group the box around its markers
+// and one label listing theirs, "1, 2, 6", in the order given.
+func clusterLabels(pts []vg.Point, labels []string, radius vg.Length) ([]vg.Rectangle, []string) {
+	group := make([]int, len(pts))
+	for i := range group {
+		group[i] = i
 	}
+	find := func(i int) int {
+		for group[i] != i {
+			i = group[i]
+		}
+		return i
+	}
+	near := 2*radius + vg.Points(2)
+	for i := range pts {
+		for j := range i {
+			if dx, dy := pts[i].X-pts[j].X, pts[i].Y-pts[j].Y; dx*dx+dy*dy < near*near {
+				if a, b := find(i), find(j); a != b {
+					group[max(a, b)] = min(a, b)
+				}
+			}
+		}
+	}
+	var boxes []vg.Rectangle
+	var out []string
+	at := map[int]int{}
+	for i, p := range pts {
+		r := vg.Rectangle{Min: vg.Point{X: p.X - radius, Y: p.Y - radius}, Max: vg.Point{X: p.X + radius, Y: p.Y + radius}}
+		g := find(i)
+		k, ok := at[g]
+		if !ok {
+			at[g] = len(boxes)
+			boxes, out = append(boxes, r), append(out, labels[i])
+			continue
+		}
+		b := &boxes[k]
+		b.Min.X, b.Min.Y = min(b.Min.X, r.Min.X), min(b.Min.Y, r.Min.Y)
+		b.Max.X, b.Max.Y = max(b.Max.X, r.Max.X), max(b.Max.Y, r.Max.Y)
+		out[k] += ", " + labels[i]
+	}
+	return boxes, out
+}
+
+// placedLabel is where placeLabels puts a label: the lower-left corner of
+// its text, and, for a label set apart from its markers, the point of the
+// label's box nearest to them, for a leader line.
+type placedLabel struct {
+	at     vg.Point
+	far    bool
+	anchor vg.Point
+}
+
+// labelGap is the least space between a label and any other label or
+// marker.
+const labelGap = vg.Length(3)
+
+// placeLabels places the label of every group of markers (its box) next to
+// it where it comes no closer than labelGap to any marker or label placed
+// before and stays inside the area: right, left, above, below or
+// diagonally, at three distances (the farthest with a leader line); where
+// every place overlaps, the one that overlaps least.
+func placeLabels(area vg.Rectangle, boxes []vg.Rectangle, labels []string, sty text.Style) []placedLabel {
+	taken := append([]vg.Rectangle(nil), boxes...)
 	overlap := func(a vg.Rectangle) vg.Length {
 		var sum vg.Length
 		for _, b := range taken {
-			w := min(a.Max.X, b.Max.X) - max(a.Min.X, b.Min.X)
-			h := min(a.Max.Y, b.Max.Y) - max(a.Min.Y, b.Min.Y)
+			w := min(a.Max.X, b.Max.X) - max(a.Min.X, b.Min.X) + labelGap
+			h := min(a.Max.Y, b.Max.Y) - max(a.Min.Y, b.Min.Y) + labelGap
 			if w > 0 && h > 0 {
 				sum += w * h
 			}
@@ -519,20 +577,24 @@ func placeLabels(area vg.Rectangle, pts []vg.Point, labels []string, sty text.St
 		}
 		return sum
 	}
-	out := make([]vg.Point, len(pts))
-	for i, p := range pts {
+	out := make([]placedLabel, len(boxes))
+	for i, box := range boxes {
 		w, h := sty.Width(labels[i]), sty.Height(labels[i])
+		mid := vg.Point{X: (box.Min.X + box.Max.X) / 2, Y: (box.Min.Y + box.Max.Y) / 2}
 		var best vg.Rectangle
+		bestFar := false
 		bestCost := vg.Length(math.Inf(1))
-		for _, d := range []vg.Length{radius + vg.Points(1.5), 2*radius + vg.Points(4)} {
+		for ring, d := range []vg.Length{vg.Points(1.5), vg.Points(5), vg.Points(14)} {
 			for _, c := range []vg.Point{
-				{X: p.X + d, Y: p.Y + vg.Points(0.5)}, {X: p.X + d, Y: p.Y - h - vg.Points(0.5)},
-				{X: p.X - d - w, Y: p.Y + vg.Points(0.5)}, {X: p.X - d - w, Y: p.Y - h - vg.Points(0.5)},
-				{X: p.X - w/2, Y: p.Y + d}, {X: p.X - w/2, Y: p.Y - d - h},
+				{X: box.Max.X + d, Y: mid.Y + vg.Points(0.5)}, {X: box.Max.X + d, Y: mid.Y - h - vg.Points(0.5)},
+				{X: box.Min.X - d - w, Y: mid.Y + vg.Points(0.5)}, {X: box.Min.X - d - w, Y: mid.Y - h - vg.Points(0.5)},
+				{X: mid.X - w/2, Y: box.Max.Y + d}, {X: mid.X - w/2, Y: box.Min.Y - d - h},
+				{X: box.Max.X + d, Y: box.Max.Y + d}, {X: box.Min.X - d - w, Y: box.Max.Y + d},
+				{X: box.Max.X + d, Y: box.Min.Y - d - h}, {X: box.Min.X - d - w, Y: box.Min.Y - d - h},
 			} {
 				r := vg.Rectangle{Min: c, Max: vg.Point{X: c.X + w, Y: c.Y + h}}
 				if cost := overlap(r); cost < bestCost {
-					best, bestCost = r, cost
+					best, bestCost, bestFar = r, cost, ring == 2
 				}
 				if bestCost == 0 {
 					break
@@ -543,7 +605,8 @@ func placeLabels(area vg.Rectangle, pts []vg.Point, labels []string, sty text.St
 			}
 		}
 		taken = append(taken, best)
-		out[i] = best.Min
+		anchor := vg.Point{X: min(max(mid.X, best.Min.X), best.Max.X), Y: min(max(mid.Y, best.Min.Y), best.Max.Y)}
+		out[i] = placedLabel{at: best.Min, far: bestFar, anchor: anchor}
 	}
 	return out
 }
@@ -613,101 +676,81 @@ func axisValue(v float64, unit string) string {
 		return s
 	}
 	if unit == "%" {
-		return s + " %"
+		// v is 100·u as FormatPercent computes it: the same rounding.
+		return strconv.FormatFloat(v, 'f', 1, 64) + " %"
 	}
 	return s + " " + unit
 }
 
-// parallelCoordinates draws the front with one vertical axis per objective,
-// each scaled from the front's best (bottom) to its worst (top) value, and a
-// numbered line per point.
-func parallelCoordinates(axes []frontAxis, ids []int) template.HTML {
-	k := len(axes)
-	p := newPlot()
-	p.HideY()
-	names := make([]string, k)
-	for i, a := range axes {
-		names[i] = a.name
+// heatmapFront draws the front as a normalised table for many objectives,
+// where lines of parallel coordinates would cross beyond reading: a row per
+// point, numbered, a column per objective, each cell shaded from the
+// front's best value of its objective (light) to its worst (dark) and
+// holding the value. Nothing overlaps, whatever the number of points and
+// objectives; a row reads as one mapping's profile, a column as the
+// spread of one objective.
+func heatmapFront(axes []frontAxis, ids []int) template.HTML {
+	k, n := len(axes), len(ids)
+	const rowH, headH, footH, numW = 15, 34, 22, 34
+	colW := (float64(plotWidth.Points()) - numW - 8) / float64(k)
+	w := vg.Points(numW + colW*float64(k) + 8)
+	h := vg.Points(float64(headH + rowH*n + footH))
+	light, dark := color.RGBA{0xf4, 0xf7, 0xfb, 0xff}, color.RGBA{0x2b, 0x5c, 0x9e, 0xff}
+	mix := func(f float64) color.RGBA {
+		lerp := func(a, b uint8) uint8 { return uint8(math.Round(float64(a) + f*(float64(b)-float64(a)))) }
+		return color.RGBA{lerp(light.R, dark.R), lerp(light.G, dark.G), lerp(light.B, dark.B), 0xff}
 	}
-	p.X.Tick.Marker = laneTicks(names)
-	p.X.Tick.Length = 0
-	p.X.LineStyle.Width = 0
-	p.X.Label.Text = "objective (each axis from the front's best value, bottom, to its worst, top)"
-	norm := func(i int, v float64) float64 {
-		lo, hi := slices.Min(axes[i].vals), slices.Max(axes[i].vals)
-		if hi-lo < 1e-12 {
-			return 0.5
-		}
-		return (v - lo) / (hi - lo)
-	}
-	valStyle := textStyle(8.5)
-	idStyle := textStyle(9)
-	idStyle.XAlign = draw.XLeft
-	p.Add(plotterFunc{xmin: -0.3, xmax: float64(k-1) + 0.3, ymin: -0.12, ymax: 1.12, draw: func(c draw.Canvas, p *plot.Plot) {
-		trX, trY := p.Transforms(&c)
-		for i, a := range axes {
-			x := trX(float64(i))
-			c.StrokeLine2(draw.LineStyle{Color: edgeGrey, Width: vg.Points(0.8)}, x, trY(0), x, trY(1))
-			lo, hi := slices.Min(a.vals), slices.Max(a.vals)
-			vs, vx := valStyle, x
-			if i == k-1 && k > 1 { // the last axis: left of it, clear of the points' numbers
-				vs.XAlign, vx = draw.XRight, x-vg.Points(4)
+	return renderSVG(w, h, fmt.Sprintf("the front's %d points on its %d objectives, each cell shaded from the objective's best (light) to its worst (dark) value", n, k), func(c draw.Canvas) {
+		top := c.Max.Y
+		x0 := c.Min.X + vg.Points(numW)
+		head := textStyle(9)
+		head.XAlign, head.YAlign = draw.XCenter, draw.YCenter
+		for j, a := range axes {
+			cx := x0 + vg.Points(colW*(float64(j)+0.5))
+			name, unit := a.name, "["+a.unit+"]"
+			if a.unit == "" {
+				unit = ""
 			}
-			c.FillText(vs, vg.Point{X: vx, Y: trY(-0.06)}, axisValue(lo, a.unit))
-			if hi != lo {
-				c.FillText(vs, vg.Point{X: vx, Y: trY(1.06)}, axisValue(hi, a.unit))
+			sty := head
+			for sty.Width(name) > vg.Points(colW-4) && sty.Font.Size > vg.Points(6) {
+				sty.Font.Size -= vg.Points(0.5)
+			}
+			c.FillText(sty, vg.Point{X: cx, Y: top - vg.Points(11)}, name)
+			c.FillText(textStyle(8), vg.Point{X: cx, Y: top - vg.Points(25)}, unit)
+		}
+		num := textStyle(9)
+		num.XAlign, num.YAlign = draw.XRight, draw.YCenter
+		cell := textStyle(8.5)
+		cell.XAlign, cell.YAlign = draw.XCenter, draw.YCenter
+		for i, id := range ids {
+			y1 := top - vg.Points(float64(headH+rowH*i))
+			y0 := y1 - vg.Points(rowH)
+			cy := (y0 + y1) / 2
+			c.FillText(num, vg.Point{X: x0 - vg.Points(6), Y: cy}, strconv.Itoa(id))
+			for j, a := range axes {
+				lo, hi := slices.Min(a.vals), slices.Max(a.vals)
+				f := 0.0
+				if hi > lo {
+					f = (a.vals[i] - lo) / (hi - lo)
+				}
+				cx0 := x0 + vg.Points(colW*float64(j))
+				cx1 := cx0 + vg.Points(colW)
+				c.FillPolygon(mix(f), rect(cx0+vg.Points(0.5), y0+vg.Points(0.5), cx1-vg.Points(0.5), y1-vg.Points(0.5)))
+				sty := cell
+				if f > 0.55 {
+					sty.Color = color.White
+				}
+				c.FillText(sty, vg.Point{X: (cx0 + cx1) / 2, Y: cy}, axisValue(a.vals[i], ""))
 			}
 		}
-		ends := make([]vg.Length, len(ids))
-		endX := trX(float64(k - 1))
-		for n := range ids {
-			clr := darken(paletteColor(n), 0.25)
-			var line []vg.Point
-			for i := range axes {
-				line = append(line, vg.Point{X: trX(float64(i)), Y: trY(norm(i, axes[i].vals[n]))})
-			}
-			c.StrokeLines(draw.LineStyle{Color: clr, Width: vg.Points(1.6)}, line)
-			for _, pt := range line {
-				c.DrawGlyph(draw.GlyphStyle{Color: clr, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}, pt)
-			}
-			ends[n] = line[len(line)-1].Y
+		// The key: the shades from best to worst.
+		ky := top - vg.Points(float64(headH+rowH*n)) - vg.Points(footH/2+2)
+		for s := 0; s < 5; s++ {
+			kx := x0 + vg.Points(float64(s)*14)
+			c.FillPolygon(mix(float64(s)/4), rect(kx, ky-vg.Points(5), kx+vg.Points(13), ky+vg.Points(5)))
 		}
-		// Numbers at the right end, spread so that they do not overlap, with
-		// a leader line to their point.
-		at := spread(ends, idStyle.Height("0")+vg.Points(0.5), c.Min.Y, c.Max.Y)
-		for n := range ids {
-			clr := darken(paletteColor(n), 0.25)
-			lx := endX + vg.Points(14)
-			c.StrokeLine2(draw.LineStyle{Color: clr, Width: vg.Points(0.5)}, endX+vg.Points(3), ends[n], lx-vg.Points(2), at[n])
-			c.FillText(idStyle, vg.Point{X: lx, Y: at[n]}, strconv.Itoa(ids[n]))
-		}
-	}})
-	p.X.Min, p.X.Max = -0.3, float64(k-1)+0.3
-	p.Y.Min, p.Y.Max = -0.12, 1.12
-	// Tall enough for a column of all the points' numbers.
-	h := max(vg.Points(340), vg.Length(len(ids))*(idStyle.Height("0")+vg.Points(0.5))*1.3+vg.Points(70))
-	return renderSVG(plotWidth, h, fmt.Sprintf("parallel coordinates of the front on its %d objectives", k), func(dc draw.Canvas) { p.Draw(dc) })
-}
-
-// spread moves label positions (y, centres) apart by at least gap, each as
-// close to where it wants to be as the others allow, within [lo, hi].
-func spread(want []vg.Length, gap, lo, hi vg.Length) []vg.Length {
-	order := make([]int, len(want))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return want[order[a]] > want[order[b]] }) // top first
-	at := make([]vg.Length, len(want))
-	prev := hi + gap/2
-	for _, i := range order { // downwards: below the previous one
-		at[i] = min(want[i], prev-gap)
-		prev = at[i]
-	}
-	next := lo - gap/2
-	for k := len(order) - 1; k >= 0; k-- { // upwards: above the bottom
-		i := order[k]
-		at[i] = max(at[i], next+gap)
-		next = at[i]
-	}
-	return at
+		key := textStyle(8.5)
+		key.XAlign, key.YAlign = draw.XLeft, draw.YCenter
+		c.FillText(key, vg.Point{X: x0 + vg.Points(76), Y: ky}, "each column from the front's best value of its objective (light) to its worst (dark); lower is better")
+	})
 }

@@ -31,7 +31,7 @@ func runFolder(t *testing.T, config string, algorithm string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := optimizer.Run(e, optimizer.Options{Algorithm: algorithm, Workers: 1})
+	out, err := optimizer.Run(context.Background(), e, optimizer.Options{Algorithm: algorithm, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,14 +18,16 @@ type reportView struct {
 	Title    string
 	System   string
 	Subtitle string
-	Feasible bool
+	// Interrupted says why the run is incomplete, when it was stopped.
+	Interrupted string
+	Feasible    bool
 	// FrontID, FrontTitle and FrontIntro head the front (or
 	// least-violating) section.
 	FrontID    string
 	FrontTitle string
 	FrontIntro string
 	FrontSVG   template.HTML
-	FrontKind  string // "scatter" or "parallel"
+	FrontKind  string // "bars", "scatter" or "heatmap"
 	FrontHead  []string
 	FrontRows  []frontRow
 	Summary    summaryView
@@ -207,6 +209,9 @@ func buildView(run *reportRun) *reportView {
 	} else {
 		v.Subtitle = fmt.Sprintf("No feasible mapping; %s search, seed %d, %d evaluations in %s; started %s.",
 			m.Algorithm, m.Seed, m.Evaluations, FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
+	}
+	if IsInterrupted(m) {
+		v.Interrupted = "Interrupted: " + StatusText(m) + ". A complete search may find other mappings."
 	}
 	v.Summary = buildSummary(run, col)
 	buildFront(v, run)
@@ -396,7 +401,7 @@ func buildFront(v *reportView, run *reportRun) {
 			if len(axes) <= 4 {
 				v.FrontSVG, v.FrontKind = scatterMatrix(axes, ids), "scatter"
 			} else {
-				v.FrontSVG, v.FrontKind = parallelCoordinates(axes, ids), "parallel"
+				v.FrontSVG, v.FrontKind = heatmapFront(axes, ids), "heatmap"
 			}
 		}
 		for _, a := range axes {
@@ -814,7 +819,7 @@ func manifestRows(m *Manifest) ([]keyValue, []keyValue) {
 		{Key: "Algorithm", Value: m.Algorithm},
 		{Key: "Seed", Value: strconv.FormatInt(m.Seed, 10)},
 		{Key: "Workers", Value: strconv.Itoa(m.Workers)},
-		{Key: "Status", Value: m.Status},
+		{Key: "Status", Value: StatusText(m)},
 		{Key: "Feasible", Value: strconv.FormatBool(m.Feasible)},
 		{Key: "Front size", Value: strconv.Itoa(m.FrontSize)},
 		{Key: "Evaluations", Value: strconv.Itoa(m.Evaluations)},

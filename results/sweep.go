@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -54,38 +53,36 @@ type SweepRunData struct {
 }
 
 // WriteSweepRun writes one run of a sweep into out/run.Name, which must not
-// exist: the files of an optimize run (WriteRun) and sweep-run.json, all in
-// a temporary folder inside out that is renamed into place, so that the run
-// folder appears only complete. feasible < 0 means unknown.
+// exist: the files of an optimize run (WriteRun) and sweep-run.json, through
+// a claim on the folder (ClaimDir), so that the run folder appears only
+// complete. feasible < 0 means unknown.
 func WriteSweepRun(out string, run *configs.SweepRun, res *optimizer.Outcome, info RunInfo, feasible int) error {
-	final := filepath.Join(out, run.Name)
-	if _, err := os.Stat(final); err == nil {
-		return fmt.Errorf("run folder %s exists already", final)
-	}
-	tmp, err := os.MkdirTemp(out, "."+run.Name+".tmp-")
+	c, err := ClaimDir(filepath.Join(out, run.Name))
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	dir := filepath.Join(tmp, run.Name)
-	if err := WriteRun(dir, run.Config, res, info); err != nil {
-		return err
-	}
-	rec := SweepRunRecord{Index: run.Index, Name: run.Name, Settings: run.Settings, Evaluations: res.Evaluations, ResultsFormat: sweepResultsFormat}
-	if feasible >= 0 {
-		rec.FeasibleEvaluations = &feasible
-	}
-	if err := writeJSON(filepath.Join(dir, SweepRunFileName), rec); err != nil {
-		return err
-	}
-	return os.Rename(dir, final)
+	return c.WriteSweepRun(run, res, info, feasible)
+}
+
+// WriteSweepRun writes one run of a sweep into the claimed folder (see
+// the function WriteSweepRun).
+func (c *Claim) WriteSweepRun(run *configs.SweepRun, res *optimizer.Outcome, info RunInfo, feasible int) error {
+	return c.Commit(func(dir string) error {
+		if err := writeRunFiles(dir, run.Config, res, info); err != nil {
+			return err
+		}
+		rec := SweepRunRecord{Index: run.Index, Name: run.Name, Settings: run.Settings, Evaluations: res.Evaluations, ResultsFormat: sweepResultsFormat}
+		if feasible >= 0 {
+			rec.FeasibleEvaluations = &feasible
+		}
+		return writeJSON(filepath.Join(dir, SweepRunFileName), rec)
+	})
 }
 
 // IsSweepTemp reports whether a name in a sweep folder is a temporary
-// folder that an interrupted run left behind.
-func IsSweepTemp(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp-")
-}
+// folder or file of a run or a summary in progress, or one that an
+// interrupted run left behind (see IsTemp).
+func IsSweepTemp(name string) bool { return IsTemp(name) }
 
 // ReadSweepRun reads a complete run folder.
 func ReadSweepRun(dir string) (*SweepRunData, error) {
@@ -146,10 +143,35 @@ type SweepSummary struct {
 	Rows      []SweepRow
 }
 
-// SweepColumn is a varied parameter and its values.
+// SweepColumn is a varied parameter and its values: as the run folders
+// and summary.csv write them ("1500MHz"), and for people, every value in
+// the unit its magnitude calls for ("1.5 GHz" beside "1 GHz").
 type SweepColumn struct {
-	Label  string
-	Values []string
+	Label   string
+	Values  []string
+	Display []string
+	// Type is the values' kind (configs.SweepParameter.ValueType).
+	Type string
+}
+
+// displayValue writes a parameter value for people: durations, frequencies
+// and sizes as the rest of hetmap's pages write them.
+func displayValue(valueType, text string) string {
+	switch valueType {
+	case "duration":
+		if d, err := configs.ParseDuration(text); err == nil {
+			return FormatDuration(d)
+		}
+	case "frequency":
+		if f, err := configs.ParseFrequency(text); err == nil {
+			return FormatFrequency(f)
+		}
+	case "size":
+		if z, err := configs.ParseSize(text); err == nil {
+			return FormatSize(z)
+		}
+	}
+	return text
 }
 
 // SweepRow is one run in the summary.
@@ -181,7 +203,11 @@ func NewSweepSummary(sw *configs.Sweep, runs []*SweepRunData) (*SweepSummary, er
 		p := &sw.Parameters[k]
 		if !p.IsSeed() {
 			keep = append(keep, k)
-			s.Parameters = append(s.Parameters, SweepColumn{Label: p.Label(), Values: p.Texts()})
+			col := SweepColumn{Label: p.Label(), Values: p.Texts(), Type: p.ValueType()}
+			for _, v := range col.Values {
+				col.Display = append(col.Display, displayValue(p.ValueType(), v))
+			}
+			s.Parameters = append(s.Parameters, col)
 		}
 	}
 	if len(runs) == 0 {
@@ -318,31 +344,9 @@ func WriteSweepSummary(dir string, s *SweepSummary) error {
 		name string
 		data []byte
 	}{{SweepSummaryCSV, csvBuf.Bytes()}, {SweepSummaryHTML, htmlBuf.Bytes()}} {
-		if err := sweepWriteFileAtomic(filepath.Join(dir, f.name), f.data); err != nil {
+		if err := WriteFileAtomic(filepath.Join(dir, f.name), f.data); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-func sweepWriteFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
 	}
 	return nil
 }

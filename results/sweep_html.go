@@ -23,6 +23,7 @@ type sweepMetric struct {
 	Name string
 	Unit string
 	Axis string // the y axis label
+	None string // why a parameter value may have no value: "no feasible run"
 	of   func(r *SweepRow) (float64, bool)
 }
 
@@ -36,7 +37,7 @@ func (s *SweepSummary) sweepMetrics() []sweepMetric {
 		if s.Units[i] != "" {
 			axis += " [" + s.Units[i] + "]"
 		}
-		ms = append(ms, sweepMetric{Name: "best " + o, Unit: s.Units[i], Axis: axis, of: func(r *SweepRow) (float64, bool) {
+		ms = append(ms, sweepMetric{Name: "best " + o, Unit: s.Units[i], Axis: axis, None: "no feasible run", of: func(r *SweepRow) (float64, bool) {
 			if r.Best == nil {
 				return 0, false
 			}
@@ -45,14 +46,14 @@ func (s *SweepSummary) sweepMetrics() []sweepMetric {
 	}
 	ms = append(ms, sweepMetric{Name: "front size", Axis: "Pareto-optimal mappings", of: func(r *SweepRow) (float64, bool) { return float64(r.FrontSize), true }})
 	if s.Reference != nil {
-		ms = append(ms, sweepMetric{Name: "hypervolume", Axis: "hypervolume", of: func(r *SweepRow) (float64, bool) { return r.Hypervolume, !math.IsNaN(r.Hypervolume) }})
+		ms = append(ms, sweepMetric{Name: "hypervolume", Axis: "hypervolume", None: "not computed", of: func(r *SweepRow) (float64, bool) { return r.Hypervolume, !math.IsNaN(r.Hypervolume) }})
 	}
 	known := false
 	for i := range s.Rows {
 		known = known || !math.IsNaN(s.Rows[i].FeasibleShare)
 	}
 	if known {
-		ms = append(ms, sweepMetric{Name: "feasible share", Axis: "feasible / evaluated", of: func(r *SweepRow) (float64, bool) { return r.FeasibleShare, !math.IsNaN(r.FeasibleShare) }})
+		ms = append(ms, sweepMetric{Name: "feasible share", Axis: "feasible / evaluated", None: "not recorded", of: func(r *SweepRow) (float64, bool) { return r.FeasibleShare, !math.IsNaN(r.FeasibleShare) }})
 	}
 	return ms
 }
@@ -60,9 +61,10 @@ func (s *SweepSummary) sweepMetrics() []sweepMetric {
 // sweepAxis is a parameter the plots put on their x axis: its values and,
 // per run, the index of the run's value.
 type sweepAxis struct {
-	Label  string
-	Values []string
-	of     func(r *SweepRow) string
+	Label   string
+	Values  []string
+	Display []string // the values for people
+	of      func(r *SweepRow) string
 }
 
 // sweepAxes are the parameters with at least two values; with none, the
@@ -71,7 +73,7 @@ func (s *SweepSummary) sweepAxes() []sweepAxis {
 	var axes []sweepAxis
 	for k, p := range s.Parameters {
 		if len(p.Values) >= 2 {
-			axes = append(axes, sweepAxis{Label: p.Label, Values: p.Values, of: func(r *SweepRow) string { return r.Settings[k] }})
+			axes = append(axes, sweepAxis{Label: p.Label, Values: p.Values, Display: p.Display, of: func(r *SweepRow) string { return r.Settings[k] }})
 		}
 	}
 	if len(axes) == 0 {
@@ -89,7 +91,7 @@ func (s *SweepSummary) sweepAxes() []sweepAxis {
 			for _, x := range seeds {
 				vals = append(vals, strconv.FormatInt(x, 10))
 			}
-			axes = append(axes, sweepAxis{Label: "seed", Values: vals, of: func(r *SweepRow) string { return strconv.FormatInt(r.Seed, 10) }})
+			axes = append(axes, sweepAxis{Label: "seed", Values: vals, Display: vals, of: func(r *SweepRow) string { return strconv.FormatInt(r.Seed, 10) }})
 		}
 	}
 	return axes
@@ -148,10 +150,13 @@ func sweepStats(s *SweepSummary, ax sweepAxis, m sweepMetric) []sweepStat {
 }
 
 // sweepSpread draws, per x, the min–max whisker, the quartile box and the
-// median, and joins the medians with a line.
+// median, and joins the medians with a line; a value without any run that
+// has the measure (a best value where no run is feasible) says so, rather
+// than leaving an empty column.
 type sweepSpread struct {
 	stats []sweepStat
 	color color.Color
+	none  string // what a value without runs lacks, e.g. "no feasible run"
 }
 
 const sweepBoxHalf = vg.Length(7)
@@ -162,8 +167,13 @@ func (sp *sweepSpread) Plot(c draw.Canvas, plt *plot.Plot) {
 	thick := draw.LineStyle{Color: sp.color, Width: vg.Points(2.5)}
 	fill := color.NRGBA{R: 0x4c, G: 0x78, B: 0xa8, A: 0x40}
 	var medians []vg.Point
+	note := textStyle(8)
+	note.Color = color.Gray{Y: 0x70}
+	note.Rotation = math.Pi / 2
+	note.XAlign, note.YAlign = draw.XCenter, draw.YCenter
 	for _, st := range sp.stats {
 		if !st.HasBox {
+			c.FillText(note, vg.Point{X: trX(st.X), Y: (c.Min.Y + c.Max.Y) / 2}, sp.none)
 			continue
 		}
 		x := trX(st.X)
@@ -224,8 +234,9 @@ func sweepPlotSVG(ax sweepAxis, m sweepMetric, stats []sweepStat) (string, error
 	p.X.Label.Text = ax.Label
 	// The section names the measure; the axis says what it counts.
 	p.Y.Label.Text = m.Axis
-	p.NominalX(ax.Values...)
-	p.Add(&sweepSpread{stats: stats, color: color.NRGBA{R: 0x1f, G: 0x4e, B: 0x79, A: 0xff}})
+	p.NominalX(ax.Display...)
+	p.Y.Tick.Marker = niceTicks{n: 5}
+	p.Add(&sweepSpread{stats: stats, color: color.NRGBA{R: 0x1f, G: 0x4e, B: 0x79, A: 0xff}, none: m.None})
 	p.Y.Padding = vg.Points(4)
 	c := vgsvg.New(4.2*vg.Inch, 2.8*vg.Inch)
 	p.Draw(draw.New(c))
@@ -251,7 +262,9 @@ type sweepSection struct {
 }
 
 type sweepHTMLRow struct {
-	Cells      []string
+	Run        int
+	Folder     string
+	Cells      []string // after the run: the parameters, then the measures
 	Infeasible bool
 	Link       string // the run folder, or its report.html
 }
@@ -294,13 +307,20 @@ func WriteSweepHTML(w io.Writer, s *SweepSummary) error {
 		}
 		pg.Reference = "(" + strings.Join(parts, ", ") + ")"
 	}
+	// The runs table: summary.csv's columns less the folder, which the run
+	// number links (and names on hover), and the parameters for people.
+	pg.Header = append([]string{pg.Header[0]}, pg.Header[2:]...)
 	for i := range s.Rows {
 		r := &s.Rows[i]
 		link := r.Folder + "/"
 		if r.Report {
 			link += "report.html"
 		}
-		pg.Rows = append(pg.Rows, sweepHTMLRow{Cells: s.csvRow(r), Infeasible: !r.Feasible, Link: link})
+		cells := s.csvRow(r)[2:]
+		for k := range r.Settings {
+			cells[k] = displayValue(s.Parameters[k].Type, r.Settings[k])
+		}
+		pg.Rows = append(pg.Rows, sweepHTMLRow{Run: r.Run, Folder: r.Folder, Cells: cells, Infeasible: !r.Feasible, Link: link})
 	}
 	axes := s.sweepAxes()
 	for _, m := range s.sweepMetrics() {
@@ -316,7 +336,7 @@ func WriteSweepHTML(w io.Writer, s *SweepSummary) error {
 			}
 			var counts []string
 			for i, st := range stats {
-				counts = append(counts, fmt.Sprintf("%s: %d", ax.Values[i], st.N))
+				counts = append(counts, fmt.Sprintf("%s: %d", ax.Display[i], st.N))
 			}
 			sec.Figures = append(sec.Figures, sweepFigure{SVG: template.HTML(svg),
 				Caption: fmt.Sprintf("%s against %s (runs with a value: %s)", m.Name, ax.Label, strings.Join(counts, ", "))})
@@ -344,6 +364,7 @@ table { border-collapse: collapse; font-size: 0.85em; }
 th, td { border: 1px solid #d5dbe3; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
 th { background: #eef2f7; }
 table.runs td { font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.runs th { white-space: normal; max-width: 9em; vertical-align: bottom; }
 table.runs tr.infeasible td { color: #9b2c2c; }
 div.wide { overflow-x: auto; }
 div.plots { display: flex; flex-wrap: wrap; gap: 1em; }
@@ -360,7 +381,7 @@ figcaption { font-size: 0.8em; color: #4a5568; max-width: 30em; }
 <table>
 <tr><th>base</th><td>{{.S.Base}}</td></tr>
 <tr><th>runs</th><td>{{len .S.Rows}} ({{.Feasible}} with a feasible mapping)</td></tr>
-{{range .S.Parameters}}<tr><th>{{.Label}}</th><td>{{range $i, $v := .Values}}{{if $i}}, {{end}}{{$v}}{{end}}</td></tr>
+{{range .S.Parameters}}<tr><th>{{.Label}}</th><td>{{range $i, $v := .Display}}{{if $i}}, {{end}}{{$v}}{{end}}</td></tr>
 {{end}}<tr><th>seeds</th><td>{{.Seeds}}</td></tr>
 <tr><th>objectives</th><td>{{range $i, $o := .S.Objectives}}{{if $i}}; {{end}}{{$o}}{{end}}</td></tr>
 {{if .Reference}}<tr><th>hypervolume reference</th><td>{{.Reference}} (10 % beyond the worst value of every objective over the fronts of all runs)</td></tr>
@@ -382,7 +403,7 @@ figcaption { font-size: 0.8em; color: #4a5568; max-width: 30em; }
 <h2>Runs</h2>
 <div class="wide"><table class="runs">
 <tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}{{$link := .Link}}<tr{{if .Infeasible}} class="infeasible"{{end}}>{{range $i, $c := .Cells}}{{if eq $i 1}}<td><a href="{{$link}}">{{$c}}</a></td>{{else}}<td>{{$c}}</td>{{end}}{{end}}</tr>
+{{range .Rows}}<tr{{if .Infeasible}} class="infeasible"{{end}}><td><a href="{{.Link}}" title="{{.Folder}}">{{.Run}}</a></td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table></div>
 </section>
 </body>

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -103,7 +104,8 @@ func TestSweepHTML(t *testing.T) {
 	page := buf.String()
 	for _, want := range []string{`<section id="overview">`, `<section id="plots">`, `<section id="runs">`, "<style>",
 		"<h3>best SF-P-DA reaction-time [ms]</h3>", "<h3>best cores-used</h3>", "<h3>front size</h3>", "<h3>hypervolume</h3>", "<h3>feasible share</h3>",
-		"synthetic", `<a href="run-001_memory.per_core.A57=10ns_search.seed=1/">`, `<a href="run-002_memory.per_core.A57=10ns_search.seed=2/report.html">`} {
+		"synthetic", `<a href="run-001_memory.per_core.A57=10ns_search.seed=1/" title="run-001_memory.per_core.A57=10ns_search.seed=1">1</a>`,
+		`<a href="run-002_memory.per_core.A57=10ns_search.seed=2/report.html" title="run-002_memory.per_core.A57=10ns_search.seed=2">2</a>`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("summary.html lacks %q", want)
 		}
@@ -159,7 +161,7 @@ func TestWriteSweepRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := optimizer.Run(e, optimizer.Options{Workers: 1})
+	res, err := optimizer.Run(context.Background(), e, optimizer.Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,5 +193,57 @@ func TestWriteSweepRun(t *testing.T) {
 	}
 	if !IsSweepTemp(".run-001_x.tmp-123") || !IsSweepTemp(".summary.csv.tmp-9") || IsSweepTemp("run-001_x") {
 		t.Error("IsSweepTemp")
+	}
+}
+
+// TestSweepHTMLReadable: the runs table leaves the long folder names to
+// the links of the run numbers, so that the measures stay in view; values
+// of a parameter read alike (1 GHz, 1.5 GHz, 2 GHz, not 1GHz beside
+// 1500MHz); and a value without a feasible run says so in the plots of the
+// best values instead of leaving an empty column.
+func TestSweepHTMLReadable(t *testing.T) {
+	sw, err := configs.LoadSweep([]byte(`
+base: builtin
+parameters:
+  - {name: frequency, kind: A57, range: {from: 1GHz, to: 2GHz, step: 500MHz}}
+search:
+  objectives: [{chain: SF-P-DA}, {kind: cores-used}]
+`), "freq.yaml", ".", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := sw.Runs[0].Config.Search.WithDefaults(sw.Runs[0].Config.System, sw.Runs[0].Config.Analysis.ChainLatency)
+	fronts := [][][]float64{nil, {{12, 3}}, {{10, 4}, {20, 2}}}
+	var runs []*SweepRunData
+	for i, r := range sw.Runs {
+		d := &SweepRunData{Front: fronts[i]}
+		d.Record = SweepRunRecord{Index: r.Index, Name: r.Name, Settings: r.Settings, Evaluations: 1000, ResultsFormat: 1}
+		d.Manifest = Manifest{Objectives: []string{"SF-P-DA reaction-time", "cores-used"}, Settings: search, Seed: 1,
+			Feasible: fronts[i] != nil, FrontSize: len(fronts[i]), Evaluations: 1000}
+		runs = append(runs, d)
+	}
+	s, err := NewSweepSummary(sw, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Parameters[0].Values; !reflect.DeepEqual(got, []string{"1GHz", "1.5GHz", "2GHz"}) && !reflect.DeepEqual(got, []string{"1GHz", "1500MHz", "2GHz"}) {
+		t.Errorf("canonical values %v", got)
+	}
+	if got := s.Parameters[0].Display; !reflect.DeepEqual(got, []string{"1 GHz", "1.5 GHz", "2 GHz"}) {
+		t.Errorf("display values %v, want 1 GHz, 1.5 GHz, 2 GHz", got)
+	}
+	var buf bytes.Buffer
+	if err := WriteSweepHTML(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	runsTable := page[strings.Index(page, `<section id="runs">`):]
+	for _, want := range []string{"<td>1 GHz, 1.5 GHz, 2 GHz</td>", "<td>1.5 GHz</td>", ">no feasible run</text>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("summary.html lacks %q", want)
+		}
+	}
+	if strings.Contains(page, ">1500MHz<") || strings.Contains(runsTable, "<th>folder</th>") || strings.Contains(runsTable, ">run-001_") {
+		t.Error("summary.html shows canonical values or the folder names in the runs table")
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
@@ -67,7 +68,8 @@ entry. Priorities given in the file are used on every core where each task has o
 				if a, err = e.FromMapping(m); err != nil {
 					var ie *configs.InputError
 					if errors.As(err, &ie) && ie.File == "" {
-						ie.File = mapping
+						// The keys of a mapping file are at its top level.
+						ie.File, ie.Where = mapping, strings.TrimPrefix(ie.Where, "mapping.")
 					}
 					return err
 				}

@@ -145,7 +145,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		{[]string{"analyze", "--mapping", filepath.Join(dir, "missing.yaml")}, "cannot read the mapping"},
 		{[]string{"analyze", "--mapping", write("empty.yaml", "offloading: []\n")}, "units: missing"},
 		{[]string{"analyze", "--mapping", write("key.yaml", "units:\n  - {task: EKF, core: Core2}\n")}, "units[0]: unknown key(s) core"},
-		{[]string{"analyze", "--mapping", edit("task.yaml", "{task: EKF, unit: Core3}", "{task: EFK, unit: Core3}")}, `mapping.units[7].task: task "EFK" is not defined`},
+		{[]string{"analyze", "--mapping", edit("task.yaml", "{task: EKF, unit: Core3}", "{task: EFK, unit: Core3}")}, `task.yaml: units[7].task: task "EFK" is not defined`},
 		{[]string{"analyze", "--mapping", edit("unit.yaml", "{task: EKF, unit: Core3}", "{task: EKF, unit: Core7}")}, `unit "Core7" is not defined (task EKF; units: Core0, Core1, Core2, Core3, Core4, Core5, GP10B)`},
 		{[]string{"analyze", "--mapping", edit("unplaced.yaml", "  - {task: EKF, unit: Core3}\n", "")}, "task EKF is not placed"},
 		{[]string{"analyze", "--mapping", edit("ticks.yaml", "{task: Planner, unit: Core0}", "{task: Planner, unit: GP10B}")}, "task Planner cannot run on GP10B: it has no ticks for kind GPU_def"},

@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 
 	"github.com/hetmap/hetmap/configs/gpuscenario"
 	"github.com/hetmap/hetmap/results"
@@ -17,6 +17,12 @@ func newGPUCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "gpu",
 		Short: "GPU analyses on a kernel set: block-level response times, simulation",
+		// Runnable, so that a command that is not rta or simulate is an
+		// error (exit code 2) rather than the help with exit code 0.
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return errors.New("give a command: hetmap gpu rta FILE.yaml, or hetmap gpu simulate FILE (see hetmap gpu --help)")
+		},
 	}
 	cmd.AddCommand(newGPURTACmd(), newGPUSimulateCmd())
 	return cmd
@@ -97,12 +103,15 @@ are reported as skipped.`,
 			if err != nil {
 				return err
 			}
+			for _, w := range warns {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+			}
 			res, err := gpusim.Simulate(sc)
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			for _, w := range warns {
-				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+			if len(res.Kernels) == 0 && len(res.Copies) == 0 {
+				return fmt.Errorf("%s: nothing to simulate: every benchmark of the scenario was skipped (the warnings above say why)", args[0])
 			}
 			if svgOut != "" {
 				var buf bytes.Buffer
@@ -126,16 +135,6 @@ are reported as skipped.`,
 	return cmd
 }
 
-// writeFileAtomic writes to a temporary name and renames, so a failure
-// never leaves a partial file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
-}
+// writeFileAtomic writes through a temporary file of a unique name beside
+// path, renamed into place, so a failure never leaves a partial file.
+func writeFileAtomic(path string, data []byte) error { return results.WriteFileAtomic(path, data) }

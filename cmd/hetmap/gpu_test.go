@@ -97,9 +97,11 @@ func TestGPUSimulateExaminerScenario(t *testing.T) {
 			t.Errorf("implausible block %+v", b)
 		}
 	}
-	// A scenario with a plugin that is not a kernel loads, with the benchmark reported as skipped.
+	// A scenario whose only benchmark is not a kernel loads, with the
+	// benchmark reported as skipped; with nothing left to simulate, that is
+	// an error (it printed an empty table and exited 0 before).
 	_, errOut, code = hetmap(t, "gpu", "simulate", shared+"/cuda_scheduling_examiner/configs/cpu_random_walk.json")
-	if code != 0 || !strings.Contains(errOut, "skipped") {
+	if code != 2 || !strings.Contains(errOut, "cpu_random_walk.so: skipped") || !strings.Contains(errOut, "nothing to simulate: every benchmark of the scenario was skipped") {
 		t.Errorf("cpu_random_walk: exit %d, stderr %q", code, errOut)
 	}
 }

@@ -23,6 +23,9 @@ the same system. Warnings about the model go to stderr and into the file's heade
 			if !strings.EqualFold(filepath.Ext(args[0]), ".amxmi") {
 				return fmt.Errorf("%s: expected an Amalthea model ending in .amxmi", args[0])
 			}
+			if st, err := os.Stat(out); err == nil && st.IsDir() {
+				return fmt.Errorf("-o %s: %s is a folder: give a file name, e.g. %s", out, out, filepath.Join(out, strings.TrimSuffix(filepath.Base(args[0]), filepath.Ext(args[0]))+".yaml"))
+			}
 			cfg, err := configs.LoadFile(args[0])
 			if err != nil {
 				return err
@@ -41,12 +44,8 @@ the same system. Warnings about the model go to stderr and into the file's heade
 				_, err = cmd.OutOrStdout().Write(buf.Bytes())
 				return err
 			}
-			// Write to a temporary name, then rename: no partial file on failure.
-			tmp := out + ".tmp"
-			if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
-				return err
-			}
-			return os.Rename(tmp, out)
+			// Through a temporary file, renamed: no partial file on failure.
+			return writeFileAtomic(out, buf.Bytes())
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the YAML to this file (default: standard output)")

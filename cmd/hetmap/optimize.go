@@ -2,18 +2,14 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
-	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
-	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/results"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
 
 func newOptimizeCmd() *cobra.Command {
@@ -21,6 +17,7 @@ func newOptimizeCmd() *cobra.Command {
 	var algorithm, out string
 	var seed int64
 	var workers int
+	var wide bool
 	cmd := &cobra.Command{
 		Use:   "optimize",
 		Short: "Search the mappings that are Pareto-optimal for the chain latencies",
@@ -35,12 +32,25 @@ with any number of --workers.
 
 Writes report.html (a self-contained page for an architecture review), front.csv,
 front.json, manifest.json, config.yaml and mappings/point-N.yaml (each accepted by
-hetmap analyze --mapping) into --out (default results/<UTC time>/), which
-appears only when the run is complete. Exit code 1 when no mapping is feasible: the least-
-violating mappings are shown with what they miss (with the exhaustive algorithm, a proof
-that no feasible mapping exists).`,
+hetmap analyze --mapping) into --out (default runs/<UTC time>/ in the working
+directory), which appears only when the run is complete. The folder is claimed before
+the search: one that exists, cannot be created or that another run writes fails at once.
+The front table fits 100 columns (--wide: one table with every column).
+
+A bar shows the progress on a terminal (a line every 5 s in a log). Ctrl-C (or SIGTERM)
+stops the search and writes what it found as a complete folder marked interrupted, exit
+code 130; a second Ctrl-C stops at once. Exit code 1 when no mapping is feasible: the
+least-violating mappings are shown with what they miss (with the exhaustive algorithm, a
+proof that no feasible mapping exists).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if err := checkWorkersFlag(cmd, "workers", workers); err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("seed") && seed == 0 {
+				return errSeedZero("--seed")
+			}
 			cfg, err := sf.load()
 			if err != nil {
 				return err
@@ -49,37 +59,61 @@ that no feasible mapping exists).`,
 			if err != nil {
 				return err
 			}
-			opts := optimizer.Options{Algorithm: algorithm, Workers: workers}
+			opts := optimizer.Options{Algorithm: algorithm}
 			if cmd.Flags().Changed("seed") {
 				opts.Seed = &seed
 			}
+			opts.Workers = capWorkers(stderr, workers, cfg.Search.Workers)
+			if err := optimizer.Check(e, opts); err != nil {
+				return err
+			}
+			// Claim the output folder before searching: a folder that
+			// cannot be written, or that another run writes, fails now.
+			var claim *results.Claim
 			if out == "" {
-				out = filepath.Join("results", time.Now().UTC().Format("20060102T150405Z"))
+				claim, err = claimDefault(filepath.Join(runsFolder, time.Now().UTC().Format("20060102T150405Z")))
+			} else {
+				claim, err = results.ClaimDir(out)
 			}
-			if _, err := os.Stat(out); err == nil {
-				return fmt.Errorf("output folder %s exists already; choose another with --out", out)
-			}
-			started := time.Now()
-			progress := newProgress(cmd.ErrOrStderr())
-			opts.Progress = progress.update
-			res, err := optimizer.Run(e, opts)
-			progress.finish(res)
 			if err != nil {
 				return err
 			}
-			if err := results.WriteFrontText(cmd.OutOrStdout(), cfg, res); err != nil {
+			defer claim.Release()
+			out = claim.Dir()
+			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the search; the front found so far goes to "+out)
+			defer stop()
+			started := time.Now()
+			search := cfg.Search.WithDefaults(cfg.System, cfg.Analysis.ChainLatency)
+			if algorithm != "" {
+				search.Algorithm = algorithm
+			}
+			progress := newSearchProgress(stderr, search)
+			opts.Progress = progress.update
+			res, err := optimizer.Run(ctx, e, opts)
+			progress.finish()
+			if err != nil {
 				return err
 			}
 			nWorkers := res.Search.Workers
 			if nWorkers == 0 {
 				nWorkers = defaultWorkers()
 			}
-			if err := results.WriteRun(out, cfg, res, results.RunInfo{Version: version, Started: started, Workers: nWorkers}); err != nil {
+			// The run folder first: a failing standard output (a full
+			// disk, a closed pipe) loses nothing.
+			if err := claim.WriteRun(cfg, res, results.RunInfo{Version: version, Started: started, Workers: nWorkers}); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "\n%s, %d evaluations in %s; %s; files in %s (report.html, front.csv, front.json, manifest.json)\n",
-				describe(res), res.Evaluations, res.Wall.Round(time.Millisecond), feasibleCount(res), out)
-			if !res.Feasible {
+			werr := results.WriteFrontText(stdout, cfg, res, results.TextOptions{Wide: wide})
+			if werr == nil {
+				_, werr = fmt.Fprintf(stdout, "\n%s, %d evaluations in %s; %s.\nFiles in %s: %s\n",
+					describe(res), res.Evaluations, res.Wall.Round(time.Millisecond), feasibleCount(res), out, strings.Join(results.RunFiles, ", "))
+			}
+			switch {
+			case werr != nil:
+				return fmt.Errorf("cannot write to standard output (%v); the results are complete in %s", werr, out)
+			case res.Interrupted():
+				return &interruptedError{fmt.Sprintf("interrupted: what the search found in %d evaluations is in %s, marked interrupted", res.Evaluations, out)}
+			case !res.Feasible:
 				return &problemError{"no feasible mapping found"}
 			}
 			return nil
@@ -88,9 +122,27 @@ that no feasible mapping exists).`,
 	sf.add(cmd)
 	cmd.Flags().StringVar(&algorithm, "algorithm", "", "nsga2 or exhaustive (default: the configuration's search.algorithm, nsga2)")
 	cmd.Flags().Int64Var(&seed, "seed", 0, "seed of the search's random generator (default: the configuration's search.seed, 1)")
-	cmd.Flags().StringVar(&out, "out", "", "folder for the result files (default results/<UTC time>)")
-	cmd.Flags().IntVar(&workers, "workers", 0, "parallel evaluations (default: the number of CPUs)")
+	cmd.Flags().StringVar(&out, "out", "", "folder for the result files (default runs/<UTC time>)")
+	cmd.Flags().IntVar(&workers, "workers", 0, "parallel evaluations; 0: the configuration's search.workers, else the number of CPUs")
+	cmd.Flags().BoolVar(&wide, "wide", false, "print every objective's full name and every unit's utilisation in one table, however wide")
 	return cmd
+}
+
+// runsFolder is where optimize and sweep write by default: a folder of the
+// working directory, not a package of the source tree.
+const runsFolder = "runs"
+
+// claimDefault claims a default output folder: the name given, or, when
+// a run of the same second has it, the name with -2, -3, … added.
+func claimDefault(dir string) (*results.Claim, error) {
+	c, err := results.ClaimDir(dir)
+	for n := 2; err != nil && n < 100; n++ {
+		if _, statErr := os.Stat(dir); statErr != nil && !strings.Contains(err.Error(), "another hetmap run") {
+			return nil, err
+		}
+		c, err = results.ClaimDir(fmt.Sprintf("%s-%d", dir, n))
+	}
+	return c, err
 }
 
 func describe(res *optimizer.Outcome) string {
@@ -117,38 +169,5 @@ func feasibleCount(res *optimizer.Outcome) string {
 	return s
 }
 
-// progress shows a bar on a terminal and nothing elsewhere (logs, tests).
-type progress struct {
-	bar   *progressbar.ProgressBar
-	start time.Time
-}
-
-func newProgress(w io.Writer) *progress {
-	p := &progress{start: time.Now()}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		p.bar = progressbar.NewOptions64(-1, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("searching"),
-			progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionSpinnerType(14), progressbar.OptionClearOnFinish())
-	}
-	return p
-}
-
-func (p *progress) update(pr moo.Progress) {
-	if p.bar == nil {
-		return
-	}
-	rate := float64(pr.Evaluations) / time.Since(p.start).Seconds()
-	p.bar.Describe(fmt.Sprintf("generation %d: %d evaluations, %d feasible, front %d, %.0f evaluations/s",
-		pr.Generation, pr.Evaluations, pr.Feasible, pr.ArchiveSize, rate))
-	_ = p.bar.Set64(int64(pr.Evaluations))
-}
-
-func (p *progress) finish(*optimizer.Outcome) {
-	if p.bar != nil {
-		_ = p.bar.Finish()
-	}
-}
-
 // defaultWorkers is what moo uses when no number is given.
 func defaultWorkers() int { return runtimeCPUs() }
-
-var _ = configs.AlgorithmNSGA2

@@ -60,7 +60,7 @@ func TestOptimizeDefault(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(stdout, "Pareto front:") || !strings.Contains(stdout, "files in "+out) {
+	if !strings.Contains(stdout, "Pareto front:") || !strings.Contains(stdout, "Files in "+out+": report.html, front.csv, front.json, manifest.json, config.yaml, mappings/") {
 		t.Errorf("output:\n%s", stdout)
 	}
 	for _, f := range []string{"front.csv", "front.json", "manifest.json", "config.yaml"} {
@@ -124,7 +124,7 @@ func mustJSON(t *testing.T, v any) string {
 	return string(b)
 }
 
-var wallTime = regexp.MustCompile(`evaluations in [^;]+;(.*); files in .*`)
+var wallTime = regexp.MustCompile(`evaluations in [^;]+;([^\n]*)\.\nFiles in .*`)
 
 // TestOptimizeExhaustiveGolden: the exact front of the 3-objective example.
 func TestOptimizeExhaustiveGolden(t *testing.T) {
@@ -133,7 +133,7 @@ func TestOptimizeExhaustiveGolden(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	golden(t, "optimize_exhaustive_3obj.txt", wallTime.ReplaceAllString(stdout, "evaluations in (time);$1; files in (folder)"))
+	golden(t, "optimize_exhaustive_3obj.txt", wallTime.ReplaceAllString(stdout, "evaluations in (time);$1.\nFiles in (folder)"))
 	front := readFront(t, out)
 	if !front.Exact || len(front.Points) != 15 {
 		t.Errorf("exact %v, %d points, want 15", front.Exact, len(front.Points))

@@ -12,7 +12,7 @@ import (
 const (
 	exitOK      = 0
 	exitProblem = 1 // the work ran and found a problem the user asked about
-	exitInput   = 2 // bad input or usage
+	exitInput   = 2 // bad input or usage, or output that cannot be written
 )
 
 // problemError marks a finding (a missed deadline, no feasible mapping): the
@@ -30,6 +30,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	err := root.Execute()
 	if err == nil {
 		return exitOK
+	}
+	var ie *interruptedError
+	if errors.As(err, &ie) {
+		fmt.Fprintln(stderr, "hetmap:", ie.msg)
+		return exitInterrupted
 	}
 	var pe *problemError
 	if errors.As(err, &pe) {

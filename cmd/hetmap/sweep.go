@@ -1,27 +1,23 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
-	"github.com/hetmap/hetmap/optimizer/sweep"
+	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/sweep"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
 
 func newSweepCmd() *cobra.Command {
-	var out string
+	var out, shardFlag string
 	var workers int
-	var resume bool
+	var resume, summarize, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "sweep FILE.yaml",
 		Short: "Run the search over the cross product of varied parameters and summarise",
@@ -34,7 +30,7 @@ the parameters as a list of {name, kind or task, values or range}, optionally se
 keys of the search section to replace; see configs/examples/sweep-contention.yaml. Every
 run's configuration is built and checked before any run starts.
 
-Each run goes into its own folder in --out (default results/sweep-<UTC time>/), named by
+Each run goes into its own folder in --out (default runs/sweep-<UTC time>/), named by
 its index and parameters (run-003_memory.per_core.A57=10ns_search.seed=2), with the files
 of hetmap optimize plus sweep-run.json; a folder appears only when its run is complete.
 Then summary.csv (one row per run: parameters, seed, feasible, front size, hypervolume
@@ -43,40 +39,92 @@ share, evaluations, wall time) and summary.html (how each measure moves with eac
 parameter: median, quartiles and min-max over the seeds and the other parameters).
 
 --workers N runs N runs at a time (default 1); the CPUs are shared among their searches.
-The summary does not depend on it. Ctrl-C lets the runs in progress finish and stops;
---resume then finishes the sweep in the same --out without redoing complete runs. A run
-without a feasible mapping is a result of the sweep, not an error: the exit code is 0
-once every run is complete, 1 when the sweep was interrupted.`,
+The summary does not depend on it. Ctrl-C stops the runs in progress and starts no
+other (a second Ctrl-C stops at once); --resume then finishes the sweep in the same
+--out without redoing complete runs. A run without a feasible mapping is a result of
+the sweep, not an error: the exit code is 0 once every run is complete, 130 when the
+sweep was interrupted.
+
+Beyond one machine (a Slurm array job, a Kubernetes Indexed Job, GNU parallel over ssh;
+see docs/sweeps-on-a-cluster.md): --shard K/N runs only shard K of N, the runs whose
+index i has (i-1) mod N = K-1, into the --out that all shards share (created by
+whichever comes first; complete runs there are kept, so a shard can be run again).
+When every shard is done, --summarize writes summary.csv and summary.html from the run
+folders in --out, or lists the runs still missing (exit code 1). --dry-run lists the
+runs (of the shard) and exits.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := args[0]
+			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if cmd.Flags().Changed("workers") && workers < 1 {
+				return fmt.Errorf("--workers %d: give at least 1 run at a time", workers)
+			}
+			var shard *sweep.Shard
+			if shardFlag != "" {
+				var err error
+				if shard, err = sweep.ParseShard(shardFlag); err != nil {
+					return err
+				}
+			}
+			switch {
+			case summarize && (shard != nil || resume || dryRun):
+				return errors.New("--summarize only reads the run folders: give it without --shard, --resume and --dry-run")
+			case summarize && out == "":
+				return errors.New("--summarize needs --out: the folder of the sweep")
+			case shard != nil && out == "" && !dryRun:
+				return errors.New("--shard needs --out: the folder that every shard of the sweep shares")
+			case resume && out == "" && !dryRun:
+				return errors.New("--resume needs --out: the folder of the sweep to finish")
+			case shard != nil && resume:
+				return errors.New("--shard keeps the complete runs in --out already: give it without --resume")
+			}
 			sw, err := sweep.Load(file)
 			if err != nil {
 				return err
 			}
-			if out == "" {
-				if resume {
-					return errors.New("--resume needs --out: the folder of the sweep to finish")
-				}
-				out = filepath.Join("results", "sweep-"+time.Now().UTC().Format("20060102T150405Z"))
+			if workers > runtimeCPUs() {
+				fmt.Fprintf(stderr, "note: --workers %d is more than the %d CPUs; running %d runs at a time\n", workers, runtimeCPUs(), runtimeCPUs())
+				workers = runtimeCPUs()
 			}
-			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			ctx, cancel := context.WithCancel(cmd.Context())
-			defer cancel()
-			sigs := make(chan os.Signal, 1)
-			signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-			defer signal.Stop(sigs)
-			go func() {
-				select {
-				case <-sigs:
-					signal.Stop(sigs) // a second Ctrl-C ends the process at once
-					fmt.Fprintln(stderr, "\nhetmap: interrupted: no further run starts; the runs in progress finish first (Ctrl-C again to stop at once)")
-					cancel()
-				case <-ctx.Done():
+			if dryRun {
+				runs := shard.Runs(sw)
+				for _, run := range runs {
+					fmt.Fprintln(stdout, run.Name)
 				}
-			}()
-			bar := newSweepProgress(stderr, len(sw.Runs))
-			opts := sweep.Options{Out: out, Resume: resume, Workers: workers, Version: version,
+				what := fmt.Sprintf("%d runs", len(runs))
+				if shard != nil {
+					what = fmt.Sprintf("shard %s: %d of the %d runs", shard, len(runs), len(sw.Runs))
+				}
+				fmt.Fprintf(stdout, "%s; nothing run (--dry-run)\n", what)
+				return nil
+			}
+			if summarize {
+				sum, err := sweep.SummarizeFolder(sw, out)
+				var missing *sweep.MissingError
+				if errors.As(err, &missing) {
+					fmt.Fprintf(stdout, "%d of %d runs are not complete in %s:\n", len(missing.Missing), missing.Total, out)
+					for _, run := range missing.Missing {
+						fmt.Fprintln(stdout, "  "+run.Name)
+					}
+					return &problemError{fmt.Sprintf("no summary yet: %d runs are missing; run the shards that hold them (or hetmap sweep %s --out %s --resume)", len(missing.Missing), file, out)}
+				}
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "%d runs, %d with a feasible mapping; summary in %s and %s\n", len(sum.Rows), feasibleRuns(sum),
+					filepath.Join(out, results.SweepSummaryCSV), filepath.Join(out, results.SweepSummaryHTML))
+				return nil
+			}
+			if out == "" {
+				out = filepath.Join(runsFolder, "sweep-"+time.Now().UTC().Format("20060102T150405Z"))
+			}
+			if n := maxSearchWorkers(sw); n > runtimeCPUs() {
+				fmt.Fprintf(stderr, "note: search.workers %d is more than the %d CPUs; each run uses at most %d\n", n, runtimeCPUs(), runtimeCPUs())
+			}
+			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the runs in progress (they run again with --resume); no further run starts")
+			defer stop()
+			bar := newSweepProgress(stderr, len(shard.Runs(sw)))
+			opts := sweep.Options{Out: out, Resume: resume, Shard: shard, Workers: workers, Version: version,
 				OnRun: func(ev sweep.Event) {
 					bar.clear()
 					what := "complete already, kept"
@@ -88,31 +136,57 @@ once every run is complete, 1 when the sweep was interrupted.`,
 				}}
 			rep, err := sweep.Run(ctx, sw, opts)
 			bar.finish()
+			resumeHint := fmt.Sprintf("hetmap sweep %s --out %s --resume", file, out)
+			if shard != nil {
+				resumeHint = fmt.Sprintf("hetmap sweep %s --out %s --shard %s", file, out, shard)
+			}
 			if errors.Is(err, sweep.ErrStopped) {
-				return &problemError{fmt.Sprintf("interrupted: %d of %d runs are complete in %s; finish the sweep with: hetmap sweep %s --out %s --resume",
-					rep.Resumed+rep.Ran, rep.Total, out, file, out)}
+				return &interruptedError{fmt.Sprintf("interrupted: %d of %d runs are complete in %s; finish with: %s",
+					rep.Resumed+rep.Ran, rep.Total, out, resumeHint)}
 			}
 			if err != nil {
 				if rep != nil && rep.Resumed+rep.Ran > 0 {
-					return fmt.Errorf("%w\n(the %d complete runs stay in %s: after fixing the cause, finish with --resume)", err, rep.Resumed+rep.Ran, out)
+					return fmt.Errorf("%w\n(the %d complete runs stay in %s: after fixing the cause, finish with: %s)", err, rep.Resumed+rep.Ran, out, resumeHint)
 				}
 				return err
 			}
-			feasible := 0
-			for _, r := range rep.Summary.Rows {
-				if r.Feasible {
-					feasible++
-				}
+			if shard != nil {
+				fmt.Fprintf(stdout, "\nshard %s: %d runs (%d complete already, %d run now) in %s; when every shard is done: hetmap sweep %s --out %s --summarize\n",
+					shard, rep.Total, rep.Resumed, rep.Ran, out, file, out)
+				return nil
 			}
 			fmt.Fprintf(stdout, "\n%d runs (%d complete already, %d run now), %d with a feasible mapping; summary in %s and %s\n",
-				rep.Total, rep.Resumed, rep.Ran, feasible, filepath.Join(out, results.SweepSummaryCSV), filepath.Join(out, results.SweepSummaryHTML))
+				rep.Total, rep.Resumed, rep.Ran, feasibleRuns(rep.Summary), filepath.Join(out, results.SweepSummaryCSV), filepath.Join(out, results.SweepSummaryHTML))
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "folder of the sweep (default results/sweep-<UTC time>)")
+	cmd.Flags().StringVar(&out, "out", "", "folder of the sweep (default runs/sweep-<UTC time>)")
 	cmd.Flags().IntVar(&workers, "workers", 1, "runs at a time; their searches share the CPUs")
 	cmd.Flags().BoolVar(&resume, "resume", false, "finish an interrupted sweep in --out, keeping its complete runs")
+	cmd.Flags().StringVar(&shardFlag, "shard", "", "K/N: run only shard K of N (the runs i with (i-1) mod N = K-1) into the shared --out")
+	cmd.Flags().BoolVar(&summarize, "summarize", false, "write the summary of the sweep in --out from its run folders (after the shards)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list the runs (of the shard) and exit")
 	return cmd
+}
+
+// feasibleRuns counts the runs of a summary with a feasible mapping.
+func feasibleRuns(sum *results.SweepSummary) int {
+	n := 0
+	for _, r := range sum.Rows {
+		if r.Feasible {
+			n++
+		}
+	}
+	return n
+}
+
+// maxSearchWorkers is the largest search.workers of a sweep's runs.
+func maxSearchWorkers(sw *configs.Sweep) int {
+	n := 0
+	for i := range sw.Runs {
+		n = max(n, sw.Runs[i].Config.Search.Workers)
+	}
+	return n
 }
 
 // sweepProgress shows a bar over the runs on a terminal and nothing
@@ -123,7 +197,7 @@ type sweepProgress struct {
 
 func newSweepProgress(w io.Writer, total int) *sweepProgress {
 	p := &sweepProgress{}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if isTerminal(w) {
 		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("sweep runs"),
 			progressbar.OptionShowCount(), progressbar.OptionSetElapsedTime(true), progressbar.OptionSetPredictTime(true),
 			progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())

@@ -13,8 +13,8 @@ import (
 )
 
 // TestSweepCtrlC presses Ctrl-C (SIGINT to this process) during the 12-run
-// sweep: the run in progress finishes, no other starts, the exit code is 1
-// with the command that resumes; --resume then keeps the complete runs and
+// sweep: the run in progress stops and is dropped, no other starts, the exit
+// code is 130 with the command that resumes; --resume then keeps the complete runs and
 // gives the summary of the sweep run in one go (the golden of
 // TestSweepCommand).
 func TestSweepCtrlC(t *testing.T) {
@@ -68,8 +68,8 @@ func TestSweepCtrlC(t *testing.T) {
 		t.Skip("the sweep finished before the interrupt reached it")
 	}
 	n := complete()
-	want := "finish the sweep with: hetmap sweep " + sweepFile + " --out " + out + " --resume"
-	if r.code != 1 || !strings.Contains(r.stderr, "interrupted: no further run starts") || !strings.Contains(r.stderr, want) || n >= 12 {
+	want := "finish with: hetmap sweep " + sweepFile + " --out " + out + " --resume"
+	if r.code != 130 || !strings.Contains(r.stderr, "interrupted: stopping the runs in progress") || !strings.Contains(r.stderr, want) || n >= 12 {
 		t.Fatalf("after Ctrl-C: exit %d, %d runs complete, stderr:\n%s", r.code, n, r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(out, "summary.csv")); !os.IsNotExist(err) {

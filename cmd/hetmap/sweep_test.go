@@ -1,9 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -43,8 +43,6 @@ func sweepRuns(t *testing.T, out string) []string {
 	}
 	return runs
 }
-
-var sweepTimes = regexp.MustCompile(`evaluations in [0-9.]+[µmn]?s`)
 
 // TestSweepCommand: the 12-run sweep of testdata/sweep_waters.yaml on the
 // WATERS model from the command line: every run folder as optimize writes
@@ -123,7 +121,7 @@ func TestSweepBadFiles(t *testing.T) {
 		{"unknown key", "base: builtin\nparameters: [{name: search.seed, values: [1], step: 1}]\n",
 			"parameters[0]: unknown key(s) step"},
 		{"impossible value", "base: builtin\nparameters: [{name: search.population, values: [50, 1]}]\n",
-			"parameters[0].values[1]: search.population=1: search.population: must be at least 2, got 1"},
+			"parameters[0].values[1]: search.population=1: search.population: must be between 2 and 100000, got 1"},
 		{"run-level conflict", "base: builtin\nparameters: [{name: time_slice, task: SFM, values: [5ms]}]\n",
 			"parameters: run 1 (time_slice[SFM]=5ms): time_slice[SFM] (parameters[0]) fixes a time slice, which only the timeslice GPU model uses"},
 		{"bad base", "base: missing.yaml\nseeds: [1]\n", "base: cannot read the configuration"},
@@ -161,5 +159,96 @@ func TestSweepBadFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
 		t.Error("an output folder was created")
+	}
+}
+
+// TestSweepShards runs the 12-run sweep as 3 shards, 3 processes at once
+// into one folder (as the tasks of a Slurm array or a Kubernetes Indexed
+// Job would): each runs its 4 runs, and --summarize then writes the summary
+// of the sweep run in one process (the golden of TestSweepCommand, wall
+// times masked). With a run folder missing, --summarize lists it and exits
+// with code 1, writing no summary.
+func TestSweepShards(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "sweep")
+	type result struct {
+		k      int
+		code   int
+		stdout string
+		stderr string
+	}
+	done := make(chan result, 3)
+	for k := 1; k <= 3; k++ {
+		cmd := hetmapCommand(t, "", "sweep", sweepFile, "--out", out, "--shard", fmt.Sprintf("%d/3", k))
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			cmd.Wait()
+			done <- result{k, cmd.ProcessState.ExitCode(), stdout.String(), stderr.String()}
+		}()
+	}
+	for range 3 {
+		r := <-done
+		if r.code != 0 || !strings.Contains(r.stdout, fmt.Sprintf("shard %d/3: 4 runs (0 complete already, 4 run now)", r.k)) ||
+			!strings.Contains(r.stdout, "when every shard is done: hetmap sweep "+sweepFile+" --out "+out+" --summarize") {
+			t.Errorf("shard %d: exit %d\n%s\n%s", r.k, r.code, r.stdout, r.stderr)
+		}
+		// Shard k runs k, k+3, k+6, k+9.
+		for i := r.k; i <= 12; i += 3 {
+			if !strings.Contains(r.stdout, fmt.Sprintf("run-%03d_", i)) {
+				t.Errorf("shard %d did not run run %d:\n%s", r.k, i, r.stdout)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "summary.csv")); !os.IsNotExist(err) {
+		t.Error("a shard wrote the summary")
+	}
+	runs := sweepRuns(t, out)
+	if len(runs) != 12 {
+		t.Fatalf("%d run folders, want 12", len(runs))
+	}
+	// A run missing: listed, no summary.
+	aside := filepath.Join(t.TempDir(), "aside")
+	if err := os.Rename(filepath.Join(out, runs[6]), aside); err != nil {
+		t.Fatal(err)
+	}
+	stdout, errOut, code := hetmap(t, "sweep", sweepFile, "--out", out, "--summarize")
+	if code != 1 || !strings.Contains(stdout, "1 of 12 runs are not complete in "+out+":\n  "+runs[6]+"\n") || !strings.Contains(errOut, "no summary yet: 1 runs are missing") {
+		t.Errorf("summarize with a run missing: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(out, "summary.csv")); !os.IsNotExist(err) {
+		t.Error("--summarize wrote a summary with a run missing")
+	}
+	if err := os.Rename(aside, filepath.Join(out, runs[6])); err != nil {
+		t.Fatal(err)
+	}
+	stdout, errOut, code = hetmap(t, "sweep", sweepFile, "--out", out, "--summarize")
+	if code != 0 || !strings.Contains(stdout, "12 runs, ") {
+		t.Fatalf("summarize: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+	golden(t, "sweep_summary.csv", sweepCSV(t, out))
+	// A shard run again keeps its complete runs.
+	stdout, errOut, code = hetmap(t, "sweep", sweepFile, "--out", out, "--shard", "2/3")
+	if code != 0 || strings.Count(stdout, "complete already, kept") != 4 {
+		t.Errorf("shard 2 again: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+}
+
+// TestSweepDryRun lists the runs, of the sweep or of a shard, and writes
+// nothing.
+func TestSweepDryRun(t *testing.T) {
+	dir := t.TempDir()
+	stdout, errOut, code := hetmap(t, "sweep", sweepFile, "--dry-run", "--shard", "2/5", "--out", filepath.Join(dir, "s"))
+	want := "run-002_memory.per_core.A57=10ns_analysis.gpu_model=fifo_search.seed=2\n" +
+		"run-007_memory.per_core.A57=40ns_analysis.gpu_model=fifo_search.seed=1\n" +
+		"run-012_memory.per_core.A57=40ns_analysis.gpu_model=timeslice_search.seed=3\n" +
+		"shard 2/5: 3 of the 12 runs; nothing run (--dry-run)\n"
+	if code != 0 || stdout != want {
+		t.Errorf("exit %d, %s\n%s\nwant\n%s", code, errOut, stdout, want)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("--dry-run wrote %v", entries)
 	}
 }

@@ -8,18 +8,25 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/rta/gpusim"
+
+	"github.com/hetmap/hetmap/internal/sharedtest"
 )
 
-// examinerDir holds the real scenario files (relative to this package).
-const examinerDir = "../../../shared/cuda_scheduling_examiner/configs"
+// examinerDir returns the folder of the real scenario files in ../shared,
+// failing the test when it is absent (skipping it under -short).
+func examinerDir(t *testing.T) string {
+	t.Helper()
+	return sharedtest.Path(t, "cuda_scheduling_examiner/configs")
+}
 
 var kernelPlugins = []string{"timer_spin.so", "timer_spin_default_stream.so", "sharedmem_timer_spin.so", "multikernel.so"}
 
 // Every real scenario file loads; every one that holds kernels simulates.
 func TestExaminerConfigsDirectory(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(examinerDir, "*.json"))
+	dir := examinerDir(t)
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil || len(files) == 0 {
-		t.Skipf("no scenario files in %s (%v)", examinerDir, err)
+		t.Fatalf("no scenario files in %s (%v)", dir, err)
 	}
 	withKernels := 0
 	for _, f := range files {
@@ -61,11 +68,8 @@ func TestExaminerConfigsDirectory(t *testing.T) {
 
 func loadReal(t *testing.T, name string) (gpusim.Result, []Warning) {
 	t.Helper()
-	s, w, err := LoadExaminer(filepath.Join(examinerDir, name), Options{})
+	s, w, err := LoadExaminer(filepath.Join(examinerDir(t), name), Options{})
 	if err != nil {
-		if os.IsNotExist(err) {
-			t.Skipf("%s is absent", name)
-		}
 		t.Fatal(err)
 	}
 	r, err := gpusim.Simulate(s)
@@ -151,7 +155,7 @@ func TestRealFig3Copies(t *testing.T) {
 			t.Errorf("%s takes %d ns, want 12582912", c.Name, c.End-c.Start)
 		}
 	}
-	s, _, err := LoadExaminer(filepath.Join(examinerDir, "rtss_2017_fig3_bigexperiment.json"), Options{CopyLineTime: 10})
+	s, _, err := LoadExaminer(filepath.Join(examinerDir(t), "rtss_2017_fig3_bigexperiment.json"), Options{CopyLineTime: 10})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/rta/gpusim"
+
+	"github.com/hetmap/hetmap/internal/sharedtest"
 )
 
 // simulateBounded runs a loaded scenario with a small event bound and writes
@@ -37,7 +39,8 @@ func FuzzParseKernelSet(f *testing.F) {
 }
 
 func FuzzParseExaminer(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join(examinerDir, "*.json"))
+	// Seeds when ../shared is there; the fuzz test runs without them.
+	files, _ := filepath.Glob(filepath.Join(sharedtest.Root(), "cuda_scheduling_examiner/configs", "*.json"))
 	for _, name := range files {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)

@@ -86,8 +86,8 @@ func (a *Archive) Points() []Point {
 }
 
 // leastViolating keeps the k infeasible points of smallest violation, ties
-// broken by the lexicographic order of the genomes, so that its content only
-// depends on the set of points offered.
+// broken by the smaller Tiebreak and then the lexicographic order of the
+// genomes, so that its content only depends on the set of points offered.
 type leastViolating struct {
 	k       int
 	points  []Point // sorted by (violation, genome)
@@ -96,6 +96,9 @@ type leastViolating struct {
 
 func comparePoints(p, q *Point) int {
 	if c := cmp.Compare(p.Violation, q.Violation); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(p.Tiebreak, q.Tiebreak); c != 0 {
 		return c
 	}
 	return slices.Compare(p.Genome, q.Genome)
@@ -111,7 +114,7 @@ func (l *leastViolating) add(p Point) {
 	}
 	p = Point{
 		Genome:     slices.Clone(p.Genome),
-		Evaluation: Evaluation{Objectives: slices.Clone(p.Objectives), Violation: p.Violation, Payload: p.Payload},
+		Evaluation: Evaluation{Objectives: slices.Clone(p.Objectives), Violation: p.Violation, Tiebreak: p.Tiebreak, Payload: p.Payload},
 	}
 	l.points = slices.Insert(l.points, i, p)
 	if len(l.points) > l.k {

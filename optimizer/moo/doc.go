@@ -8,9 +8,10 @@
 // termination and a result: a Problem says which values each gene may take
 // and how a genome is evaluated; a Method (NSGA2 or Exhaustive) says how the
 // space is searched; Settings holds the termination criteria and the run-wide
-// options (seed, workers, progress), each with a documented zero-value
-// default; Minimize runs them and returns a Result whose Status says why the
-// run stopped.
+// options (seed, workers, progress, a context that interrupts the run), each
+// with a documented zero-value default; Minimize runs them and returns a
+// Result whose Status says why the run stopped. An interrupted run is not an
+// error: its Result holds what was found until then (Status Interrupted).
 //
 // # Objectives and constraints
 //

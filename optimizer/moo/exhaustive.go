@@ -2,6 +2,8 @@ package moo
 
 import (
 	"fmt"
+	"math/rand"
+	"time"
 )
 
 // Exhaustive is the method that enumerates the search space depth first,
@@ -43,6 +45,69 @@ type Exhaustive struct {
 // before evaluating them.
 const batchPerWorker = 64
 
+// contextCheckNodes is how many nodes of the walk Exhaustive visits between
+// two looks at Settings.Context and at the clock for progress reports: a
+// node costs at most a Values and a Prune call, so a few thousand take
+// milliseconds.
+const contextCheckNodes = 4096
+
+// estimateProbes is how many random descents estimate the size of the
+// walk for Progress.Done.
+const estimateProbes = 256
+
+// estimateExamined estimates how many children the walk examines (Values
+// offers them; Prune then cuts some), by Knuth's estimator of the size of
+// a backtrack tree (D. E. Knuth, "Estimating the efficiency of backtrack
+// programs", Mathematics of Computation 29(129):121–136, 1975): a probe
+// descends from the root, at each node into one of the children that
+// Prune keeps, chosen at random; the number of children at a node, times
+// the product of the kept children of the nodes above it, is an unbiased
+// estimate of the children examined at that depth. The mean over
+// estimateProbes probes is returned. Pruning makes subtrees unequal, so
+// the estimate is rough (on the WATERS problems within a factor of 2 of
+// the truth, where the share of the tree by its branches was off by ten),
+// but it costs a few thousand Prune calls. The probes draw from rng;
+// Result.Pruned does not count their cuts.
+func (x *Exhaustive) estimateExamined(sp *space, order []int, rng *rand.Rand) float64 {
+	n := sp.n
+	partial := make([]int, n)
+	for i, vals := range sp.values {
+		partial[i] = vals[0]
+	}
+	var buf, kept []int
+	total := 0.0
+	for range estimateProbes {
+		weight := 1.0
+		for depth := 0; depth < n; depth++ {
+			gene := order[depth]
+			vals := sp.values[gene]
+			if x.Values != nil {
+				buf = x.Values(partial, depth, buf[:0])
+				vals = buf
+			}
+			total += weight * float64(len(vals))
+			kept = kept[:0]
+			for _, v := range vals {
+				partial[gene] = v
+				if x.Prune == nil || !x.Prune(partial, depth+1) {
+					kept = append(kept, v)
+				}
+			}
+			if len(kept) == 0 {
+				break
+			}
+			weight *= float64(len(kept))
+			partial[gene] = kept[rng.Intn(len(kept))]
+		}
+	}
+	return max(1, total/estimateProbes)
+}
+
+// progressInterval is the longest time between two progress reports of
+// Exhaustive while it walks without gathering a batch (when Prune cuts
+// almost everything).
+const progressInterval = 250 * time.Millisecond
+
 func (x *Exhaustive) minimize(r *run) (Status, error) {
 	sp := r.sp
 	n, m := sp.n, sp.m
@@ -72,6 +137,13 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 	for i := range out {
 		out[i].Objectives = objs[i*m : (i+1)*m : (i+1)*m]
 	}
+	// Progress.Done: the children examined (Values offered them) over an
+	// estimate of how many the walk examines in all, which grows so that
+	// 5 % always remains until the walk ends.
+	estimate := x.estimateExamined(sp, order, r.set.Rand)
+	examined := 0.0
+	setDone := func() { r.done = examined / max(estimate, examined/0.95) }
+	lastReport := time.Now()
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -82,7 +154,9 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 		}
 		batch = batch[:0]
 		if err == nil {
+			setDone()
 			r.progress()
+			lastReport = time.Now()
 		}
 		return err
 	}
@@ -96,11 +170,23 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 	for g := range stamp {
 		stamp[g] = make([]int, len(sp.values[g]))
 	}
-	calls, emitted := 0, 0
+	calls, emitted, nodes := 0, 0, 0
 	limit := r.set.MaxEvaluations
 	var err error
+	interrupted := false
 	var walk func(depth int) bool // false: stop
 	walk = func(depth int) bool {
+		if nodes++; nodes%contextCheckNodes == 1 {
+			if r.interrupted() {
+				interrupted = true
+				return false
+			}
+			if time.Since(lastReport) >= progressInterval {
+				setDone()
+				r.progress()
+				lastReport = time.Now()
+			}
+		}
 		if depth == n {
 			if limit > 0 && emitted == limit {
 				return false
@@ -136,6 +222,7 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 			}
 		}
 		for _, v := range vals {
+			examined++
 			partial[gene] = v
 			if x.Prune != nil && x.Prune(partial, depth+1) {
 				r.pruned++
@@ -154,8 +241,13 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 	if err = flush(); err != nil {
 		return NotTerminated, err
 	}
-	if !complete { // stopped at a genome beyond the evaluation limit
+	switch {
+	case interrupted:
+		return Interrupted, nil
+	case !complete: // stopped at a genome beyond the evaluation limit
 		return EvaluationLimit, nil
 	}
+	r.done = 1
+	r.progress()
 	return Exhausted, nil
 }

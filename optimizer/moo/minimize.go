@@ -1,12 +1,14 @@
 package moo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Settings holds the termination criteria and the run-wide options of
@@ -51,8 +53,17 @@ type Settings struct {
 
 	// Progress, when not nil, is called from the goroutine that called
 	// Minimize after the initial population and after every generation
-	// (NSGA-II), or after every batch of evaluations (Exhaustive).
+	// (NSGA-II), or after every batch of evaluations and, while the walk
+	// only cuts, at least every progressInterval (Exhaustive).
 	Progress func(Progress)
+
+	// Context, when not nil, ends the run early once it is done (cancelled
+	// or past its deadline): NSGA-II looks at it after the initial
+	// population and after every generation, Exhaustive every
+	// contextCheckNodes nodes of its walk. The run then evaluates what it
+	// has gathered and returns the front found so far with Status
+	// Interrupted, not an error. nil never ends a run.
+	Context context.Context
 }
 
 // Progress reports how far a run has got.
@@ -61,6 +72,18 @@ type Progress struct {
 	Evaluations int // distinct genomes evaluated so far
 	Feasible    int // how many of them were feasible
 	ArchiveSize int // points in the archive of non-dominated feasible points
+	Pruned      int // partial assignments Exhaustive cut so far
+	// Elapsed is the time since Minimize started.
+	Elapsed time.Duration
+	// Done estimates the share of the run completed, from 0 to 1. For
+	// NSGA-II it is the generations evolved over Settings.Generations, or
+	// the evaluations over Settings.MaxEvaluations when that is nearer.
+	// For Exhaustive it is the children the walk has examined over an
+	// estimate of all it will examine (Knuth's estimator of a backtrack
+	// tree, from random probes before the walk; see estimateExamined):
+	// rough where pruning makes subtrees unequal, at most 0.95 until the
+	// walk ends, never falling, and 1 at the end.
+	Done float64
 }
 
 // Status says why a run stopped.
@@ -79,6 +102,9 @@ const (
 	// Exhausted: every genome of the space (for Exhaustive, every one not
 	// pruned) was evaluated, so the front is the exact Pareto front.
 	Exhausted
+	// Interrupted: Settings.Context ended the run before any other
+	// criterion; the front is what the run found until then.
+	Interrupted
 )
 
 // String returns the status's name.
@@ -94,6 +120,8 @@ func (s Status) String() string {
 		return "Converged"
 	case Exhausted:
 		return "Exhausted"
+	case Interrupted:
+		return "Interrupted"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
@@ -113,7 +141,7 @@ type Result struct {
 
 	// LeastViolating holds, when no feasible genome was found, up to
 	// Settings.KeepInfeasible evaluated genomes of smallest violation, by
-	// increasing violation and then genome. It is empty otherwise.
+	// increasing violation, then Tiebreak, then genome. It is empty otherwise.
 	LeastViolating []Point
 
 	// Evaluations is the number of distinct genomes evaluated, that is of
@@ -182,6 +210,7 @@ func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
 		set:     set,
 		archive: NewArchive(sp.m),
 		least:   leastViolating{k: set.KeepInfeasible},
+		start:   time.Now(),
 	}
 	r.workers = make([]Evaluator, set.Workers)
 	for i := range r.workers {
@@ -216,8 +245,16 @@ type run struct {
 
 	archive *Archive
 	least   leastViolating
+	start   time.Time
 
 	evaluations, feasible, cacheHits, generations, pruned int
+	// done is the share of the run completed (Progress.Done).
+	done float64
+}
+
+// interrupted reports whether Settings.Context has ended the run.
+func (r *run) interrupted() bool {
+	return r.set.Context != nil && r.set.Context.Err() != nil
 }
 
 // budget returns how many more genomes may be evaluated, or -1 for no bound.
@@ -235,6 +272,9 @@ func (r *run) progress() {
 			Evaluations: r.evaluations,
 			Feasible:    r.feasible,
 			ArchiveSize: r.archive.Len(),
+			Pruned:      r.pruned,
+			Elapsed:     time.Since(r.start),
+			Done:        min(1, max(0, r.done)),
 		})
 	}
 }
@@ -263,7 +303,7 @@ func (r *run) evaluate(genomes [][]int, out []Evaluation) error {
 		}()
 		e := &out[i]
 		clear(e.Objectives)
-		e.Violation, e.Payload = 0, nil
+		e.Violation, e.Tiebreak, e.Payload = 0, 0, nil
 		ev.Evaluate(genomes[i], e)
 	}
 	if w := min(len(r.workers), len(genomes)); w <= 1 {

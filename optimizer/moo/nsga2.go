@@ -439,6 +439,9 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 		return NotTerminated, err
 	}
 	initial = rank(initial, n)
+	if r.interrupted() {
+		return Interrupted, nil
+	}
 
 	var status Status
 	lastVersion, lastChange := r.version(), 0
@@ -450,6 +453,8 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 			return EvaluationLimit
 		case r.set.Patience > 0 && r.generations-lastChange >= r.set.Patience:
 			return Converged
+		case r.interrupted():
+			return Interrupted
 		}
 		return NotTerminated
 	}
@@ -465,6 +470,10 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 			r.generations = int(ga.Generations)
 			if v := r.version(); v != lastVersion {
 				lastVersion, lastChange = v, r.generations
+			}
+			r.done = float64(r.generations) / float64(r.set.Generations)
+			if r.set.MaxEvaluations > 0 {
+				r.done = max(r.done, float64(r.evaluations)/float64(r.set.MaxEvaluations))
 			}
 			r.progress()
 		},

@@ -42,8 +42,8 @@ type Problem interface {
 // goroutines at once.
 type Evaluator interface {
 	// Evaluate writes the evaluation of genome into out. On entry
-	// out.Objectives has length NumObjectives, out.Violation is 0 and
-	// out.Payload is nil. Evaluate fills out.Objectives with finite values,
+	// out.Objectives has length NumObjectives, out.Violation and
+	// out.Tiebreak are 0 and out.Payload is nil. Evaluate fills out.Objectives with finite values,
 	// sets out.Violation to 0 when the genome is feasible and to how much it
 	// misses its constraints otherwise, and may attach out.Payload. It must
 	// neither modify nor retain genome, and must give the same result for
@@ -60,6 +60,14 @@ type Evaluation struct {
 	// positive measure of how much it misses its constraints; smaller is
 	// better (Deb 2000).
 	Violation float64
+
+	// Tiebreak ranks infeasible genomes of equal Violation among those a
+	// run keeps as least violating (Result.LeastViolating), smaller first,
+	// before the genome order decides; for example the load of the most
+	// loaded resource, when many ways to miss the constraints miss them by
+	// the same amount. It must be finite. The search itself (domination,
+	// selection) ignores it.
+	Tiebreak float64
 
 	// Payload is whatever the Evaluator attached, for example the detailed
 	// analysis behind the objectives. The package stores it with the point
@@ -154,6 +162,9 @@ func (sp *space) checkEvaluation(g []int, e *Evaluation) error {
 	}
 	if !(e.Violation >= 0) {
 		return fmt.Errorf("moo: evaluation of genome %v: violation is %v, must be 0 or positive", g, e.Violation)
+	}
+	if math.IsNaN(e.Tiebreak) || math.IsInf(e.Tiebreak, 0) {
+		return fmt.Errorf("moo: evaluation of genome %v: tiebreak is %v, must be finite", g, e.Tiebreak)
 	}
 	return nil
 }

@@ -26,7 +26,6 @@ type Scratch struct {
 	tmp   []event
 	eff   []int64
 	live  []int
-	f     []int64
 }
 
 // BlockRTA runs the block-level analysis on kernels in FIFO queue order and

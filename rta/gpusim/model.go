@@ -368,7 +368,7 @@ func (s Scenario) prepare() (Device, error) {
 				return d, fmt.Errorf("%s: unknown kind %d", where, op.Kind)
 			}
 			if events > int64(maxEvents) {
-				return d, fmt.Errorf("the scenario has more than %d events (blocks + copies + calls); raise Scenario.MaxEvents to simulate it", maxEvents)
+				return d, fmt.Errorf("the scenario has more than %d events (blocks + copies + calls), more than the simulator takes: simulate fewer releases, or kernels of fewer, longer blocks", maxEvents)
 			}
 		}
 	}

@@ -4,15 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/optimizer/sweep"
 	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/sweep"
 )
 
 // watersSweep: 2 contention values × 2 GPU models × 3 seeds = 12 runs on the
@@ -97,7 +99,8 @@ func TestInterruptAndResume(t *testing.T) {
 		t.Fatalf("stopped sweep: %v", err)
 	}
 	first := runFolders(t, out)
-	// The fourth run cancels; the run beside it in progress finishes.
+	// The fourth run to complete cancels; the run beside it in progress
+	// stops and is dropped (unless it completed first).
 	if len(first) < 4 || len(first) > 5 || rep.Ran != len(first) || rep.Complete {
 		t.Fatalf("after the stop: %d run folders, report %+v", len(first), rep)
 	}
@@ -120,9 +123,23 @@ func TestInterruptAndResume(t *testing.T) {
 		}
 		before[name] = stamp{fi.ModTime(), m}
 	}
-	// What a killed run would leave behind.
-	leftover := filepath.Join(out, "."+sw.Runs[11].Name+".tmp-123")
+	// What killed runs leave behind: the claim of a run whose process is
+	// gone, and the temporary folder of an older hetmap, an hour old.
+	leftover := filepath.Join(out, "."+sw.Runs[11].Name+".tmp")
 	if err := os.MkdirAll(filepath.Join(leftover, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	owner := fmt.Sprintf(`{"host": %q, "pid": %d, "started_utc": "2026-01-01T00:00:00Z"}`, host, deadPID(t))
+	if err := os.WriteFile(filepath.Join(leftover, ".hetmap-owner.json"), []byte(owner), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	legacy := filepath.Join(out, "."+sw.Runs[10].Name+".tmp-123")
+	if err := os.MkdirAll(filepath.Join(legacy, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hourAgo := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(legacy, hourAgo, hourAgo); err != nil {
 		t.Fatal(err)
 	}
 	// Without Resume the folder is refused.
@@ -155,8 +172,10 @@ func TestInterruptAndResume(t *testing.T) {
 			t.Errorf("%s was redone", name)
 		}
 	}
-	if _, err := os.Stat(leftover); !os.IsNotExist(err) {
-		t.Error("the leftover temporary folder is still there")
+	for _, dir := range []string{leftover, legacy} {
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("the leftover temporary folder %s is still there", dir)
+		}
 	}
 	if len(rep.Summary.Rows) != 12 {
 		t.Errorf("summary has %d rows", len(rep.Summary.Rows))
@@ -261,4 +280,14 @@ func TestExampleSweep(t *testing.T) {
 	if len(sw.Runs) != 36 || sw.Runs[0].Config.Search.Generations != 200 || len(sw.Runs[0].Config.Search.Objectives) != 3 {
 		t.Errorf("%d runs, search %+v", len(sw.Runs), sw.Runs[0].Config.Search)
 	}
+}
+
+// deadPID returns the process ID of a process that has ended.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
 }

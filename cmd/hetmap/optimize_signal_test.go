@@ -1,0 +1,178 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// longSearch is a configuration whose genetic search runs for minutes.
+const longSearch = "model: builtin\nsearch: {generations: 1000000}\n"
+
+// lockedBuffer is a buffer that a process's output goroutine writes while
+// the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// waitFor polls until cond holds, failing the test after a minute.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within a minute", what)
+		}
+	}
+}
+
+// startLong starts `hetmap optimize` on longSearch as a process and waits
+// until its search runs (its claim on the output folder exists).
+func startLong(t *testing.T, out string) (*exec.Cmd, *lockedBuffer, *lockedBuffer) {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "long.yaml")
+	if err := os.WriteFile(cfg, []byte(longSearch), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := hetmapCommand(t, "", "optimize", "--config", cfg, "--out", out)
+	var stdout, stderr lockedBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	claim := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp")
+	waitFor(t, "the search starts", func() bool { _, err := os.Stat(claim); return err == nil })
+	time.Sleep(300 * time.Millisecond) // into the generations
+	return cmd, &stdout, &stderr
+}
+
+// wait waits for the process and returns its exit code.
+func wait(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		t.Fatalf("hetmap did not end within %s of the signal", limit)
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+// TestOptimizeCtrlC presses Ctrl-C (SIGINT) during a search of a million
+// generations: the search stops, the front found so far is written as a
+// complete run folder whose manifest and report say "interrupted", the
+// front is printed, marked so, and the exit code is 130. SIGTERM does the
+// same.
+func TestOptimizeCtrlC(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		out := filepath.Join(t.TempDir(), "run")
+		cmd, stdout, stderr := startLong(t, out)
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+		if code := wait(t, cmd, 30*time.Second); code != exitInterrupted {
+			t.Fatalf("%v: exit %d, stderr:\n%s", sig, code, stderr)
+		}
+		if !strings.Contains(stderr.String(), "interrupted: stopping the search; the front found so far goes to "+out) ||
+			!strings.Contains(stderr.String(), "hetmap: interrupted: what the search found in ") {
+			t.Errorf("%v: stderr:\n%s", sig, stderr)
+		}
+		if !strings.HasPrefix(stdout.String(), "Interrupted after ") || !strings.Contains(stdout.String(), "Pareto front: ") {
+			t.Errorf("%v: stdout:\n%s", sig, stdout)
+		}
+		var manifest struct {
+			Status      string `json:"status"`
+			Generations int    `json:"generations"`
+			FrontSize   int    `json:"front_size"`
+		}
+		data, err := os.ReadFile(filepath.Join(out, "manifest.json"))
+		if err != nil {
+			t.Fatalf("%v: no complete run folder: %v", sig, err)
+		}
+		if err := json.Unmarshal(data, &manifest); err != nil || manifest.Status != "interrupted" || manifest.Generations >= 1000000 || manifest.FrontSize == 0 {
+			t.Errorf("%v: manifest %+v (%v)", sig, manifest, err)
+		}
+		front := readFront(t, out)
+		if len(front.Points) != manifest.FrontSize || front.Exact {
+			t.Errorf("%v: front.json has %d points (exact %v), the manifest %d", sig, len(front.Points), front.Exact, manifest.FrontSize)
+		}
+		report, err := os.ReadFile(filepath.Join(out, "report.html"))
+		if err != nil || !strings.Contains(string(report), `<div class="warn" id="interrupted"><strong>Interrupted: interrupted (Ctrl-C or a stop signal) after `) {
+			t.Errorf("%v: the report does not say that the run was interrupted (%v)", sig, err)
+		}
+	}
+}
+
+// TestOptimizeCtrlCTwice: a second Ctrl-C ends the process at once, with
+// exit code 130, writing nothing more; the next run into the same parent
+// folder removes what it left.
+func TestOptimizeCtrlCTwice(t *testing.T) {
+	parent := t.TempDir()
+	out := filepath.Join(parent, "run")
+	cmd, _, stderr := startLong(t, out)
+	cmd.Process.Signal(syscall.SIGINT)
+	// Two signals sent at once may reach the process as one: the second
+	// follows the notice of the first.
+	waitFor(t, "the notice of the first signal", func() bool { return strings.Contains(stderr.String(), "Ctrl-C again to stop at once") })
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := wait(t, cmd, 10*time.Second); code != exitInterrupted {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr.String(), "hetmap: stopped at once") {
+		if strings.Contains(stderr.String(), "marked interrupted") {
+			t.Skip("the run had written its folder before the second signal")
+		}
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	// The next run cleans the claim of the ended process.
+	if _, _, code := hetmap(t, "optimize", "--out", filepath.Join(parent, "next"), "--config", writeConfig(t, "model: builtin\nsearch: {generations: 2}\n")); code != 0 {
+		t.Fatalf("next run: exit %d", code)
+	}
+	entries, _ := os.ReadDir(parent)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != "next" && strings.Join(names, " ") != "next run" {
+		t.Errorf("after the next run the folder holds %v", names)
+	}
+}
+
+// TestOptimizeSameOut: a second run into the --out that a running search
+// has claimed fails at once (exit 2), naming the process that holds it,
+// instead of searching for as long and failing at the end.
+func TestOptimizeSameOut(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	cmd, _, _ := startLong(t, out)
+	started := time.Now()
+	_, errOut, code := hetmap(t, "optimize", "--out", out)
+	if code != 2 || !strings.Contains(errOut, "output folder "+out+" is being written by another hetmap run (process ") || time.Since(started) > 5*time.Second {
+		t.Errorf("second run: exit %d after %s, %s", code, time.Since(started), errOut)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	wait(t, cmd, 30*time.Second)
+}

@@ -1,0 +1,84 @@
+package configs
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSearchLimitsAndZeros: every search size is bounded with a message
+// that says the limit; numbers that do not fit a whole number are refused
+// instead of wrapping around or being truncated; and a 0 or an empty list
+// given where it is not a documented default is an error that says what
+// to write, while workers: 0 and max_evaluations: 0 (documented) pass.
+func TestSearchLimitsAndZeros(t *testing.T) {
+	for _, tt := range []struct{ search, want string }{
+		{"population: 1000000000000", "search.population: must be between 2 and 100000, got 1000000000000"},
+		{"population: 100001", "search.population: must be between 2 and 100000, got 100001"},
+		{"generations: 10000001", "search.generations: must be between 1 and 10000000, got 10000001"},
+		{"generations: 99999999999999999999", "search.generations: 100000000000000000000 is too large: hetmap takes whole numbers up to 9223372036854775807 here"},
+		{"max_evaluations: 1000000001", "search.max_evaluations: must be 0 (no limit) or up to 1000000000, got 1000000001"},
+		{"max_evaluations: 1e30", "search.max_evaluations: 1000000000000000000000000000000 is too large"},
+		{"population: 2.5", "search.population: 2.5 is not a whole number"},
+		{"population: 0", "search.population: 0: give at least 2, or leave the key out for the default, 100"},
+		{"generations: 0", "search.generations: 0: give at least 1, or leave the key out for the default, 1000"},
+		{"seed: 0", "search.seed: 0: give a seed other than 0, or leave the key out for the default, 1"},
+		{"free: []", "search.free: empty: list the genes the search may change (units, offloading, gpu_priorities, time_slices), or leave the key out for all of them"},
+		{"objectives: []", "search.objectives: empty: list what to minimise"},
+		{"workers: -1", "search.workers: must not be negative (0: the number of CPUs), got -1"},
+		{"workers: 0", ""},
+		{"max_evaluations: 0", ""},
+		{"workers: 100000", ""}, // capped when the search runs, with a note
+	} {
+		_, err := Load(strings.NewReader("model: builtin\nsearch: {"+tt.search+"}\n"), "c.yaml", ".")
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.search, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), "c.yaml: "+tt.want)):
+			t.Errorf("%s: %v\nwant %q", tt.search, err, tt.want)
+		}
+	}
+	if _, err := Load(strings.NewReader("model: builtin\nanalysis: {time_slice_step: 0}\n"), "c.yaml", "."); err == nil || !strings.Contains(err.Error(), "analysis.time_slice_step: 0: give a positive duration") {
+		t.Errorf("time_slice_step: 0: %v", err)
+	}
+	// The same rule in a sweep file's search section.
+	_, err := LoadSweep([]byte("base: builtin\nseeds: [1]\nsearch: {population: 0}\n"), "s.yaml", ".", nil)
+	if err == nil || !strings.Contains(err.Error(), "s.yaml: search.population: 0: give at least 2") {
+		t.Errorf("sweep search population 0: %v", err)
+	}
+}
+
+// TestInputSizeLimit: a file beyond MaxInputSize is refused after reading
+// MaxInputSize+1 bytes, with a message naming the limit; /dev/zero, which
+// never ends, fails fast instead of filling the memory.
+func TestInputSizeLimit(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no /dev/zero")
+	}
+	started := time.Now()
+	for _, load := range []func(string) error{
+		func(p string) error { _, err := LoadFile(p); return err },
+		func(p string) error { _, err := LoadMappingFile(p); return err },
+		func(p string) error { _, err := LoadSweepFile(p, nil); return err },
+		func(p string) error { _, _, err := ReadAmaltheaFile(p); return err },
+	} {
+		err := load("/dev/zero")
+		if err == nil || !strings.Contains(err.Error(), "/dev/zero: ") || !strings.Contains(err.Error(), "is larger than 64 MiB, the limit for an input file") {
+			t.Errorf("/dev/zero: %v", err)
+		}
+	}
+	if d := time.Since(started); d > 20*time.Second {
+		t.Errorf("reading /dev/zero four times took %s", d)
+	}
+	// A file at the limit is read (and then judged on its content).
+	path := filepath.Join(t.TempDir(), "big.yaml")
+	if err := os.WriteFile(path, []byte(strings.Repeat("#", 1000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadInput(path, "the configuration"); err != nil {
+		t.Error(err)
+	}
+}

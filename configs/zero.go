@@ -1,0 +1,63 @@
+package configs
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/spf13/viper"
+)
+
+// A key given the zero value of its type is read as the key left out
+// (the default) only where the documentation says so: search.workers: 0
+// (the number of CPUs) and search.max_evaluations: 0 (no limit). Elsewhere
+// 0 or an empty list given explicitly is an error, not a silent default.
+var zeroMeansDefault = map[string]string{
+	// key: what to write instead, for the message
+	"search.population":        "give at least 2, or leave the key out for the default, 100",
+	"search.generations":       "give at least 1, or leave the key out for the default, 1000",
+	"search.seed":              "give a seed other than 0, or leave the key out for the default, 1",
+	"search.free":              "list the genes the search may change (units, offloading, gpu_priorities, time_slices), or leave the key out for all of them",
+	"search.objectives":        "list what to minimise, or leave the key out for every chain's latency",
+	"analysis.time_slice_step": "give a positive duration, or leave the key out for the default, 1ms",
+}
+
+// checkNoZeroDefaults reports a key of zeroMeansDefault given as 0 or as an
+// empty list in what v read; prefix is prepended to the keys, for a
+// section read on its own (the sweep file's search: "" and "search." alike).
+func checkNoZeroDefaults(v *viper.Viper, prefix string) *InputError {
+	for _, key := range slices.Sorted(maps.Keys(zeroMeansDefault)) {
+		if prefix != "" && !strings.HasPrefix(key, prefix) {
+			continue
+		}
+		if !v.IsSet(key) {
+			continue
+		}
+		raw := v.Get(key)
+		zero := false
+		switch x := raw.(type) {
+		case int:
+			zero = x == 0
+		case int64:
+			zero = x == 0
+		case uint64:
+			zero = x == 0
+		case float64:
+			zero = x == 0
+		case string:
+			zero = x == "0" || x == ""
+		case []any:
+			zero = len(x) == 0
+		case nil:
+			zero = true
+		}
+		if zero {
+			what := "0"
+			if _, list := raw.([]any); list || strings.HasSuffix(key, "free") || strings.HasSuffix(key, "objectives") {
+				what = "empty"
+			}
+			return inputErrorf(key, "%s: %s", what, zeroMeansDefault[key])
+		}
+	}
+	return nil
+}

@@ -1,0 +1,98 @@
+package layering
+
+import (
+	"go/build"
+	"io/fs"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/hetmap/hetmap/"
+
+// layer of every package, lowest first (DEVELOPERS.md): the system
+// description and the analysis leaves, then what builds on them, up to the
+// command line. A package may import only packages of a lower layer; a
+// new package must be placed here.
+var layer = map[string]int{
+	"configs":             0,
+	"memory":              0,
+	"rta":                 0,
+	"rta/gpu":             0,
+	"rta/gpusim":          0,
+	"chains":              0,
+	"optimizer/moo":       0,
+	"configs/gpuscenario": 1,
+	"rta/syssim":          1,
+	"optimizer":           2,
+	"results":             3,
+	"results/sweep":       4,
+	"cmd/hetmap":          5,
+	// Helpers of tests only.
+	"internal/sharedtest": 0,
+	"internal/layering":   0,
+	"internal/synth":      1,
+}
+
+// TestLayers reads every package of the module (its non-test files) and
+// checks that it imports only packages of lower layers. optimizer/sweep
+// imported results, a layer above the optimizer, before the sweep moved to
+// results/sweep.
+func TestLayers(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "docs" || name == "runs") {
+			return filepath.SkipDir
+		}
+		pkg, err := build.ImportDir(path, 0)
+		if _, none := err.(*build.NoGoError); none {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		mine, ok := layer[rel]
+		if !ok {
+			t.Errorf("package %s has no layer: place it in the layer map of this test and in DEVELOPERS.md", rel)
+			return nil
+		}
+		seen[rel] = true
+		for _, imp := range pkg.Imports {
+			dep, internal := strings.CutPrefix(imp, module)
+			if !internal {
+				continue
+			}
+			if strings.HasPrefix(dep, "internal/") && !strings.HasPrefix(rel, "internal/") {
+				t.Errorf("%s imports %s, a helper of tests", rel, dep)
+				continue
+			}
+			if l, ok := layer[dep]; !ok || l >= mine {
+				t.Errorf("%s (layer %d) imports %s (layer %d): a package imports only lower layers", rel, mine, dep, l)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(layer)) {
+		if !seen[name] {
+			t.Errorf("the layer map names %s, which is not a package of the module", name)
+		}
+	}
+}

@@ -1,0 +1,199 @@
+package moo
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+)
+
+// gridProblem has n genes of k values each (k^n genomes) and two objectives,
+// f1 = Σ x and f2 = Σ (k−1−x): every genome is Pareto-optimal for its sum,
+// so the front has (k−1)·n + 1 points.
+type gridProblem struct{ n, k int }
+
+func (g gridProblem) NumGenes() int { return g.n }
+func (g gridProblem) Domain(int) []int {
+	d := make([]int, g.k)
+	for i := range d {
+		d[i] = i
+	}
+	return d
+}
+func (g gridProblem) NumObjectives() int   { return 2 }
+func (g gridProblem) NewWorker() Evaluator { return gridEvaluator(g) }
+
+type gridEvaluator gridProblem
+
+func (g gridEvaluator) Evaluate(x []int, out *Evaluation) {
+	for _, v := range x {
+		out.Objectives[0] += float64(v)
+		out.Objectives[1] += float64(g.k - 1 - v)
+	}
+}
+
+// TestExhaustiveInterrupted cancels the context from the first progress
+// report of a walk over 4^12 = 16 777 216 genomes: the run stops with
+// Status Interrupted after evaluating a small part of them, and its front
+// is the exact front of what it evaluated (every point valid, none
+// dominated by another).
+func TestExhaustiveInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	reports := 0
+	res, err := Minimize(gridProblem{n: 12, k: 4}, &Exhaustive{}, &Settings{Workers: 2, Context: ctx,
+		Progress: func(Progress) {
+			reports++
+			cancel()
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Interrupted || res.Evaluations == 0 || res.Evaluations > 100000 {
+		t.Fatalf("status %v after %d evaluations; want Interrupted after some, far fewer than 16777216", res.Status, res.Evaluations)
+	}
+	for i, p := range res.Front {
+		for j, q := range res.Front {
+			if i != j && Dominates(q.Objectives, p.Objectives) {
+				t.Errorf("front point %v is dominated by %v", p, q)
+			}
+		}
+	}
+
+	// A context done before the run: at most one check interval is walked.
+	res, err = Minimize(gridProblem{n: 12, k: 4}, &Exhaustive{}, &Settings{Context: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Interrupted || res.Evaluations > contextCheckNodes {
+		t.Errorf("cancelled before the start: status %v, %d evaluations; want Interrupted, at most %d", res.Status, res.Evaluations, contextCheckNodes)
+	}
+}
+
+// TestExhaustiveInterruptedWhileCutting: a walk that only cuts (Prune cuts
+// every complete genome, so no batch is ever evaluated) still looks at the
+// context every few thousand nodes: cancelled after 10 000 cuts of the
+// 4^10 = 1 048 576 leaves (some by the probes that estimate the walk's
+// size), it stops within one check interval.
+func TestExhaustiveInterruptedWhileCutting(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cuts := 0
+	x := &Exhaustive{Prune: func(_ []int, depth int) bool {
+		if depth < 10 {
+			return false
+		}
+		if cuts++; cuts == 10000 {
+			cancel()
+		}
+		return true
+	}}
+	res, err := Minimize(gridProblem{n: 10, k: 4}, x, &Settings{Context: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The probes that estimate the walk's size cut up to 4 leaves each
+	// before the walk; a node examines up to 4 children.
+	lo, hi := 10000-4*estimateProbes, 10000+4*contextCheckNodes
+	if res.Status != Interrupted || res.Evaluations != 0 || res.Pruned < lo || res.Pruned > hi {
+		t.Errorf("status %v, %d evaluations, %d cuts; want Interrupted, 0, %d to %d", res.Status, res.Evaluations, res.Pruned, lo, hi)
+	}
+}
+
+// TestNSGA2Interrupted cancels the context from the progress report of
+// generation 3: the run stops there with Status Interrupted, and what it
+// found is what an uninterrupted run of 3 generations with the same seed
+// finds.
+func TestNSGA2Interrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	set := &Settings{Generations: 50, Seed: 7, Context: ctx, Progress: func(p Progress) {
+		if p.Generation == 3 {
+			cancel()
+		}
+	}}
+	res, err := Minimize(newKnapsack(2), &NSGA2{Population: 10}, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Minimize(newKnapsack(2), &NSGA2{Population: 10}, &Settings{Generations: 3, Seed: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Interrupted || res.Generations != 3 || res.Evaluations != want.Evaluations {
+		t.Fatalf("status %v after %d generations, %d evaluations; want Interrupted after 3, %d", res.Status, res.Generations, res.Evaluations, want.Evaluations)
+	}
+	if !sameGenomes(res.Front, want.Front) {
+		t.Errorf("front %v, want that of 3 generations %v", res.Front, want.Front)
+	}
+
+	// Cancelled before the start: the initial population only.
+	res, err = Minimize(newKnapsack(2), &NSGA2{Population: 10}, &Settings{Generations: 50, Context: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Interrupted || res.Generations != 0 || res.Evaluations != 10 {
+		t.Errorf("cancelled before the start: status %v, %d generations, %d evaluations; want Interrupted, 0, 10", res.Status, res.Generations, res.Evaluations)
+	}
+}
+
+// TestProgressDone: the exhaustive walk's estimate of the share done never
+// falls and ends at 1, with the cuts of the knapsack counted as walked;
+// NSGA-II's is the share of the generations.
+func TestProgressDone(t *testing.T) {
+	var seen []float64
+	heavy := []int{2, 5, 0, 4, 1, 3, 6}
+	k := newKnapsack(3)
+	x := &Exhaustive{Order: heavy, Prune: func(partial []int, depth int) bool {
+		w := 0
+		for _, g := range heavy[:depth] {
+			w += partial[g] * k.weight[g]
+		}
+		return w > k.capacity
+	}}
+	res, err := Minimize(k, x, &Settings{Workers: 1, Progress: func(p Progress) { seen = append(seen, p.Done) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pruned == 0 || len(seen) == 0 || !slices.IsSorted(seen) || math.Abs(seen[len(seen)-1]-1) > 1e-12 {
+		t.Errorf("%d cuts; Done reported %v: want non-decreasing, ending at 1", res.Pruned, seen)
+	}
+
+	seen = nil
+	if _, err := Minimize(newKnapsack(2), &NSGA2{Population: 8}, &Settings{Generations: 4, Progress: func(p Progress) { seen = append(seen, p.Done) }}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []float64{0, 0.25, 0.5, 0.75, 1}; !slices.Equal(seen, want) {
+		t.Errorf("NSGA-II reported Done %v, want %v", seen, want)
+	}
+}
+
+// tieProblem is handProblem with need = 5 (nothing feasible; the nine
+// genomes with x0 = x1 = 2 miss by 1, the least) and Tiebreak = 4 − x2 − x3.
+type tieProblem struct{ handProblem }
+
+func (p *tieProblem) NewWorker() Evaluator { return tieEvaluator{handEvaluator{&p.handProblem}} }
+
+type tieEvaluator struct{ handEvaluator }
+
+func (e tieEvaluator) Evaluate(x []int, out *Evaluation) {
+	e.handEvaluator.Evaluate(x, out)
+	out.Tiebreak = float64(4 - x[2] - x[3])
+}
+
+// TestLeastViolatingTiebreak: of the nine genomes tied at violation 1, the
+// three kept are those of smallest Tiebreak: 2222 (0), then 2212 and 2221
+// (1) in genome order; without Tiebreak, genome order alone would keep
+// 2200, 2201 and 2202.
+func TestLeastViolatingTiebreak(t *testing.T) {
+	for _, m := range []Method{&Exhaustive{}, &NSGA2{Population: 81}} {
+		res, err := Minimize(&tieProblem{handProblem{need: 5}}, m, &Settings{KeepInfeasible: 3, Generations: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []Point{{Genome: []int{2, 2, 2, 2}}, {Genome: []int{2, 2, 1, 2}}, {Genome: []int{2, 2, 2, 1}}}
+		if res.Feasible || !sameGenomes(res.LeastViolating, want) {
+			t.Errorf("%T: least violating %v, want the genomes of %v", m, res.LeastViolating, want)
+		}
+	}
+}

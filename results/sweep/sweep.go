@@ -1,0 +1,494 @@
+// Package sweep runs a sweep: the mapping search once per element of the
+// cross product of a sweep file's parameters (see configs.Sweep), each run
+// into its own folder as `hetmap optimize` writes it, and then the summary
+// (summary.csv and summary.html, see results.SweepSummary). It sits above
+// the optimizer and the results package, which it drives, so that both
+// keep looking only down the layers.
+//
+// Runs go one at a time by default; Options.Workers runs several at once,
+// and the evaluation workers of each run's search share the CPUs. The
+// search's result does not depend on its number of workers, so the same
+// sweep gives the same summary (wall times aside) whatever Workers is.
+//
+// A run's folder appears only complete (results.ClaimDir), so a sweep
+// stopped at any point, by its context or by a crash, resumes with
+// Options.Resume: the complete run folders are kept (after checking that
+// each holds the run's configuration) and only the missing runs run. The
+// context also stops the runs in progress: what they found is dropped, and
+// they run again when the sweep is resumed.
+//
+// A sweep can be split into shards (Options.Shard) that run as separate
+// processes, on one machine or on the nodes of a cluster, into one shared
+// folder: shard K of N takes the runs whose index i has (i−1) mod N = K−1,
+// and when every shard is done, Summarize builds the summary from the
+// folder. The summary is the same as that of the sweep run in one process.
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/moo"
+	"github.com/hetmap/hetmap/results"
+)
+
+// Load reads a sweep file and builds and checks every run before any runs:
+// configs.LoadSweepFile with the analysis's default kernel geometry, then an
+// evaluator and a search problem for every run's configuration, so that a
+// configuration the analysis cannot take fails now, naming the run.
+func Load(path string) (*configs.Sweep, error) {
+	sw, err := configs.LoadSweepFile(path, KernelDefaults)
+	if err != nil {
+		return nil, err
+	}
+	for i := range sw.Runs {
+		run := &sw.Runs[i]
+		e, err := optimizer.NewEvaluator(run.Config)
+		if err == nil {
+			_, err = optimizer.NewProblem(e, run.Config.Search)
+		}
+		if err != nil {
+			return nil, &configs.InputError{File: path, Where: "parameters", What: fmt.Sprintf("run %d (%s): %v", run.Index, settingsText(run.Settings), err)}
+		}
+	}
+	return sw, nil
+}
+
+// KernelDefaults returns the launch geometry the analysis uses for a GPU
+// task without a configured one (configs.KernelDefaults).
+func KernelDefaults(cfg *configs.Config, task string) (configs.KernelGeometry, error) {
+	e, err := optimizer.NewEvaluator(cfg)
+	if err != nil {
+		return configs.KernelGeometry{}, err
+	}
+	g := e.NewResult().GPUTask(task)
+	if g == nil {
+		return configs.KernelGeometry{}, fmt.Errorf("%s is not a GPU task", task)
+	}
+	return configs.KernelGeometry{Task: task, Blocks: g.Blocks, ThreadsPerBlock: g.ThreadsPerBlock}, nil
+}
+
+func settingsText(ss []configs.SweepSetting) string {
+	parts := make([]string, len(ss))
+	for i, s := range ss {
+		parts[i] = s.Parameter + "=" + s.Value
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Options are the run-time choices of a sweep.
+type Options struct {
+	// Out is the sweep folder. Without Resume or Shard it must not exist.
+	Out string
+	// Resume finishes the sweep in an existing Out.
+	Resume bool
+	// Shard, when set, runs only its share of the runs into Out, which it
+	// creates or joins (another shard may have created it), keeping the
+	// runs complete there; it writes no summary (see Summarize).
+	Shard *Shard
+	// Workers is the number of runs at a time (default 1). Each run's
+	// search evaluates with its configuration's search.workers, or else
+	// with an equal share of the CPUs.
+	Workers int
+	// Version is recorded in every run's manifest.
+	Version string
+	// OnRun, when set, is called after every run that completes, and for
+	// every run found complete when resuming; one call at a time.
+	OnRun func(Event)
+}
+
+// Shard is the share K of N (1 ≤ K ≤ N) of a sweep: the runs whose index
+// i has (i−1) mod N = K−1. Consecutive runs go to different shards, so
+// that seeds and values spread over the shards and each shard's wall time
+// is about the same.
+type Shard struct{ K, N int }
+
+// ParseShard reads "K/N".
+func ParseShard(s string) (*Shard, error) {
+	var sh Shard
+	var rest string
+	n, _ := fmt.Sscanf(s+" ", "%d/%d%s", &sh.K, &sh.N, &rest)
+	if n != 2 || strings.TrimSpace(s) != fmt.Sprintf("%d/%d", sh.K, sh.N) {
+		return nil, fmt.Errorf("--shard %q: write K/N, for example 2/8 (shard K of N, counted from 1)", s)
+	}
+	if sh.N < 1 || sh.K < 1 || sh.K > sh.N {
+		return nil, fmt.Errorf("--shard %s: K must be between 1 and N, and N at least 1", s)
+	}
+	return &sh, nil
+}
+
+func (sh *Shard) String() string { return fmt.Sprintf("%d/%d", sh.K, sh.N) }
+
+// Has reports whether the run of the given index (from 1) is the shard's.
+func (sh *Shard) Has(index int) bool { return sh == nil || (index-1)%sh.N == sh.K-1 }
+
+// Runs returns the runs of the shard (all of them for a nil shard).
+func (sh *Shard) Runs(sw *configs.Sweep) []*configs.SweepRun {
+	var out []*configs.SweepRun
+	for i := range sw.Runs {
+		if sh.Has(sw.Runs[i].Index) {
+			out = append(out, &sw.Runs[i])
+		}
+	}
+	return out
+}
+
+// Event reports one run that is complete.
+type Event struct {
+	Run     *configs.SweepRun
+	Outcome *optimizer.Outcome // nil for a run found complete
+	Done    int                // runs complete so far, this one included
+	Total   int                // runs of this call (of the shard)
+}
+
+// Report says what a sweep did.
+type Report struct {
+	Total   int // runs of this call: the sweep's, or the shard's
+	Resumed int // runs found complete in Out
+	Ran     int // runs completed by this call
+	// Complete: every run is complete and the summary is written (never
+	// for a shard).
+	Complete bool
+	Summary  *results.SweepSummary
+}
+
+// ErrStopped is returned (wrapped with the context's error) when the
+// context ends the sweep before every run is complete.
+var ErrStopped = errors.New("sweep stopped before every run was complete")
+
+// Run runs the sweep's missing runs (of opts.Shard, when set) into
+// opts.Out and, without a shard, writes the summary. Once ctx is done it
+// starts no run and stops the runs in progress, whose results are dropped,
+// and returns ErrStopped. A failed run stops the sweep too (the runs
+// complete so far stay, for Resume).
+func Run(ctx context.Context, sw *configs.Sweep, opts Options) (*Report, error) {
+	if opts.Out == "" {
+		return nil, errors.New("sweep: no output folder")
+	}
+	if opts.Workers < 0 {
+		return nil, fmt.Errorf("sweep: %d runs at a time; give at least 1", opts.Workers)
+	}
+	mine := opts.Shard.Runs(sw)
+	rep := &Report{Total: len(mine)}
+	done, err := prepare(sw, opts)
+	if err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	count := 0
+	notify := func(run *configs.SweepRun, out *optimizer.Outcome) {
+		mu.Lock()
+		defer mu.Unlock()
+		count++
+		if opts.OnRun != nil {
+			opts.OnRun(Event{Run: run, Outcome: out, Done: count, Total: len(mine)})
+		}
+	}
+	var pending []*configs.SweepRun
+	for _, run := range mine {
+		if done[run.Name] {
+			rep.Resumed++
+			notify(run, nil)
+		} else {
+			pending = append(pending, run)
+		}
+	}
+	parallel := max(1, opts.Workers)
+	evalWorkers := max(1, runtime.GOMAXPROCS(0)/parallel)
+	jobs := make(chan *configs.SweepRun)
+	var wg sync.WaitGroup
+	var firstErr error
+	var errOnce sync.Once
+	failed := make(chan struct{})
+	for w := 0; w < min(parallel, max(1, len(pending))); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for run := range jobs {
+				out, err := runOne(ctx, run, opts, evalWorkers)
+				if err != nil {
+					errOnce.Do(func() {
+						firstErr = fmt.Errorf("run %s: %w", run.Name, err)
+						close(failed)
+					})
+					continue
+				}
+				if out == nil { // interrupted: dropped
+					continue
+				}
+				mu.Lock()
+				rep.Ran++
+				mu.Unlock()
+				notify(run, out)
+			}
+		}()
+	}
+	stopped := false
+dispatch:
+	for _, run := range pending {
+		// A cancelled context or a failure wins over a free worker.
+		select {
+		case <-ctx.Done():
+			stopped = true
+			break dispatch
+		case <-failed:
+			break dispatch
+		default:
+		}
+		select {
+		case jobs <- run:
+		case <-ctx.Done():
+			stopped = true
+			break dispatch
+		case <-failed:
+			break dispatch
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return rep, firstErr
+	}
+	if (stopped || ctx.Err() != nil) && rep.Resumed+rep.Ran < rep.Total {
+		return rep, fmt.Errorf("%w: %w", ErrStopped, context.Cause(ctx))
+	}
+	if opts.Shard != nil {
+		return rep, nil
+	}
+	sum, err := Summarize(sw, opts.Out)
+	if err != nil {
+		return rep, err
+	}
+	if err := results.WriteSweepSummary(opts.Out, sum); err != nil {
+		return rep, err
+	}
+	rep.Complete, rep.Summary = true, sum
+	return rep, nil
+}
+
+// runOne searches one run and writes its folder. It claims the folder
+// first, so that two processes never search the same run at once (two
+// shards given the same K, say). It returns a nil outcome, and writes
+// nothing, when ctx interrupted the search.
+func runOne(ctx context.Context, run *configs.SweepRun, opts Options, evalWorkers int) (*optimizer.Outcome, error) {
+	started := time.Now()
+	claim, err := results.ClaimDir(filepath.Join(opts.Out, run.Name))
+	if err != nil {
+		return nil, err
+	}
+	defer claim.Release()
+	e, err := optimizer.NewEvaluator(run.Config)
+	if err != nil {
+		return nil, err
+	}
+	workers := min(run.Config.Search.Workers, runtime.GOMAXPROCS(0))
+	if workers <= 0 {
+		workers = evalWorkers
+	}
+	var last moo.Progress
+	res, err := optimizer.Run(ctx, e, optimizer.Options{Workers: workers, Progress: func(p moo.Progress) { last = p }})
+	if err != nil {
+		return nil, err
+	}
+	if res.Interrupted() {
+		return nil, nil
+	}
+	// The search's last progress report counts the feasible evaluations;
+	// optimizer.Outcome does not carry them.
+	feasible := -1
+	if last.Evaluations == res.Evaluations {
+		feasible = last.Feasible
+	}
+	info := results.RunInfo{Version: opts.Version, Started: started, Workers: workers}
+	if err := claim.WriteSweepRun(run, res, info, feasible); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// prepare creates or checks the sweep folder and returns the runs that are
+// complete there.
+func prepare(sw *configs.Sweep, opts Options) (map[string]bool, error) {
+	out := opts.Out
+	st, statErr := os.Stat(out)
+	exists := statErr == nil
+	joining := opts.Resume || opts.Shard != nil
+	switch {
+	case exists && !st.IsDir():
+		return nil, &configs.InputError{What: fmt.Sprintf("%s is a file, not a sweep folder; choose another --out", out)}
+	case exists && !joining:
+		return nil, &configs.InputError{What: fmt.Sprintf("output folder %s exists already; choose another with --out, or add --resume to finish the sweep in it", out)}
+	case !exists && opts.Resume:
+		return nil, &configs.InputError{What: fmt.Sprintf("nothing to resume: %s does not exist", out)}
+	}
+	if err := createSweepFolder(sw, out, exists, opts.Shard != nil); err != nil {
+		return nil, err
+	}
+	return completeRuns(sw, out)
+}
+
+// createSweepFolder makes out a sweep folder: it creates it with
+// sweep.yaml, the sweep file as given, or checks that an existing folder
+// is one. Shards starting at once may all create it: creating a folder
+// twice is no error, and sweep.yaml is written whole (the same bytes) by
+// whichever comes; for a shard, an existing empty folder is one that
+// another shard has just created (or that the job script made).
+func createSweepFolder(sw *configs.Sweep, out string, exists, shard bool) error {
+	yaml := filepath.Join(out, results.SweepFileName)
+	if exists {
+		if _, err := os.Stat(yaml); err == nil {
+			return nil
+		}
+		if entries, err := os.ReadDir(out); err != nil || len(entries) > 0 || !shard {
+			return &configs.InputError{What: fmt.Sprintf("%s is not a sweep folder (it has no %s)", out, results.SweepFileName)}
+		}
+	}
+	if claimErr := checkCreatable(out); claimErr != nil {
+		return claimErr
+	}
+	if err := os.MkdirAll(out, 0o777); err != nil {
+		return &configs.InputError{What: fmt.Sprintf("cannot create the sweep folder %s: %v", out, err)}
+	}
+	header := fmt.Sprintf("# The sweep file of this folder (%s) as given; a relative base is relative to\n# that file's folder. Resume with: hetmap sweep %s --out <this folder> --resume\n", filepath.Base(sw.File), filepath.Base(sw.File))
+	return results.WriteFileAtomic(yaml, append([]byte(header), sw.Text...))
+}
+
+// checkCreatable reports a path element of out that is a file.
+func checkCreatable(out string) error {
+	for p := filepath.Dir(out); ; p = filepath.Dir(p) {
+		if st, err := os.Stat(p); err == nil {
+			if !st.IsDir() {
+				return &configs.InputError{What: fmt.Sprintf("cannot create the sweep folder %s: %s is a file, not a folder", out, p)}
+			}
+			return nil
+		}
+		if filepath.Dir(p) == p {
+			return nil
+		}
+	}
+}
+
+// completeRuns returns the complete run folders of the sweep in out,
+// after checking each, and removes what runs that ended left behind.
+func completeRuns(sw *configs.Sweep, out string) (map[string]bool, error) {
+	results.CleanStale(out)
+	entries, err := os.ReadDir(out)
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]*configs.SweepRun{}
+	for i := range sw.Runs {
+		byName[sw.Runs[i].Name] = &sw.Runs[i]
+	}
+	done := map[string]bool{}
+	var stray []string
+	for _, en := range entries {
+		name := en.Name()
+		if !en.IsDir() || !strings.HasPrefix(name, "run-") {
+			continue
+		}
+		run, ok := byName[name]
+		if !ok {
+			stray = append(stray, name)
+			continue
+		}
+		if err := checkRunFolder(filepath.Join(out, name), run); err != nil {
+			return nil, err
+		}
+		done[name] = true
+	}
+	if len(stray) > 0 {
+		sort.Strings(stray)
+		return nil, &configs.InputError{What: fmt.Sprintf("%s holds run folders that are not runs of this sweep (was the sweep file changed?): %s; use a new --out", out, strings.Join(stray, ", "))}
+	}
+	return done, nil
+}
+
+// checkRunFolder checks that a complete run folder is the run's: the same
+// parameters and the same configuration (its SHA-256).
+func checkRunFolder(dir string, run *configs.SweepRun) error {
+	d, err := results.ReadSweepRun(dir)
+	if err != nil {
+		return fmt.Errorf("run folder %s is not complete or not readable (%v); remove it to run it again", dir, err)
+	}
+	_, sum, err := results.ConfigYAML(run.Config)
+	if err != nil {
+		return err
+	}
+	if d.Manifest.ConfigSHA256 != sum || d.Record.Index != run.Index {
+		return &configs.InputError{What: fmt.Sprintf("run folder %s was written from another configuration than this sweep's run %d (was the sweep file or its base changed?); use a new --out", dir, run.Index)}
+	}
+	return nil
+}
+
+// MissingError lists the runs of a sweep that have no complete folder.
+type MissingError struct {
+	Out     string
+	Missing []*configs.SweepRun
+	Total   int
+}
+
+func (e *MissingError) Error() string {
+	names := make([]string, 0, len(e.Missing))
+	for _, r := range e.Missing {
+		names = append(names, r.Name)
+	}
+	return fmt.Sprintf("%d of %d runs are not complete in %s: %s", len(e.Missing), e.Total, e.Out, strings.Join(names, ", "))
+}
+
+// SummarizeFolder builds and writes the summary of the sweep in out once
+// every run folder is complete there (written by one process or by the
+// shards of several); otherwise it writes nothing and returns a
+// *MissingError listing the runs still missing. Each run folder is checked
+// to be the run's (as for Resume).
+func SummarizeFolder(sw *configs.Sweep, out string) (*results.SweepSummary, error) {
+	st, err := os.Stat(out)
+	if err != nil || !st.IsDir() {
+		return nil, &configs.InputError{What: fmt.Sprintf("nothing to summarise: %s is not a folder", out)}
+	}
+	if _, err := os.Stat(filepath.Join(out, results.SweepFileName)); err != nil {
+		return nil, &configs.InputError{What: fmt.Sprintf("%s is not a sweep folder (it has no %s)", out, results.SweepFileName)}
+	}
+	done, err := completeRuns(sw, out)
+	if err != nil {
+		return nil, err
+	}
+	var missing []*configs.SweepRun
+	for i := range sw.Runs {
+		if !done[sw.Runs[i].Name] {
+			missing = append(missing, &sw.Runs[i])
+		}
+	}
+	if len(missing) > 0 {
+		return nil, &MissingError{Out: out, Missing: missing, Total: len(sw.Runs)}
+	}
+	sum, err := Summarize(sw, out)
+	if err != nil {
+		return nil, err
+	}
+	return sum, results.WriteSweepSummary(out, sum)
+}
+
+// Summarize reads every run folder of a complete sweep and builds its
+// summary.
+func Summarize(sw *configs.Sweep, out string) (*results.SweepSummary, error) {
+	runs := make([]*results.SweepRunData, len(sw.Runs))
+	for i := range sw.Runs {
+		d, err := results.ReadSweepRun(filepath.Join(out, sw.Runs[i].Name))
+		if err != nil {
+			return nil, err
+		}
+		runs[i] = d
+	}
+	return results.NewSweepSummary(sw, runs)
+}
