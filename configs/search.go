@@ -136,9 +136,11 @@ func (o Objective) Name() string {
 		n += " " + o.Paradigm
 	}
 	if o.Bound != "synchronous" {
-		n += " " + o.Bound
+		return n + " " + o.Bound
 	}
-	return n
+	// A job-level value holds only while every task is released at its
+	// model offset (chains.md): the name says so wherever it is shown.
+	return n + " (synchronous release)"
 }
 
 // CheckObjectives reports a search with nothing to minimise.

@@ -43,6 +43,9 @@ type ChainJSON struct {
 	Reason   string            `json:"reason,omitempty"`
 	Implicit *ChainValuesJSON  `json:"implicit"`
 	LET      *ChainValuesJSON  `json:"let"`
+	// Assumes says what the job-level values (Implicit, LET) assume:
+	// synchronous release; DavareNs holds for any offsets.
+	Assumes string `json:"job_level_values_assume"`
 	// DavareNs is Davare et al.'s bound on the maximum reaction time
 	// (implicit communication, any offsets).
 	DavareNs *int64 `json:"davare_ns"`
@@ -52,6 +55,10 @@ type ChainJSON struct {
 	ObjectiveNs *int64         `json:"objective_ns"`
 	WorstChain  []ChainHopJSON `json:"worst_chain,omitempty"`
 }
+
+// SynchronousRelease says what a job-level chain value assumes
+// (../shared/spec/chains.md, "Bounds and exact values").
+const SynchronousRelease = "synchronous release: every task released at its model offset; with other offsets a chain can take longer, and davare_ns is the bound for any offsets"
 
 func valuesJSON(v chains.Values) *ChainValuesJSON {
 	if v.Status != chains.OK {
@@ -73,7 +80,7 @@ func objectiveName(o chains.Objective) string {
 func NewChainsJSON(r *optimizer.Result) []ChainJSON {
 	out := make([]ChainJSON, 0, len(r.Chains))
 	for _, c := range r.Chains {
-		cj := ChainJSON{Name: c.Name, Status: c.Analysis.Status.String(), Objective: objectiveName(c.Objective)}
+		cj := ChainJSON{Name: c.Name, Status: c.Analysis.Status.String(), Objective: objectiveName(c.Objective), Assumes: SynchronousRelease}
 		if c.Analysis.Status != chains.OK {
 			cj.Reason = ChainReason(c)
 		}
@@ -128,7 +135,7 @@ func writeChainTable(p *printer, r *optimizer.Result) {
 	if len(r.Chains) == 0 {
 		return
 	}
-	p.f("\nEnd-to-end latencies (job-level with synchronous release: exact for LET, a bound for implicit; Davare: any offsets)\n")
+	p.f("\nEnd-to-end latencies. The implicit and LET values are job-level and assume synchronous release (every task\nreleased at its offset): exact for LET, a bound for implicit. Davare's bound holds for any release offsets.\n")
 	tw := p.table()
 	fmt.Fprintln(tw, "  chain\tmembers (unit)\timplicit: reaction from act.\treaction time\tdata age\tLET: reaction from act.\treaction time\tdata age\tDavare reaction\t")
 	react := func(v chains.Values) int64 { return v.ReactionFromActivation }

@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
@@ -178,6 +179,13 @@ func WriteFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) err
 	for _, o := range out.Objectives {
 		head = append(head, o+" [ms]")
 	}
+	var davare []string // chains whose objective assumes synchronous release
+	for _, o := range out.Search.Objectives {
+		if o.Kind == configs.ObjectiveChain && o.Bound != "davare" {
+			davare = append(davare, o.Chain)
+			head = append(head, o.Chain+" reaction-time Davare bound, any offsets [ms]")
+		}
+	}
 	for _, u := range s.Units {
 		head = append(head, "utilisation "+u.Name)
 	}
@@ -191,6 +199,15 @@ func WriteFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) err
 		row := []string{strconv.Itoa(i + 1)}
 		for _, v := range p.Objectives {
 			row = append(row, strconv.FormatFloat(v, 'f', -1, 64))
+		}
+		for _, name := range davare {
+			v := "-"
+			for _, c := range p.Result.Chains {
+				if c.Name == name && c.Analysis.Davare.Status == chains.OK {
+					v = strconv.FormatFloat(float64(c.Analysis.Davare.MaxReactionTime)/1e9, 'f', -1, 64)
+				}
+			}
+			row = append(row, v)
 		}
 		for u := range p.Result.Units {
 			row = append(row, strconv.FormatFloat(p.Result.Units[u].Utilisation, 'f', -1, 64))
@@ -295,6 +312,10 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 			p.f("%s\n", l)
 		}
 		writeTable(p, heads, rows)
+		if dheads, drows := davareTable(out, points); len(dheads) > 0 {
+			p.f("\nDavare's bound on the reaction time of the same chains, ms (holds for any release offsets)\n")
+			writeTable(p, dheads, drows)
+		}
 		p.f("\nUtilisation of each unit (Σ C/T; the GPU's: its kernels)\n")
 		var uheads []string
 		for _, u := range units {
@@ -335,6 +356,44 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		}
 	}
 	return p.err
+}
+
+// davareTable returns, when the front is feasible and some chain objective
+// is a synchronous-release value, Davare's bound of each such chain per
+// point (a column per chain objective), the value to quote when release
+// offsets are not controlled.
+func davareTable(out *optimizer.Outcome, points []optimizer.Point) (heads []string, rows [][]string) {
+	if !out.Feasible {
+		return nil, nil
+	}
+	var idx []int
+	for k, o := range out.Search.Objectives {
+		if o.Kind == configs.ObjectiveChain && o.Bound != "davare" {
+			idx = append(idx, k)
+			heads = append(heads, o.Chain)
+		}
+	}
+	if len(idx) == 0 {
+		return nil, nil
+	}
+	rows = make([][]string, len(points))
+	for i, pt := range points {
+		for _, k := range idx {
+			rows[i] = append(rows[i], davareMs(pt.Result, out.Search.Objectives[k].Chain))
+		}
+	}
+	return heads, rows
+}
+
+// davareMs writes Davare's bound on chain name's reaction time in r, in ms
+// with three decimals, or "-" when the chain has none.
+func davareMs(r *optimizer.Result, name string) string {
+	for _, c := range r.Chains {
+		if c.Name == name && c.Analysis.Davare.Status == chains.OK {
+			return strconv.FormatFloat(float64(c.Analysis.Davare.MaxReactionTime)/1e9, 'f', 3, 64)
+		}
+	}
+	return "-"
 }
 
 // objectiveHeads returns the column heads of the objectives: the chains'
@@ -396,7 +455,7 @@ func latencyWords(o configs.Objective) string {
 	if o.Bound == "davare" {
 		b.WriteString(", Davare's bound (any offsets)")
 	} else {
-		b.WriteString(", synchronous release")
+		b.WriteString(", job-level values that assume synchronous release (every task released at its offset; Davare's bound below holds for any offsets)")
 	}
 	return b.String()
 }

@@ -375,6 +375,12 @@ func buildFront(v *reportView, run *reportRun) {
 	if f.Feasible {
 		v.FrontID, v.FrontTitle = "front", "Pareto front"
 		v.FrontIntro = fmt.Sprintf("The %d mapping(s) that meet every deadline and that no other mapping beats on all objectives (each minimised). Every point is numbered as in the table and in the sections below.", len(f.Points))
+		for _, o := range run.manifest.Settings.Objectives {
+			if o.Kind == configs.ObjectiveChain && o.Bound != "davare" {
+				v.FrontIntro += " Chain latencies are job-level values that assume synchronous release (every task released at its offset); with other offsets a chain can take longer, and Davare's bound, shown in each point's chain table and in front.csv, holds for any offsets."
+				break
+			}
+		}
 		if f.Exact {
 			v.FrontIntro += " The front is exact: the exhaustive search enumerated every distinct mapping (identical cores merged), each with every priority order that passes the schedulability test and can change an objective, or cut it as unschedulable."
 		}
