@@ -13,6 +13,10 @@ type Config struct {
 	Source string
 	// Warnings lists the inconsistencies resolved by conventions.
 	Warnings []Warning
+	// Amalthea lists the Amalthea files the system was read from (one
+	// model), for writing a mapping back into them; empty when the system
+	// comes from YAML alone or is the built-in one.
+	Amalthea []string
 }
 
 // Conventions choose between the readings the spec allows where the model
