@@ -24,12 +24,20 @@ func (e *Evaluator) Representative(r *Result, k int) int {
 // evaluated in r (see Representative): period, offset, best- and
 // worst-case response time, deadline, and Unbounded with the verdict when its
 // response time is not a sound bound.
+//
+// A LET task (configs.Task.LET) that meets its deadline reads at its release
+// and writes exactly at the end of its period: it is a member with
+// BCRT = WCRT = T (and deadline T), which the implicit analysis then treats
+// exactly as LET (chains.md), so a chain may mix LET and implicit tasks.
 func (e *Evaluator) ChainMember(r *Result, k int) chains.Member {
-	t := &r.Tasks[e.Representative(r, k)]
+	rep := e.Representative(r, k)
+	t := &r.Tasks[rep]
 	m := chains.Member{Name: t.Name, Period: t.T, Offset: t.Offset, BCRT: min(t.BCRT, t.R), WCRT: t.R, Deadline: t.D}
 	if !t.Verdict.Bounded() {
 		m.Unbounded, m.Why = true, t.Verdict.String()
 		m.BCRT, m.WCRT = 0, 0
+	} else if e.tasks[rep].let && t.R <= t.D {
+		m.BCRT, m.WCRT, m.Deadline = t.T, t.T, t.T
 	}
 	return m
 }
@@ -112,6 +120,7 @@ func (e *Evaluator) AnalyzeChains(r *Result) []ChainResult {
 		}
 		r.Chains = append(r.Chains, cr)
 	}
+	r.RequirementReports = e.RequirementReports(r)
 	return r.Chains
 }
 

@@ -37,11 +37,12 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 	if err := e.check(a); err != nil {
 		return err
 	}
-	if r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.GPU) != len(e.gpus) || len(r.Units) != len(e.units) {
+	if r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.GPU) != len(e.gpus) || len(r.Units) != len(e.units) || len(r.Requirements) != len(e.reqs) {
 		e.initResult(r)
 	}
 	r.Schedulable, r.Misses, r.Violation = true, 0, 0
 	r.Chains = r.Chains[:0]
+	r.RequirementReports = r.RequirementReports[:0]
 
 	// 1. Roles, the tasks of every core, and who accesses memory.
 	for u := range e.onCore {
@@ -144,7 +145,8 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		return err
 	}
 
-	// 4. Every core.
+	// 4. Every core; then the release jitter of activated tasks, to a fixed point.
+	e.initJitter(r)
 	for u := range e.units {
 		if e.units[u].gpu || len(e.onCore[u]) == 0 {
 			continue
@@ -152,6 +154,9 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		if err := e.core(a, r, u); err != nil {
 			return err
 		}
+	}
+	if err := e.activations(a, r); err != nil {
+		return err
 	}
 
 	// 5. Verdicts and the ranking measure.
@@ -179,6 +184,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		}
 		r.Violation = satAdd(r.Violation, ex)
 	}
+	e.checkRequirements(r)
 	return nil
 }
 
@@ -358,7 +364,7 @@ func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 		tr.Contention = satMul(lines, lat-base)
 		tr.C = clampTime(satAdd(satAdd(exec, satMul(lines, lat)), tr.GPUWait))
 		tr.BCRT = satAdd(satAdd(tr.Memory, bestExec), gpuBest)
-		t := rta.Task{C: tr.C, T: ti.period, D: tr.D, S: clampTime(tr.Suspension)}
+		t := rta.Task{C: tr.C, T: ti.period, D: tr.D, S: clampTime(tr.Suspension), J: clampTime(tr.Jitter)}
 		if explicit {
 			t.Priority = a.Priority[i]
 		}

@@ -48,7 +48,7 @@ func (r *Result) Reasons() []string {
 			}
 		}
 	}
-	return out
+	return append(out, r.requirementReasons()...)
 }
 
 // byRank returns the tasks on CPU unit u, most urgent first.

@@ -127,7 +127,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 			if err := p.e.EvaluatePartial(a, r); err != nil {
 				return false
 			}
-			return !r.Schedulable
+			return !r.Schedulable || !r.RequirementsMet
 		},
 	}
 }
@@ -355,7 +355,7 @@ func (p *Problem) Construct(rng *rand.Rand, n int) [][]int {
 	a, r := p.e.NewAssignment(), p.e.NewResult()
 	feasible := func(g []int) bool {
 		p.Decode(g, a)
-		return p.e.Evaluate(a, r) == nil && r.Schedulable
+		return p.e.Evaluate(a, r) == nil && r.Schedulable && r.RequirementsMet
 	}
 	var out [][]int
 	for len(out) < n {

@@ -256,7 +256,7 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	}
 	w.buf = w.p.objectivesOf(w.e, w.r, out.Objectives, w.buf)
 	out.Violation = 0
-	if !w.r.Schedulable {
+	if !w.r.Schedulable || !w.r.RequirementsMet {
 		out.Violation = float64(w.r.Violation) / psPerMs
 		if out.Violation == 0 {
 			out.Violation = 1 / psPerMs
