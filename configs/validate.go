@@ -31,6 +31,9 @@ func Validate(cfg *Config) error {
 	if err := a.ChainLatency.Validate("analysis.chain_latency"); err != nil {
 		return err
 	}
+	if a.RequirementBound != "" && !contains(ChainBounds, a.RequirementBound) {
+		return inputErrorf("analysis.requirement_bound", "%q is not a bound (%s)", a.RequirementBound, joinList(ChainBounds))
+	}
 	if a.TimeSliceStep <= 0 {
 		return inputErrorf("analysis.time_slice_step", "must be positive")
 	}
