@@ -186,13 +186,14 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) er
 	points := out.Front
 	if !out.Feasible {
 		points = out.LeastViolating
+		meets := feasibleMeans(cfg.System)
 		switch {
 		case out.Search.Algorithm != configs.AlgorithmExhaustive:
-			p.f("No feasible mapping: the search found no mapping that meets every deadline. The least-violating mappings it saw:\n")
+			p.f("No feasible mapping: the search found no mapping that meets %s. The least-violating mappings it saw:\n", meets)
 		case out.LeastViolatingBy == configs.AlgorithmExhaustive:
-			p.f("No feasible mapping: the exhaustive search proves that no mapping meets every deadline. The least-violating mappings:\n")
+			p.f("No feasible mapping: the exhaustive search proves that no mapping meets %s. The least-violating mappings:\n", meets)
 		default:
-			p.f("No feasible mapping: the exhaustive search proves that no mapping meets every deadline (it cut every partial mapping as unschedulable, %d cuts).\nThe least-violating complete mappings, found by a short genetic search:\n", out.Pruned)
+			p.f("No feasible mapping: the exhaustive search proves that no mapping meets %s (it cut every partial mapping as unschedulable, %d cuts).\nThe least-violating complete mappings, found by a short genetic search:\n", meets, out.Pruned)
 		}
 	} else {
 		exact := ""

@@ -56,6 +56,9 @@ entry. Priorities given in the file are used on every core where each task has o
 			name := mapping
 			if mapping == "default" {
 				name = "default (the model's own mapping)"
+				if err := ownMappingComplete(cfg.System); err != nil {
+					return err
+				}
 				if a, err = e.DefaultAssignment(); err != nil {
 					return fmt.Errorf("the model's own mapping: %w", err)
 				}
@@ -88,6 +91,9 @@ entry. Priorities given in the file are used on every core where each task has o
 			if !r.Schedulable {
 				return &problemError{msg: fmt.Sprintf("the mapping is not schedulable: %d task(s) miss their deadline or have no bound", r.Misses)}
 			}
+			if !r.RequirementsMet {
+				return &problemError{msg: "the mapping is infeasible: it misses chain latency requirements"}
+			}
 			return nil
 		},
 	}
@@ -95,4 +101,22 @@ entry. Priorities given in the file are used on every core where each task has o
 	cmd.Flags().StringVar(&mapping, "mapping", "", "mapping file (YAML), or default for the model's own mapping")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON instead of text")
 	return cmd
+}
+
+// ownMappingComplete reports, as a finding (exit 1) in one line, a model
+// without a mapping of its own or with one that leaves tasks out: there is
+// nothing to analyse with --mapping default.
+func ownMappingComplete(s *configs.System) error {
+	const hint = "give --mapping FILE.yaml (hetmap optimize writes one per front point in mappings/)"
+	if len(s.Mapping.Units) == 0 {
+		return &problemError{msg: "the model has no mapping of its own, so --mapping default has nothing to analyse; " + hint}
+	}
+	if err := configs.ValidateMapping(s, &s.Mapping, false); err != nil {
+		var ie *configs.InputError
+		if errors.As(err, &ie) {
+			return &problemError{msg: "the model's own mapping is incomplete (" + ie.What + "), so --mapping default cannot be analysed; " + hint}
+		}
+		return err
+	}
+	return nil
 }
