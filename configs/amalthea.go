@@ -116,22 +116,32 @@ type amalDoc struct {
 }
 
 func readAmalthea(docs []amalDoc) (*System, []Warning, error) {
+	im, err := importDocs(docs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &im.sys, im.warns, nil
+}
+
+// importDocs imports parsed documents and returns the importer with its
+// state (the export reuses it).
+func importDocs(docs []amalDoc) (*importer, error) {
 	im := &importer{}
 	var ver version
 	for i, d := range docs {
 		if len(bytes.TrimSpace(d.data)) == 0 {
-			return nil, nil, &InputError{File: d.name, What: "the file is empty: expected an Amalthea model (<am:Amalthea>)"}
+			return nil, &InputError{File: d.name, What: "the file is empty: expected an Amalthea model (<am:Amalthea>)"}
 		}
 		root, err := parseXML(d.data, d.name)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		v, warns, err := checkVersion(root)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if i > 0 && v != ver {
-			return nil, nil, &InputError{File: d.name, Line: root.line, Where: "Amalthea",
+			return nil, &InputError{File: d.name, Line: root.line, Where: "Amalthea",
 				What: fmt.Sprintf("the file is Amalthea %s but %s is %s: the files of one model must have one version (APP4MC's model migration converts them)", v, docs[0].name, ver)}
 		}
 		ver = v
@@ -139,19 +149,20 @@ func readAmalthea(docs []amalDoc) (*System, []Warning, error) {
 			root = root.kids[0]
 		}
 		im.roots = append(im.roots, root)
+		im.docs = append(im.docs, d)
 		im.warns = append(im.warns, warns...)
 	}
 	im.version = ver
-	sys, err := im.run()
-	if err != nil {
-		return nil, nil, err
+	if _, err := im.run(); err != nil {
+		return nil, err
 	}
-	return sys, im.warns, nil
+	return im, nil
 }
 
 // importer holds the state of one import.
 type importer struct {
 	roots   []*xnode
+	docs    []amalDoc
 	version version
 	sys     System
 	warns   []Warning

@@ -44,6 +44,7 @@ func (im *importer) mapping() error {
 		unit     string
 		priority *int
 		slice    Duration
+		stream   GPUPriority
 	}
 	allocs := map[string]alloc{}
 	warnedAlgo := map[string]bool{}
@@ -102,13 +103,21 @@ func (im *importer) mapping() error {
 			return err
 		}
 		a.priority = prio
-		for _, e := range ta.children("parameterExtensions") {
-			if strings.HasPrefix(e.attr("key"), "TimeSlice") {
-				d, err := ParseDuration(e.attr("value"))
+		for _, p := range allocationParams(ta) {
+			switch {
+			case strings.HasPrefix(p.key, "TimeSlice"):
+				d, err := ParseDuration(p.value)
 				if err != nil {
-					return im.errAt(e, where+"/parameterExtensions["+e.attr("key")+"]", "%v", err)
+					return im.errAt(p.node, where+"/"+p.node.name+"["+p.key+"]", "%v", err)
 				}
 				a.slice = d
+			case strings.EqualFold(p.key, streamPriorityKey):
+				switch v := GPUPriority(strings.ToLower(p.value)); v {
+				case GPUHigh, GPULow:
+					a.stream = v
+				default:
+					return im.errAt(p.node, where+"/"+p.node.name+"["+p.key+"]", "stream priority %q is not high or low", p.value)
+				}
 			}
 		}
 		if _, dup := allocs[name]; dup {
@@ -129,6 +138,9 @@ func (im *importer) mapping() error {
 			if u.Type == GPU {
 				if a.slice > 0 {
 					mp.TimeSlices = append(mp.TimeSlices, TimeSliceSet{Task: t.Name, Slice: a.slice})
+				}
+				if a.stream != "" {
+					mp.GPUPriorities = append(mp.GPUPriorities, GPUPrioritySet{Task: t.Name, Priority: a.stream})
 				}
 				mp.Units = append(mp.Units, Placement{Task: t.Name, Unit: a.unit})
 				continue
@@ -263,4 +275,38 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// streamPriorityKey is the parameter with which hetmap's export writes the
+// CUDA stream priority of a GPU task (high or low) into its task
+// allocation; Amalthea has no element for it.
+const streamPriorityKey = "StreamPriority"
+
+type allocParam struct {
+	key, value string
+	node       *xnode
+}
+
+// allocationParams returns the key-value parameters of a task allocation:
+// its parameterExtensions (0.9.x, 1.x) and the scheduling parameters with a
+// key (2.x and later: the key names a parameter definition; a Time value is
+// written with its unit).
+func allocationParams(ta *xnode) []allocParam {
+	var out []allocParam
+	for _, e := range ta.children("parameterExtensions") {
+		out = append(out, allocParam{key: e.attr("key"), value: e.attr("value"), node: e})
+	}
+	for _, sp := range ta.children("schedulingParameters") {
+		key := sp.ref("key")
+		v := sp.child("value")
+		if key == "" || v == nil {
+			continue
+		}
+		val := v.attr("value")
+		if u := v.attr("unit"); u != "" {
+			val += u
+		}
+		out = append(out, allocParam{key: key, value: val, node: sp})
+	}
+	return out
 }

@@ -17,6 +17,7 @@ type taskGraph struct {
 	// wait, post after the wait.
 	pre, wait, post []string
 	offload         *trigger
+	waitNode        *xnode // the WaitEvent of the offload
 	waitMode        WaitMode
 	cleared         bool
 	setEventFor     string
@@ -161,7 +162,7 @@ func (tr *taskReader) items(where, rel string, items []*xnode) error {
 			if tr.g.offload != nil {
 				return im.errAt(it, iw, "a task that triggers more than one GPU task is not supported")
 			}
-			tr.g.offload, tr.lastTrigger = tr.lastTrigger, nil
+			tr.g.offload, tr.lastTrigger, tr.g.waitNode = tr.lastTrigger, nil, it
 			switch it.attr("waitingBehaviour") {
 			case "active":
 				tr.g.waitMode = WaitActive

@@ -74,7 +74,13 @@ that no feasible mapping exists).`,
 			if nWorkers == 0 {
 				nWorkers = defaultWorkers()
 			}
-			if err := results.WriteRun(out, cfg, res, results.RunInfo{Version: version, Started: started, Workers: nWorkers}); err != nil {
+			info := results.RunInfo{Version: version, Started: started, Workers: nWorkers}
+			if len(cfg.Amalthea) > 0 {
+				info.Model = func(p optimizer.Point) (map[string][]byte, error) {
+					return configs.ExportAmalthea(cfg.Amalthea, amaltheaMapping(e, p.Assignment, p.Result))
+				}
+			}
+			if err := results.WriteRun(out, cfg, res, info); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "\n%s, %d evaluations in %s; files in %s (report.html, front.csv, front.json, manifest.json)\n",
