@@ -51,7 +51,10 @@ func (tr *taskReader) emit(run string) error {
 	switch {
 	case g.offload == nil:
 		g.pre = append(g.pre, run)
-	case tr.waited && !g.cleared && g.waitMode == WaitPassive:
+	case tr.waited && !g.cleared:
+		// Between the WaitEvent and the ClearEvent: runs only when the task
+		// waits passively (tasks() moves them to post when no ClearEvent
+		// follows).
 		g.wait = append(g.wait, run)
 	default:
 		g.post = append(g.post, run)
@@ -245,6 +248,9 @@ func (im *importer) tasks() error {
 		}
 		if tr.lastTrigger != nil {
 			g.cpuTriggers = append(g.cpuTriggers, *tr.lastTrigger)
+		}
+		if g.offload != nil && !g.cleared {
+			g.post, g.wait = append(g.wait, g.post...), nil
 		}
 		im.taskInfo[name] = g
 

@@ -87,7 +87,8 @@ func parseXML(data []byte, file string) (*xnode, error) {
 		}
 	}
 	if len(stack) > 0 {
-		return nil, &InputError{File: file, Line: lineOf(int64(len(data))), What: "not a well-formed Amalthea XML file: <" + stack[len(stack)-1].name + "> is not closed (the file is truncated?)"}
+		top := stack[len(stack)-1]
+		return nil, &InputError{File: file, Line: top.line, What: "not a well-formed Amalthea XML file: <" + top.name + "> is not closed (the file is truncated?)"}
 	}
 	if root == nil {
 		return nil, &InputError{File: file, What: "not a well-formed Amalthea XML file: no <am:Amalthea> element"}
