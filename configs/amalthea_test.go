@@ -241,26 +241,68 @@ func TestAmaltheaErrors(t *testing.T) {
 	}
 }
 
-// FuzzReadAmalthea checks that no input panics, and that an accepted model
-// always validates or yields an error (never a half-built system).
+// FuzzReadAmalthea checks that no input panics, that an accepted model
+// always validates or yields an error (never a half-built system), and that
+// a model with a complete mapping of its own survives the export: writing
+// that mapping back and importing the result gives the same mapping. The
+// seeds cover the elements of every part the importer reads: the reference
+// and example models and small models with switches, execution needs,
+// triggers, stimuli, events, event chains and requirements.
 func FuzzReadAmalthea(f *testing.F) {
 	for _, name := range []string{"ChallengeModel_release_fix.amxmi", "mobstr-mapped_Krawczyk2019-mapping.amxmi"} {
 		if data, err := os.ReadFile(filepath.Join(sharedDir, name)); err == nil {
 			f.Add(data)
 		}
 	}
+	for _, name := range []string{"a4mc095_state_machine_9.amxmi", "rcm097_bbw_mpc5744p.amxmi", "rcm097_democar.amxmi", "toro099_example.amxmi", "a4mc080_democar_eventchain.amxmi"} {
+		if data, err := os.ReadFile(filepath.Join(examplesDir, name)); err == nil {
+			f.Add(data)
+		}
+	}
+	for _, model := range fuzzSeeds(f) {
+		f.Add([]byte(model))
+	}
 	f.Add([]byte(`<am:Amalthea xmlns:am="http://app4mc.eclipse.org/amalthea/1.0.0"><swModel/><hwModel/><stimuliModel/></am:Amalthea>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, _, err := ReadAmalthea(bytes.NewReader(data))
+		im, err := importDocs([]amalDoc{{name: "fuzz.amxmi", data: data}})
 		if err != nil {
-			if s != nil {
-				t.Fatal("a system returned with an error")
+			if im != nil {
+				t.Fatal("an importer returned with an error")
 			}
 			return
 		}
+		s := &im.sys
 		cfg := &Config{System: s}
-		_ = finishNoFile(cfg)
+		if finishNoFile(cfg) != nil || ValidateMapping(s, &s.Mapping, false) != nil {
+			return
+		}
+		out, err := im.export(ExportMapping{Mapping: s.Mapping})
+		if err != nil {
+			return // a refusal of the export (for example, no xsi prefix)
+		}
+		back, _, err := ReadAmalthea(bytes.NewReader(out["fuzz.amxmi"]))
+		if err != nil {
+			t.Fatalf("the exported model does not import: %v\n%s", err, out["fuzz.amxmi"])
+		}
+		if mappingText(back.Mapping) != mappingText(s.Mapping) {
+			t.Fatalf("export changed the mapping:\n%s\nwant\n%s", mappingText(back.Mapping), mappingText(s.Mapping))
+		}
 	})
+}
+
+// fuzzSeeds are small models with the elements the importer reads.
+func fuzzSeeds(t testing.TB) []string {
+	return []string{
+		synth(t),
+		synth(t, "{R1}", `<items xsi:type="am:ModeSwitch"><entries name="a"><items xsi:type="am:Ticks"><default xsi:type="am:DiscreteValueHistogram"><entries lowerBound="1" upperBound="5" occurrences="2"/></default></items></entries><defaultEntry/></items>`),
+		synth(t, "{T1}", `<items xsi:type="am:ProbabilitySwitch"><entries probability="1"><items xsi:type="am:RunnableCall" runnable="R2?type=Runnable"/></entries></items><items xsi:type="am:ExecutionNeed"><needs key="Instructions"><value xsi:type="am:DiscreteValueGaussDistribution" lowerBound="1" upperBound="9"/></needs></items>`),
+		synth(t, "{T1}", `<items xsi:type="am:InterProcessTrigger" stimulus="IPS?type=InterProcessStimulus"/>`, "{TASKS}", `<tasks name="T3" stimuli="IPS?type=InterProcessStimulus"><activityGraph><items xsi:type="am:RunnableCall" runnable="R2?type=Runnable"/></activityGraph></tasks>`),
+		synth(t, `stimuli="P20?type=PeriodicStimulus"`, `stimuli="X?type=PeriodicStimulus"`, "{STIMULI}", `<stimuli xsi:type="am:RelativePeriodicStimulus" name="X"><nextOccurrence xsi:type="am:TimeBoundaries"><lowerBound value="3" unit="ms"/><upperBound value="4" unit="ms"/></nextOccurrence></stimuli>`),
+		synth(t, "{EVENTS}", `<events xsi:type="am:LabelEvent" name="LE" entity="L1?type=Label" eventType="read"/>`, "{CHAINS}", `<eventChains name="Y" stimulus="LE?type=LabelEvent" response="E2?type=ProcessEvent"><items xsi:type="am:EventChainReference" eventChain="C?type=EventChain"/></eventChains>`),
+		synth(t, "{CONSTRAINTS}", `<timingConstraints xsi:type="am:EventChainLatencyConstraint" name="Age" scope="C?type=EventChain" type="Age"><minimum value="1" unit="ms"/><maximum value="9" unit="ms"/></timingConstraints><requirements xsi:type="am:ProcessChainRequirement" name="PC" processChain="PCh?type=ProcessChain"><limit xsi:type="am:TimeRequirementLimit" limitType="UpperLimit" metric="EndToEnd"><limitValue value="5" unit="ms"/></limit></requirements>`,
+			"{TASKS}", `<processChains name="PCh" processes="T1?type=Task T2?type=Task"/>`),
+		synth(t, `<size value="64" unit="B"/>`, `<size value="9" unit="bit"/>`, `affinity="C0?type=ProcessingUnit"/>`, `affinity="C0?type=ProcessingUnit"><schedulingParameters priority="3"/></taskAllocation>`),
+	}
 }
 
 func finishNoFile(cfg *Config) error {
