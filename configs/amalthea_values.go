@@ -13,9 +13,9 @@ import (
 // jitter, the distance between activations) and data sizes. hetmap
 // analyses worst and best cases, so a distribution stands for its bounds:
 // the worst case is its upper bound and the best case its lower bound. A
-// distribution whose upper bound is not given (a Gauss or Weibull
-// parameters distribution without upperBound) has no worst case and is an
-// error naming it.
+// distribution whose upper bound is not given (a truncated Gauss
+// distribution without upperBound) has no worst case and is an error naming
+// it.
 
 // discrete is a discrete value as hetmap uses it.
 type discrete struct {
@@ -26,8 +26,7 @@ type discrete struct {
 // discreteValue reads an IDiscreteValueDeviation element. In the metamodel
 // the bounds of the bounded distributions default to 0 (EMF does not write
 // a default value), so a missing lowerBound or upperBound there is 0; the
-// truncated distributions (Gauss, Weibull parameters) have no default and
-// need their upperBound.
+// truncated Gauss distribution has no default and needs its upperBound.
 func (im *importer) discreteValue(where string, v *xnode) (discrete, error) {
 	var d discrete
 	if v == nil {
@@ -76,7 +75,7 @@ func (im *importer) discreteValue(where string, v *xnode) (discrete, error) {
 		if d.average, err = avg(float64(d.lower+d.upper) / 2); err != nil {
 			return d, err
 		}
-	case "DiscreteValueGaussDistribution", "DiscreteValueWeibullParametersDistribution":
+	case "DiscreteValueGaussDistribution":
 		if d.upper, err = num("upperBound", 0, true); err != nil {
 			return d, err
 		}
@@ -206,7 +205,7 @@ func (im *importer) timeBounds(where string, v *xnode) (lo, hi Duration, err err
 		if hi, _, err = bound("upperBound", false); err != nil {
 			return 0, 0, err
 		}
-	case "TimeGaussDistribution", "TimeWeibullParametersDistribution":
+	case "TimeGaussDistribution":
 		if hi, _, err = bound("upperBound", true); err != nil {
 			return 0, 0, err
 		}
