@@ -19,8 +19,9 @@ func newAnalyzeCmd() *cobra.Command {
 		Short: "Analyse one mapping: response times with memory contention, the copy engine, the GPU and offloading",
 		Long: `Analyse one mapping of the system's tasks to units: every task's execution time
 with its terms (compute, memory, contention, GPU wait), its worst-case response time
-and deadline, the GPU tasks' responses with their terms, and a verdict. The exit code
-is 1 when some task misses its deadline or has no bound.
+and deadline, the GPU tasks' responses with their terms, the chains' latencies and
+latency requirements, and a verdict. The exit code is 1 when some task misses its
+deadline or has no bound, or a chain misses a latency requirement.
 
 --mapping default analyses the model's own mapping. A mapping file places every task
 that runs and may set offloading modes, time slices and stream priorities:

@@ -36,7 +36,8 @@ with any number of --workers.
 Writes report.html (a self-contained page for an architecture review), front.csv,
 front.json, manifest.json, config.yaml and mappings/point-N.yaml (each accepted by
 hetmap analyze --mapping) into --out (default results/<UTC time>/), which
-appears only when the run is complete. Exit code 1 when no mapping is feasible: the least-
+appears only when the run is complete; for a system read from an Amalthea model also
+mappings/point-N.amxmi, the model with that mapping (hetmap export). Exit code 1 when no mapping is feasible: the least-
 violating mappings are shown with what they miss (with the exhaustive algorithm, a proof
 that no feasible mapping exists).`,
 		Args: cobra.NoArgs,
