@@ -1,8 +1,10 @@
 package configs
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -292,5 +294,35 @@ func TestStateMachine(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("warnings lack %q:\n%s", want, text)
 		}
+	}
+}
+
+// TestExamplesYAMLRoundTrip: every example model written as YAML loads back
+// to the same system (requirements, LET tasks and synthetic runnables
+// included).
+func TestExamplesYAMLRoundTrip(t *testing.T) {
+	for name, files := range exampleModels(t) {
+		t.Run(name, func(t *testing.T) {
+			cfg, err := LoadModel(files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := WriteYAML(&buf, cfg, "round trip"); err != nil {
+				t.Fatal(err)
+			}
+			back, err := Load(bytes.NewReader(buf.Bytes()), "round-trip.yaml", ".")
+			if err != nil {
+				t.Fatalf("the written YAML does not load: %v", err)
+			}
+			if len(cfg.System.Mapping.Units) == 0 && len(back.System.Mapping.Units) == 0 {
+				back.System.Mapping.Units = cfg.System.Mapping.Units // no mapping: nil or written as []
+			}
+			if !reflect.DeepEqual(cfg.System, back.System) {
+				var again bytes.Buffer
+				_ = WriteYAML(&again, back, "round trip")
+				t.Errorf("round trip changed the system:\n%s", firstDiff(buf.String(), again.String()))
+			}
+		})
 	}
 }

@@ -116,6 +116,8 @@ func TestAmaltheaRefusals(t *testing.T) {
 		{name: "runnable calls itself", input: runItem(`<items xsi:type="am:RunnableCall" runnable="R1?type=Runnable"/>`), where: "swModel/runnables[R1]/items[3]", what: `runnable "R1" calls itself`},
 		{name: "ticks nowhere", input: runItem(`<items xsi:type="am:Ticks"><extended key="Other?type=ProcessingUnitDefinition"><value xsi:type="am:DiscreteValueConstant" value="5"/></extended></items>`),
 			where: "swModel/runnables[R1]", what: "its Ticks give no processing-unit definition a value in every part"},
+		{name: "task without computation", input: synth(t, `runnable="R2?type=Runnable"/>{T2}`, `runnable="R3?type=Runnable"/>`, "{RUNNABLES}", "\n    <runnables name=\"R3\"/>"),
+			where: "swModel/tasks[T2]", what: "the task computes nothing"},
 		{name: "ISR", input: synth(t, "{TASKS}", "\n    <isrs name=\"I\"/>"), where: "swModel/isrs[I]", what: "interrupt service routines (ISRs) are not analysed"},
 		{name: "task child", input: synth(t, "<tasks name=\"T2\" stimuli=\"P20?type=PeriodicStimulus\" preemption=\"preemptive\">", "<tasks name=\"T2\" stimuli=\"P20?type=PeriodicStimulus\" preemption=\"preemptive\"><deadline/>"), where: "swModel/tasks[T2]/deadline", what: "element <deadline> is not supported"},
 		{name: "task twice", input: synth(t, "{TASKS}", "\n    <tasks name=\"T1\" stimuli=\"P10?type=PeriodicStimulus\"/>"), where: "swModel/tasks[T1]", what: `"T1" is defined twice (also at `},

@@ -255,6 +255,9 @@ func (im *importer) tasks() error {
 		im.taskInfo[name] = g
 
 		task := Task{Name: name, Runnables: g.pre}
+		if !g.all.compute && len(t.refs("stimuli")) > 0 {
+			return im.errAt(t, where, "the task computes nothing (no Ticks or ExecutionNeed in its graph or its runnables), so it can run on no unit")
+		}
 		stims := t.refs("stimuli")
 		switch {
 		case len(stims) == 0:
