@@ -2,6 +2,7 @@ package configs
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -292,7 +293,20 @@ func (im *importer) tasks() error {
 	if len(noStimulus) > 0 {
 		im.warn("swModel/tasks", "%d task(s) without a stimulus (%s): never activated, so left out of the analysis", len(noStimulus), listSome(noStimulus, 6))
 	}
-	return im.linkTriggers(activated)
+	if err := im.linkTriggers(activated); err != nil {
+		return err
+	}
+	if len(im.sys.Tasks) == 0 {
+		var at *xnode
+		if sw := im.subModels("swModel"); len(sw) > 0 {
+			at = sw[0]
+		}
+		if len(nodes) == 0 {
+			return im.errAt(at, "swModel/tasks", "the model has no task: hetmap maps tasks (a model of runnables alone needs its tasks made first, for instance by the APP4MC mapping tool)")
+		}
+		return im.errAt(at, "swModel/tasks", "none of the model's %d task(s) is ever activated (%s): nothing to analyse; give each a stimulus", len(nodes), listSome(im.sortedInactive(), 6))
+	}
+	return nil
 }
 
 // linkTriggers links offloading tasks with their GPU tasks and triggering
@@ -443,3 +457,13 @@ func (im *importer) linkTriggers(activated map[string][]string) error {
 
 // maxDurationFactor bounds an inherited period: ten hours in picoseconds.
 const maxDurationFactor = 36000 * Second
+
+// sortedInactive returns the tasks left out as never activated, sorted.
+func (im *importer) sortedInactive() []string {
+	out := make([]string, 0, len(im.inactive))
+	for t := range im.inactive {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -97,7 +97,8 @@
 //	swModel
 //	  Label, ModeLabel                       read: size in any DataSize unit (none: 0 B, warned)
 //	  Runnable                               read: its graph flattened into ticks per kind, reads, writes
-//	  Task                                   read: one stimulus (none: never activated, left out, warned);
+//	  Task                                   read: one stimulus (none: never activated, left out, warned;
+//	                                         no task activated at all, or no task: refused);
 //	                                         preemption preemptive or unset; cooperative and
 //	                                         non_preemptive refused (fully preemptive analysis)
 //	  ISR                                    refused: it preempts every task of its core

@@ -207,6 +207,9 @@ func validateSystem(s *System) error {
 			}
 		}
 	}
+	if len(s.Tasks) == 0 {
+		return inputErrorf("tasks", "none: a system needs at least one task to map")
+	}
 	tasks := map[string]int{}
 	for i, t := range s.Tasks {
 		if t.Name == "" {
