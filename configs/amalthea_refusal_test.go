@@ -180,6 +180,15 @@ func TestAmaltheaRefusals(t *testing.T) {
 			where: "mappingModel/taskAllocation[T1]/parameterExtensions[TimeSlice_T1]", what: `"soon" is not a duration`},
 		{name: "stream priority", input: synth(t, `affinity="C0?type=ProcessingUnit"/>`, `affinity="C0?type=ProcessingUnit"><parameterExtensions key="StreamPriority" value="urgent"/></taskAllocation>`),
 			where: "mappingModel/taskAllocation[T1]/parameterExtensions[StreamPriority]", what: `stream priority "urgent" is not high or low`},
+		// The call graphs of 0.9.3 and 0.9.4 (amalthea_old_test.go).
+		{name: "old form semaphore", input: strings.Replace(oldForm("0.9.4", ""), `<runnableItems xsi:type="am:LabelAccess" data="L1?type=Label" access="read"/>`, `<runnableItems xsi:type="am:SemaphoreAccess"/>`, 1),
+			where: "swModel/runnables[R1]/runnableItems[0]", what: "activity item SemaphoreAccess is not supported"},
+		{name: "old form migration", input: strings.Replace(oldForm("0.9.4", ""), `<calls xsi:type="am:SchedulePoint"/>`, `<calls xsi:type="am:EnforcedMigration"/>`, 1),
+			where: "swModel/tasks[T1]/graphEntries[1]/entries[1]/items[0]/calls[1]", what: "EnforcedMigration"},
+		{name: "runnable items and call graph", input: strings.Replace(oldForm("0.9.4", ""), `<runnables name="R3">`, `<runnables name="R3"><callGraph/>`, 1),
+			where: "swModel/runnables[R3]", what: "more than one of activityGraph, callGraph and runnableItems given"},
+		{name: "graph entries and items", input: strings.Replace(oldForm("0.9.4", ""), "<callGraph>", `<callGraph><items xsi:type="am:SchedulePoint"/>`, 1),
+			where: "swModel/tasks[T1]/callGraph/graphEntries", what: "both <items> and <graphEntries> given"},
 		{name: "unknown mapping part", input: synth(t, "{ALLOCS}", "\n    <coreAllocation/>"), where: "mappingModel/coreAllocation", what: "element <coreAllocation> is not supported"},
 	}
 	// A chain whose segments do not connect (bug 5 of issue 11): C runs T1 → T2

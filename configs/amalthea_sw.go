@@ -356,6 +356,12 @@ var itemKinds = map[string]itemKind{
 	"SenderReceiverRead": itemDemand, "SenderReceiverWrite": itemDemand, "ModeLabelAssignment": itemDemand,
 	"RunnableCall": itemCall, "Group": itemGroup,
 	"ModeSwitch": itemSwitch, "Switch": itemSwitch, "ProbabilitySwitch": itemSwitch,
+	// Amalthea 0.9.3 and 0.9.4: a task's graph is a list of CallSequences
+	// of calls (TaskRunnableCall, …); a runnable's items are
+	// RunnableModeSwitch and RunnableProbabilitySwitch where later versions
+	// have ModeSwitch and ProbabilitySwitch.
+	"TaskRunnableCall": itemCall, "CallSequence": itemGroup,
+	"RunnableModeSwitch": itemSwitch, "RunnableProbabilitySwitch": itemSwitch,
 	"InterProcessTrigger": itemTrigger, "WaitEvent": itemWait, "ClearEvent": itemClear, "SetEvent": itemSet,
 	"SchedulePoint": itemNoop, "TerminateProcess": itemNoop, "CustomEventTrigger": itemNoop, "LocalModeLabelAssignment": itemNoop,
 }
@@ -403,11 +409,16 @@ func (im *importer) demandItem(where string, it *xnode) (*demand, error) {
 }
 
 // graphItems returns the items of an executable's graph: activityGraph
-// (0.9.7 and later) or callGraph (0.9.3 to 0.9.6).
+// (0.9.7 and later), callGraph/items (0.9.5 and 0.9.6), or, in 0.9.3 and
+// 0.9.4, callGraph/graphEntries of a task and runnableItems of a runnable.
 func (im *importer) graphItems(where string, n *xnode) ([]*xnode, error) {
 	a, c := n.child("activityGraph"), n.child("callGraph")
-	if a != nil && c != nil {
-		return nil, im.errAt(n, where, "both activityGraph and callGraph given")
+	old := n.children("runnableItems")
+	if (a != nil && c != nil) || (len(old) > 0 && (a != nil || c != nil)) {
+		return nil, im.errAt(n, where, "more than one of activityGraph, callGraph and runnableItems given")
+	}
+	if len(old) > 0 {
+		return old, nil
 	}
 	if a == nil {
 		a = c
@@ -415,17 +426,39 @@ func (im *importer) graphItems(where string, n *xnode) ([]*xnode, error) {
 	if a == nil {
 		return nil, nil
 	}
+	var items []*xnode
+	list := ""
 	for _, k := range a.kids {
-		if k.name != "items" && k.name != "customProperties" {
+		switch k.name {
+		case "customProperties":
+			continue
+		case "items", "graphEntries":
+			if list != "" && list != k.name {
+				return nil, im.errAt(k, where+"/"+a.name+"/"+k.name, "both <items> and <graphEntries> given")
+			}
+			list = k.name
+			items = append(items, k)
+		default:
 			return nil, im.errAt(k, where+"/"+a.name+"/"+k.name, "element <%s> is not supported by hetmap", k.name)
 		}
 	}
-	return a.children("items"), nil
+	return items, nil
+}
+
+// groupItems returns the items of a Group, or the calls of a CallSequence
+// (0.9.3 and 0.9.4).
+func groupItems(g *xnode) []*xnode {
+	if g.typ() == "CallSequence" {
+		return g.children("calls")
+	}
+	return g.children("items")
 }
 
 // itemWhere names an item: its place and, for a refused or warned item,
 // its type.
-func itemWhere(parent string, i int) string { return fmt.Sprintf("%s/items[%d]", parent, i) }
+func itemWhere(parent string, it *xnode, i int) string {
+	return fmt.Sprintf("%s/%s[%d]", parent, it.name, i)
+}
 
 // switchBranches returns the branch item lists of a switch and whether
 // some activation may take no branch (a mode switch without default).
@@ -434,7 +467,7 @@ func switchBranches(it *xnode) (branches [][]*xnode, names []string, incomplete 
 		branches = append(branches, e.children("items"))
 		names = append(names, e.attr("name"))
 	}
-	if it.typ() == "ProbabilitySwitch" {
+	if t := it.typ(); t == "ProbabilitySwitch" || t == "RunnableProbabilitySwitch" {
 		return branches, names, false
 	}
 	if def := it.child("defaultEntry"); def != nil {
@@ -452,7 +485,7 @@ func switchBranches(it *xnode) (branches [][]*xnode, names []string, incomplete 
 func (im *importer) flatten(where string, items []*xnode, owner string) (*demand, error) {
 	d := &demand{}
 	for i, it := range items {
-		iw := itemWhere(where, i)
+		iw := itemWhere(where, it, i)
 		t := it.typ()
 		kind, known := itemKinds[t]
 		if !known {
@@ -477,7 +510,7 @@ func (im *importer) flatten(where string, items []*xnode, owner string) (*demand
 			if err := im.checkGroup(iw, it); err != nil {
 				return nil, err
 			}
-			x, err := im.flatten(iw, it.children("items"), owner)
+			x, err := im.flatten(iw, groupItems(it), owner)
 			if err != nil {
 				return nil, err
 			}
@@ -610,6 +643,7 @@ func (im *importer) runnableDemand(where string, at *xnode, name string) (*deman
 var runnableChildren = map[string]bool{
 	"activityGraph": true, "callGraph": true, "customProperties": true, "parameters": true, "executionCondition": true,
 	"localLabels": true, "size": true, "tags": true, "activations": true, "section": true, "namespace": true, "runnableRequirements": true,
+	"runnableItems": true, "deadline": true, // 0.9.3 and 0.9.4
 }
 
 func (im *importer) runnables() error {
@@ -638,12 +672,16 @@ func (im *importer) runnables() error {
 		return err
 	}
 	im.runNodes, im.runDemand, im.runBusy, im.synthetic = nodes, map[string]*demand{}, map[string]bool{}, map[string]bool{}
+	var deadlines []string
 	for _, r := range im.elements("swModel", "runnables") {
 		name := r.attr("name")
 		where := "swModel/runnables[" + name + "]"
 		for _, k := range r.kids {
 			if !runnableChildren[k.name] {
 				return im.errAt(k, where+"/"+k.name, "element <%s> is not supported by hetmap", k.name)
+			}
+			if k.name == "deadline" {
+				deadlines = append(deadlines, name)
 			}
 		}
 		d, err := im.runnableDemand(where, r, name)
@@ -655,6 +693,9 @@ func (im *importer) runnables() error {
 			return err
 		}
 		im.sys.Runnables = append(im.sys.Runnables, run)
+	}
+	if len(deadlines) > 0 {
+		im.warn("swModel/runnables", "%d runnable deadline(s) read past (%s): hetmap checks the deadlines of tasks, not of runnables", len(deadlines), listSome(deadlines, 6))
 	}
 	return nil
 }

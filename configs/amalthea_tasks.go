@@ -81,8 +81,8 @@ func (tr *taskReader) flush() error {
 func (tr *taskReader) items(where, rel string, items []*xnode) error {
 	im := tr.im
 	for i, it := range items {
-		iw := itemWhere(where, i)
-		irel := fmt.Sprintf("%sitems[%d]", rel, i)
+		iw := itemWhere(where, it, i)
+		irel := fmt.Sprintf("%s%s[%d]", rel, it.name, i)
 		t := it.typ()
 		kind, known := itemKinds[t]
 		if !known {
@@ -118,7 +118,7 @@ func (tr *taskReader) items(where, rel string, items []*xnode) error {
 			if err := im.checkGroup(iw, it); err != nil {
 				return err
 			}
-			if err := tr.items(iw, irel+"/", it.children("items")); err != nil {
+			if err := tr.items(iw, irel+"/", groupItems(it)); err != nil {
 				return err
 			}
 		case itemSwitch:

@@ -302,6 +302,8 @@ func fuzzSeeds(t testing.TB) []string {
 		synth(t, "{CONSTRAINTS}", `<timingConstraints xsi:type="am:EventChainLatencyConstraint" name="Age" scope="C?type=EventChain" type="Age"><minimum value="1" unit="ms"/><maximum value="9" unit="ms"/></timingConstraints><requirements xsi:type="am:ProcessChainRequirement" name="PC" processChain="PCh?type=ProcessChain"><limit xsi:type="am:TimeRequirementLimit" limitType="UpperLimit" metric="EndToEnd"><limitValue value="5" unit="ms"/></limit></requirements>`,
 			"{TASKS}", `<processChains name="PCh" processes="T1?type=Task T2?type=Task"/>`),
 		synth(t, `<size value="64" unit="B"/>`, `<size value="9" unit="bit"/>`, `affinity="C0?type=ProcessingUnit"/>`, `affinity="C0?type=ProcessingUnit"><schedulingParameters priority="3"/></taskAllocation>`),
+		oldForm("0.9.4", ""),
+		oldForm("0.9.3", `<deadline value="5" unit="ms"/>`),
 	}
 }
 

@@ -65,7 +65,9 @@
 // from their published definitions: the element names and xsi:types below
 // are those of the metamodel (amalthea.xcore of APP4MC 0.9.3 to 0.9.5 and
 // the 2.2.0 definition), not only of the example files. Where versions
-// differ, hetmap reads both forms: callGraph (0.9.3 to 0.9.6) and
+// differ, hetmap reads every form: a task's callGraph of graphEntries
+// (CallSequences of calls, switches of CallSequences) and a runnable's
+// runnableItems (0.9.3 and 0.9.4), callGraph items (0.9.5 and 0.9.6) and
 // activityGraph (0.9.7 on); a scheduler's schedulingAlgorithm (to 1.2) and
 // its definition with scheduling parameters (2.0 on); event chain segments
 // and strands (to 0.9.5) and items (0.9.6 on); ModeSwitch (to 2.2) and
@@ -96,7 +98,8 @@
 //	  memories, caches and handlers
 //	swModel
 //	  Label, ModeLabel                       read: size in any DataSize unit (none: 0 B, warned)
-//	  Runnable                               read: its graph flattened into ticks per kind, reads, writes
+//	  Runnable                               read: its graph flattened into ticks per kind, reads, writes;
+//	                                         deadline (0.9.3) past (warned)
 //	  Task                                   read: one stimulus (none: never activated, left out, warned;
 //	                                         no task activated at all, or no task: refused);
 //	                                         preemption preemptive or unset; cooperative and
@@ -115,13 +118,13 @@
 //	  ModeLabelAccess                        read: read; set, increment, decrement write
 //	  SenderReceiverRead/Write,              read as label accesses
 //	  ModeLabelAssignment
-//	  RunnableCall                           read: a runnable of the task (in a runnable: inlined);
-//	                                         a counter is ignored (the worst job runs it)
-//	  Group                                  read through; interruptible="false" refused (non-preemptive
+//	  RunnableCall, TaskRunnableCall         read: a runnable of the task (in a runnable: inlined);
+//	  (0.9.3, 0.9.4)                         a counter is ignored (the worst job runs it)
+//	  Group, CallSequence (0.9.3, 0.9.4)     read through; interruptible="false" refused (non-preemptive
 //	                                         section)
-//	  ModeSwitch, Switch, ProbabilitySwitch  read (warned): the worst case over the branches: per kind
-//	                                         the largest upper bound, the smallest lower bound (0 when an
-//	                                         activation may take no branch), the accesses of every branch
+//	  ModeSwitch, Switch, ProbabilitySwitch, read (warned): the worst case over the branches: per kind
+//	  RunnableModeSwitch, RunnableProba-     the largest upper bound, the smallest lower bound (0 when an
+//	  bilitySwitch (0.9.3, 0.9.4)            activation may take no branch), the accesses of every branch
 //	  InterProcessTrigger                    read: followed by a WaitEvent, GPU offloading; else it
 //	                                         activates a CPU task (inherited period, offset, jitter)
 //	  WaitEvent, ClearEvent, SetEvent        read: the offloading pattern (active: synchronous, passive:
