@@ -42,7 +42,10 @@ type ExportMapping struct {
 //     of the mapping model are kept as they were, and so are the
 //     allocations of tasks that hetmap leaves out (never activated); a core
 //     that no scheduler is responsible for gets a scheduler allocation of
-//     the model's first fixed-priority scheduler.
+//     the model's first fixed-priority scheduler. An element of another
+//     file of the model is named as APP4MC names it, by a child element
+//     with an href ("amlt:/#Name?type=Kind", "?type=" escaped as the model
+//     escapes it); one of the same file in an attribute.
 //   - The offloading mode of a GPU task is the waitingBehaviour of the
 //     WaitEvent in its offloading task (active: synchronous, passive:
 //     asynchronous), as the model encodes it; only that attribute changes.
@@ -91,8 +94,13 @@ type exporter struct {
 	// schedulers responsible for a unit, in model order.
 	owns    map[string][]string
 	forUnit map[string][]string
-	added   []string // new scheduler allocations (text)
+	added   []refs // new scheduler allocations
 	genOS   map[string]string
+	// files: the file defining each element a written reference may name,
+	// by kind and name (built on first use); escaped: hrefs escape
+	// "?type=" as "%3Ftype%3D" (0.9.5 and later, or as the model does).
+	files   map[string]string
+	escaped bool
 }
 
 func (im *importer) export(em ExportMapping) (map[string][]byte, error) {
@@ -121,6 +129,14 @@ func (im *importer) export(em ExportMapping) (map[string][]byte, error) {
 		return nil, im.errAt(ex.target, "Amalthea", "the file declares no prefix for the XML schema instance namespace (%s), which the mapping model needs", xsiNS)
 	}
 	ex.indent = indentOf(data, ex.target)
+	ex.escaped = !im.version.less(version{0, 9, 5})
+	for _, d := range im.docs {
+		if i := bytes.Index(d.data, []byte(`href="amlt:/#`)); i >= 0 {
+			j := bytes.IndexByte(d.data[i+len(`href="`):], '"')
+			ex.escaped = j >= 0 && !bytes.Contains(d.data[i:i+len(`href="`)+j], []byte("?type="))
+			break
+		}
+	}
 
 	for _, m := range mms {
 		for _, sa := range m.children("schedulerAllocation") {
@@ -220,6 +236,87 @@ func encodeRef(name, kind string) string {
 	return xmlAttr(url.PathEscape(name) + "?type=" + kind)
 }
 
+// refs collects the references of one element to write: as attributes
+// when the element named is in the file written to (the usual form), as
+// child elements with an href when it is in another file of the model, as
+// APP4MC writes references between the files of a model.
+type refs struct {
+	attrs, kids []string
+}
+
+func (ex *exporter) ref(r *refs, feature, kind, name string) {
+	file := ex.fileOf(kind, name)
+	if file == "" || file == ex.target.file {
+		r.attrs = append(r.attrs, fmt.Sprintf(` %s="%s"`, feature, encodeRef(name, kind)))
+		return
+	}
+	sep := "?type="
+	if ex.escaped {
+		sep = "%3Ftype%3D"
+	}
+	r.kids = append(r.kids, fmt.Sprintf(`<%s href="amlt:/#%s"/>`, feature, xmlAttr(url.PathEscape(name)+sep+kind)))
+}
+
+// element writes an element with references r and further children kids
+// (text), at indentation ind.
+func (ex *exporter) element(tag string, r refs, kids []string, ind string) string {
+	var b strings.Builder
+	b.WriteString(ind + "<" + tag)
+	for _, a := range r.attrs {
+		b.WriteString(a)
+	}
+	all := append(append([]string(nil), r.kids...), kids...)
+	if len(all) == 0 {
+		b.WriteString("/>")
+		return b.String()
+	}
+	b.WriteString(">")
+	for _, k := range all {
+		b.WriteString(ex.nl + ind + ex.indent + k)
+	}
+	b.WriteString(ex.nl + ind + "</" + tag + ">")
+	return b.String()
+}
+
+// fileOf returns the file that defines the element kind/name, or "" when
+// the model has none (a scheduler hetmap adds, a parameter definition the
+// model lacks).
+func (ex *exporter) fileOf(kind, name string) string {
+	if ex.files == nil {
+		im := ex.im
+		ex.files = map[string]string{}
+		add := func(kind string, n *xnode) {
+			if k := kind + "\x00" + n.attr("name"); ex.files[k] == "" {
+				ex.files[k] = n.file
+			}
+		}
+		for _, t := range im.elements("swModel", "tasks") {
+			add("Task", t)
+		}
+		for _, d := range im.elements("osModel", "schedulingParameterDefinitions") {
+			add("SchedulingParameterDefinition", d)
+		}
+		for _, o := range im.elements("osModel", "operatingSystems") {
+			for _, t := range o.children("taskSchedulers") {
+				add("TaskScheduler", t)
+			}
+		}
+		var walk func(n *xnode)
+		walk = func(n *xnode) {
+			if n.typ() == "ProcessingUnit" {
+				add("ProcessingUnit", n)
+			}
+			for _, k := range n.kids {
+				walk(k)
+			}
+		}
+		for _, h := range im.subModels("hwModel") {
+			walk(h)
+		}
+	}
+	return ex.files[kind+"\x00"+name]
+}
+
 func xmlAttr(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -290,7 +387,10 @@ func (ex *exporter) schedulerFor(task, unit string) (string, error) {
 		if (u.Type == CPU && si.why == "") || (u.Type == GPU && si.why != "" && len(ex.owns[n]) == 0) {
 			ex.owns[n] = append(ex.owns[n], unit)
 			ex.forUnit[unit] = append(ex.forUnit[unit], n)
-			ex.added = append(ex.added, fmt.Sprintf(`<schedulerAllocation scheduler="%s" responsibility="%s"/>`, encodeRef(n, "TaskScheduler"), encodeRef(unit, "ProcessingUnit")))
+			var r refs
+			ex.ref(&r, "scheduler", "TaskScheduler", n)
+			ex.ref(&r, "responsibility", "ProcessingUnit", unit)
+			ex.added = append(ex.added, r)
 			return n, nil
 		}
 	}
@@ -344,46 +444,51 @@ func (ex *exporter) allocations() ([]allocation, error) {
 
 func (ex *exporter) allocationText(a allocation, ind string) string {
 	nl := ex.nl
-	var b strings.Builder
-	fmt.Fprintf(&b, `%s<taskAllocation task="%s" scheduler="%s" affinity="%s"`, ind, encodeRef(a.task, "Task"), encodeRef(a.scheduler, "TaskScheduler"), encodeRef(a.unit, "ProcessingUnit"))
+	var r refs
+	ex.ref(&r, "task", "Task", a.task)
+	ex.ref(&r, "scheduler", "TaskScheduler", a.scheduler)
+	ex.ref(&r, "affinity", "ProcessingUnit", a.unit)
 	var kids []string
+	// param writes a scheduling parameter: from 2.0 an entry whose key is
+	// a SchedulingParameterDefinition, up to 1.x a parameter extension.
+	param := func(key, typ, attrs string) {
+		var kr refs
+		ex.ref(&kr, "key", "SchedulingParameterDefinition", key)
+		ind2 := ind + ex.indent
+		var b strings.Builder
+		b.WriteString("<schedulingParameters" + strings.Join(kr.attrs, "") + ">")
+		for _, k := range kr.kids {
+			b.WriteString(nl + ind2 + ex.indent + k)
+		}
+		fmt.Fprintf(&b, `%s%s<value %s:type="%s:%s" %s/>%s%s</schedulingParameters>`, nl, ind2+ex.indent, ex.xsi, ex.am, typ, attrs, nl, ind2)
+		kids = append(kids, b.String())
+	}
 	if a.priority != nil {
 		if ex.v2 {
-			kids = append(kids, fmt.Sprintf(`<schedulingParameters key="%s">%s%s<value %s:type="%s:IntegerObject" value="%d"/>%s%s</schedulingParameters>`,
-				encodeRef("priority", "SchedulingParameterDefinition"), nl, ind+ex.indent+ex.indent, ex.xsi, ex.am, *a.priority, nl, ind+ex.indent))
+			param("priority", "IntegerObject", fmt.Sprintf(`value="%d"`, *a.priority))
 		} else {
 			kids = append(kids, fmt.Sprintf(`<schedulingParameters priority="%d"/>`, *a.priority))
 		}
 	}
-	param := func(key, value, unit string) {
+	other := func(key, value, unit string) {
 		if ex.v2 {
-			typ, attrs := "StringObject", fmt.Sprintf(`value="%s"`, xmlAttr(value))
 			if unit != "" {
-				typ, attrs = "Time", fmt.Sprintf(`value="%s" unit="%s"`, value, unit)
+				param(key, "Time", fmt.Sprintf(`value="%s" unit="%s"`, value, unit))
+			} else {
+				param(key, "StringObject", fmt.Sprintf(`value="%s"`, xmlAttr(value)))
 			}
-			kids = append(kids, fmt.Sprintf(`<schedulingParameters key="%s">%s%s<value %s:type="%s:%s" %s/>%s%s</schedulingParameters>`,
-				encodeRef(key, "SchedulingParameterDefinition"), nl, ind+ex.indent+ex.indent, ex.xsi, ex.am, typ, attrs, nl, ind+ex.indent))
 			return
 		}
 		kids = append(kids, fmt.Sprintf(`<parameterExtensions key="%s" value="%s"/>`, xmlAttr(key), xmlAttr(value+unit)))
 	}
 	if a.slice > 0 {
 		v, unit := sliceText(a.slice)
-		param("TimeSlice_"+a.task, v, unit)
+		other("TimeSlice_"+a.task, v, unit)
 	}
 	if a.stream != "" {
-		param(streamPriorityKey, string(a.stream), "")
+		other(streamPriorityKey, string(a.stream), "")
 	}
-	if len(kids) == 0 {
-		b.WriteString("/>")
-		return b.String()
-	}
-	b.WriteString(">")
-	for _, k := range kids {
-		b.WriteString(nl + ind + ex.indent + k)
-	}
-	b.WriteString(nl + ind + "</taskAllocation>")
-	return b.String()
+	return ex.element("taskAllocation", r, kids, ind)
 }
 
 // sliceText writes a time slice in whole microseconds where it can (as the
@@ -440,8 +545,8 @@ func (ex *exporter) mappingModel(mms []*xnode, allocs []allocation) error {
 		}
 		switch kind {
 		case "schedulerAllocation":
-			for _, a := range ex.added {
-				b.WriteString(ex.nl + ind2 + a)
+			for _, r := range ex.added {
+				b.WriteString(ex.nl + ex.element("schedulerAllocation", r, nil, ind2))
 			}
 		case "taskAllocation":
 			for _, a := range allocs {
@@ -613,8 +718,11 @@ func (ex *exporter) generateOS() error {
 		im.schedulers[name] = si
 		ex.owns[name] = []string{u.Name}
 		ex.forUnit[u.Name] = []string{name}
-		ex.added = append(ex.added, fmt.Sprintf(`<schedulerAllocation scheduler="%s" responsibility="%s" executingPU="%s"/>`,
-			encodeRef(name, "TaskScheduler"), encodeRef(u.Name, "ProcessingUnit"), encodeRef(u.Name, "ProcessingUnit")))
+		var r refs
+		ex.ref(&r, "scheduler", "TaskScheduler", name)
+		ex.ref(&r, "responsibility", "ProcessingUnit", u.Name)
+		ex.ref(&r, "executingPU", "ProcessingUnit", u.Name)
+		ex.added = append(ex.added, r)
 	}
 	b.WriteString(ind2 + "</operatingSystems>" + ex.nl + ind1 + "</osModel>" + ex.nl)
 	at, err := insertionPoint(data, root, []string{"stimuliModel", "eventModel", "constraintsModel", "propertyConstraintsModel", "mappingModel", "componentsModel", "configModel", "measurementModel"})

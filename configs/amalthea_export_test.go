@@ -237,6 +237,45 @@ func treeDiff(a, b *xnode, skip map[string]bool, path string) string {
 	return ""
 }
 
+// TestExportReferencesBetweenFiles: the mapping model goes into the file
+// of the software model; it names the tasks of that file in attributes and
+// the cores of the hardware file with hrefs, as APP4MC writes references
+// between files (and as that model's hardware file writes them: the type
+// escaped, "%3Ftype%3D").
+func TestExportReferencesBetweenFiles(t *testing.T) {
+	files := democarPair(t)
+	s, _, err := ReadAmaltheaFiles(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := ExportAmalthea(files, ExportMapping{Mapping: otherMapping(t, s)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw := string(out[files[0]])
+	mm := sw[strings.Index(sw, "<mappingModel>"):strings.Index(sw, "</mappingModel>")]
+	for _, want := range []string{`<taskAllocation task="Task_ESSP0?type=Task" scheduler="hetmap_Scheduler_`, `<affinity href="amlt:/#e200z`, `<responsibility href="amlt:/#e200z`, "%3Ftype%3DProcessingUnit\"/>"} {
+		if !strings.Contains(mm, want) {
+			t.Errorf("the mapping model has no %q:\n%s", want, mm)
+		}
+	}
+	if strings.Contains(mm, `affinity="`) || strings.Contains(mm, `responsibility="`) {
+		t.Errorf("the mapping model names a core of the other file in an attribute:\n%s", mm)
+	}
+	if string(out[files[1]]) != string(mustRead(t, files[1])) {
+		t.Error("the hardware file changed")
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 // TestExportKeepsBytes: outside the mapping model and the changed
 // attributes, the written file is the original byte for byte.
 func TestExportKeepsBytes(t *testing.T) {
