@@ -2,11 +2,9 @@ package configs
 
 import (
 	"bytes"
-	"encoding/xml"
-	"errors"
 	"fmt"
 	"io"
-	"net/url"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -25,22 +23,76 @@ var challengeContention = map[string]struct{ perCore, copyEngine Duration }{
 // 3 ns + 0.5 ns per interfering core for every 64-byte line.
 var ChallengeCopyEngine = CopyEngineCost{Baseline: 3 * Nanosecond, PerCore: 500 * Picosecond}
 
+// AmaltheaFiles expands the paths of a model: a file is taken as it is, a
+// folder stands for every .amxmi file in it (sorted by name), as APP4MC
+// loads a model folder.
+func AmaltheaFiles(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read the model: %w", err)
+		}
+		if !st.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return nil, fmt.Errorf("cannot read the model folder: %w", err)
+		}
+		var found []string
+		for _, e := range entries {
+			if !e.IsDir() && strings.EqualFold(filepath.Ext(e.Name()), ".amxmi") {
+				found = append(found, filepath.Join(p, e.Name()))
+			}
+		}
+		if len(found) == 0 {
+			return nil, &InputError{File: p, What: "the folder holds no .amxmi file"}
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	seen := map[string]bool{}
+	for _, f := range out {
+		abs, _ := filepath.Abs(f)
+		if seen[abs] {
+			return nil, &InputError{File: f, What: "the model names this file twice"}
+		}
+		seen[abs] = true
+	}
+	return out, nil
+}
+
 // ReadAmaltheaFile imports an Amalthea model file (.amxmi).
 func ReadAmaltheaFile(path string) (*System, []Warning, error) {
-	data, err := ReadInput(path, "the model")
+	return ReadAmaltheaFiles([]string{path})
+}
+
+// ReadAmaltheaFiles imports a model given as one or more .amxmi files or
+// folders (see AmaltheaFiles). The files of a model are one model, as
+// APP4MC reads a model folder: their sub-models are joined and references
+// are resolved by name across them. The system is named after the first
+// file.
+func ReadAmaltheaFiles(paths []string) (*System, []Warning, error) {
+	files, err := AmaltheaFiles(paths)
 	if err != nil {
 		return nil, nil, err
 	}
-	sys, warns, err := ReadAmalthea(bytes.NewReader(data))
-	if err != nil {
-		var ie *InputError
-		if errors.As(err, &ie) {
-			ie.File = path
+	var docs []amalDoc
+	for _, f := range files {
+		data, err := ReadInput(f, "the model")
+		if err != nil {
+			return nil, nil, err
 		}
+		docs = append(docs, amalDoc{name: f, data: data})
+	}
+	sys, warns, err := readAmalthea(docs)
+	if err != nil {
 		return nil, nil, err
 	}
 	if sys.Name == "" {
-		sys.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		sys.Name = strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
 	}
 	return sys, warns, nil
 }
@@ -48,132 +100,177 @@ func ReadAmaltheaFile(path string) (*System, []Warning, error) {
 // ReadAmalthea imports an Amalthea model: hardware, software, stimuli, OS,
 // mapping and constraints. Elements that change timing and that hetmap does
 // not model are errors naming the element; inconsistencies the spec lists
-// become warnings, resolved by the spec's conventions.
+// become warnings, resolved by the spec's conventions. configs/doc.go has
+// the table of what is read and how.
 func ReadAmalthea(r io.Reader) (*System, []Warning, error) {
-	data, err := io.ReadAll(r)
+	data, err := readLimited(r, "the model", "the model")
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil, inputErrorf("", "the file is empty: expected an Amalthea model (<am:Amalthea>)")
-	}
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	var root axRoot
-	if err := dec.Decode(&root); err != nil {
-		if err == io.EOF {
-			return nil, nil, inputErrorf("", "not a well-formed Amalthea XML file: no <am:Amalthea> element")
-		}
-		return nil, nil, inputErrorf("", "not a well-formed Amalthea XML file: %v", err)
-	}
-	if !strings.HasPrefix(root.XMLName.Space, "http://app4mc.eclipse.org/amalthea/") {
-		return nil, nil, inputErrorf("Amalthea", "unsupported namespace %q: expected http://app4mc.eclipse.org/amalthea/<version>", root.XMLName.Space)
-	}
-	im := &importer{root: &root}
-	sys, err := im.run()
-	if err != nil {
-		return nil, nil, err
-	}
-	return sys, im.warns, nil
+	return readAmalthea([]amalDoc{{data: data}})
 }
 
+type amalDoc struct {
+	name string
+	data []byte
+}
+
+func readAmalthea(docs []amalDoc) (*System, []Warning, error) {
+	im, err := importDocs(docs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &im.sys, im.warns, nil
+}
+
+// importDocs imports parsed documents and returns the importer with its
+// state (the export reuses it).
+func importDocs(docs []amalDoc) (*importer, error) {
+	im := &importer{}
+	var ver version
+	for i, d := range docs {
+		if len(bytes.TrimSpace(d.data)) == 0 {
+			return nil, &InputError{File: d.name, What: "the file is empty: expected an Amalthea model (<am:Amalthea>)"}
+		}
+		root, err := parseXML(d.data, d.name)
+		if err != nil {
+			return nil, err
+		}
+		v, warns, err := checkVersion(root)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 && v != ver {
+			return nil, &InputError{File: d.name, Line: root.line, Where: "Amalthea",
+				What: fmt.Sprintf("the file is Amalthea %s but %s is %s: the files of one model must have one version (APP4MC's model migration converts them)", v, docs[0].name, ver)}
+		}
+		ver = v
+		if root.name == "XMI" {
+			root = root.kids[0]
+		}
+		im.roots = append(im.roots, root)
+		im.docs = append(im.docs, d)
+		im.warns = append(im.warns, warns...)
+	}
+	im.version = ver
+	if _, err := im.run(); err != nil {
+		return nil, err
+	}
+	return im, nil
+}
+
+// importer holds the state of one import.
 type importer struct {
-	root  *axRoot
-	sys   System
-	warns []Warning
-	// name of the InterProcessStimulus → name of the task it activates
-	stimTask map[string]string
-	periods  map[string]axStimulus
-	// scheduler name → algorithm xsi:type
-	schedulers map[string]string
+	roots   []*xnode
+	docs    []amalDoc
+	version version
+	sys     System
+	warns   []Warning
+
+	// hardware: processing-unit definitions by name, feature values by
+	// "category/feature" and the features of every definition.
+	defs     map[string]*xnode
+	features map[string]float64
+	defFeats map[string][]string
+	// stimuli by name
+	stimuli map[string]*stimInfo
+	// schedulers by name
+	schedulers map[string]*schedInfo
+	// software
+	labelNodes map[string]*xnode
+	runNodes   map[string]*xnode
+	runDemand  map[string]*demand // flattened runnables (memo)
+	runBusy    map[string]bool    // runnables being flattened (cycle check)
+	synthetic  map[string]bool    // names of synthetic runnables
+	taskInfo   map[string]*taskGraph
+	inactive   map[string]bool // tasks that no stimulus activates
+	// events by name (entity events of the event model)
+	events map[string]*xnode
+	// event chains by name (top-level EventChains)
+	chainNodes map[string]*xnode
 }
 
 func (im *importer) warn(where, format string, args ...any) {
 	im.warns = append(im.warns, Warning{Where: where, What: fmt.Sprintf(format, args...)})
 }
 
-// refName extracts the name from an Amalthea reference "Name?type=Kind",
-// undoing the URL escaping Amalthea applies to names.
-func refName(ref string) string {
-	ref = strings.TrimSpace(ref)
-	if i := strings.Index(ref, "?type="); i >= 0 {
-		ref = ref[:i]
+// errAt is an *InputError at node n (its file and line) and path where.
+func (im *importer) errAt(n *xnode, where, format string, args ...any) *InputError {
+	e := &InputError{Where: where, What: fmt.Sprintf(format, args...)}
+	if n != nil {
+		e.File, e.Line = n.file, n.line
 	}
-	if n, err := url.PathUnescape(ref); err == nil {
-		return n
-	}
-	return ref
+	return e
 }
 
-func refNames(refs string) []string {
-	var out []string
-	for _, f := range strings.Fields(refs) {
-		out = append(out, refName(f))
+// subModels returns the sub-model elements (swModel, hwModel, …) of every file.
+func (im *importer) subModels(name string) []*xnode {
+	var out []*xnode
+	for _, r := range im.roots {
+		out = append(out, r.children(name)...)
 	}
 	return out
 }
 
-// xsiType strips the namespace prefix of an xsi:type value ("am:Ticks" → "Ticks").
-func xsiType(t string) string {
-	if i := strings.IndexByte(t, ':'); i >= 0 {
-		return t[i+1:]
+// elements returns the elements of a list feature of a sub-model over every
+// file, e.g. elements("swModel", "tasks").
+func (im *importer) elements(sub, list string) []*xnode {
+	var out []*xnode
+	for _, s := range im.subModels(sub) {
+		out = append(out, s.children(list)...)
 	}
-	return t
+	return out
 }
 
-// checkOther turns unknown child elements into an error unless they are in
-// the list of elements that do not affect timing.
-func checkOther(where string, others []axOther, ignorable ...string) error {
-	for _, o := range others {
-		ok := o.XMLName.Local == "customProperties"
-		for _, ig := range ignorable {
-			if o.XMLName.Local == ig {
-				ok = true
-			}
+// byName indexes named elements and refuses a name given twice.
+func (im *importer) byName(where string, nodes []*xnode) (map[string]*xnode, error) {
+	out := make(map[string]*xnode, len(nodes))
+	for _, n := range nodes {
+		name := n.attr("name")
+		if prev, dup := out[name]; dup {
+			return nil, im.errAt(n, where+"["+name+"]", "%q is defined twice (also at %s)", name, position(prev))
 		}
-		if !ok {
-			return inputErrorf(where+"/"+o.XMLName.Local, "element <%s> is not supported by hetmap", o.XMLName.Local)
-		}
+		out[name] = n
 	}
-	return nil
+	return out, nil
 }
 
-func amaltheaDuration(where string, v *axValue) (Duration, error) {
-	if v == nil {
-		return 0, inputErrorf(where, "missing time value")
+func position(n *xnode) string {
+	if n.file != "" {
+		return n.file + ":" + strconv.Itoa(n.line)
 	}
-	d, err := ParseDuration(v.Value + v.Unit)
-	if err != nil {
-		return 0, inputErrorf(where, "%v", err)
-	}
-	if d < 0 {
-		return 0, inputErrorf(where, "negative time %s", v.Value+v.Unit)
-	}
-	return d, nil
+	return "line " + strconv.Itoa(n.line)
 }
 
-func parseInt(where, attr, s string) (int64, error) {
-	v, err := scaleDecimal(strings.TrimSpace(s), 1)
-	if err != nil {
-		return 0, inputErrorf(where, "%s=%q is not an integer", attr, s)
-	}
-	return v, nil
+// rootParts says what the importer does with each part of a model: read
+// it, or read past it (with a warning when it carries information the
+// analysis does not use).
+var rootParts = map[string]bool{
+	"swModel": true, "hwModel": true, "osModel": true, "stimuliModel": true, "eventModel": true,
+	"constraintsModel": true, "mappingModel": true, "propertyConstraintsModel": true,
+	"componentsModel": true, "configModel": true, "commonElements": true, "measurementModel": true,
+	"customProperties": true,
 }
 
 func (im *importer) run() (*System, error) {
-	r := im.root
-	if err := checkOther("Amalthea", r.Other, "componentsModel", "configModel", "eventModel", "commonElements", "propertyConstraintsModel"); err != nil {
-		return nil, err
+	for _, r := range im.roots {
+		for _, k := range r.kids {
+			if !rootParts[k.name] {
+				return nil, im.errAt(k, "Amalthea/"+k.name, "element <%s> is not supported by hetmap (not a part of an Amalthea model: %s)", k.name, partsList())
+			}
+		}
 	}
-	if r.SW == nil {
-		return nil, inputErrorf("Amalthea", "the model has no <swModel>")
+	if len(im.subModels("swModel")) == 0 {
+		return nil, im.errAt(im.roots[0], "Amalthea", "the model has no <swModel>%s", filesHint(len(im.roots)))
 	}
-	if r.HW == nil {
-		return nil, inputErrorf("Amalthea", "the model has no <hwModel>")
+	if len(im.subModels("hwModel")) == 0 {
+		return nil, im.errAt(im.roots[0], "Amalthea", "the model has no <hwModel>%s", filesHint(len(im.roots)))
 	}
-	if r.Stimuli == nil {
-		return nil, inputErrorf("Amalthea", "the model has no <stimuliModel>")
+	if len(im.subModels("stimuliModel")) == 0 {
+		return nil, im.errAt(im.roots[0], "Amalthea", "the model has no <stimuliModel>%s", filesHint(len(im.roots)))
 	}
-	steps := []func() error{im.hardware, im.stimuli, im.osModel, im.labels, im.runnables, im.tasks, im.constraints, im.mapping}
+	im.readPast()
+	steps := []func() error{im.hardware, im.stimuliModel, im.osModel, im.labels, im.runnables, im.tasks, im.constraints, im.mapping}
 	for _, step := range steps {
 		if err := step(); err != nil {
 			return nil, err
@@ -184,109 +281,128 @@ func (im *importer) run() (*System, error) {
 	return &im.sys, nil
 }
 
+func partsList() string {
+	var names []string
+	for n := range rootParts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+func filesHint(n int) string {
+	if n == 1 {
+		return "; if the model is split over several files, give them all (--model a.amxmi --model b.amxmi, or the folder)"
+	}
+	return " in any of its files"
+}
+
+// readPast warns about the parts of a model that carry information the
+// analysis does not use.
+func (im *importer) readPast() {
+	count := func(sub string) int {
+		n := 0
+		for _, s := range im.subModels(sub) {
+			for _, k := range s.kids {
+				if k.name != "customProperties" {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if n := count("measurementModel"); n > 0 {
+		im.warn("measurementModel", "%d measurement(s) read past: hetmap analyses worst cases from the model's ticks, not from measured times", n)
+	}
+	if n := count("componentsModel"); n > 0 {
+		im.warn("componentsModel", "%d component element(s) read past: components, interfaces and their connections do not change hetmap's timing model", n)
+	}
+	if n := count("propertyConstraintsModel"); n > 0 {
+		im.warn("propertyConstraintsModel", "%d allocation or mapping constraint(s) read past: optimize does not restrict the cores a task may use by them", n)
+	}
+}
+
 func (im *importer) hardware() error {
-	hw := im.root.HW
-	if err := checkOther("hwModel", hw.Other, "connectionHandlers"); err != nil {
-		return err
-	}
-	defs := map[string]axDefinition{}
-	for _, d := range hw.Definitions {
-		defs[d.Name] = d
-	}
-	features := map[string]float64{}
-	for _, c := range hw.Features {
-		for _, f := range c.Features {
-			v, err := strconv.ParseFloat(f.Value, 64)
-			if err != nil {
-				return inputErrorf("hwModel/featureCategories["+c.Name+"]/features["+f.Name+"]", "value %q is not a number", f.Value)
-			}
-			features[c.Name+"/"+f.Name] = v
-		}
-	}
+	im.defs = map[string]*xnode{}
+	im.features = map[string]float64{}
+	im.defFeats = map[string][]string{}
 	freqs := map[string]Frequency{}
-	for _, d := range hw.Domains {
-		if d.DefaultValue == nil {
-			return inputErrorf("hwModel/domains["+d.Name+"]", "frequency domain has no defaultValue")
-		}
-		f, err := ParseFrequency(d.DefaultValue.Value + d.DefaultValue.Unit)
-		if err != nil {
-			return inputErrorf("hwModel/domains["+d.Name+"]", "%v", err)
-		}
-		freqs[d.Name] = f
-	}
-	var walk func(s axStructure) error
-	walk = func(s axStructure) error {
-		for _, m := range s.Modules {
-			if xsiType(m.Type) != "ProcessingUnit" {
-				continue
-			}
-			where := "hwModel/ProcessingUnit[" + m.Name + "]"
-			defName := refName(m.Definition)
-			def, ok := defs[defName]
-			if !ok {
-				return inputErrorf(where, "definition %q is not defined", defName)
-			}
-			f, ok := freqs[refName(m.FrequencyDomain)]
-			if !ok || f <= 0 {
-				return inputErrorf(where, "frequency domain %q is missing or has no positive frequency", refName(m.FrequencyDomain))
-			}
-			u := Unit{Name: m.Name, Kind: defName, Frequency: f}
-			switch strings.ToUpper(def.PUType) {
-			case "CPU":
-				u.Type = CPU
-			case "GPU":
-				u.Type = GPU
-				g := TX2GPU()
-				for _, fr := range refNames(def.Features) {
-					v := features[fr]
-					switch {
-					case strings.HasPrefix(fr, "SMs/"):
-						g.SMs = int(v)
-					case strings.HasPrefix(fr, "CudaCores/"):
-						g.CoresPerSM = int(v)
+	var structures []*xnode
+	for _, hw := range im.subModels("hwModel") {
+		for _, k := range hw.kids {
+			switch k.name {
+			case "definitions":
+				if k.typ() == "ProcessingUnitDefinition" {
+					name := k.attr("name")
+					if prev, dup := im.defs[name]; dup {
+						return im.errAt(k, "hwModel/definitions["+name+"]", "%q is defined twice (also at %s)", name, position(prev))
 					}
+					im.defs[name] = k
+					im.defFeats[name] = k.refs("features")
 				}
-				u.GPU = &g
-				im.warn(where, "threads, shared memory and registers per SM, and the copy engines, are not part of the model: using the TX2 values of gpu-scheduling.md (2048 threads, 64 KiB, 65536 registers per SM; 1 copy engine)")
+			case "featureCategories":
+				for _, f := range k.children("features") {
+					v, err := strconv.ParseFloat(orZero(f.attr("value")), 64)
+					if err != nil {
+						return im.errAt(f, "hwModel/featureCategories["+k.attr("name")+"]/features["+f.attr("name")+"]", "value %q is not a number", f.attr("value"))
+					}
+					im.features[k.attr("name")+"/"+f.attr("name")] = v
+				}
+			case "structures":
+				structures = append(structures, k)
+			case "domains":
+				if k.typ() != "FrequencyDomain" {
+					continue // power domains do not change timing
+				}
+				where := "hwModel/domains[" + k.attr("name") + "]"
+				dv := k.child("defaultValue")
+				if dv == nil {
+					return im.errAt(k, where, "frequency domain has no defaultValue")
+				}
+				f, err := ParseFrequency(orZero(dv.attr("value")) + dv.attr("unit"))
+				if err != nil {
+					return im.errAt(dv, where, "%v", err)
+				}
+				freqs[k.attr("name")] = f
+			case "connectionHandlers", "customProperties":
 			default:
-				return inputErrorf(where, "processing-unit type %q is not supported (CPU or GPU)", def.PUType)
+				return im.errAt(k, "hwModel/"+k.name, "element <%s> is not supported by hetmap", k.name)
 			}
-			for _, ae := range m.AccessElements {
-				aw := where + "/accessElements[" + ae.Name + "]"
-				if ae.ReadLatency != nil {
-					v, err := parseInt(aw+"/readLatency", "value", ae.ReadLatency.Value)
-					if err != nil {
-						return err
-					}
-					u.ReadLatency = v
-				}
-				if ae.WriteLatency != nil {
-					v, err := parseInt(aw+"/writeLatency", "value", ae.WriteLatency.Value)
-					if err != nil {
-						return err
-					}
-					u.WriteLatency = v
-				}
-			}
-			im.sys.Units = append(im.sys.Units, u)
 		}
-		for _, c := range s.Structures {
+	}
+	var walk func(s *xnode) error
+	walk = func(s *xnode) error {
+		for _, m := range s.children("modules") {
+			if m.typ() != "ProcessingUnit" {
+				continue // memories, caches and connection handlers: the contention model stands for them
+			}
+			if err := im.processingUnit(m, freqs); err != nil {
+				return err
+			}
+		}
+		for _, c := range s.children("structures") {
 			if err := walk(c); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	for _, s := range hw.Structures {
+	for _, s := range structures {
 		if err := walk(s); err != nil {
 			return err
 		}
 	}
 	if len(im.sys.Units) == 0 {
-		return inputErrorf("hwModel", "the model has no processing units")
+		return im.errAt(im.subModels("hwModel")[0], "hwModel", "the model has no processing units")
 	}
-	// Units in a stable, readable order: by name (Core0 … Core5, then GP10B
-	// sorts before Core? no: sort CPUs first, then GPUs, each by name).
+	seen := map[string]bool{}
+	for _, u := range im.sys.Units {
+		if seen[u.Name] {
+			return im.errAt(nil, "hwModel/ProcessingUnit["+u.Name+"]", "processing unit %q is defined twice", u.Name)
+		}
+		seen[u.Name] = true
+	}
+	// Units in a stable, readable order: CPUs first, then GPUs, each by name.
 	sort.SliceStable(im.sys.Units, func(i, j int) bool {
 		a, b := im.sys.Units[i], im.sys.Units[j]
 		if a.Type != b.Type {
@@ -295,6 +411,77 @@ func (im *importer) hardware() error {
 		return a.Name < b.Name
 	})
 	return nil
+}
+
+func (im *importer) processingUnit(m *xnode, freqs map[string]Frequency) error {
+	name := m.attr("name")
+	where := "hwModel/ProcessingUnit[" + name + "]"
+	defName := m.ref("definition")
+	def, ok := im.defs[defName]
+	if !ok {
+		return im.errAt(m, where, "definition %q is not defined", defName)
+	}
+	f, ok := freqs[m.ref("frequencyDomain")]
+	if !ok || f <= 0 {
+		return im.errAt(m, where, "frequency domain %q is missing or has no positive frequency", m.ref("frequencyDomain"))
+	}
+	u := Unit{Name: name, Kind: defName, Frequency: f}
+	switch pt := strings.ToUpper(def.attr("puType")); pt {
+	case "CPU":
+		u.Type = CPU
+	case "", "_UNDEFINED_":
+		u.Type = CPU
+		im.warn("hwModel/definitions["+defName+"]", "the processing-unit definition gives no puType: taken as a CPU")
+	case "GPU":
+		u.Type = GPU
+		g := TX2GPU()
+		for _, fr := range im.defFeats[defName] {
+			v := im.features[fr]
+			switch {
+			case strings.HasPrefix(fr, "SMs/"):
+				g.SMs = int(v)
+			case strings.HasPrefix(fr, "CudaCores/"):
+				g.CoresPerSM = int(v)
+			}
+		}
+		u.GPU = &g
+		im.warn(where, "threads, shared memory and registers per SM, and the copy engines, are not part of the model: using the TX2 values of gpu-scheduling.md (2048 threads, 64 KiB, 65536 registers per SM; 1 copy engine)")
+	default:
+		return im.errAt(def, "hwModel/definitions["+defName+"]", "processing-unit type %q is not supported (CPU or GPU)", def.attr("puType"))
+	}
+	for _, ae := range m.children("accessElements") {
+		aw := where + "/accessElements[" + ae.attr("name") + "]"
+		if rl := ae.child("readLatency"); rl != nil {
+			d, err := im.latencyCycles(aw+"/readLatency", rl)
+			if err != nil {
+				return err
+			}
+			u.ReadLatency = d
+		}
+		if wl := ae.child("writeLatency"); wl != nil {
+			d, err := im.latencyCycles(aw+"/writeLatency", wl)
+			if err != nil {
+				return err
+			}
+			u.WriteLatency = d
+		}
+	}
+	im.sys.Units = append(im.sys.Units, u)
+	return nil
+}
+
+// latencyCycles reads an access latency in cycles: its worst case.
+func (im *importer) latencyCycles(where string, v *xnode) (int64, error) {
+	if v.typ() == "" {
+		// Older files write the value without a type.
+		n, err := scaleDecimal(strings.TrimSpace(orZero(v.attr("value"))), 1)
+		if err != nil {
+			return 0, im.errAt(v, where, "value=%q is not an integer", v.attr("value"))
+		}
+		return n, nil
+	}
+	d, err := im.discreteValue(where, v)
+	return d.upper, err
 }
 
 func (im *importer) challengeMemory() Memory {
@@ -318,681 +505,354 @@ func (im *importer) challengeMemory() Memory {
 		} else {
 			im.warn("hwModel/definitions["+k+"]", "no challenge contention parameters for core kind %q: K and sGPU set to 0; give them in the configuration's memory section", k)
 		}
+		if u.ReadLatency == 0 {
+			im.warn("hwModel/definitions["+k+"]", "the cores of kind %s have no access latency to memory (accessElements readLatency): a label access costs no time; give memory.cores in a configuration to count it", k)
+		}
 		m.Cores = append(m.Cores, c)
 	}
 	return m
 }
 
-func (im *importer) stimuli() error {
-	sm := im.root.Stimuli
-	if err := checkOther("stimuliModel", sm.Other, "clocks"); err != nil {
-		return err
-	}
-	im.periods = map[string]axStimulus{}
-	im.stimTask = map[string]string{}
-	for _, s := range sm.Stimuli {
-		switch xsiType(s.Type) {
-		case "PeriodicStimulus":
-			if s.Recurrence == nil {
-				return inputErrorf("stimuliModel/stimuli["+s.Name+"]", "periodic stimulus has no recurrence")
+// stimInfo is what a stimulus says about the tasks it activates.
+type stimInfo struct {
+	node   *xnode
+	kind   string // the xsi:type
+	period Duration
+	offset Duration
+	jitter Duration
+	// ips: an InterProcessStimulus (its tasks are activated by triggers);
+	// prescaler and counterOffset are its counter.
+	ips                      bool
+	prescaler, counterOffset int64
+	// sporadic: the period is a minimum inter-arrival time.
+	sporadic bool
+	// refused: why the stimulus cannot be analysed (an error once a task uses it).
+	refused string
+}
+
+func (im *importer) stimuliModel() error {
+	im.stimuli = map[string]*stimInfo{}
+	for _, sm := range im.subModels("stimuliModel") {
+		for _, k := range sm.kids {
+			switch k.name {
+			case "stimuli":
+			case "clocks", "customProperties":
+				continue
+			default:
+				return im.errAt(k, "stimuliModel/"+k.name, "element <%s> is not supported by hetmap", k.name)
 			}
-			if s.Jitter != nil {
-				return inputErrorf("stimuliModel/stimuli["+s.Name+"]/jitter", "element <jitter> is not supported by hetmap")
+			name := k.attr("name")
+			if prev, dup := im.stimuli[name]; dup {
+				return im.errAt(k, "stimuliModel/stimuli["+name+"]", "%q is defined twice (also at %s)", name, position(prev.node))
 			}
-			im.periods[s.Name] = s
-		case "InterProcessStimulus":
-			im.stimTask[s.Name] = ""
-		default:
-			return inputErrorf("stimuliModel/stimuli["+s.Name+"]", "stimulus type %q is not supported (PeriodicStimulus, InterProcessStimulus)", s.Type)
+			si, err := im.stimulus(k)
+			if err != nil {
+				return err
+			}
+			im.stimuli[name] = si
 		}
 	}
 	return nil
+}
+
+func (im *importer) stimulus(k *xnode) (*stimInfo, error) {
+	name := k.attr("name")
+	where := "stimuliModel/stimuli[" + name + "]"
+	si := &stimInfo{node: k, kind: k.typ(), prescaler: 1}
+	offset := func() error {
+		if o := k.child("offset"); o != nil {
+			d, err := im.timeValue(where+"/offset", o)
+			if err != nil {
+				return err
+			}
+			si.offset = d
+		}
+		return nil
+	}
+	recurrence := func() error {
+		r := k.child("recurrence")
+		if r == nil {
+			return im.errAt(k, where, "periodic stimulus has no recurrence")
+		}
+		d, err := im.timeValue(where+"/recurrence", r)
+		if err != nil {
+			return err
+		}
+		if d <= 0 {
+			return im.errAt(r, where+"/recurrence", "period must be positive")
+		}
+		si.period = d
+		return nil
+	}
+	switch si.kind {
+	case "PeriodicStimulus":
+		if err := recurrence(); err != nil {
+			return nil, err
+		}
+		if err := offset(); err != nil {
+			return nil, err
+		}
+		if j := k.child("jitter"); j != nil {
+			lo, hi, err := im.timeBounds(where+"/jitter", j)
+			if err != nil {
+				return nil, err
+			}
+			_ = lo // a jitter is a delay of the release after its periodic arrival: its upper bound is the release jitter
+			si.jitter = hi
+		}
+	case "InterProcessStimulus":
+		si.ips = true
+		if c := k.child("counter"); c != nil {
+			p, o, err := im.counter(where+"/counter", c)
+			if err != nil {
+				return nil, err
+			}
+			si.prescaler, si.counterOffset = p, o
+		}
+	case "RelativePeriodicStimulus":
+		if err := offset(); err != nil {
+			return nil, err
+		}
+		lo, hi, err := im.timeBounds(where+"/nextOccurrence", k.child("nextOccurrence"))
+		if err != nil {
+			return nil, err
+		}
+		if lo <= 0 {
+			return nil, im.errAt(k, where, "the smallest distance between two activations (nextOccurrence lower bound) is %s: a minimum inter-arrival time must be positive", lo)
+		}
+		si.period, si.sporadic = lo, true
+		im.warn(where, "RelativePeriodicStimulus: activations %s to %s apart, analysed as sporadic with the minimum inter-arrival time %s (the sound bound on interference)", lo, hi, lo)
+	case "PeriodicSyntheticStimulus":
+		if err := recurrence(); err != nil {
+			return nil, err
+		}
+		if err := offset(); err != nil {
+			return nil, err
+		}
+		var times []Duration
+		for i, t := range k.children("occurrenceTimes") {
+			d, err := im.timeValue(fmt.Sprintf("%s/occurrenceTimes[%d]", where, i), t)
+			if err != nil {
+				return nil, err
+			}
+			times = append(times, d)
+		}
+		sort.Slice(times, func(a, b int) bool { return times[a] < times[b] })
+		switch len(times) {
+		case 0:
+			return nil, im.errAt(k, where, "PeriodicSyntheticStimulus has no occurrenceTimes")
+		case 1:
+			si.offset += times[0]
+		default:
+			gap := times[0] + si.period - times[len(times)-1]
+			for i := 1; i < len(times); i++ {
+				gap = min(gap, times[i]-times[i-1])
+			}
+			if gap <= 0 {
+				return nil, im.errAt(k, where, "two occurrences at the same time: a minimum inter-arrival time must be positive")
+			}
+			im.warn(where, "PeriodicSyntheticStimulus: %d activations per %s, analysed as sporadic with their minimum distance %s as the inter-arrival time", len(times), si.period, gap)
+			si.offset += times[0]
+			si.period, si.sporadic = gap, true
+		}
+	case "PeriodicBurstStimulus":
+		if err := recurrence(); err != nil {
+			return nil, err
+		}
+		if err := offset(); err != nil {
+			return nil, err
+		}
+		count := int64(1)
+		if c := k.attr("occurrenceCount"); c != "" {
+			n, err := strconv.ParseInt(c, 10, 64)
+			if err != nil || n < 0 {
+				return nil, im.errAt(k, where, "occurrenceCount=%q is not a count", c)
+			}
+			count = n
+		}
+		if count > 1 {
+			md := k.child("occurrenceMinDistance")
+			if md == nil {
+				return nil, im.errAt(k, where, "PeriodicBurstStimulus of %d occurrences has no occurrenceMinDistance: hetmap needs the minimum distance between activations", count)
+			}
+			d, err := im.timeValue(where+"/occurrenceMinDistance", md)
+			if err != nil {
+				return nil, err
+			}
+			if d <= 0 {
+				return nil, im.errAt(md, where+"/occurrenceMinDistance", "a minimum inter-arrival time must be positive")
+			}
+			im.warn(where, "PeriodicBurstStimulus: bursts of %d activations every %s, analysed as sporadic with the minimum distance %s as the inter-arrival time", count, si.period, d)
+			si.period, si.sporadic = d, true
+		}
+	case "ArrivalCurveStimulus":
+		var mit Duration
+		for i, e := range k.children("entries") {
+			if e.attr("numberOfOccurrences") == "2" {
+				d, err := im.timeValue(fmt.Sprintf("%s/entries[%d]/lowerTimeBorder", where, i), e.child("lowerTimeBorder"))
+				if err != nil {
+					return nil, err
+				}
+				mit = d
+			}
+		}
+		if mit <= 0 {
+			si.refused = "ArrivalCurveStimulus without a positive lowerTimeBorder for 2 occurrences: hetmap needs the minimum distance between two activations"
+			break
+		}
+		si.period, si.sporadic = mit, true
+		im.warn(where, "ArrivalCurveStimulus: analysed as sporadic with the minimum distance of two activations, %s, as the inter-arrival time", mit)
+	case "SingleStimulus":
+		si.refused = "a task activated once (SingleStimulus) is not supported: hetmap analyses recurring tasks"
+	case "EventStimulus":
+		si.refused = "activation by an event (EventStimulus) is not supported: hetmap analyses periodic, sporadic and InterProcessTrigger activations"
+	case "VariableRateStimulus":
+		si.refused = "a VariableRateStimulus (rate depending on, e.g., rotation speed) is not supported: give its maximum rate as a PeriodicStimulus or RelativePeriodicStimulus"
+	case "CustomStimulus":
+		si.refused = "a CustomStimulus has no semantics hetmap can analyse"
+	default:
+		si.refused = fmt.Sprintf("stimulus type %q is not supported (PeriodicStimulus, RelativePeriodicStimulus, PeriodicSyntheticStimulus, PeriodicBurstStimulus, ArrivalCurveStimulus, InterProcessStimulus)", "am:"+si.kind)
+	}
+	return si, nil
+}
+
+// counter reads a Counter (prescaler and offset).
+func (im *importer) counter(where string, c *xnode) (prescaler, offset int64, err error) {
+	prescaler, offset = 1, 0
+	if p := c.attr("prescaler"); p != "" {
+		if prescaler, err = strconv.ParseInt(p, 10, 64); err != nil || prescaler < 1 || prescaler > 1<<20 {
+			return 0, 0, im.errAt(c, where, "prescaler=%q is not a positive count", p)
+		}
+	}
+	if o := c.attr("offset"); o != "" {
+		if offset, err = strconv.ParseInt(o, 10, 64); err != nil || offset < 0 || offset > 1<<20 {
+			return 0, 0, im.errAt(c, where, "offset=%q is not a count", o)
+		}
+	}
+	return prescaler, offset, nil
+}
+
+// schedInfo is a task scheduler of the OS model.
+type schedInfo struct {
+	node *xnode
+	// algorithm is the schedulingAlgorithm's xsi:type (0.9.x, 1.x) or the
+	// name of the scheduler definition (2.x and later).
+	algorithm string
+	// why is set when hetmap does not analyse the algorithm on a CPU.
+	why string
+}
+
+// fixedPriority lists the scheduling algorithms analysed as fixed-priority
+// preemptive scheduling (Joseph and Pandya's response-time analysis).
+var fixedPriority = map[string]bool{"FixedPriorityPreemptive": true, "OSEK": true, "DeadlineMonotonic": true, "RateMonotonic": true}
+
+// unsupportedScheduling says why an algorithm is not analysed on a CPU.
+func unsupportedScheduling(algo string) string {
+	switch algo {
+	case "EarliestDeadlineFirst", "LeastLocalRemainingExecutionTimeFirst":
+		return "dynamic-priority scheduling (" + algo + ") is not analysed: hetmap analyses fixed-priority preemptive scheduling"
+	case "PriorityBasedRoundRobin":
+		return "round-robin scheduling is not analysed: hetmap analyses fixed-priority preemptive scheduling"
+	case "PfairPD2", "PartlyPFairPD2", "EarlyReleaseFairPD2", "PartlyEarlyReleaseFairPD2":
+		return "global (Pfair) scheduling is not analysed: hetmap analyses partitioned fixed-priority preemptive scheduling"
+	case "DeferrableServer", "PollingPeriodicServer", "SporadicServer", "ConstantBandwidthServer", "ConstantBandwidthServerWithCASH",
+		"Grouping", "FixedPriorityPreemptiveWithBudgetEnforcement":
+		return "reservation, budgets and scheduler hierarchies (" + algo + ") are not analysed: hetmap analyses fixed-priority preemptive scheduling"
+	case "UserSpecificSchedulingAlgorithm":
+		return "a user-specific scheduling algorithm has no semantics hetmap can analyse on a CPU (it is accepted for the GPU, whose scheduling analysis.gpu_model chooses)"
+	}
+	return fmt.Sprintf("scheduling algorithm %q is not supported (FixedPriorityPreemptive, OSEK, DeadlineMonotonic, RateMonotonic on CPU cores)", algo)
 }
 
 func (im *importer) osModel() error {
-	im.schedulers = map[string]string{}
-	if im.root.OS == nil {
-		return nil
-	}
-	if err := checkOther("osModel", im.root.OS.Other, "semaphores", "osOverheads"); err != nil {
-		return err
-	}
-	for _, o := range im.root.OS.OperatingSystems {
-		for _, s := range o.TaskSchedulers {
-			where := "osModel/taskSchedulers[" + s.Name + "]"
-			if s.Algorithm == nil {
-				return inputErrorf(where, "scheduler has no schedulingAlgorithm")
-			}
-			t := xsiType(s.Algorithm.Type)
-			switch t {
-			case "FixedPriorityPreemptive", "OSEK":
-			case "UserSpecificSchedulingAlgorithm":
-				for _, p := range s.Algorithm.Parameters {
-					d, err := ParseDuration(p.Value)
-					switch p.Key {
-					case "minimumTimeslice":
-						if err != nil {
-							return inputErrorf(where+"/parameterExtensions["+p.Key+"]", "%v", err)
-						}
-						im.sys.TimeSlice.Min = d
-					case "maximumTimeslice":
-						if err != nil {
-							return inputErrorf(where+"/parameterExtensions["+p.Key+"]", "%v", err)
-						}
-						im.sys.TimeSlice.Max = d
-					}
-				}
-			default:
-				return inputErrorf(where, "scheduling algorithm %q is not supported (FixedPriorityPreemptive, or the GPU's UserSpecificSchedulingAlgorithm)", s.Algorithm.Type)
-			}
-			im.schedulers[s.Name] = t
-		}
-	}
-	return nil
-}
-
-func (im *importer) labels() error {
-	for _, l := range im.root.SW.Labels {
-		where := "swModel/labels[" + l.Name + "]"
-		if l.Size == nil {
-			return inputErrorf(where, "label has no size")
-		}
-		sz, err := ParseSize(l.Size.Value + l.Size.Unit)
-		if err != nil {
-			return inputErrorf(where+"/size", "%v", err)
-		}
-		if sz < 0 {
-			return inputErrorf(where+"/size", "negative size")
-		}
-		im.sys.Labels = append(im.sys.Labels, Label{Name: l.Name, Size: sz, Constant: l.Constant == "true"})
-	}
-	return nil
-}
-
-func graphOf(where string, a, c *axGraph) (*axGraph, error) {
-	if a != nil && c != nil {
-		return nil, inputErrorf(where, "both activityGraph and callGraph given")
-	}
-	if a == nil {
-		a = c
-	}
-	if a != nil {
-		if err := checkOther(where+"/activityGraph", a.Other); err != nil {
-			return nil, err
-		}
-	}
-	return a, nil
-}
-
-func (im *importer) runnables() error {
-	if err := checkOther("swModel", im.root.SW.Other, "events", "typeDefinitions", "modeLabels", "activations", "sections", "customEntities", "processPrototypes", "processChains"); err != nil {
-		return err
-	}
-	for _, r := range im.root.SW.Runnables {
-		where := "swModel/runnables[" + r.Name + "]"
-		if err := checkOther(where, r.Other, "parameters", "runnableRequirements", "section"); err != nil {
-			return err
-		}
-		g, err := graphOf(where, r.ActivityGraph, r.CallGraph)
-		if err != nil {
-			return err
-		}
-		run := Runnable{Name: r.Name}
-		if g != nil {
-			if err := im.runnableItems(where, g.Items, &run, new(bool)); err != nil {
-				return err
-			}
-		}
-		im.sys.Runnables = append(im.sys.Runnables, run)
-	}
-	return nil
-}
-
-// runnableItems reads label accesses and ticks in order. A read after the
-// ticks, or a write before them, does not fit the read/execute/write
-// semantic: reads are taken in the read phase and writes in the write phase,
-// which is what the challenge model prescribes.
-func (im *importer) runnableItems(where string, items []axItem, run *Runnable, sawTicks *bool) error {
-	for i, it := range items {
-		iw := fmt.Sprintf("%s/items[%d]", where, i)
-		if err := checkOther(iw, it.Other); err != nil {
-			return err
-		}
-		switch xsiType(it.Type) {
-		case "Group":
-			if err := im.runnableItems(iw, it.Items, run, sawTicks); err != nil {
-				return err
-			}
-		case "LabelAccess":
-			l := refName(it.Data)
-			if im.sys.Label(l) == nil {
-				return inputErrorf(iw, "label %q is not defined", l)
-			}
-			switch it.Access {
-			case "read":
-				run.Reads = append(run.Reads, l)
-			case "write":
-				run.Writes = append(run.Writes, l)
-			default:
-				return inputErrorf(iw, "label access %q is not supported (read or write)", it.Access)
-			}
-		case "Ticks":
-			if *sawTicks {
-				return inputErrorf(iw, "a runnable with several Ticks items is not supported")
-			}
-			*sawTicks = true
-			for _, e := range it.Extended {
-				tk, err := ticksValue(iw+"/extended["+refName(e.Key)+"]", e.Value)
-				if err != nil {
+	im.schedulers = map[string]*schedInfo{}
+	for _, om := range im.subModels("osModel") {
+		for _, k := range om.kids {
+			switch k.name {
+			case "operatingSystems":
+				if err := im.operatingSystem(k); err != nil {
 					return err
 				}
-				tk.Kind = refName(e.Key)
-				run.Ticks = append(run.Ticks, tk)
+			case "osOverheads":
+				im.warn("osModel/osOverheads["+k.attr("name")+"]", "OS overheads are not analysed: response times do not include the OS's API and ISR overheads")
+			case "semaphores", "schedulerDefinitions", "schedulingParameterDefinitions", "customProperties":
+			default:
+				return im.errAt(k, "osModel/"+k.name, "element <%s> is not supported by hetmap", k.name)
 			}
-			if it.Default != nil {
-				tk, err := ticksValue(iw+"/default", it.Default)
-				if err != nil {
-					return err
-				}
-				for _, k := range im.sys.Kinds() {
-					if _, has := run.TicksFor(k); !has {
-						tk.Kind = k
-						run.Ticks = append(run.Ticks, tk)
-					}
-				}
+		}
+	}
+	return nil
+}
+
+func (im *importer) operatingSystem(o *xnode) error {
+	for _, k := range o.kids {
+		switch k.name {
+		case "taskSchedulers":
+		case "interruptControllers", "customProperties":
+			continue
+		case "osDataConsistency":
+			if m := k.attr("mode"); m != "" && m != "noProtection" && m != "_undefined_" {
+				im.warn("osModel/operatingSystems["+o.attr("name")+"]/osDataConsistency", "data consistency mode %s: the copies it implies are not analysed", m)
 			}
-			if len(run.Ticks) == 0 {
-				return inputErrorf(iw, "Ticks item has no values")
-			}
+			continue
 		default:
-			return inputErrorf(iw, "activity item %q is not supported in a runnable (LabelAccess, Ticks, Group)", it.Type)
+			return im.errAt(k, "osModel/operatingSystems["+o.attr("name")+"]/"+k.name, "element <%s> is not supported by hetmap", k.name)
 		}
-	}
-	return nil
-}
-
-func ticksValue(where string, v *axValue) (Ticks, error) {
-	if v == nil {
-		return Ticks{}, inputErrorf(where, "missing value")
-	}
-	var t Ticks
-	var err error
-	switch xsiType(v.Type) {
-	case "DiscreteValueConstant":
-		if t.Upper, err = parseInt(where, "value", v.Value); err != nil {
-			return t, err
+		name := k.attr("name")
+		where := "osModel/taskSchedulers[" + name + "]"
+		if prev, dup := im.schedulers[name]; dup {
+			return im.errAt(k, where, "%q is defined twice (also at %s)", name, position(prev.node))
 		}
-		t.Lower, t.Average = t.Upper, float64(t.Upper)
-	case "DiscreteValueStatistics", "DiscreteValueBoundaries", "DiscreteValueUniformDistribution":
-		if t.Lower, err = parseInt(where, "lowerBound", v.LowerBound); err != nil {
-			return t, err
+		si := &schedInfo{node: k}
+		if k.child("parentAssociation") != nil {
+			si.why = "a scheduler with a parent scheduler (a hierarchy) is not analysed: hetmap analyses one fixed-priority preemptive scheduler per core"
 		}
-		if t.Upper, err = parseInt(where, "upperBound", v.UpperBound); err != nil {
-			return t, err
-		}
-		t.Average = float64(t.Lower+t.Upper) / 2
-		if v.Average != "" {
-			a, perr := strconv.ParseFloat(v.Average, 64)
-			if perr != nil {
-				return t, inputErrorf(where, "average=%q is not a number", v.Average)
-			}
-			t.Average = a
-		}
-	default:
-		return t, inputErrorf(where, "tick value type %q is not supported (DiscreteValueConstant, DiscreteValueStatistics, DiscreteValueBoundaries, DiscreteValueUniformDistribution)", v.Type)
-	}
-	if t.Lower < 0 || t.Upper < t.Lower {
-		return t, inputErrorf(where, "ticks need 0 ≤ lowerBound ≤ upperBound, got %d and %d", t.Lower, t.Upper)
-	}
-	return t, nil
-}
-
-// taskShape is what a task's activity graph says, in order.
-type taskShape struct {
-	pre, wait, post []string
-	trigger         string // InterProcessStimulus triggered
-	waitMode        WaitMode
-	waited, cleared bool
-	setEventFor     string
-}
-
-func (im *importer) taskItems(where string, items []axItem, sh *taskShape) error {
-	for i, it := range items {
-		iw := fmt.Sprintf("%s/items[%d]", where, i)
-		if err := checkOther(iw, it.Other); err != nil {
-			return err
-		}
-		switch xsiType(it.Type) {
-		case "Group":
-			if err := im.taskItems(iw, it.Items, sh); err != nil {
-				return err
-			}
-		case "RunnableCall":
-			rn := refName(it.Runnable)
-			if im.sys.Runnable(rn) == nil {
-				return inputErrorf(iw, "runnable %q is not defined", rn)
-			}
-			switch {
-			case sh.trigger == "":
-				sh.pre = append(sh.pre, rn)
-			case sh.waited && !sh.cleared && sh.waitMode == WaitPassive:
-				sh.wait = append(sh.wait, rn)
-			case sh.waited:
-				sh.post = append(sh.post, rn)
-			default:
-				return inputErrorf(iw, "a runnable between an InterProcessTrigger and its WaitEvent is not supported")
-			}
-		case "InterProcessTrigger":
-			if sh.trigger != "" {
-				return inputErrorf(iw, "a task that triggers more than one GPU task is not supported")
-			}
-			sh.trigger = refName(it.Stimulus)
-		case "WaitEvent":
-			if sh.trigger == "" {
-				return inputErrorf(iw, "a WaitEvent without a preceding InterProcessTrigger is not supported")
-			}
-			switch it.Waiting {
-			case "active":
-				sh.waitMode = WaitActive
-			case "passive":
-				sh.waitMode = WaitPassive
-			default:
-				return inputErrorf(iw, "waitingBehaviour %q is not supported (active or passive)", it.Waiting)
-			}
-			sh.waited = true
-		case "ClearEvent":
-			sh.cleared = true
-		case "SetEvent":
-			sh.setEventFor = refName(it.Process)
-		default:
-			return inputErrorf(iw, "activity item %q is not supported in a task (RunnableCall, InterProcessTrigger, WaitEvent, ClearEvent, SetEvent, Group)", it.Type)
-		}
-	}
-	return nil
-}
-
-func (im *importer) tasks() error {
-	shapes := map[string]*taskShape{}
-	for _, t := range im.root.SW.Tasks {
-		where := "swModel/tasks[" + t.Name + "]"
-		if err := checkOther(where, t.Other); err != nil {
-			return err
-		}
-		if t.Preemption != "" && t.Preemption != "preemptive" {
-			return inputErrorf(where, "preemption=%q is not supported (preemptive)", t.Preemption)
-		}
-		g, err := graphOf(where, t.ActivityGraph, t.CallGraph)
-		if err != nil {
-			return err
-		}
-		sh := &taskShape{}
-		if g != nil {
-			if err := im.taskItems(where, g.Items, sh); err != nil {
-				return err
-			}
-		}
-		if sh.trigger != "" && !sh.waited {
-			return inputErrorf(where, "a task that triggers GPU work without waiting for it is not supported")
-		}
-		shapes[t.Name] = sh
-		task := Task{Name: t.Name, Runnables: sh.pre}
-		stims := refNames(t.Stimuli)
-		if len(stims) != 1 {
-			return inputErrorf(where, "a task needs exactly one stimulus, found %d", len(stims))
-		}
-		if p, ok := im.periods[stims[0]]; ok {
-			task.Period, err = amaltheaDuration("stimuliModel/stimuli["+p.Name+"]/recurrence", p.Recurrence)
-			if err != nil {
-				return err
-			}
-			if task.Period <= 0 {
-				return inputErrorf("stimuliModel/stimuli["+p.Name+"]/recurrence", "period must be positive")
-			}
-			if p.Offset != nil {
-				if task.Offset, err = amaltheaDuration("stimuliModel/stimuli["+p.Name+"]/offset", p.Offset); err != nil {
-					return err
-				}
-			}
-		} else if _, ok := im.stimTask[stims[0]]; ok {
-			if prev := im.stimTask[stims[0]]; prev != "" {
-				return inputErrorf(where, "stimulus %q activates two tasks (%s and %s)", stims[0], prev, t.Name)
-			}
-			im.stimTask[stims[0]] = t.Name
+		var params []*xnode
+		if alg := k.child("schedulingAlgorithm"); alg != nil {
+			si.algorithm = alg.typ()
+			params = alg.children("parameterExtensions")
+		} else if def := k.ref("definition"); def != "" {
+			si.algorithm = def
+			params = k.children("schedulingParameters")
 		} else {
-			return inputErrorf(where, "stimulus %q is not defined", stims[0])
+			return im.errAt(k, where, "scheduler has no schedulingAlgorithm")
 		}
-		im.sys.Tasks = append(im.sys.Tasks, task)
-	}
-	// Link offloading tasks with the GPU tasks they trigger.
-	for i := range im.sys.Tasks {
-		t := &im.sys.Tasks[i]
-		sh := shapes[t.Name]
-		if sh.trigger == "" {
-			continue
+		if si.why == "" && !fixedPriority[si.algorithm] {
+			si.why = unsupportedScheduling(si.algorithm)
 		}
-		gpuName, ok := im.stimTask[sh.trigger]
-		if !ok {
-			return inputErrorf("swModel/tasks["+t.Name+"]", "InterProcessTrigger names stimulus %q, which is not an InterProcessStimulus", sh.trigger)
-		}
-		if gpuName == "" {
-			return inputErrorf("swModel/tasks["+t.Name+"]", "InterProcessTrigger names stimulus %q, which activates no task", sh.trigger)
-		}
-		gpu := im.sys.Task(gpuName)
-		if gpu.TriggeredBy != "" {
-			return inputErrorf("swModel/tasks["+gpuName+"]", "triggered by two tasks (%s and %s)", gpu.TriggeredBy, t.Name)
-		}
-		gpu.TriggeredBy = t.Name
-		t.Offload = &Offload{GPUTask: gpuName, Wait: sh.waitMode, WaitRunnables: sh.wait, Post: sh.post}
-		if se := shapes[gpuName].setEventFor; se != "" && se != t.Name {
-			im.warn("swModel/tasks["+gpuName+"]", "sets the event of %s, but is triggered by %s: taken as signalling %s", se, t.Name, t.Name)
-		}
-	}
-	for _, t := range im.sys.Tasks {
-		if t.Period == 0 && t.TriggeredBy == "" {
-			return inputErrorf("swModel/tasks["+t.Name+"]", "activated by an InterProcessStimulus that no task triggers")
-		}
-	}
-	return nil
-}
-
-func normalizeName(s string) string {
-	return strings.ReplaceAll(strings.ToLower(s), "_", "")
-}
-
-// bestTaskFor finds the periodic task a requirement name such as
-// "Deadline_Task_Lane_Detection" refers to: the task whose name contains the
-// name's last part with the fewest other characters.
-func (im *importer) bestTaskFor(reqName string) string {
-	token := reqName
-	for _, p := range []string{"Deadline_Task_", "Deadline_", "Requirement_"} {
-		token = strings.TrimPrefix(token, p)
-	}
-	token = normalizeName(token)
-	best, bestLeft := "", -1
-	for _, t := range im.sys.Tasks {
-		if t.Period == 0 {
-			continue
-		}
-		n := normalizeName(t.Name)
-		if token == "" || !strings.Contains(n, token) {
-			continue
-		}
-		left := len(n) - len(token)
-		if bestLeft < 0 || left < bestLeft {
-			best, bestLeft = t.Name, left
-		}
-	}
-	return best
-}
-
-func (im *importer) constraints() error {
-	c := im.root.Constraints
-	if c == nil {
-		return nil
-	}
-	if err := checkOther("constraintsModel", c.Other, "timingConstraints", "affinityConstraints", "dataAgeConstraints", "dataCoherencyGroups", "dataStabilityGroups", "physicalSectionConstraints"); err != nil {
-		return err
-	}
-	type req struct {
-		name, process, best string
-		limit               Duration
-	}
-	var reqs []req
-	for _, r := range c.Requirements {
-		where := "constraintsModel/requirements[" + r.Name + "]"
-		if xsiType(r.Type) != "ProcessRequirement" || r.Limit == nil || r.Limit.Metric != "ResponseTime" || r.Limit.LimitType != "UpperLimit" {
-			im.warn(where, "only upper limits on a process's response time are used; this requirement is ignored")
-			continue
-		}
-		d, err := amaltheaDuration(where+"/limitValue", r.Limit.LimitValue)
-		if err != nil {
-			return err
-		}
-		p := refName(r.Process)
-		if im.sys.Task(p) == nil {
-			return inputErrorf(where, "process %q is not defined", p)
-		}
-		reqs = append(reqs, req{name: r.Name, process: p, best: im.bestTaskFor(r.Name), limit: d})
-	}
-	// A pair of requirements whose names point at each other's process are
-	// swapped references (the challenge model's Detection and Lane detection).
-	for i := range reqs {
-		for j := i + 1; j < len(reqs); j++ {
-			a, b := &reqs[i], &reqs[j]
-			if a.best == b.process && b.best == a.process && a.best != a.process {
-				im.warn("constraintsModel/requirements["+a.name+"]", "references %s and %s references %s: the names say the references are swapped; corrected (%s gets %s, %s gets %s)",
-					a.process, b.name, b.process, a.best, a.limit, b.best, b.limit)
-				a.process, b.process = a.best, b.best
+		for _, p := range params {
+			key := p.attr("key")
+			if key == "" {
+				key = p.ref("key")
 			}
-		}
-	}
-	for _, r := range reqs {
-		if r.best != "" && r.best != r.process {
-			im.warn("constraintsModel/requirements["+r.name+"]", "its name suggests task %s but it references %s; kept as written", r.best, r.process)
-		}
-		t := im.sys.Task(r.process)
-		if t.Requirement != 0 && t.Requirement != r.limit {
-			im.warn("constraintsModel/requirements["+r.name+"]", "a second requirement on %s; the smaller one (%s) is kept", r.process, min(t.Requirement, r.limit))
-			r.limit = min(t.Requirement, r.limit)
-		}
-		t.Requirement = r.limit
-	}
-	// Event chains become chains when the model has them.
-	events := map[string]string{}
-	for _, e := range im.root.SW.Events {
-		if ent := refName(e.Entity); ent != "" {
-			switch xsiType(e.Type) {
-			case "ProcessEvent":
-				events[e.Name] = ent
-			case "RunnableEvent":
-				for _, t := range im.sys.Tasks {
-					for _, rn := range t.AllRunnables() {
-						if rn == ent {
-							events[e.Name] = t.Name
-						}
-					}
-				}
+			val := p.attr("value")
+			if v := p.child("value"); v != nil && val == "" {
+				val = orZero(v.attr("value")) + v.attr("unit")
 			}
-		}
-	}
-	for _, ec := range c.EventChains {
-		where := "constraintsModel/eventChains[" + ec.Name + "]"
-		var tasks []string
-		add := func(ev string) error {
-			if ev == "" {
-				return nil
-			}
-			t, ok := events[refName(ev)]
-			if !ok {
-				return inputErrorf(where, "event %q is not a ProcessEvent or RunnableEvent of a known task", refName(ev))
-			}
-			if len(tasks) == 0 || tasks[len(tasks)-1] != t {
-				tasks = append(tasks, t)
-			}
-			return nil
-		}
-		var walk func(stim, resp string, entries []axChainEntry) error
-		walk = func(stim, resp string, entries []axChainEntry) error {
-			if err := add(stim); err != nil {
-				return err
-			}
-			for _, e := range entries {
-				s, r, sub := e.Stimulus, e.Response, append(append([]axChainEntry(nil), e.Segments...), e.Items...)
-				if e.EventChain != nil {
-					s, r = e.EventChain.Stimulus, e.EventChain.Response
-					sub = append(append(sub, e.EventChain.Segments...), e.EventChain.Items...)
-				}
-				if err := walk(s, r, sub); err != nil {
-					return err
-				}
-			}
-			return add(resp)
-		}
-		if err := walk(ec.Stimulus, ec.Response, append(append([]axChainEntry(nil), ec.Segments...), ec.Items...)); err != nil {
-			return err
-		}
-		if len(tasks) < 2 {
-			im.warn(where, "the chain names fewer than two tasks; ignored")
-			continue
-		}
-		im.sys.Chains = append(im.sys.Chains, Chain{Name: ec.Name, Tasks: tasks})
-	}
-	return nil
-}
-
-func (im *importer) mapping() error {
-	m := im.root.Mapping
-	if m == nil {
-		im.warn("Amalthea", "the model has no mapping: there is no default mapping")
-		return nil
-	}
-	if err := checkOther("mappingModel", m.Other, "memoryMapping", "isrAllocation", "runnableAllocation", "physicalSectionMapping"); err != nil {
-		return err
-	}
-	owns := map[string][]string{}
-	for _, sa := range m.SchedulerAllocations {
-		owns[refName(sa.Scheduler)] = refNames(sa.Responsibility)
-	}
-	type alloc struct {
-		unit     string
-		priority *int
-		slice    Duration
-	}
-	allocs := map[string]alloc{}
-	for _, ta := range m.TaskAllocations {
-		name := refName(ta.Task)
-		where := "mappingModel/taskAllocation[" + name + "]"
-		t := im.sys.Task(name)
-		if t == nil {
-			return inputErrorf(where, "task %q is not defined", name)
-		}
-		sched := refName(ta.Scheduler)
-		if _, ok := im.schedulers[sched]; !ok {
-			return inputErrorf(where, "scheduler %q is not defined", sched)
-		}
-		cores := refNames(ta.Affinity)
-		for _, c := range cores {
-			if im.sys.Unit(c) == nil {
-				return inputErrorf(where, "affinity names unit %q, which is not defined", c)
-			}
-		}
-		var a alloc
-		switch {
-		case len(cores) == 0 && len(owns[sched]) > 0:
-			a.unit = owns[sched][0]
-			im.warn(where, "no affinity: placed on %s, the first unit of scheduler %s", a.unit, sched)
-		case len(cores) == 0:
-			return inputErrorf(where, "no affinity and scheduler %s owns no unit", sched)
-		default:
-			a.unit = cores[0]
-			if len(cores) > 1 {
-				im.warn(where, "affinity names %d units (%s): placed on the first, %s", len(cores), strings.Join(cores, ", "), a.unit)
-			}
-		}
-		if !contains(owns[sched], a.unit) {
-			im.warn(where, "allocated to scheduler %s, which does not own %s (it owns %s): the affinity wins, %s runs on %s",
-				sched, a.unit, strings.Join(owns[sched], ", "), name, a.unit)
-		}
-		if ta.Params != nil && ta.Params.Priority != "" {
-			p, err := parseInt(where+"/schedulingParameters", "priority", ta.Params.Priority)
-			if err != nil {
-				return err
-			}
-			pi := int(p)
-			a.priority = &pi
-		}
-		for _, e := range ta.Extensions {
-			if strings.HasPrefix(e.Key, "TimeSlice") {
-				d, err := ParseDuration(e.Value)
+			switch key {
+			case "minimumTimeslice", "maximumTimeslice":
+				d, err := ParseDuration(val)
 				if err != nil {
-					return inputErrorf(where+"/parameterExtensions["+e.Key+"]", "%v", err)
+					return im.errAt(p, where+"/parameterExtensions["+key+"]", "%v", err)
 				}
-				a.slice = d
-			}
-		}
-		if _, dup := allocs[name]; dup {
-			return inputErrorf(where, "task %s is allocated twice", name)
-		}
-		allocs[name] = a
-	}
-	mp := &im.sys.Mapping
-	for _, t := range im.sys.Tasks {
-		a, ok := allocs[t.Name]
-		where := "mappingModel/taskAllocation[" + t.Name + "]"
-		if t.IsGPUTask() {
-			if !ok {
-				im.warn("mappingModel", "GPU task %s is not allocated: the default mapping leaves it out", t.Name)
-				continue
-			}
-			u := im.sys.Unit(a.unit)
-			if u.Type == GPU {
-				if a.slice > 0 {
-					mp.TimeSlices = append(mp.TimeSlices, TimeSliceSet{Task: t.Name, Slice: a.slice})
+				if key == "minimumTimeslice" {
+					im.sys.TimeSlice.Min = d
+				} else {
+					im.sys.TimeSlice.Max = d
 				}
-				mp.Units = append(mp.Units, Placement{Task: t.Name, Unit: a.unit})
-				continue
-			}
-			// A GPU task on a core is merged with its offloading task.
-			pre := allocs[t.TriggeredBy]
-			if pre.unit != "" && pre.unit != a.unit {
-				im.warn(where, "runs on core %s while its offloading task %s is on %s: merged into one task on %s", a.unit, t.TriggeredBy, pre.unit, a.unit)
-			}
-			prio := a.priority
-			if prio == nil {
-				prio = pre.priority
-			}
-			mp.Units = append(mp.Units, Placement{Task: t.Name, Unit: a.unit, Priority: prio})
-			continue
-		}
-		if !ok {
-			im.warn("mappingModel", "task %s is not allocated: the default mapping leaves it out", t.Name)
-			continue
-		}
-		if t.Offload != nil {
-			if g, ok := allocs[t.Offload.GPUTask]; ok && im.sys.Unit(g.unit).Type == CPU {
-				continue // merged into the GPU task's placement above
 			}
 		}
-		if im.sys.Unit(a.unit).Type != CPU {
-			return inputErrorf(where, "CPU task %s is allocated to %s, which is not a CPU core", t.Name, a.unit)
-		}
-		mp.Units = append(mp.Units, Placement{Task: t.Name, Unit: a.unit, Priority: a.priority})
+		im.schedulers[name] = si
 	}
-	im.priorityWarnings()
 	return nil
 }
 
-func (im *importer) priorityWarnings() {
-	byUnit := map[string]map[int][]string{}
-	for _, p := range im.sys.Mapping.Units {
-		if p.Priority == nil || im.sys.Unit(p.Unit).Type != CPU {
-			continue
-		}
-		if byUnit[p.Unit] == nil {
-			byUnit[p.Unit] = map[int][]string{}
-		}
-		byUnit[p.Unit][*p.Priority] = append(byUnit[p.Unit][*p.Priority], p.Task)
+// schedulerFor checks that the scheduler of a CPU core is one hetmap
+// analyses.
+func (im *importer) checkCPUScheduler(where string, at *xnode, sched string) error {
+	si := im.schedulers[sched]
+	if si == nil || si.why == "" {
+		return nil
 	}
-	for _, u := range im.sys.Units {
-		prios := make([]int, 0, len(byUnit[u.Name]))
-		for p := range byUnit[u.Name] {
-			prios = append(prios, p)
-		}
-		sort.Ints(prios)
-		for _, prio := range prios {
-			if tasks := byUnit[u.Name][prio]; len(tasks) > 1 {
-				im.warn("mappingModel/"+u.Name, "tasks %s share priority %d: priorities are assigned by Audsley's optimal priority assignment by default (the model's priorities are an option; with it, equal priorities interfere with each other)",
-					strings.Join(tasks, ", "), prio)
-			}
-		}
-	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+	return im.errAt(at, where, "scheduler %s (%s) schedules CPU cores: %s", sched, si.algorithm, si.why)
 }

@@ -207,13 +207,13 @@ func TestAmaltheaErrors(t *testing.T) {
 		{"truncated", model[:len(model)/2], "not a well-formed"},
 		{"wrong namespace", strings.Replace(model, "http://app4mc.eclipse.org/amalthea/0.9.8", "http://example.com/other", 1), "unsupported namespace"},
 		{"unsupported stimulus", replace(`<stimuli xsi:type="am:PeriodicStimulus" name="periodic_5ms">`, `<stimuli xsi:type="am:SporadicStimulus" name="periodic_5ms">`), `stimuliModel/stimuli[periodic_5ms]: stimulus type "am:SporadicStimulus" is not supported`},
-		{"unsupported scheduler", replace(`<schedulingAlgorithm xsi:type="am:FixedPriorityPreemptive" />`, `<schedulingAlgorithm xsi:type="am:EarliestDeadlineFirst" />`), `osModel/taskSchedulers[Scheduler_A57]: scheduling algorithm "am:EarliestDeadlineFirst" is not supported`},
-		{"unsupported activity item", replace(`<items xsi:type="am:RunnableCall" runnable="OS_Ops_Function?type=Runnable" />`, `<items xsi:type="am:ModeSwitch" />`), `swModel/tasks[OS_Overhead]/items[0]/items[0]: activity item "am:ModeSwitch" is not supported`},
-		{"unsupported element", replace(`<swModel>`, `<swModel><isrs name="x"/>`), `swModel/isrs: element <isrs> is not supported`},
+		{"unsupported scheduler", replace(`<schedulingAlgorithm xsi:type="am:FixedPriorityPreemptive" />`, `<schedulingAlgorithm xsi:type="am:EarliestDeadlineFirst" />`), `mappingModel/schedulerAllocation[Scheduler_A57]: scheduler Scheduler_A57 (EarliestDeadlineFirst) schedules CPU cores: dynamic-priority scheduling (EarliestDeadlineFirst) is not analysed`},
+		{"unsupported activity item", replace(`<items xsi:type="am:RunnableCall" runnable="OS_Ops_Function?type=Runnable" />`, `<items xsi:type="am:SemaphoreAccess" />`), `swModel/tasks[OS_Overhead]/items[0]/items[0]: activity item SemaphoreAccess is not supported: semaphores block other tasks`},
+		{"unsupported element", replace(`<swModel>`, `<swModel><isrs name="x"/>`), `swModel/isrs[x]: interrupt service routines (ISRs) are not analysed`},
 		{"missing runnable", replace(`runnable="OS_Ops_Function?type=Runnable"`, `runnable="Nope?type=Runnable"`), `runnable "Nope" is not defined`},
 		{"missing label", replace(`data="Cloud_map_host?type=Label" access="read"`, `data="Ghost?type=Label" access="read"`), `label "Ghost" is not defined`},
-		{"bad ticks", replace(`lowerBound="100000000" upperBound="100000000"`, `lowerBound="100000000" upperBound="5"`), "ticks need 0 ≤ lowerBound ≤ upperBound"},
-		{"bad tick value type", replace(`<value xsi:type="am:DiscreteValueStatistics" lowerBound="100000000"`, `<value xsi:type="am:DiscreteValueWeibullEstimatorsDistribution" lowerBound="100000000"`), "tick value type"},
+		{"bad ticks", replace(`lowerBound="100000000" upperBound="100000000"`, `lowerBound="100000000" upperBound="5"`), "DiscreteValueStatistics needs 0 ≤ lowerBound ≤ upperBound, got 100000000 and 5"},
+		{"bad tick value type", replace(`<value xsi:type="am:DiscreteValueStatistics" lowerBound="100000000"`, `<value xsi:type="am:DiscreteValueMystery" lowerBound="100000000"`), `value type "DiscreteValueMystery" is not supported`},
 		{"unknown time unit", replace(`<recurrence value="5" unit="ms" />`, `<recurrence value="5" unit="fortnights" />`), `stimuliModel/stimuli[periodic_5ms]/recurrence: duration "5fortnights": unknown unit`},
 		{"bad label size", replace(`<size value="1500" unit="kB" />`, `<size value="lots" unit="kB" />`), `swModel/labels[Cloud_map_host]/size`},
 		{"affinity to missing core", replace(`affinity="Core3?type=ProcessingUnit"`, `affinity="Core9?type=ProcessingUnit"`), `mappingModel/taskAllocation[Planner]: affinity names unit "Core9", which is not defined`},
@@ -237,8 +237,13 @@ func TestAmaltheaErrors(t *testing.T) {
 	}
 }
 
-// FuzzReadAmalthea checks that no input panics, and that an accepted model
-// always validates or yields an error (never a half-built system).
+// FuzzReadAmalthea checks that no input panics, that an accepted model
+// always validates or yields an error (never a half-built system), and that
+// a model with a complete mapping of its own survives the export: writing
+// that mapping back and importing the result gives the same mapping. The
+// seeds cover the elements of every part the importer reads: the reference
+// and example models and small models with switches, execution needs,
+// triggers, stimuli, events, event chains and requirements.
 func FuzzReadAmalthea(f *testing.F) {
 	for _, name := range []string{"ChallengeModel_release_fix.amxmi", "mobstr-mapped_Krawczyk2019-mapping.amxmi"} {
 		// Seeds when ../shared is there; the fuzz test runs without them.
@@ -246,18 +251,57 @@ func FuzzReadAmalthea(f *testing.F) {
 			f.Add(data)
 		}
 	}
+	for _, name := range []string{"a4mc095_state_machine_9.amxmi", "rcm097_bbw_mpc5744p.amxmi", "rcm097_democar.amxmi", "toro099_example.amxmi", "a4mc080_democar_eventchain.amxmi"} {
+		if data, err := os.ReadFile(filepath.Join(examplesDir, name)); err == nil {
+			f.Add(data)
+		}
+	}
+	for _, model := range fuzzSeeds(f) {
+		f.Add([]byte(model))
+	}
 	f.Add([]byte(`<am:Amalthea xmlns:am="http://app4mc.eclipse.org/amalthea/1.0.0"><swModel/><hwModel/><stimuliModel/></am:Amalthea>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, _, err := ReadAmalthea(bytes.NewReader(data))
+		im, err := importDocs([]amalDoc{{name: "fuzz.amxmi", data: data}})
 		if err != nil {
-			if s != nil {
-				t.Fatal("a system returned with an error")
+			if im != nil {
+				t.Fatal("an importer returned with an error")
 			}
 			return
 		}
+		s := &im.sys
 		cfg := &Config{System: s}
-		_ = finishNoFile(cfg)
+		if finishNoFile(cfg) != nil || ValidateMapping(s, &s.Mapping, false) != nil {
+			return
+		}
+		out, err := im.export(ExportMapping{Mapping: s.Mapping})
+		if err != nil {
+			return // a refusal of the export (for example, no xsi prefix)
+		}
+		back, _, err := ReadAmalthea(bytes.NewReader(out["fuzz.amxmi"]))
+		if err != nil {
+			t.Fatalf("the exported model does not import: %v\n%s", err, out["fuzz.amxmi"])
+		}
+		if mappingText(back.Mapping) != mappingText(s.Mapping) {
+			t.Fatalf("export changed the mapping:\n%s\nwant\n%s", mappingText(back.Mapping), mappingText(s.Mapping))
+		}
 	})
+}
+
+// fuzzSeeds are small models with the elements the importer reads.
+func fuzzSeeds(t testing.TB) []string {
+	return []string{
+		synth(t),
+		synth(t, "{R1}", `<items xsi:type="am:ModeSwitch"><entries name="a"><items xsi:type="am:Ticks"><default xsi:type="am:DiscreteValueHistogram"><entries lowerBound="1" upperBound="5" occurrences="2"/></default></items></entries><defaultEntry/></items>`),
+		synth(t, "{T1}", `<items xsi:type="am:ProbabilitySwitch"><entries probability="1"><items xsi:type="am:RunnableCall" runnable="R2?type=Runnable"/></entries></items><items xsi:type="am:ExecutionNeed"><needs key="Instructions"><value xsi:type="am:DiscreteValueGaussDistribution" lowerBound="1" upperBound="9"/></needs></items>`),
+		synth(t, "{T1}", `<items xsi:type="am:InterProcessTrigger" stimulus="IPS?type=InterProcessStimulus"/>`, "{TASKS}", `<tasks name="T3" stimuli="IPS?type=InterProcessStimulus"><activityGraph><items xsi:type="am:RunnableCall" runnable="R2?type=Runnable"/></activityGraph></tasks>`),
+		synth(t, `stimuli="P20?type=PeriodicStimulus"`, `stimuli="X?type=PeriodicStimulus"`, "{STIMULI}", `<stimuli xsi:type="am:RelativePeriodicStimulus" name="X"><nextOccurrence xsi:type="am:TimeBoundaries"><lowerBound value="3" unit="ms"/><upperBound value="4" unit="ms"/></nextOccurrence></stimuli>`),
+		synth(t, "{EVENTS}", `<events xsi:type="am:LabelEvent" name="LE" entity="L1?type=Label" eventType="read"/>`, "{CHAINS}", `<eventChains name="Y" stimulus="LE?type=LabelEvent" response="E2?type=ProcessEvent"><items xsi:type="am:EventChainReference" eventChain="C?type=EventChain"/></eventChains>`),
+		synth(t, "{CONSTRAINTS}", `<timingConstraints xsi:type="am:EventChainLatencyConstraint" name="Age" scope="C?type=EventChain" type="Age"><minimum value="1" unit="ms"/><maximum value="9" unit="ms"/></timingConstraints><requirements xsi:type="am:ProcessChainRequirement" name="PC" processChain="PCh?type=ProcessChain"><limit xsi:type="am:TimeRequirementLimit" limitType="UpperLimit" metric="EndToEnd"><limitValue value="5" unit="ms"/></limit></requirements>`,
+			"{TASKS}", `<processChains name="PCh" processes="T1?type=Task T2?type=Task"/>`),
+		synth(t, `<size value="64" unit="B"/>`, `<size value="9" unit="bit"/>`, `affinity="C0?type=ProcessingUnit"/>`, `affinity="C0?type=ProcessingUnit"><schedulingParameters priority="3"/></taskAllocation>`),
+		oldForm("0.9.4", ""),
+		oldForm("0.9.3", `<deadline value="5" unit="ms"/>`),
+	}
 }
 
 func finishNoFile(cfg *Config) error {

@@ -1,252 +1,286 @@
 package configs
 
-import "encoding/xml"
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"net/url"
+	"sort"
+	"strings"
+)
 
-// The structs below mirror the part of the Amalthea XMI format (APP4MC
-// 0.9.x and 1.x) that hetmap reads. Every struct keeps the child elements it
-// does not know in Other, so the importer can tell an element it may ignore
-// (memory mappings, ports, caches) from one that changes timing and is not
-// supported (an ISR, a mode switch), which must be an error.
+// The importer reads an Amalthea XMI file into a small element tree (xnode)
+// and interprets it by element and xsi:type names, so that one reader serves
+// every metamodel version from 0.9.3 to 3.x: the versions differ in which
+// elements exist (callGraph or activityGraph, schedulingAlgorithm or a
+// scheduler definition, segments or items of an event chain), and an
+// element that changes timing but is not understood must be an error that
+// names it, never silently skipped. Every node keeps its file, line and byte
+// range: messages cite them, and the export splices the mapping model into
+// the original bytes so that the rest of the file stays as it was.
 
-type axOther struct {
-	XMLName xml.Name
+const xsiNS = "http://www.w3.org/2001/XMLSchema-instance"
+
+// xnode is one XML element.
+type xnode struct {
+	name  string // local name
+	space string // namespace URL
+	attrs []xml.Attr
+	kids  []*xnode
+	file  string
+	line  int
+	// start and end are the byte offsets of the element in its file:
+	// data[start:end] is the element from '<' to the end of its end tag.
+	start, end int64
 }
 
-type axRoot struct {
-	XMLName     xml.Name        `xml:"Amalthea"`
-	SW          *axSW           `xml:"swModel"`
-	HW          *axHW           `xml:"hwModel"`
-	OS          *axOS           `xml:"osModel"`
-	Stimuli     *axStimuliModel `xml:"stimuliModel"`
-	Constraints *axConstraints  `xml:"constraintsModel"`
-	Mapping     *axMapping      `xml:"mappingModel"`
-	Other       []axOther       `xml:",any"`
+// maxDepth bounds the nesting the parser accepts: real models nest a few
+// dozen levels; a deeper document is refused instead of exhausting the
+// stack of the recursive interpretation.
+const maxDepth = 200
+
+// parseXML reads a whole document into its root element.
+func parseXML(data []byte, file string) (*xnode, error) {
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	lines := lineStarts(data)
+	lineOf := func(off int64) int {
+		return sort.Search(len(lines), func(i int) bool { return lines[i] > off })
+	}
+	var root *xnode
+	var stack []*xnode
+	for {
+		before := dec.InputOffset()
+		tok, err := dec.RawToken()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, &InputError{File: file, Line: lineOf(dec.InputOffset()), What: "not a well-formed Amalthea XML file: " + cleanXMLError(err)}
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			n := &xnode{name: t.Name.Local, space: t.Name.Space, attrs: t.Attr, file: file, line: lineOf(before), start: before}
+			if len(stack) == 0 {
+				if root != nil {
+					return nil, &InputError{File: file, Line: n.line, What: "not a well-formed Amalthea XML file: a second root element <" + t.Name.Local + ">"}
+				}
+				root = n
+			} else {
+				p := stack[len(stack)-1]
+				p.kids = append(p.kids, n)
+			}
+			if len(stack) >= maxDepth {
+				return nil, &InputError{File: file, Line: n.line, What: "elements nested deeper than 200 levels"}
+			}
+			stack = append(stack, n)
+		case xml.EndElement:
+			if len(stack) == 0 {
+				return nil, &InputError{File: file, Line: lineOf(before), What: "not a well-formed Amalthea XML file: unexpected end tag </" + t.Name.Local + ">"}
+			}
+			top := stack[len(stack)-1]
+			if top.name != t.Name.Local || top.space != t.Name.Space {
+				return nil, &InputError{File: file, Line: lineOf(before), What: "not a well-formed Amalthea XML file: </" + t.Name.Local + "> closes <" + top.name + ">"}
+			}
+			top.end = dec.InputOffset()
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if len(stack) > 0 {
+		top := stack[len(stack)-1]
+		return nil, &InputError{File: file, Line: top.line, What: "not a well-formed Amalthea XML file: <" + top.name + "> is not closed (the file is truncated?)"}
+	}
+	if root == nil {
+		return nil, &InputError{File: file, What: "not a well-formed Amalthea XML file: no <am:Amalthea> element"}
+	}
+	resolveNamespaces(root, nil)
+	return root, nil
 }
 
-type axSW struct {
-	Tasks     []axTask     `xml:"tasks"`
-	Runnables []axRunnable `xml:"runnables"`
-	Labels    []axLabel    `xml:"labels"`
-	Events    []axEvent    `xml:"events"`
-	Other     []axOther    `xml:",any"`
+// resolveNamespaces replaces the prefixes of element and attribute names by
+// their namespace URLs (RawToken leaves them as written, which keeps the
+// byte offsets of the tokens exact).
+func resolveNamespaces(n *xnode, scope map[string]string) {
+	local := scope
+	for _, a := range n.attrs {
+		if a.Name.Space == "xmlns" || (a.Name.Space == "" && a.Name.Local == "xmlns") {
+			if local == nil || sameMap(local, scope) {
+				local = make(map[string]string, len(scope)+2)
+				for k, v := range scope {
+					local[k] = v
+				}
+			}
+			if a.Name.Space == "xmlns" {
+				local[a.Name.Local] = a.Value
+			} else {
+				local[""] = a.Value
+			}
+		}
+	}
+	if n.space != "" {
+		if u, ok := local[n.space]; ok {
+			n.space = u
+		}
+	} else if u, ok := local[""]; ok {
+		n.space = u
+	}
+	for i := range n.attrs {
+		a := &n.attrs[i]
+		if a.Name.Space != "" && a.Name.Space != "xmlns" {
+			if u, ok := local[a.Name.Space]; ok {
+				a.Name.Space = u
+			}
+		}
+	}
+	for _, k := range n.kids {
+		resolveNamespaces(k, local)
+	}
 }
 
-type axTask struct {
-	Name          string    `xml:"name,attr"`
-	Stimuli       string    `xml:"stimuli,attr"`
-	Preemption    string    `xml:"preemption,attr"`
-	ActivityGraph *axGraph  `xml:"activityGraph"`
-	CallGraph     *axGraph  `xml:"callGraph"`
-	Other         []axOther `xml:",any"`
+func sameMap(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
 }
 
-type axGraph struct {
-	Items []axItem  `xml:"items"`
-	Other []axOther `xml:",any"`
+func lineStarts(data []byte) []int64 {
+	out := []int64{0}
+	for i, c := range data {
+		if c == '\n' {
+			out = append(out, int64(i+1))
+		}
+	}
+	return out
 }
 
-type axItem struct {
-	Type      string       `xml:"http://www.w3.org/2001/XMLSchema-instance type,attr"`
-	Name      string       `xml:"name,attr"`
-	Runnable  string       `xml:"runnable,attr"`
-	Stimulus  string       `xml:"stimulus,attr"`
-	Waiting   string       `xml:"waitingBehaviour,attr"`
-	Process   string       `xml:"process,attr"`
-	Data      string       `xml:"data,attr"`
-	Access    string       `xml:"access,attr"`
-	EventMask *axEventMask `xml:"eventMask"`
-	Items     []axItem     `xml:"items"`
-	Default   *axValue     `xml:"default"`
-	Extended  []axExtended `xml:"extended"`
-	Other     []axOther    `xml:",any"`
+func cleanXMLError(err error) string {
+	var se *xml.SyntaxError
+	if errors.As(err, &se) {
+		return se.Msg
+	}
+	return err.Error()
 }
 
-type axEventMask struct {
-	Events string `xml:"events,attr"`
+// attr returns the value of the attribute with the local name (any
+// namespace but xsi, xmi and xmlns declarations), or "".
+func (n *xnode) attr(local string) string {
+	for _, a := range n.attrs {
+		if a.Name.Local == local && a.Name.Space != xsiNS && a.Name.Space != "xmlns" {
+			return a.Value
+		}
+	}
+	return ""
 }
 
-type axExtended struct {
-	Key   string   `xml:"key,attr"`
-	Value *axValue `xml:"value"`
+// has reports whether the attribute is present.
+func (n *xnode) has(local string) bool {
+	for _, a := range n.attrs {
+		if a.Name.Local == local && a.Name.Space != xsiNS && a.Name.Space != "xmlns" {
+			return true
+		}
+	}
+	return false
 }
 
-type axValue struct {
-	Type       string `xml:"http://www.w3.org/2001/XMLSchema-instance type,attr"`
-	Value      string `xml:"value,attr"`
-	LowerBound string `xml:"lowerBound,attr"`
-	UpperBound string `xml:"upperBound,attr"`
-	Average    string `xml:"average,attr"`
-	Unit       string `xml:"unit,attr"`
+// typ returns the xsi:type without its prefix ("am:Ticks" → "Ticks").
+func (n *xnode) typ() string {
+	for _, a := range n.attrs {
+		if a.Name.Local == "type" && a.Name.Space == xsiNS {
+			return xsiType(a.Value)
+		}
+	}
+	return ""
 }
 
-type axRunnable struct {
-	Name          string    `xml:"name,attr"`
-	ActivityGraph *axGraph  `xml:"activityGraph"`
-	CallGraph     *axGraph  `xml:"callGraph"`
-	Other         []axOther `xml:",any"`
+// child returns the first child with the local name, or nil.
+func (n *xnode) child(local string) *xnode {
+	if n == nil {
+		return nil
+	}
+	for _, k := range n.kids {
+		if k.name == local {
+			return k
+		}
+	}
+	return nil
 }
 
-type axLabel struct {
-	Name     string    `xml:"name,attr"`
-	Constant string    `xml:"constant,attr"`
-	Size     *axValue  `xml:"size"`
-	Other    []axOther `xml:",any"`
+// children returns the children with the local name.
+func (n *xnode) children(local string) []*xnode {
+	if n == nil {
+		return nil
+	}
+	var out []*xnode
+	for _, k := range n.kids {
+		if k.name == local {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
-type axEvent struct {
-	Type   string `xml:"http://www.w3.org/2001/XMLSchema-instance type,attr"`
-	Name   string `xml:"name,attr"`
-	Entity string `xml:"entity,attr"`
+// xsiType strips the namespace prefix of an xsi:type value ("am:Ticks" → "Ticks").
+func xsiType(t string) string {
+	if i := strings.IndexByte(t, ':'); i >= 0 {
+		return t[i+1:]
+	}
+	return t
 }
 
-type axHW struct {
-	Definitions []axDefinition `xml:"definitions"`
-	Features    []axFeatureCat `xml:"featureCategories"`
-	Structures  []axStructure  `xml:"structures"`
-	Domains     []axDomain     `xml:"domains"`
-	Other       []axOther      `xml:",any"`
+// refName extracts the name from an Amalthea reference "Name?type=Kind",
+// undoing the URL escaping Amalthea applies to names. A reference into
+// another file ("other.amxmi#Name?type=Kind", "amlt:/#Name?type=Kind") is
+// resolved by name, as APP4MC resolves the references between the files of
+// one model folder.
+func refName(ref string) string {
+	ref = strings.TrimSpace(ref)
+	if i := strings.LastIndexByte(ref, '#'); i >= 0 {
+		// In an href the whole fragment is escaped ("#Name%3Ftype%3DKind").
+		ref = ref[i+1:]
+		if u, err := url.PathUnescape(ref); err == nil && strings.Contains(u, "?type=") {
+			ref = u
+		}
+	}
+	if i := strings.Index(ref, "?type="); i >= 0 {
+		ref = ref[:i]
+	}
+	if n, err := url.PathUnescape(ref); err == nil {
+		return n
+	}
+	return ref
 }
 
-type axDefinition struct {
-	Type     string `xml:"http://www.w3.org/2001/XMLSchema-instance type,attr"`
-	Name     string `xml:"name,attr"`
-	PUType   string `xml:"puType,attr"`
-	Features string `xml:"features,attr"`
+func refNames(refs string) []string {
+	var out []string
+	for _, f := range strings.Fields(refs) {
+		out = append(out, refName(f))
+	}
+	return out
 }
 
-type axFeatureCat struct {
-	Name     string      `xml:"name,attr"`
-	Features []axFeature `xml:"features"`
+// refs returns the names a reference feature names, written either as an
+// attribute (the usual form) or as child elements with an href (the form
+// EMF writes for references into another resource).
+func (n *xnode) refs(feature string) []string {
+	out := refNames(n.attr(feature))
+	for _, k := range n.children(feature) {
+		if h := k.attr("href"); h != "" {
+			out = append(out, refName(h))
+		}
+	}
+	return out
 }
 
-type axFeature struct {
-	Name  string `xml:"name,attr"`
-	Value string `xml:"value,attr"`
-}
-
-type axStructure struct {
-	Name       string        `xml:"name,attr"`
-	Structures []axStructure `xml:"structures"`
-	Modules    []axModule    `xml:"modules"`
-}
-
-type axModule struct {
-	Type            string            `xml:"http://www.w3.org/2001/XMLSchema-instance type,attr"`
-	Name            string            `xml:"name,attr"`
-	FrequencyDomain string            `xml:"frequencyDomain,attr"`
-	Definition      string            `xml:"definition,attr"`
-	AccessElements  []axAccessElement `xml:"accessElements"`
-}
-
-type axAccessElement struct {
-	Name         string   `xml:"name,attr"`
-	Destination  string   `xml:"destination,attr"`
-	ReadLatency  *axValue `xml:"readLatency"`
-	WriteLatency *axValue `xml:"writeLatency"`
-}
-
-type axDomain struct {
-	Type         string   `xml:"http://www.w3.org/2001/XMLSchema-instance type,attr"`
-	Name         string   `xml:"name,attr"`
-	DefaultValue *axValue `xml:"defaultValue"`
-}
-
-type axOS struct {
-	OperatingSystems []axOperatingSystem `xml:"operatingSystems"`
-	Other            []axOther           `xml:",any"`
-}
-
-type axOperatingSystem struct {
-	Name           string        `xml:"name,attr"`
-	TaskSchedulers []axScheduler `xml:"taskSchedulers"`
-	Other          []axOther     `xml:",any"`
-}
-
-type axScheduler struct {
-	Name      string       `xml:"name,attr"`
-	Algorithm *axAlgorithm `xml:"schedulingAlgorithm"`
-}
-
-type axAlgorithm struct {
-	Type       string        `xml:"http://www.w3.org/2001/XMLSchema-instance type,attr"`
-	Parameters []axParameter `xml:"parameterExtensions"`
-}
-
-type axParameter struct {
-	Key   string `xml:"key,attr"`
-	Value string `xml:"value,attr"`
-}
-
-type axStimuliModel struct {
-	Stimuli []axStimulus `xml:"stimuli"`
-	Other   []axOther    `xml:",any"`
-}
-
-type axStimulus struct {
-	Type       string   `xml:"http://www.w3.org/2001/XMLSchema-instance type,attr"`
-	Name       string   `xml:"name,attr"`
-	Recurrence *axValue `xml:"recurrence"`
-	Offset     *axValue `xml:"offset"`
-	Jitter     *axValue `xml:"jitter"`
-}
-
-type axConstraints struct {
-	Requirements []axRequirement `xml:"requirements"`
-	EventChains  []axEventChain  `xml:"eventChains"`
-	Other        []axOther       `xml:",any"`
-}
-
-type axRequirement struct {
-	Type    string   `xml:"http://www.w3.org/2001/XMLSchema-instance type,attr"`
-	Name    string   `xml:"name,attr"`
-	Process string   `xml:"process,attr"`
-	Limit   *axLimit `xml:"limit"`
-}
-
-type axLimit struct {
-	Type       string   `xml:"http://www.w3.org/2001/XMLSchema-instance type,attr"`
-	LimitType  string   `xml:"limitType,attr"`
-	Metric     string   `xml:"metric,attr"`
-	LimitValue *axValue `xml:"limitValue"`
-}
-
-type axEventChain struct {
-	Name     string         `xml:"name,attr"`
-	Stimulus string         `xml:"stimulus,attr"`
-	Response string         `xml:"response,attr"`
-	Segments []axChainEntry `xml:"segments"`
-	Items    []axChainEntry `xml:"items"`
-}
-
-type axChainEntry struct {
-	Type       string         `xml:"http://www.w3.org/2001/XMLSchema-instance type,attr"`
-	EventChain *axEventChain  `xml:"eventChain"`
-	Stimulus   string         `xml:"stimulus,attr"`
-	Response   string         `xml:"response,attr"`
-	Segments   []axChainEntry `xml:"segments"`
-	Items      []axChainEntry `xml:"items"`
-}
-
-type axMapping struct {
-	SchedulerAllocations []axSchedulerAllocation `xml:"schedulerAllocation"`
-	TaskAllocations      []axTaskAllocation      `xml:"taskAllocation"`
-	Other                []axOther               `xml:",any"`
-}
-
-type axSchedulerAllocation struct {
-	Scheduler      string `xml:"scheduler,attr"`
-	Responsibility string `xml:"responsibility,attr"`
-	ExecutingPU    string `xml:"executingPU,attr"`
-}
-
-type axTaskAllocation struct {
-	Task       string         `xml:"task,attr"`
-	Scheduler  string         `xml:"scheduler,attr"`
-	Affinity   string         `xml:"affinity,attr"`
-	Params     *axSchedParams `xml:"schedulingParameters"`
-	Extensions []axParameter  `xml:"parameterExtensions"`
-}
-
-type axSchedParams struct {
-	Priority string `xml:"priority,attr"`
+// ref returns the single name a reference feature names, or "".
+func (n *xnode) ref(feature string) string {
+	if r := n.refs(feature); len(r) > 0 {
+		return r[0]
+	}
+	return ""
 }

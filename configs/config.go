@@ -13,6 +13,10 @@ type Config struct {
 	Source string
 	// Warnings lists the inconsistencies resolved by conventions.
 	Warnings []Warning
+	// Amalthea lists the Amalthea files the system was read from (one
+	// model), for writing a mapping back into them; empty when the system
+	// comes from YAML alone or is the built-in one.
+	Amalthea []string
 }
 
 // Conventions choose between the readings the spec allows where the model
@@ -51,6 +55,11 @@ type Analysis struct {
 	ChainLatency ChainLatency `json:"chain_latency" yaml:"chain_latency,omitempty"`
 	// TimeSliceStep discretises the time slice in the search (default 1 ms).
 	TimeSliceStep Duration `json:"time_slice_step,omitempty" yaml:"time_slice_step,omitempty"`
+	// RequirementBound, when set (davare or synchronous), is the bound every
+	// chain latency requirement is checked against, whatever the
+	// requirement says; empty keeps each requirement's own (davare unless
+	// it names another).
+	RequirementBound string `json:"requirement_bound,omitempty" yaml:"requirement_bound,omitempty"`
 }
 
 // GPU models.

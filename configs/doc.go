@@ -1,28 +1,37 @@
 // Package configs owns hetmap's description of a system: the platform
 // (processing units, the memory-contention model of the WATERS 2019
 // challenge, the GPU's block resources), the software (labels, runnables
-// with ticks per unit kind, periodic tasks, GPU tasks and the tasks that
-// offload them), the model's own mapping and the cause-effect chains.
+// with ticks per unit kind, periodic tasks, tasks activated by other tasks,
+// GPU tasks and the tasks that offload them), the model's own mapping, the
+// cause-effect chains and their latency requirements.
 //
-// A system is read from an Amalthea model (ReadAmalthea, our own
-// encoding/xml structs for APP4MC 0.9.x and 1.x) or from a YAML
-// configuration (Load, LoadFile; viper with strict decoding, so an unknown
-// key or a wrong type is an error that names the key path). The WATERS 2019
-// model is built in (Default): configs/waters2019.yaml was generated once by
-// the importer from the official ChallengeModel_release_fix.amxmi and
-// completed with the challenge's eight chains.
+// A system is read from an Amalthea model (ReadAmaltheaFiles, LoadModel:
+// one or more .amxmi files or a folder, one model as APP4MC loads a folder)
+// or from a YAML configuration (Load, LoadFile; viper with strict decoding,
+// so an unknown key or a wrong type is an error that names the key path).
+// The WATERS 2019 model is built in (Default): configs/waters2019.yaml was
+// generated once by the importer from the official
+// ChallengeModel_release_fix.amxmi and completed with the challenge's eight
+// chains. ExportAmalthea writes a mapping back into the Amalthea model.
 //
-// Assumptions and conventions (../shared/spec/waters2019.md):
+// Assumptions and conventions (../shared/spec/waters2019.md, chains.md):
 //
 //   - Times are integers: Duration counts picoseconds, so the ticks of a
 //     2 GHz or 1.5 GHz unit convert exactly or nearly so. Sizes are bytes;
-//     Amalthea's kB is 1000 bytes and KiB 1024, as APP4MC defines them.
+//     Amalthea's kB is 1000 bytes and KiB 1024, as APP4MC defines them; a
+//     size in bits is rounded up to whole bytes, which keeps the number of
+//     memory lines exact.
 //   - A runnable reads its labels, computes, then writes (the
 //     read/execute/write semantic); a runnable without ticks is a copy.
 //   - A GPU task is activated by the InterProcessTrigger of its offloading
-//     task and inherits that task's period and deadline. Runnables after the
-//     WaitEvent and before the ClearEvent of a passive wait run only when the
-//     task waits passively (WATERS: AsyncOffloadingCosts).
+//     task, followed by a WaitEvent, and inherits that task's period and
+//     deadline. Runnables after the WaitEvent and before the ClearEvent
+//     run only when the task waits passively (WATERS: AsyncOffloadingCosts).
+//   - A task activated by an InterProcessTrigger that no WaitEvent follows
+//     is an event-triggered CPU task (Task.ActivatedBy): it inherits its
+//     activator's period (times the prescalers of the counters) and offset
+//     and is released within the activator's response time (the evaluator
+//     adds it to the release jitter).
 //   - Deadlines equal periods by default (Conventions.Deadlines = "period");
 //     "model" uses the file's requirements, with swapped references
 //     corrected.
@@ -36,7 +45,174 @@
 //     the copy-engine model, the GPU's per-SM thread, shared-memory and
 //     register limits) is taken from the challenge text and the TX2 facts of
 //     gpu-scheduling.md, and said so in a warning.
+//   - A chain latency requirement (Chain.Max; Amalthea's
+//     EventChainLatencyConstraint and ProcessChainRequirement; YAML
+//     chains[].max) is a constraint: a mapping that misses one is
+//     infeasible. It is checked under Davare's bound by default, the bound
+//     valid for any release offsets; the synchronous-release value is
+//     tighter but holds only while every task is released at its model
+//     offset (chains.md), so it is an option (the requirement's bound, or
+//     analysis.requirement_bound).
 //
-// Bad input is an *InputError that names the file, the element or key,
-// and what is wrong; it never panics and never yields a partial system.
+// Bad input is an *InputError that names the file, the line, the element
+// or key, and what is wrong, in one line; it never panics and never yields
+// a partial system.
+//
+// # Amalthea metamodels
+//
+// hetmap reads the APP4MC metamodels 0.9.3 to 3.3.0 (namespaces
+// http://app4mc.eclipse.org/amalthea/0.9.3 … /3.3.0; AmaltheaVersions),
+// from their published definitions: the element names and xsi:types below
+// are those of the metamodel (amalthea.xcore of APP4MC 0.9.3 to 0.9.5 and
+// the 2.2.0 definition), not only of the example files. Where versions
+// differ, hetmap reads every form: a task's callGraph of graphEntries
+// (CallSequences of calls, switches of CallSequences) and a runnable's
+// runnableItems (0.9.3 and 0.9.4), callGraph items (0.9.5 and 0.9.6) and
+// activityGraph (0.9.7 on); a scheduler's schedulingAlgorithm (to 1.2) and
+// its definition with scheduling parameters (2.0 on); event chain segments
+// and strands (to 0.9.5) and items (0.9.6 on); ModeSwitch (to 2.2) and
+// Switch (2.0 on); ExecutionNeed (deprecated since 0.9.3) and Ticks. An
+// older model (0.7 to 0.9.2, or the ITEA AMALTHEA metamodel) is refused
+// with one message naming its version, the versions read and APP4MC's model
+// migration; a newer one is read as 3.3.0 with a warning. The files of one
+// model must have one version; a name given twice in them is an error
+// naming both places. References are resolved by name (Name?type=Kind, also
+// as an href into another file).
+//
+// What the importer does with each element (read: mapped onto the system as
+// said; past: read past, with a warning when it carries information the
+// analysis does not use; refused: an error naming the element):
+//
+//	element (xsi:type)                       what hetmap does
+//	---------------------------------------  ---------------------------------------------------------------
+//	hwModel
+//	  ProcessingUnitDefinition               read: the unit kind; puType CPU or GPU (none: CPU, warned);
+//	                                         Accelerator refused
+//	  ProcessingUnit (in structures)         read: a unit of its definition's kind; the frequency of its
+//	                                         FrequencyDomain; accessElements read/writeLatency (worst
+//	                                         case, cycles) give the DRAM latency (none: 0, warned)
+//	  HwFeatureCategory, HwFeature           read: SMs and CudaCores of a GPU; IPC for ExecutionNeed
+//	  FrequencyDomain                        read (its defaultValue); PowerDomain past
+//	  Memory, Cache, ConnectionHandler,      past: the contention model of waters2019.md stands for them
+//	  ports, connections, definitions of
+//	  memories, caches and handlers
+//	swModel
+//	  Label, ModeLabel                       read: size in any DataSize unit (none: 0 B, warned)
+//	  Runnable                               read: its graph flattened into ticks per kind, reads, writes;
+//	                                         deadline (0.9.3) past (warned)
+//	  Task                                   read: one stimulus (none: never activated, left out, warned;
+//	                                         no task activated at all, or no task: refused);
+//	                                         preemption preemptive or unset; cooperative and
+//	                                         non_preemptive refused (fully preemptive analysis)
+//	  ISR                                    refused: it preempts every task of its core
+//	  ProcessPrototype, Activation           past (warned): the tasks and their stimuli are analysed
+//	  ProcessChain                           read for a ProcessChainRequirement
+//	  OsEvent, Mode, TypeDefinition,         past: no timing
+//	  Section, CustomEntity, Channel
+//	activity graph items (tasks and runnables)
+//	  Ticks                                  read: extended per definition, else default
+//	  ExecutionNeed                          read (warned): need / the core's feature value of the
+//	                                         category (worst case: the smallest; none: 1)
+//	  LabelAccess                            read: read or write; implementation "timed" makes the task
+//	                                         LET in chains (warned)
+//	  ModeLabelAccess                        read: read; set, increment, decrement write
+//	  SenderReceiverRead/Write,              read as label accesses
+//	  ModeLabelAssignment
+//	  RunnableCall, TaskRunnableCall         read: a runnable of the task (in a runnable: inlined);
+//	  (0.9.3, 0.9.4)                         a counter is ignored (the worst job runs it)
+//	  Group, CallSequence (0.9.3, 0.9.4)     read through; interruptible="false" refused (non-preemptive
+//	                                         section)
+//	  ModeSwitch, Switch, ProbabilitySwitch, read (warned): the worst case over the branches: per kind
+//	  RunnableModeSwitch, RunnableProba-     the largest upper bound, the smallest lower bound (0 when an
+//	  bilitySwitch (0.9.3, 0.9.4)            activation may take no branch), the accesses of every branch
+//	  InterProcessTrigger                    read: followed by a WaitEvent, GPU offloading; else it
+//	                                         activates a CPU task (inherited period, offset, jitter)
+//	  WaitEvent, ClearEvent, SetEvent        read: the offloading pattern (active: synchronous, passive:
+//	                                         asynchronous); a WaitEvent not right after a trigger refused
+//	  SchedulePoint, TerminateProcess,       past (warned): no effect under preemption / counted as if the
+//	  CustomEventTrigger, LocalModeLabel-    task went on (an upper bound) / activates nothing analysed
+//	  Assignment
+//	  SemaphoreAccess, ChannelSend/Receive,  refused: blocking, channels, client-server calls, migration
+//	  server calls, EnforcedMigration,       and unbounded loops are not analysed
+//	  WhileLoop
+//	discrete values (ticks, needs, latencies in cycles)
+//	  DiscreteValueConstant, Boundaries,     read: worst case the upper bound, best case the lower bound
+//	  Statistics, UniformDistribution,       (unset bounds of the bounded distributions are 0, their
+//	  WeibullEstimatorsDistribution,         metamodel default)
+//	  BetaDistribution, Histogram
+//	  GaussDistribution                      read when an upperBound is given; refused without one
+//	stimuliModel
+//	  PeriodicStimulus                       read: recurrence, offset; jitter's upper bound is a release
+//	                                         jitter; minDistance past
+//	  InterProcessStimulus                   read, with its counter
+//	  RelativePeriodicStimulus,              read (warned) as sporadic with the minimum inter-arrival
+//	  PeriodicSyntheticStimulus,             time: nextOccurrence's lower bound; the smallest distance
+//	  PeriodicBurstStimulus,                 between occurrences; occurrenceMinDistance; the
+//	  ArrivalCurveStimulus                   lowerTimeBorder of 2 occurrences
+//	  SingleStimulus, EventStimulus,         refused when a task uses it
+//	  VariableRateStimulus, CustomStimulus
+//	  Clock                                  past
+//	osModel
+//	  TaskScheduler                          read: FixedPriorityPreemptive, OSEK, DeadlineMonotonic,
+//	                                         RateMonotonic (fixed-priority preemptive analysis, Joseph
+//	                                         and Pandya 1986); on a GPU any algorithm (analysis.gpu_model
+//	                                         decides), UserSpecificSchedulingAlgorithm's minimum and
+//	                                         maximum time slice read; on a CPU core EDF, LLREF, round
+//	                                         robin, Pfair, servers, budgets, grouping, user-specific and
+//	                                         scheduler hierarchies refused; cores without a scheduler
+//	                                         analysed as fixed-priority preemptive (warned)
+//	  OsOverhead                             past (warned): overheads are not in the response times
+//	  OsDataConsistency                      past (warned unless noProtection)
+//	  Semaphore, InterruptController,        past
+//	  SchedulerDefinition, SchedulingParam-
+//	  eterDefinition
+//	eventModel
+//	  ProcessEvent                           read: its process
+//	  RunnableEvent, LabelEvent,             read: the event's process, else the one task that calls the
+//	  ModeLabelEvent, StimulusEvent          runnable, accesses the label, has the stimulus (several or
+//	                                         none refused)
+//	  ProcessChainEvent, ChannelEvent,       refused in a chain
+//	  SemaphoreEvent, ComponentEvent,
+//	  CustomEvent, EventSet
+//	constraintsModel
+//	  EventChain (EventChainContainer,       read: the tasks of the stimulus, the segments in order
+//	  EventChainReference, SubEventChain)    (nested and referenced chains expanded), the response; the
+//	                                         segments must connect (else refused, naming the segment);
+//	                                         strands and parallel items refused
+//	  EventChainLatencyConstraint            read: maximum → a requirement (Reaction: the maximum
+//	                                         reaction time, which bounds the latency from the stimulus
+//	                                         event whether it is the first task's activation or an outside
+//	                                         event it samples; Age: the data age); minimum past (warned)
+//	  ProcessChainRequirement (EndToEnd)     read: a chain of the process chain's tasks with a requirement
+//	                                         on the reaction latency from activation
+//	  ProcessRequirement (ResponseTime)      read: the task's requirement (deadlines: model); other
+//	                                         metrics and limits past (warned)
+//	  RunnableRequirement, Architecture-     past (warned)
+//	  Requirement, DelayConstraint,
+//	  RepetitionConstraint, (Event)Synchro-
+//	  nizationConstraint, DataAgeConstraint,
+//	  affinity, sequencing, data coherency
+//	  and stability, section constraints
+//	mappingModel
+//	  SchedulerAllocation                    read: the cores a scheduler is responsible for
+//	  TaskAllocation                         read: core = first affinity (else the scheduler's first core,
+//	                                         warned); priority (attribute to 1.x, scheduling parameter
+//	                                         "priority" from 2.0); TimeSlice_* and StreamPriority
+//	                                         parameters of GPU tasks
+//	  RunnableAllocation                     past (warned); ISRAllocation, MemoryMapping,
+//	                                         PhysicalSectionMapping past
+//	measurementModel, componentsModel,       past (warned when not empty); configModel, commonElements,
+//	propertyConstraintsModel                 customProperties past
+//
+// The examples of ../shared/amalthea-examples use these kinds (see the
+// tests): Ticks with DiscreteValueConstant, Statistics, UniformDistribution,
+// WeibullEstimatorsDistribution and GaussDistribution; ExecutionNeed with
+// Boundaries, Uniform and Constant; Groups, RunnableCalls, LabelAccesses
+// (implicit and timed), ModeLabelAccesses, ModeSwitches (with empty nested
+// switches), a ProbabilitySwitch and InterProcessTriggers; PeriodicStimulus
+// and InterProcessStimulus; OSEK and FixedPriorityPreemptive schedulers;
+// ProcessEvents, EventChainContainers, EventChainLatencyConstraints
+// (Reaction and Age), ProcessRequirements and a ProcessChainRequirement;
+// measurement, components, processPrototypes, activations and
+// runnableSequencingConstraints read past.
 package configs

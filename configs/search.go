@@ -11,7 +11,9 @@ type Search struct {
 	Algorithm string `json:"algorithm" yaml:"algorithm,omitempty"`
 	// Objectives are minimised together; the default is every chain's
 	// latency as analysis.chain_latency chooses it (maximum reaction time
-	// under implicit communication with synchronous release).
+	// under implicit communication with synchronous release), and for a
+	// system without chains the highest CPU core utilisation
+	// (max-utilisation: the mapping with the most slack on its busiest core).
 	Objectives []Objective `json:"objectives" yaml:"objectives,omitempty"`
 	// Free lists the genes the search may change: "units", "offloading",
 	// "gpu_priorities" (fifo model), "time_slices" (timeslice model). The
@@ -89,6 +91,9 @@ func (s *Search) defaults(sys *System, latency ChainLatency) {
 	if len(s.Objectives) == 0 {
 		for _, c := range sys.Chains {
 			s.Objectives = append(s.Objectives, Objective{Chain: c.Name})
+		}
+		if len(s.Objectives) == 0 {
+			s.Objectives = []Objective{{Kind: ObjectiveMaxUtilisation}}
 		}
 	}
 	for i := range s.Objectives {

@@ -145,6 +145,22 @@ type Task struct {
 	// Offset is the release of the first job (the stimulus offset); zero
 	// means all tasks are released together.
 	Offset Duration `json:"offset,omitempty" yaml:"offset,omitempty"`
+	// Jitter is the release jitter of the task's own activation (the upper
+	// bound of the stimulus's jitter): a job is released at most Jitter
+	// after its periodic arrival, and its response time counts from the
+	// arrival.
+	Jitter Duration `json:"jitter,omitempty" yaml:"jitter,omitempty"`
+	// ActivatedBy names the task that activates this one through an
+	// InterProcessTrigger (an event-triggered CPU task). The task has the
+	// period and offset of that task's activations (Period, Offset) and is
+	// released when the trigger runs, at most that task's response time
+	// after its arrival: the evaluator adds that response time to Jitter
+	// (holistic analysis, Tindell and Clark 1994).
+	ActivatedBy string `json:"activated_by,omitempty" yaml:"activated_by,omitempty"`
+	// LET: the task communicates with logical execution time (Amalthea's
+	// timed label accesses): in chains it reads at its release and writes
+	// at the end of its period.
+	LET bool `json:"let,omitempty" yaml:"let,omitempty"`
 	// Deadline is the relative deadline the analyses check, resolved by the
 	// deadline convention; zero for none.
 	Deadline Duration `json:"deadline" yaml:"deadline,omitempty"`
@@ -181,6 +197,10 @@ type SliceBounds struct {
 type Chain struct {
 	Name  string   `json:"name" yaml:"name"`
 	Tasks []string `json:"tasks" yaml:"tasks"`
+	// Max are the chain's latency requirements (Amalthea's
+	// EventChainLatencyConstraint and ProcessChainRequirement): a mapping
+	// that misses one is infeasible.
+	Max []ChainRequirement `json:"max,omitempty" yaml:"max,omitempty"`
 }
 
 // GPUPriority is a CUDA stream priority on the TX2: high or low.

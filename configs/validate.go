@@ -31,6 +31,9 @@ func Validate(cfg *Config) error {
 	if err := a.ChainLatency.Validate("analysis.chain_latency"); err != nil {
 		return err
 	}
+	if a.RequirementBound != "" && !contains(ChainBounds, a.RequirementBound) {
+		return inputErrorf("analysis.requirement_bound", "%q is not a bound (%s)", a.RequirementBound, joinList(ChainBounds))
+	}
 	if a.TimeSliceStep <= 0 {
 		return inputErrorf("analysis.time_slice_step", "must be positive")
 	}
@@ -207,6 +210,9 @@ func validateSystem(s *System) error {
 			}
 		}
 	}
+	if len(s.Tasks) == 0 {
+		return inputErrorf("tasks", "none: a system needs at least one task to map")
+	}
 	tasks := map[string]int{}
 	for i, t := range s.Tasks {
 		if t.Name == "" {
@@ -227,15 +233,31 @@ func validateSystem(s *System) error {
 			if pre.Offload == nil || pre.Offload.GPUTask != t.Name {
 				return inputErrorf(where+".triggered_by", "%s does not offload %s (give it offload.gpu_task: %s)", pre.Name, t.Name, t.Name)
 			}
-			if t.Period != 0 || t.Requirement != 0 || t.Offset != 0 {
-				return inputErrorf(where, "a GPU task takes its period and deadline from %s; remove period, offset and requirement (task %s)", pre.Name, t.Name)
+			if t.Period != 0 || t.Requirement != 0 || t.Offset != 0 || t.Jitter != 0 || t.ActivatedBy != "" {
+				return inputErrorf(where, "a GPU task takes its period and deadline from %s; remove period, offset, jitter, activated_by and requirement (task %s)", pre.Name, t.Name)
 			}
 		} else {
 			if t.Period <= 0 {
 				return inputErrorf(where+".period", "must be positive (task %s)", t.Name)
 			}
-			if t.Requirement < 0 || t.Offset < 0 {
-				return inputErrorf(where, "requirement and offset must not be negative (task %s)", t.Name)
+			if t.Requirement < 0 || t.Offset < 0 || t.Jitter < 0 {
+				return inputErrorf(where, "requirement, offset and jitter must not be negative (task %s)", t.Name)
+			}
+			if t.ActivatedBy != "" {
+				by := s.Task(t.ActivatedBy)
+				switch {
+				case by == nil:
+					return inputErrorf(where+".activated_by", "task %q is not defined (task %s)", t.ActivatedBy, t.Name)
+				case by.IsGPUTask():
+					return inputErrorf(where+".activated_by", "%s is a GPU task: a GPU task activates no task (task %s)", t.ActivatedBy, t.Name)
+				}
+				seen := map[string]bool{t.Name: true}
+				for b := by; b != nil && b.ActivatedBy != ""; b = s.Task(b.ActivatedBy) {
+					if seen[b.Name] {
+						return inputErrorf(where+".activated_by", "tasks activate each other in a cycle through %s (task %s)", b.Name, t.Name)
+					}
+					seen[b.Name] = true
+				}
 			}
 		}
 		for _, r := range t.AllRunnables() {
@@ -279,6 +301,11 @@ func validateSystem(s *System) error {
 		for j, t := range c.Tasks {
 			if _, ok := tasks[t]; !ok {
 				return inputErrorf(fmt.Sprintf("%s.tasks[%d]", where, j), "task %q is not defined (chain %s)", t, c.Name)
+			}
+		}
+		for j, r := range c.Max {
+			if err := r.validate(fmt.Sprintf("%s.max[%d]", where, j), c.Name); err != nil {
+				return err
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package configs
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Warning is an inconsistency in the input that hetmap resolved by a
 // documented convention. The user sees every warning; none is an error.
@@ -17,14 +20,20 @@ func (w Warning) String() string { return w.Where + ": " + w.What }
 // key, an impossible value. It says where and what.
 type InputError struct {
 	File  string // the file, if any
+	Line  int    // the line in File where the element starts, if known
 	Where string // the element or key path
 	What  string
 }
 
 func (e *InputError) Error() string {
 	s := ""
-	if e.File != "" {
+	switch {
+	case e.File != "" && e.Line > 0:
+		s = e.File + ":" + strconv.Itoa(e.Line) + ": "
+	case e.File != "":
 		s = e.File + ": "
+	case e.Line > 0:
+		s = "line " + strconv.Itoa(e.Line) + ": "
 	}
 	if e.Where != "" {
 		s += e.Where + ": "

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -44,23 +45,40 @@ type fileSchema struct {
 const BuiltinModel = "builtin"
 
 // LoadFile reads a configuration: a YAML file, or an Amalthea model when
-// the name ends in .amxmi. The result is validated.
+// the name ends in .amxmi or names a folder of .amxmi files. The result is
+// validated.
 func LoadFile(path string) (*Config, error) {
-	if strings.EqualFold(filepath.Ext(path), ".amxmi") {
-		sys, warns, err := ReadAmaltheaFile(path)
-		if err != nil {
-			return nil, err
-		}
-		if len(sys.Chains) == 0 {
-			warns = append(warns, Warning{Where: path, What: "the model has no event chains: add `chains:` in a YAML configuration that names this model (the built-in WATERS 2019 configuration has the eight chains of the challenge)"})
-		}
-		return finish(&Config{System: sys, Source: path, Warnings: warns}, path)
+	if st, err := os.Stat(path); (err == nil && st.IsDir()) || strings.EqualFold(filepath.Ext(path), ".amxmi") {
+		return LoadModel([]string{path})
 	}
 	data, err := ReadInput(path, "the configuration")
 	if err != nil {
 		return nil, err
 	}
 	return loadYAML(data, path, filepath.Dir(path))
+}
+
+// LoadModel reads an Amalthea model given as one or more .amxmi files or
+// folders (one model, see ReadAmaltheaFiles) with the default conventions
+// and analysis. The result is validated.
+func LoadModel(paths []string) (*Config, error) {
+	files, err := AmaltheaFiles(paths)
+	if err != nil {
+		return nil, err
+	}
+	sys, warns, err := ReadAmaltheaFiles(files)
+	if err != nil {
+		return nil, err
+	}
+	source := strings.Join(paths, ", ")
+	if len(sys.Chains) == 0 {
+		warns = append(warns, noChainsWarning(source))
+	}
+	return finish(&Config{System: sys, Source: source, Warnings: warns, Amalthea: files}, source)
+}
+
+func noChainsWarning(where string) Warning {
+	return Warning{Where: where, What: "the model has no event chains: add `chains:` in a YAML configuration that names this model (the built-in WATERS 2019 configuration has the eight chains of the challenge)"}
 }
 
 // Load reads a YAML configuration from r. name is used in messages; a
@@ -108,10 +126,14 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 			if !filepath.IsAbs(path) {
 				path = filepath.Join(dir, path)
 			}
-			var err error
-			if sys, warns, err = ReadAmaltheaFile(path); err != nil {
+			files, err := AmaltheaFiles([]string{path})
+			if err != nil {
 				return nil, err
 			}
+			if sys, warns, err = ReadAmaltheaFiles(files); err != nil {
+				return nil, err
+			}
+			cfg.Amalthea = files
 		}
 		if f.Memory != nil {
 			sys.Memory = *f.Memory
@@ -201,9 +223,10 @@ func strictDecoding(c *mapstructure.DecoderConfig) {
 }
 
 var (
-	durationType  = reflect.TypeOf(Duration(0))
-	frequencyType = reflect.TypeOf(Frequency(0))
-	sizeType      = reflect.TypeOf(Size(0))
+	requirementsType = reflect.TypeOf([]ChainRequirement(nil))
+	durationType     = reflect.TypeOf(Duration(0))
+	frequencyType    = reflect.TypeOf(Frequency(0))
+	sizeType         = reflect.TypeOf(Size(0))
 )
 
 func quantityHook(from, to reflect.Type, data any) (any, error) {
@@ -211,6 +234,10 @@ func quantityHook(from, to reflect.Type, data any) (any, error) {
 		return wholeNumber(data, to)
 	}
 	switch to {
+	case requirementsType:
+		if v, ok, err := requirementsHook(data); ok {
+			return v, err
+		}
 	case durationType:
 		switch v := data.(type) {
 		case string:

@@ -176,6 +176,19 @@ func TestYAMLErrors(t *testing.T) {
 	}
 }
 
+// TestNoTask: a system without a task is refused, whatever its source.
+func TestNoTask(t *testing.T) {
+	cfg, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.System.Tasks, cfg.System.Chains = nil, nil
+	err = Validate(cfg)
+	if err == nil || err.Error() != "tasks: none: a system needs at least one task to map" {
+		t.Errorf("got %v, want the refusal of a system without a task", err)
+	}
+}
+
 // FuzzLoadYAML checks that no configuration panics the loader and that a
 // configuration it accepts writes back to one that loads to the same system.
 func FuzzLoadYAML(f *testing.F) {

@@ -163,6 +163,20 @@ func hasHave(n int) string {
 	return "have"
 }
 
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func itsTheir(n int) string {
+	if n == 1 {
+		return "its"
+	}
+	return "their"
+}
+
 func waitWaits(n int) string {
 	if n == 1 {
 		return "waits"

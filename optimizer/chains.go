@@ -26,6 +26,11 @@ func (e *Evaluator) Representative(r *Result, k int) int {
 // evaluated in r (see Representative): period, offset, best- and
 // worst-case response time, deadline, and Unbounded with the verdict when its
 // response time is not a sound bound.
+//
+// A LET task (configs.Task.LET) that meets its deadline reads at its release
+// and writes exactly at the end of its period: it is a member with
+// BCRT = WCRT = T (and deadline T), which the implicit analysis then treats
+// exactly as LET (chains.md), so a chain may mix LET and implicit tasks.
 func (e *Evaluator) ChainMember(r *Result, k int) chains.Member {
 	var m chains.Member
 	e.chainMember(r, k, &m)
@@ -37,13 +42,19 @@ func (e *Evaluator) ChainMember(r *Result, k int) chains.Member {
 // returning the struct and appending it, or assigning a composite literal,
 // which the compiler builds in a temporary and copies.
 func (e *Evaluator) chainMember(r *Result, k int, m *chains.Member) {
-	t := &r.Tasks[e.Representative(r, k)]
+	rep := e.Representative(r, k)
+	t := &r.Tasks[rep]
 	*m = chains.Member{}
 	m.Name, m.Period, m.Offset, m.Deadline = t.Name, t.T, t.Offset, t.D
-	if t.Verdict.Bounded() {
-		m.BCRT, m.WCRT = min(t.BCRT, t.R), t.R
-	} else {
+	switch {
+	case !t.Verdict.Bounded():
 		m.Unbounded, m.Why = true, t.Verdict.String()
+	case e.tasks[rep].let && t.R <= t.D:
+		// A LET task reads at its release and writes at the end of its
+		// period (its logical execution time), whatever its response.
+		m.BCRT, m.WCRT, m.Deadline = t.T, t.T, t.T
+	default:
+		m.BCRT, m.WCRT = min(t.BCRT, t.R), t.R
 	}
 }
 
@@ -126,6 +137,7 @@ func (e *Evaluator) AnalyzeChains(r *Result) []ChainResult {
 		}
 		r.Chains = append(r.Chains, cr)
 	}
+	r.RequirementReports = e.RequirementReports(r)
 	return r.Chains
 }
 

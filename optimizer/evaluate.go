@@ -37,11 +37,12 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 	if err := e.check(a); err != nil {
 		return err
 	}
-	if r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.GPU) != len(e.gpus) || len(r.Units) != len(e.units) {
+	if r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.GPU) != len(e.gpus) || len(r.Units) != len(e.units) || len(r.Requirements) != len(e.reqs) {
 		e.initResult(r)
 	}
 	r.Schedulable, r.Misses, r.Violation, r.Undecided = true, 0, 0, 0
 	r.Chains = r.Chains[:0]
+	r.RequirementReports = r.RequirementReports[:0]
 
 	// 1. Roles, the tasks of every core, and who accesses memory.
 	for u := range e.onCore {
@@ -144,7 +145,8 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		return err
 	}
 
-	// 4. Every core.
+	// 4. Every core; then the release jitter of activated tasks, to a fixed point.
+	e.initJitter(r)
 	for u := range e.units {
 		if e.units[u].gpu || len(e.onCore[u]) == 0 {
 			continue
@@ -153,8 +155,21 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 			return err
 		}
 	}
-	if err := e.missedAssumptions(a, r); err != nil {
-		return err
+	// Activation jitters to their fixed point, then the bounds that rest on
+	// a missed assumption withdrawn; a withdrawal can take an activator's
+	// bound and so its activated tasks', so the two repeat until neither
+	// changes anything (only verdicts that fail get here).
+	for round := 0; ; round++ {
+		if err := e.activations(a, r); err != nil {
+			return err
+		}
+		changed, err := e.missedAssumptions(a, r)
+		if err != nil {
+			return err
+		}
+		if !changed || !e.activated || round > len(e.tasks) {
+			break
+		}
 	}
 
 	// 5. Verdicts and the ranking measure.
@@ -187,6 +202,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		}
 		r.Violation = satAdd(r.Violation, ex)
 	}
+	e.checkRequirements(r)
 	return nil
 }
 
@@ -387,11 +403,16 @@ func (e *Evaluator) coreTasks(a *Assignment, r *Result, u int, explicit bool) []
 		tr.Contention = satMul(lines, lat-base)
 		tr.C = clampTime(satAdd(satAdd(exec, satMul(lines, lat)), tr.GPUWait))
 		tr.BCRT = satAdd(satAdd(tr.Memory, bestExec), gpuBest)
-		t := rta.Task{C: tr.C, T: ti.period, D: tr.D, S: clampTime(tr.Suspension)}
+		t := rta.Task{C: tr.C, T: ti.period, D: tr.D, S: clampTime(tr.Suspension), J: clampTime(tr.Jitter)}
 		if tr.Role == OffloadSync || tr.Role == OffloadAsync {
 			// A GPU response that is no bound feeds no bound: not this
 			// task's, nor, through its C or its jitter, those below it.
 			t.NoBound = !r.GPU[ti.gpu].Bound(r)
+		}
+		if tr.Jitter >= rta.MaxTime {
+			// An activation jitter without a bound (the activator has
+			// none; activation.go) likewise.
+			t.NoBound = true
 		}
 		if explicit {
 			t.Priority = a.Priority[i]
@@ -430,7 +451,12 @@ func (e *Evaluator) verdicts(a *Assignment, r *Result, u int, ids []int, explici
 		case rta.InterfererUnbounded:
 			tr.Verdict = InterfererNoBound
 		case rta.InputUnbounded:
-			tr.Verdict = GPUNoBound // the only input hetmap marks as no bound
+			// The inputs hetmap marks as no bound: the GPU response an
+			// offloading task waits for, an activated task's jitter.
+			tr.Verdict = ActivatorNoBound
+			if tr.Role == OffloadSync || tr.Role == OffloadAsync {
+				tr.Verdict = GPUNoBound
+			}
 		default:
 			return fmt.Errorf("%s: task %s: analysis status %v", ui.name, tr.Name, res.Status)
 		}
@@ -453,12 +479,12 @@ func (e *Evaluator) verdicts(a *Assignment, r *Result, u int, ids []int, explici
 // again with rta.Task.NoBound, which can make more offloading tasks fail,
 // so this repeats until nothing changes (at most once per GPU task). Only
 // mappings that miss a deadline get here.
-func (e *Evaluator) missedAssumptions(a *Assignment, r *Result) error {
+func (e *Evaluator) missedAssumptions(a *Assignment, r *Result) (changed bool, err error) {
 	if !r.GPUSound {
-		return nil // no GPU response is a bound in the first place
+		return false, nil // no GPU response is a bound in the first place
 	}
 	for range e.gpus {
-		changed := false
+		more := false
 		for g := range r.GPU {
 			gr := &r.GPU[g]
 			if !gr.OnGPU || gr.AssumptionMissedBy >= 0 {
@@ -470,24 +496,25 @@ func (e *Evaluator) missedAssumptions(a *Assignment, r *Result) error {
 				}
 				if !r.Tasks[e.gpus[h].pre].Schedulable() { // Absent in a partial mapping: not yet placed
 					gr.AssumptionMissedBy = h
-					changed = true
+					more = true
 					break
 				}
 			}
 		}
-		if !changed {
-			return nil
+		if !more {
+			return changed, nil
 		}
+		changed = true
 		for u := range e.units {
 			if e.units[u].gpu || !e.hostsUnprovenWait(r, u) {
 				continue
 			}
 			if err := e.core(a, r, u); err != nil {
-				return err
+				return changed, err
 			}
 		}
 	}
-	return nil
+	return changed, nil
 }
 
 // hostsUnprovenWait reports whether core u hosts an offloading task whose

@@ -61,6 +61,12 @@ type taskInfo struct {
 	gpu      int // offloading or GPU task: index into Evaluator.gpus; else -1
 	pre      int // GPU task: task index of its offloading task; else -1
 	cpu      []cpuCost
+	// jitter is the task's own release jitter (its stimulus's), activator
+	// the task whose InterProcessTrigger releases it (-1: none; see
+	// activation.go), and let marks a LET task (optimizer/chains.go).
+	jitter    int64
+	activator int
+	let       bool
 }
 
 // gpuInfo is the mapping-independent description of one GPU task.
@@ -109,6 +115,10 @@ type Evaluator struct {
 	// chainObjective is the configured chain latency; chainBuf the
 	// scratch members of ChainObjectives (per evaluator, like all scratch).
 	chainObjective chains.Objective
+	// activated: some task is activated by another one (activation.go);
+	// reqs are the chains' latency requirements (requirements.go).
+	activated bool
+	reqs      []requirementSpec
 	// partial: the evaluation in progress is EvaluatePartial's.
 	partial  bool
 	chainBuf []chains.Member
@@ -342,6 +352,10 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 		e.chains = append(e.chains, idx)
 	}
 	e.chainObjective = ChainObjective(cfg.Analysis.ChainLatency)
+	if err := e.initActivation(s, index); err != nil {
+		return nil, err
+	}
+	e.initRequirements(s)
 	e.initScratch()
 	return e, nil
 }
@@ -388,7 +402,8 @@ func (e *Evaluator) initScratch() {
 // use in another goroutine.
 func (e *Evaluator) Clone() *Evaluator {
 	c := &Evaluator{cfg: e.cfg, units: e.units, gpuUnit: e.gpuUnit, tasks: e.tasks, gpus: e.gpus, ce: e.ce, dev: e.dev,
-		policy: e.policy, model: e.model, fifo: e.fifo, fixedC: e.fixedC, fixedCE: e.fixedCE, chains: e.chains, chainObjective: e.chainObjective, maxLimit: e.maxLimit}
+		policy: e.policy, model: e.model, fifo: e.fifo, fixedC: e.fixedC, fixedCE: e.fixedCE, chains: e.chains, chainObjective: e.chainObjective, maxLimit: e.maxLimit,
+		activated: e.activated, reqs: e.reqs}
 	c.initScratch()
 	return c
 }

@@ -54,6 +54,13 @@ func (e *Evaluator) memoKey(r *Result, u int, ids []int) (coreKey, uint64, bool)
 	if len(ids) > memoTasks || len(e.gpus) > memoGPUs || len(e.tasks) > 256 || len(e.units) > 256 {
 		return k, 0, false
 	}
+	// The jitter of an activated task depends on another core's analysis
+	// (activation.go): such a core is not memoised.
+	for _, i := range ids {
+		if e.tasks[i].activator >= 0 {
+			return k, 0, false
+		}
+	}
 	k.unit, k.n, k.lat = uint8(u), uint8(len(ids)), r.Units[u].LineLatency
 	h := mix(uint64(u)<<8|uint64(len(ids)), uint64(k.lat))
 	for j, i := range ids {

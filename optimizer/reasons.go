@@ -48,7 +48,7 @@ func (r *Result) Reasons() []string {
 			}
 		}
 	}
-	return out
+	return append(out, r.requirementReasons()...)
 }
 
 // byRank returns the tasks on CPU unit u, most urgent first.
@@ -92,7 +92,7 @@ func (r *Result) taskReason(k int) string {
 		// task without a response-time bound (its jitter R − C is
 		// unknown), or one whose GPU response is no bound (its C or its
 		// suspension is unknown).
-		var suspending, waiting []string
+		var suspending, waiting, activated []string
 		for _, j := range r.byRank(t.Unit) {
 			o := &r.Tasks[j]
 			if j == k || !(o.Rank < t.Rank || (t.Explicit && o.Rank == t.Rank)) {
@@ -101,18 +101,23 @@ func (r *Result) taskReason(k int) string {
 			switch {
 			case o.Verdict == GPUNoBound:
 				waiting = append(waiting, o.Name)
+			case o.Verdict == ActivatorNoBound:
+				activated = append(activated, o.Name)
 			case o.Suspension > 0 && !o.Verdict.Bounded():
 				suspending = append(suspending, o.Name)
 			}
 		}
 		var parts []string
+		if len(activated) > 0 {
+			parts = append(parts, fmt.Sprintf("%s above it %s activated by a task without a bound, so %s jitter is unknown", strings.Join(activated, ", "), isAre(len(activated)), itsTheir(len(activated))))
+		}
 		if len(waiting) > 0 {
 			parts = append(parts, fmt.Sprintf("%s above it %s for a GPU response that is no bound", strings.Join(waiting, ", "), waitWaits(len(waiting))))
 		}
 		if len(suspending) > 0 {
 			parts = append(parts, fmt.Sprintf("the self-suspending %s above it %s no bound", strings.Join(suspending, ", "), hasHave(len(suspending))))
 		}
-		return fmt.Sprintf("%s: no bound, because %s, so the interference %s cause%s is unknown", where, strings.Join(parts, ", and "), itThey(len(waiting)+len(suspending)), sIfOne(len(waiting)+len(suspending)))
+		return fmt.Sprintf("%s: no bound, because %s, so the interference %s cause%s is unknown", where, strings.Join(parts, ", and "), itThey(len(waiting)+len(suspending)+len(activated)), sIfOne(len(waiting)+len(suspending)+len(activated)))
 	case GPUNoBound:
 		g := &r.GPU[t.GPU]
 		s := fmt.Sprintf("%s: waits for the GPU task %s, whose GPU response has no bound (see %s)", where, g.Name, g.Name)

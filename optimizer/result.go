@@ -71,11 +71,16 @@ const (
 	GPUNoBound
 	// Absent: the task does not run (see NotRunning).
 	Absent
+	// ActivatorNoBound: the task is released by another task's
+	// InterProcessTrigger, and that task has no bound, so neither has the
+	// release jitter of this one.
+	ActivatorNoBound
 )
 
 var verdictNames = [...]string{Meets: "meets its deadline", Misses: "misses its deadline", NoBound: "no bound (passes its period)",
 	Overloaded: "no bound (higher priorities overload the core)", InterfererNoBound: "no bound (a suspending task above has none)",
-	GPUNoBound: "no bound (GPU response passes the period)", Absent: "not running"}
+	GPUNoBound: "no bound (GPU response passes the period)", Absent: "not running",
+	ActivatorNoBound: "no bound (the task that activates it has none)"}
 
 func (v Verdict) String() string {
 	if int(v) < len(verdictNames) {
@@ -138,7 +143,12 @@ type TaskResult struct {
 	HasDeadline bool
 	T           int64 // period (a GPU task: its offloading task's)
 	Offset      int64
-	Verdict     Verdict
+	// Jitter is the release jitter the analysis used: the task's own
+	// (its stimulus's) plus, for a task activated by another task's
+	// InterProcessTrigger, that task's response time. R counts from the
+	// arrival, so it includes Jitter.
+	Jitter  int64
+	Verdict Verdict
 	// Status is the CPU analysis status (rta) of a task on a core.
 	Status rta.Status
 }
@@ -254,6 +264,15 @@ type Result struct {
 	// (System.Chains order) once AnalyzeChains has run on this result;
 	// Evaluate empties it, since the latencies depend on the response times.
 	Chains []ChainResult
+	// Requirements holds the chains' latency requirements (in the order of
+	// System.Chains and their Max lists) as Evaluate checked them;
+	// RequirementsMet says whether every one is met. A missed requirement
+	// adds its excess to Violation: the mapping is infeasible.
+	Requirements    []RequirementResult
+	RequirementsMet bool
+	// RequirementReports explains the requirements with the latency under
+	// both bounds, once AnalyzeChains has run on this result.
+	RequirementReports []RequirementReport
 
 	owner *configs.Config // the configuration the static fields are for
 }
@@ -269,6 +288,7 @@ func (e *Evaluator) initResult(r *Result) {
 	r.Tasks = make([]TaskResult, len(e.tasks))
 	r.GPU = make([]GPUResult, len(e.gpus))
 	r.Units = make([]UnitResult, len(e.units))
+	r.Requirements = e.newRequirementResults()
 	r.GPUModel = configs.GPUModelTimeSlice
 	if e.fifo {
 		r.GPUModel = configs.GPUModelFIFO

@@ -132,7 +132,11 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 				return false
 			}
 			// A core whose priority search stopped undecided is not
-			// proven unschedulable: nothing is cut on its account.
+			// proven unschedulable: nothing is cut on its account. A
+			// missed chain latency requirement cuts nothing either: the
+			// latency depends on the priority orders, which a completion
+			// may choose otherwise (only the deadlines are decided over
+			// every order).
 			return !r.Schedulable && r.Undecided == 0
 		},
 	}
@@ -331,11 +335,11 @@ func (p *Problem) front(found []moo.Point, out *Outcome) []Point {
 	for _, pt := range found {
 		cands = append(cands, cand{pt: pt})
 	}
-	seen := map[uint64]struct{}{}
+	seen := map[uint64]bool{}
 	p.mu.Lock()
 	for _, w := range p.workers {
-		for k := range w.feasible {
-			seen[k] = struct{}{}
+		for k, ok := range w.feasible {
+			seen[k] = seen[k] || ok
 		}
 		out.Variants += w.variants
 		out.VariantsIncomplete += w.incomplete
@@ -345,7 +349,11 @@ func (p *Problem) front(found []moo.Point, out *Outcome) []Point {
 		}
 	}
 	p.mu.Unlock()
-	out.FeasibleMappings = len(seen)
+	for _, ok := range seen {
+		if ok {
+			out.FeasibleMappings++
+		}
+	}
 	obj := func(c cand) []float64 {
 		if c.variant != nil {
 			return c.variant.obj
@@ -539,7 +547,7 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n int) [][]int 
 	a, r := p.e.NewAssignment(), p.e.NewResult()
 	feasible := func(g []int) bool {
 		p.Decode(g, a)
-		return p.e.Evaluate(a, r) == nil && r.Schedulable
+		return p.e.Evaluate(a, r) == nil && r.Schedulable && r.RequirementsMet
 	}
 	var out [][]int
 	for len(out) < n {

@@ -134,6 +134,17 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 			p.anyRelevant = true
 		}
 	}
+	// A chain latency requirement is a constraint on a chain: its members'
+	// orders matter for feasibility as an objective's do.
+	for _, q := range e.reqs {
+		for _, k := range e.chains[q.chain] {
+			p.relevant[k] = true
+			if ti := &e.tasks[k]; ti.gpu >= 0 {
+				p.relevant[e.gpus[ti.gpu].task], p.relevant[e.gpus[ti.gpu].pre] = true, true
+			}
+			p.anyRelevant = true
+		}
+	}
 	specs := e.Tasks()
 	unitsFree := s.IsFree(configs.GeneUnits)
 	for i, ts := range specs {
@@ -265,7 +276,7 @@ func (p *Problem) NewWorker() moo.Evaluator {
 	e := p.e.Clone()
 	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewResult(), ca: e.NewAssignment(), b: e.NewAssignment(),
 		rc: e.NewResult(), rb: e.NewResult(),
-		obj: make([]float64, len(p.objectives)), feasible: map[uint64]struct{}{},
+		obj: make([]float64, len(p.objectives)), feasible: map[uint64]bool{},
 		rename: make([]int, len(e.units)), next: make([]int, len(e.units))}
 	p.mu.Lock()
 	p.workers = append(p.workers, w)
@@ -285,11 +296,11 @@ type worker struct {
 	rc, rb     *Result
 	obj        []float64
 	side       sideArchive
-	feasible   map[uint64]struct{} // canonical keys of the feasible mappings
-	variants   int                 // variants evaluated
-	incomplete int                 // feasible mappings whose variants were cut short
-	undecided  int                 // evaluations with a core whose priority search was undecided
-	rename     []int               // canonicalise's scratch
+	feasible   map[uint64]bool // canonical keys of the mappings that meet every deadline: whether some order meets every requirement too
+	variants   int             // variants evaluated
+	incomplete int             // feasible mappings whose variants were cut short
+	undecided  int             // evaluations with a core whose priority search was undecided
+	rename     []int           // canonicalise's scratch
 	next       []int
 }
 
@@ -309,10 +320,11 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	if w.r.Undecided > 0 {
 		w.undecided++
 	}
+	feasible := w.r.Schedulable && w.r.RequirementsMet
 	if w.r.Schedulable {
-		w.feasibleMapping()
+		w.feasibleMapping(feasible)
 	}
-	if !w.r.Schedulable {
+	if !feasible {
 		out.Violation = float64(w.r.Violation) / psPerMs
 		if out.Violation == 0 {
 			out.Violation = 1 / psPerMs

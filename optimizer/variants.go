@@ -211,20 +211,23 @@ func (v *variantScratch) isDerived(c *variantCore, ids []int, relevant []bool, r
 	return true
 }
 
-// feasibleMapping records the feasible mapping just evaluated into w.a and
-// w.r. The first time the worker meets the mapping (up to interchangeable
-// cores), it evaluates the mapping's priority-order variants in its
-// canonical form (canonicalise) and keeps the non-dominated ones in w.side.
-// The canonical form makes what is kept independent of which of the
-// symmetric genomes the worker met first, and so of the number of workers.
-func (w *worker) feasibleMapping() {
+// feasibleMapping records the mapping just evaluated into w.a and w.r,
+// which meets every deadline (and, when feasible, every chain latency
+// requirement). The first time the worker meets the mapping (up to
+// interchangeable cores), it evaluates the mapping's priority-order
+// variants in its canonical form (canonicalise) and keeps the non-dominated
+// ones that meet every requirement in w.side; the mapping counts as
+// feasible when it or one of its variants does. The canonical form makes
+// what is kept independent of which of the symmetric genomes the worker met
+// first, and so of the number of workers.
+func (w *worker) feasibleMapping(feasible bool) {
 	p := w.p
 	p.canonicalise(w.a, w.ca, w.rename, w.next)
 	key := p.hashAssignment(w.ca)
 	if _, seen := w.feasible[key]; seen {
 		return
 	}
-	w.feasible[key] = struct{}{}
+	w.feasible[key] = feasible
 	if !p.anyRelevant {
 		return
 	}
@@ -234,7 +237,8 @@ func (w *worker) feasibleMapping() {
 	complete, err := w.e.PriorityVariants(w.ca, w.rc, p.relevant, w.b, w.rb, func(b *Assignment, rb *Result) {
 		w.variants++
 		w.buf = p.objectivesOf(w.e, rb, w.obj, w.buf)
-		if rb.Schedulable { // an order from FeasibleOrders passes: always
+		if rb.Schedulable && rb.RequirementsMet {
+			w.feasible[key] = true
 			w.side.add(w.obj, b)
 		}
 	})

@@ -37,6 +37,9 @@ type AnalysisJSON struct {
 	Reasons  []string           `json:"reasons"`
 	// Chains holds the end-to-end latencies (after optimizer.AnalyzeChains).
 	Chains []ChainJSON `json:"chains"`
+	// Requirements holds the chains' latency requirements; a missed one
+	// makes the mapping infeasible.
+	Requirements []RequirementJSON `json:"requirements,omitempty"`
 }
 
 // AnalysisTaskJSON is one running task. WCETNs = ComputeNs + MemoryNs +
@@ -117,6 +120,7 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 		Priorities: cfg.Analysis.Priorities, Schedulable: r.Schedulable, Misses: r.Misses, ViolationNs: ns(r.Violation),
 		GPUSound: r.GPUSound, Tasks: []AnalysisTaskJSON{}, Merged: []MergedJSON{}, GPU: []AnalysisGPUJSON{}, Reasons: r.Reasons()}
 	out.Chains = NewChainsJSON(r)
+	out.Requirements = NewRequirementsJSON(r)
 	if out.Reasons == nil {
 		out.Reasons = []string{}
 	}
@@ -290,6 +294,16 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *opti
 		}
 	}
 	writeChainTable(p, r)
+	writeRequirementTable(p, r)
+	if r.Schedulable && !r.RequirementsMet {
+		p.f("\nVerdict: INFEASIBLE: all %d running tasks meet their deadlines, but chain latency requirements are missed (total excess %s).\n",
+			running, FormatDuration(configs.Duration(r.Violation)))
+		p.f("Why:\n")
+		for _, reason := range r.Reasons() {
+			p.f("  - %s\n", reason)
+		}
+		return p.err
+	}
 	if r.Schedulable {
 		p.f("\nVerdict: schedulable: all %d running tasks meet their deadlines.\n", running)
 		return p.err

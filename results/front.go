@@ -253,17 +253,18 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 	}
 	if !out.Feasible {
 		points = out.LeastViolating
+		meets := feasibleMeans(cfg.System)
 		switch {
 		case out.Interrupted():
 			p.f("No feasible mapping found before the interruption. The least-violating mappings it saw:\n")
 		case out.Search.Algorithm != configs.AlgorithmExhaustive:
-			p.f("No feasible mapping: the search found no mapping that meets every deadline.\nThe least-violating mappings it saw:\n")
+			p.f("No feasible mapping: the search found no mapping that meets %s.\nThe least-violating mappings it saw:\n", meets)
 		case out.Undecided > 0:
 			p.f("No feasible mapping found, but this is no proof: in %d evaluation(s) a core's priority search\nstopped undecided. The least-violating mappings:\n", out.Undecided)
 		case out.LeastViolatingBy == configs.AlgorithmExhaustive:
-			p.f("No feasible mapping: the exhaustive search proves that no mapping meets every deadline.\nThe least-violating mappings:\n")
+			p.f("No feasible mapping: the exhaustive search proves that no mapping meets %s.\nThe least-violating mappings:\n", meets)
 		default:
-			p.f("No feasible mapping: the exhaustive search proves that no mapping meets every deadline (it cut\nevery partial mapping as unschedulable, %d cuts). The least-violating complete mappings, found by\na short genetic search:\n", out.Pruned)
+			p.f("No feasible mapping: the exhaustive search proves that no mapping meets %s (it cut\nevery partial mapping that misses a deadline, %d cuts). The least-violating complete mappings,\nfound by a short genetic search:\n", meets, out.Pruned)
 		}
 	} else {
 		exact := ""
@@ -568,6 +569,12 @@ type RunInfo struct {
 	Version string
 	Started time.Time
 	Workers int
+	// Model, when the system was read from an Amalthea model, writes a
+	// front point's mapping into it (configs.ExportAmalthea): the new
+	// content of every file of the model, by input path. WriteRun then
+	// writes mappings/point-N.amxmi beside point-N.yaml (for a model in
+	// several files, the folder mappings/point-N/ with all of them).
+	Model func(optimizer.Point) (map[string][]byte, error)
 }
 
 // RunFiles lists what an optimize run folder holds, as the command line
@@ -676,6 +683,13 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 			return err
 		}
 	}
+	if info.Model != nil {
+		for i, p := range out.Front {
+			if err := writeModelFiles(dir, i+1, info.Model, p); err != nil {
+				return err
+			}
+		}
+	}
 	for _, p := range front.LeastViolating {
 		if err := write(p.MappingFile, p.Mapping, fmt.Sprintf("least-violating mapping %d (misses %s)", p.ID, FormatDuration(configs.Duration(p.ViolationMs*1e9)))); err != nil {
 			return err
@@ -701,4 +715,30 @@ func writeJSON(path string, v any) error {
 		return err
 	}
 	return os.WriteFile(path, append(data, '\n'), fileMode)
+}
+
+// writeModelFiles writes front point id's mapping into the Amalthea model:
+// mappings/point-N.amxmi, or the folder mappings/point-N/ for a model in
+// several files.
+func writeModelFiles(dir string, id int, model func(optimizer.Point) (map[string][]byte, error), p optimizer.Point) error {
+	files, err := model(p)
+	if err != nil {
+		return fmt.Errorf("front point %d: writing its mapping into the model: %w", id, err)
+	}
+	base := strings.TrimSuffix(mappingFile(id), ".yaml")
+	if len(files) == 1 {
+		for _, data := range files {
+			return os.WriteFile(filepath.Join(dir, base+".amxmi"), data, 0o644)
+		}
+	}
+	folder := filepath.Join(dir, base)
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		return err
+	}
+	for in, data := range files {
+		if err := os.WriteFile(filepath.Join(folder, filepath.Base(in)), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }

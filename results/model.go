@@ -55,6 +55,9 @@ type TaskJSON struct {
 	AllowedUnits  []string         `json:"allowed_units"`
 	Offload       *configs.Offload `json:"offload,omitempty"`
 	TriggeredBy   string           `json:"triggered_by,omitempty"`
+	ActivatedBy   string           `json:"activated_by,omitempty"`
+	JitterNs      int64            `json:"jitter_ns,omitempty"`
+	LET           bool             `json:"let,omitempty"`
 }
 
 func taskKind(t *configs.Task) string {
@@ -102,7 +105,8 @@ func NewModelJSON(cfg *configs.Config) ModelJSON {
 		period, deadline := periodOf(s, t)
 		tj := TaskJSON{Name: t.Name, Kind: taskKind(t), PeriodNs: period.Nanoseconds(), DeadlineNs: deadline.Nanoseconds(),
 			RequirementNs: t.Requirement.Nanoseconds(), OffsetNs: t.Offset.Nanoseconds(), Runnables: t.AllRunnables(),
-			WorstTicks: map[string]int64{}, AllowedUnits: s.AllowedUnits(t), Offload: t.Offload, TriggeredBy: t.TriggeredBy}
+			WorstTicks: map[string]int64{}, AllowedUnits: s.AllowedUnits(t), Offload: t.Offload, TriggeredBy: t.TriggeredBy,
+			ActivatedBy: t.ActivatedBy, JitterNs: t.Jitter.Nanoseconds(), LET: t.LET}
 		for _, k := range s.AllowedKinds(t) {
 			tj.WorstTicks[k], _ = s.WorstTicks(t, k)
 		}
@@ -191,6 +195,14 @@ func WriteModelText(w io.Writer, cfg *configs.Config) error {
 			off = "offloads " + t.Offload.GPUTask + ", " + mode
 		case t.IsGPUTask():
 			off = "GPU task of " + t.TriggeredBy
+		case t.ActivatedBy != "":
+			off = "activated by " + t.ActivatedBy + " (released within its response time)"
+		}
+		if t.Jitter > 0 {
+			off = strings.TrimPrefix(off+"; release jitter "+FormatDuration(t.Jitter), "; ")
+		}
+		if t.LET {
+			off = strings.TrimPrefix(off+"; LET", "; ")
 		}
 		fmt.Fprintf(tw, "\t%s\n", off)
 	}
@@ -205,6 +217,10 @@ func WriteModelText(w io.Writer, cfg *configs.Config) error {
 	tw = p.table()
 	for _, c := range s.Chains {
 		fmt.Fprintf(tw, "  %s\t%s\n", c.Name, strings.Join(c.Tasks, " → "))
+		for _, q := range c.Max {
+			d := q.WithDefaults()
+			fmt.Fprintf(tw, "  \trequires %s ≤ %s (%s bound)%s\n", d.Metric, FormatDuration(d.Limit), d.Bound, nameSuffix(q.Name))
+		}
 	}
 	p.flush(tw)
 
@@ -240,6 +256,13 @@ func WriteModelText(w io.Writer, cfg *configs.Config) error {
 		p.f("  %s\n", wn)
 	}
 	return p.err
+}
+
+func nameSuffix(name string) string {
+	if name == "" {
+		return ""
+	}
+	return ": " + name
 }
 
 func dash(d configs.Duration) string {

@@ -20,8 +20,9 @@ func newAnalyzeCmd() *cobra.Command {
 		Short: "Analyse one mapping: response times with memory contention, the copy engine, the GPU and offloading",
 		Long: `Analyse one mapping of the system's tasks to units: every task's execution time
 with its terms (compute, memory, contention, GPU wait), its worst-case response time
-and deadline, the GPU tasks' responses with their terms, and a verdict. The exit code
-is 1 when some task misses its deadline or has no bound.
+and deadline, the GPU tasks' responses with their terms, the chains' latencies and
+latency requirements, and a verdict. The exit code is 1 when some task misses its
+deadline or has no bound, or a chain misses a latency requirement.
 
 --mapping default analyses the model's own mapping. A mapping file places every task
 that runs and may set offloading modes, time slices and stream priorities:
@@ -57,6 +58,9 @@ entry. Priorities given in the file are used on every core where each task has o
 			name := mapping
 			if mapping == "default" {
 				name = "default (the model's own mapping)"
+				if err := ownMappingComplete(cfg.System); err != nil {
+					return err
+				}
 				if a, err = e.DefaultAssignment(); err != nil {
 					return fmt.Errorf("the model's own mapping: %w", err)
 				}
@@ -90,6 +94,9 @@ entry. Priorities given in the file are used on every core where each task has o
 			if !r.Schedulable {
 				return &problemError{msg: fmt.Sprintf("the mapping is not schedulable: %d task(s) miss their deadline or have no bound", r.Misses)}
 			}
+			if !r.RequirementsMet {
+				return &problemError{msg: "the mapping is infeasible: it misses chain latency requirements"}
+			}
 			return nil
 		},
 	}
@@ -97,4 +104,22 @@ entry. Priorities given in the file are used on every core where each task has o
 	cmd.Flags().StringVar(&mapping, "mapping", "", "mapping file (YAML), or default for the model's own mapping")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON instead of text")
 	return cmd
+}
+
+// ownMappingComplete reports, as a finding (exit 1) in one line, a model
+// without a mapping of its own or with one that leaves tasks out: there is
+// nothing to analyse with --mapping default.
+func ownMappingComplete(s *configs.System) error {
+	const hint = "give --mapping FILE.yaml (hetmap optimize writes one per front point in mappings/)"
+	if len(s.Mapping.Units) == 0 {
+		return &problemError{msg: "the model has no mapping of its own, so --mapping default has nothing to analyse; " + hint}
+	}
+	if err := configs.ValidateMapping(s, &s.Mapping, false); err != nil {
+		var ie *configs.InputError
+		if errors.As(err, &ie) {
+			return &problemError{msg: "the model's own mapping is incomplete (" + ie.What + "), so --mapping default cannot be analysed; " + hint}
+		}
+		return err
+	}
+	return nil
 }

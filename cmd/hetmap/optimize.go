@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/results"
 	"github.com/spf13/cobra"
@@ -33,7 +34,8 @@ with any number of --workers.
 Writes report.html (a self-contained page for an architecture review), front.csv,
 front.json, manifest.json, config.yaml and mappings/point-N.yaml (each accepted by
 hetmap analyze --mapping) into --out (default runs/<UTC time>/ in the working
-directory), which appears only when the run is complete. The folder is claimed before
+directory), which appears only when the run is complete; for a system read from an Amalthea model
+also mappings/point-N.amxmi, the model with that mapping (hetmap export). The folder is claimed before
 the search: one that exists, cannot be created or that another run writes fails at once.
 The front table fits 100 columns (--wide: one table with every column).
 
@@ -100,7 +102,13 @@ proof that no feasible mapping exists).`,
 			}
 			// The run folder first: a failing standard output (a full
 			// disk, a closed pipe) loses nothing.
-			if err := claim.WriteRun(cfg, res, results.RunInfo{Version: version, Started: started, Workers: nWorkers}); err != nil {
+			info := results.RunInfo{Version: version, Started: started, Workers: nWorkers}
+			if len(cfg.Amalthea) > 0 {
+				info.Model = func(p optimizer.Point) (map[string][]byte, error) {
+					return configs.ExportAmalthea(cfg.Amalthea, amaltheaMapping(e, p.Assignment, p.Result))
+				}
+			}
+			if err := claim.WriteRun(cfg, res, info); err != nil {
 				return err
 			}
 			werr := results.WriteFrontText(stdout, cfg, res, results.TextOptions{Wide: wide})

@@ -62,6 +62,6 @@ its task chains.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newModelCmd(), newImportCmd(), newAnalyzeCmd(), newOptimizeCmd(), newReportCmd(), newSweepCmd(), newGPUCmd())
+	root.AddCommand(newModelCmd(), newImportCmd(), newAnalyzeCmd(), newOptimizeCmd(), newReportCmd(), newSweepCmd(), newGPUCmd(), newExportCmd())
 	return root
 }

@@ -1,0 +1,732 @@
+package configs
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ExportMapping is a mapping to write into an Amalthea model.
+type ExportMapping struct {
+	// Mapping places every task that runs (ValidateMapping with
+	// partial = false) and may set offloading modes, time slices and stream
+	// priorities.
+	Mapping Mapping
+	// Priorities are the fixed priorities of the tasks on CPU cores as the
+	// analysis used them (higher = more urgent, as in Amalthea). A task
+	// without an entry keeps the priority its placement gives, or gets none.
+	Priorities map[string]int
+}
+
+// ExportAmalthea writes a mapping into the Amalthea model of files (one
+// model, as ReadAmaltheaFiles reads it) and returns the new content of every
+// file, unchanged ones included. The files are changed only where the
+// mapping is encoded:
+//
+//   - The mapping model is replaced: one task allocation per placed task,
+//     to the scheduler responsible for its core (the one the model
+//     allocated the task to when that scheduler is responsible for the new
+//     core), with the core as affinity, its priority (schedulingParameters:
+//     the priority attribute up to 1.x, the "priority" scheduling parameter
+//     from 2.0), the GPU time slice (parameterExtensions key
+//     TimeSlice_<task>, as the WATERS 2019 model writes it; a TimeSlice_
+//     scheduling parameter from 2.0) and the stream priority (key
+//     StreamPriority, hetmap's own: Amalthea has none). A GPU task merged
+//     onto a core is allocated to that core together with its offloading
+//     task. The scheduler allocations, memory mappings and the other parts
+//     of the mapping model are kept as they were, and so are the
+//     allocations of tasks that hetmap leaves out (never activated); a core
+//     that no scheduler is responsible for gets a scheduler allocation of
+//     the model's first fixed-priority scheduler. An element of another
+//     file of the model is named as APP4MC names it, by a child element
+//     with an href ("amlt:/#Name?type=Kind", "?type=" escaped as the model
+//     escapes it); one of the same file in an attribute.
+//   - The offloading mode of a GPU task is the waitingBehaviour of the
+//     WaitEvent in its offloading task (active: synchronous, passive:
+//     asynchronous), as the model encodes it; only that attribute changes.
+//   - A model without a mapping model gets one, in the file that holds the
+//     software model; a model without any task scheduler gets an OS model
+//     there too, with one fixed-priority preemptive scheduler per core (and
+//     a user-specific one for a GPU) — the only part written outside the
+//     mapping model.
+//
+// Importing the files written gives back the system, with the offloading
+// modes of the mapping as the tasks' wait modes, and the mapping as its own
+// mapping.
+func ExportAmalthea(files []string, em ExportMapping) (map[string][]byte, error) {
+	var docs []amalDoc
+	for _, f := range files {
+		data, err := ReadInput(f, "the model")
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, amalDoc{name: f, data: data})
+	}
+	im, err := importDocs(docs)
+	if err != nil {
+		return nil, err
+	}
+	return im.export(em)
+}
+
+// edit replaces data[start:end] by text.
+type edit struct {
+	start, end int64
+	text       string
+}
+
+type exporter struct {
+	im     *importer
+	em     ExportMapping
+	edits  map[string][]edit // by file
+	nl     string            // the line ending of the target file
+	am     string            // the prefix of the Amalthea namespace
+	xsi    string            // the prefix of the XSI namespace
+	indent string            // one level of indentation
+	v2     bool              // scheduling parameters as definitions (2.0 and later)
+	target *xnode            // the root that gets the mapping model
+	// owns: scheduler → units it is responsible for; forUnit: the
+	// schedulers responsible for a unit, in model order.
+	owns    map[string][]string
+	forUnit map[string][]string
+	added   []refs // new scheduler allocations
+	// files: the file defining each element a written reference may name,
+	// by kind and name (built on first use); escaped: hrefs escape
+	// "?type=" as "%3Ftype%3D" (0.9.5 and later, or as the model does).
+	files   map[string]string
+	escaped bool
+}
+
+func (im *importer) export(em ExportMapping) (map[string][]byte, error) {
+	s := &im.sys
+	if err := ValidateMapping(s, &em.Mapping, false); err != nil {
+		return nil, err
+	}
+	ex := &exporter{im: im, em: em, edits: map[string][]edit{}, owns: map[string][]string{}, forUnit: map[string][]string{},
+		v2: !im.version.less(version{2, 0, 0})}
+	mms := im.subModels("mappingModel")
+	switch {
+	case len(mms) > 0:
+		ex.target = rootOf(im, mms[0])
+	case len(im.subModels("swModel")) > 0:
+		ex.target = rootOf(im, im.subModels("swModel")[0])
+	default:
+		ex.target = im.roots[0]
+	}
+	data := im.data(ex.target.file)
+	ex.nl = "\n"
+	if bytes.Contains(data, []byte("\r\n")) {
+		ex.nl = "\r\n"
+	}
+	ex.am, ex.xsi = prefixOf(ex.target, AmaltheaNamespacePrefix), prefixOf(ex.target, xsiNS)
+	if ex.xsi == "" {
+		return nil, im.errAt(ex.target, "Amalthea", "the file declares no prefix for the XML schema instance namespace (%s), which the mapping model needs", xsiNS)
+	}
+	ex.indent = indentOf(data, ex.target)
+	ex.escaped = !im.version.less(version{0, 9, 5})
+	for _, d := range im.docs {
+		if i := bytes.Index(d.data, []byte(`href="amlt:/#`)); i >= 0 {
+			j := bytes.IndexByte(d.data[i+len(`href="`):], '"')
+			ex.escaped = j >= 0 && !bytes.Contains(d.data[i:i+len(`href="`)+j], []byte("?type="))
+			break
+		}
+	}
+
+	for _, m := range mms {
+		for _, sa := range m.children("schedulerAllocation") {
+			sched := sa.ref("scheduler")
+			for _, u := range sa.refs("responsibility") {
+				ex.owns[sched] = append(ex.owns[sched], u)
+				ex.forUnit[u] = append(ex.forUnit[u], sched)
+			}
+		}
+	}
+	if len(im.schedulers) == 0 {
+		if err := ex.generateOS(); err != nil {
+			return nil, err
+		}
+	}
+	allocs, err := ex.allocations()
+	if err != nil {
+		return nil, err
+	}
+	if err := ex.mappingModel(mms, allocs); err != nil {
+		return nil, err
+	}
+	if err := ex.waitModes(); err != nil {
+		return nil, err
+	}
+	out := map[string][]byte{}
+	for _, d := range im.docs {
+		out[d.name] = applyEdits(d.data, ex.edits[d.name])
+	}
+	return out, nil
+}
+
+func (im *importer) data(file string) []byte {
+	for _, d := range im.docs {
+		if d.name == file {
+			return d.data
+		}
+	}
+	return nil
+}
+
+func rootOf(im *importer, n *xnode) *xnode {
+	for _, r := range im.roots {
+		if r.file == n.file {
+			return r
+		}
+	}
+	return im.roots[0]
+}
+
+// prefixOf returns the prefix the root binds to a namespace (for the
+// Amalthea namespace: any version), or "".
+func prefixOf(root *xnode, ns string) string {
+	for _, a := range root.attrs {
+		if a.Name.Space == "xmlns" && (a.Value == ns || (ns == AmaltheaNamespacePrefix && strings.HasPrefix(a.Value, ns))) {
+			return a.Name.Local
+		}
+	}
+	return ""
+}
+
+// indentOf returns the indentation of the root's children (two spaces when
+// it has none on a line of its own).
+func indentOf(data []byte, root *xnode) string {
+	for _, k := range root.kids {
+		i := k.start
+		j := i
+		for j > 0 && (data[j-1] == ' ' || data[j-1] == '\t') {
+			j--
+		}
+		if j > 0 && data[j-1] == '\n' && j < i {
+			return string(data[j:i])
+		}
+	}
+	return "  "
+}
+
+func applyEdits(data []byte, edits []edit) []byte {
+	if len(edits) == 0 {
+		return data
+	}
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	var b bytes.Buffer
+	pos := int64(0)
+	for _, e := range edits {
+		b.Write(data[pos:e.start])
+		b.WriteString(e.text)
+		pos = e.end
+	}
+	b.Write(data[pos:])
+	return b.Bytes()
+}
+
+// encodeRef writes a reference "Name?type=Kind" as Amalthea does: the name
+// URL-escaped, the whole XML-escaped for an attribute.
+func encodeRef(name, kind string) string {
+	return xmlAttr(url.PathEscape(name) + "?type=" + kind)
+}
+
+// refs collects the references of one element to write: as attributes
+// when the element named is in the file written to (the usual form), as
+// child elements with an href when it is in another file of the model, as
+// APP4MC writes references between the files of a model.
+type refs struct {
+	attrs, kids []string
+}
+
+func (ex *exporter) ref(r *refs, feature, kind, name string) {
+	file := ex.fileOf(kind, name)
+	if file == "" || file == ex.target.file {
+		r.attrs = append(r.attrs, fmt.Sprintf(` %s="%s"`, feature, encodeRef(name, kind)))
+		return
+	}
+	sep := "?type="
+	if ex.escaped {
+		sep = "%3Ftype%3D"
+	}
+	r.kids = append(r.kids, fmt.Sprintf(`<%s href="amlt:/#%s"/>`, feature, xmlAttr(url.PathEscape(name)+sep+kind)))
+}
+
+// element writes an element with references r and further children kids
+// (text), at indentation ind.
+func (ex *exporter) element(tag string, r refs, kids []string, ind string) string {
+	var b strings.Builder
+	b.WriteString(ind + "<" + tag)
+	for _, a := range r.attrs {
+		b.WriteString(a)
+	}
+	all := append(append([]string(nil), r.kids...), kids...)
+	if len(all) == 0 {
+		b.WriteString("/>")
+		return b.String()
+	}
+	b.WriteString(">")
+	for _, k := range all {
+		b.WriteString(ex.nl + ind + ex.indent + k)
+	}
+	b.WriteString(ex.nl + ind + "</" + tag + ">")
+	return b.String()
+}
+
+// fileOf returns the file that defines the element kind/name, or "" when
+// the model has none (a scheduler hetmap adds, a parameter definition the
+// model lacks).
+func (ex *exporter) fileOf(kind, name string) string {
+	if ex.files == nil {
+		im := ex.im
+		ex.files = map[string]string{}
+		add := func(kind string, n *xnode) {
+			if k := kind + "\x00" + n.attr("name"); ex.files[k] == "" {
+				ex.files[k] = n.file
+			}
+		}
+		for _, t := range im.elements("swModel", "tasks") {
+			add("Task", t)
+		}
+		for _, d := range im.elements("osModel", "schedulingParameterDefinitions") {
+			add("SchedulingParameterDefinition", d)
+		}
+		for _, o := range im.elements("osModel", "operatingSystems") {
+			for _, t := range o.children("taskSchedulers") {
+				add("TaskScheduler", t)
+			}
+		}
+		var walk func(n *xnode)
+		walk = func(n *xnode) {
+			if n.typ() == "ProcessingUnit" {
+				add("ProcessingUnit", n)
+			}
+			for _, k := range n.kids {
+				walk(k)
+			}
+		}
+		for _, h := range im.subModels("hwModel") {
+			walk(h)
+		}
+	}
+	return ex.files[kind+"\x00"+name]
+}
+
+func xmlAttr(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\n':
+			b.WriteString("&#xA;")
+		case '\r':
+			b.WriteString("&#xD;")
+		case '\t':
+			b.WriteString("&#x9;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// allocation is one task allocation to write.
+type allocation struct {
+	task, scheduler, unit string
+	priority              *int
+	slice                 Duration
+	stream                GPUPriority
+}
+
+// schedulerFor chooses the scheduler of a task on a unit: the one the model
+// allocated the task to when it is responsible for the unit, else the
+// first responsible scheduler hetmap analyses there.
+func (ex *exporter) schedulerFor(task, unit string) (string, error) {
+	im := ex.im
+	u := im.sys.Unit(unit)
+	var original string
+	for _, m := range im.subModels("mappingModel") {
+		for _, ta := range m.children("taskAllocation") {
+			if ta.ref("task") == task {
+				original = ta.ref("scheduler")
+			}
+		}
+	}
+	usable := func(s string) bool {
+		si := im.schedulers[s]
+		return si != nil && (u.Type == GPU || si.why == "")
+	}
+	if original != "" && contains(ex.forUnit[unit], original) && usable(original) {
+		return original, nil
+	}
+	for _, s := range ex.forUnit[unit] {
+		if usable(s) {
+			return s, nil
+		}
+	}
+	// No scheduler is responsible for the unit: allocate one.
+	var names []string
+	for n := range im.schedulers {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool { return im.schedulers[names[i]].node.start < im.schedulers[names[j]].node.start })
+	for _, n := range names {
+		si := im.schedulers[n]
+		if (u.Type == CPU && si.why == "") || (u.Type == GPU && si.why != "" && len(ex.owns[n]) == 0) {
+			ex.owns[n] = append(ex.owns[n], unit)
+			ex.forUnit[unit] = append(ex.forUnit[unit], n)
+			var r refs
+			ex.ref(&r, "scheduler", "TaskScheduler", n)
+			ex.ref(&r, "responsibility", "ProcessingUnit", unit)
+			ex.added = append(ex.added, r)
+			return n, nil
+		}
+	}
+	return "", im.errAt(nil, "osModel", "no task scheduler of the model can schedule %s (%s): add one to the OS model", unit, u.Type)
+}
+
+func (ex *exporter) allocations() ([]allocation, error) {
+	s := &ex.im.sys
+	m := &ex.em.Mapping
+	slices := map[string]Duration{}
+	for _, ts := range m.TimeSlices {
+		slices[ts.Task] = ts.Slice
+	}
+	streams := map[string]GPUPriority{}
+	for _, gp := range m.GPUPriorities {
+		streams[gp.Task] = gp.Priority
+	}
+	var out []allocation
+	for _, p := range m.Units {
+		u := s.Unit(p.Unit)
+		t := s.Task(p.Task)
+		a := allocation{task: p.Task, unit: p.Unit}
+		if u.Type == CPU {
+			if v, ok := ex.em.Priorities[p.Task]; ok {
+				v := v
+				a.priority = &v
+			} else if p.Priority != nil {
+				v := *p.Priority
+				a.priority = &v
+			}
+		} else {
+			a.slice, a.stream = slices[p.Task], streams[p.Task]
+		}
+		var err error
+		if a.scheduler, err = ex.schedulerFor(p.Task, p.Unit); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+		if t.IsGPUTask() && u.Type == CPU {
+			// Merged: the offloading task runs on the same core, at the same priority.
+			pre := a
+			pre.task = t.TriggeredBy
+			if pre.scheduler, err = ex.schedulerFor(pre.task, p.Unit); err != nil {
+				return nil, err
+			}
+			out = append(out, pre)
+		}
+	}
+	return out, nil
+}
+
+func (ex *exporter) allocationText(a allocation, ind string) string {
+	nl := ex.nl
+	var r refs
+	ex.ref(&r, "task", "Task", a.task)
+	ex.ref(&r, "scheduler", "TaskScheduler", a.scheduler)
+	ex.ref(&r, "affinity", "ProcessingUnit", a.unit)
+	var kids []string
+	// param writes a scheduling parameter: from 2.0 an entry whose key is
+	// a SchedulingParameterDefinition, up to 1.x a parameter extension.
+	param := func(key, typ, attrs string) {
+		var kr refs
+		ex.ref(&kr, "key", "SchedulingParameterDefinition", key)
+		ind2 := ind + ex.indent
+		var b strings.Builder
+		b.WriteString("<schedulingParameters" + strings.Join(kr.attrs, "") + ">")
+		for _, k := range kr.kids {
+			b.WriteString(nl + ind2 + ex.indent + k)
+		}
+		fmt.Fprintf(&b, `%s%s<value %s:type="%s:%s" %s/>%s%s</schedulingParameters>`, nl, ind2+ex.indent, ex.xsi, ex.am, typ, attrs, nl, ind2)
+		kids = append(kids, b.String())
+	}
+	if a.priority != nil {
+		if ex.v2 {
+			param("priority", "IntegerObject", fmt.Sprintf(`value="%d"`, *a.priority))
+		} else {
+			kids = append(kids, fmt.Sprintf(`<schedulingParameters priority="%d"/>`, *a.priority))
+		}
+	}
+	other := func(key, value, unit string) {
+		if ex.v2 {
+			if unit != "" {
+				param(key, "Time", fmt.Sprintf(`value="%s" unit="%s"`, value, unit))
+			} else {
+				param(key, "StringObject", fmt.Sprintf(`value="%s"`, xmlAttr(value)))
+			}
+			return
+		}
+		kids = append(kids, fmt.Sprintf(`<parameterExtensions key="%s" value="%s"/>`, xmlAttr(key), xmlAttr(value+unit)))
+	}
+	if a.slice > 0 {
+		v, unit := sliceText(a.slice)
+		other("TimeSlice_"+a.task, v, unit)
+	}
+	if a.stream != "" {
+		other(streamPriorityKey, string(a.stream), "")
+	}
+	return ex.element("taskAllocation", r, kids, ind)
+}
+
+// sliceText writes a time slice in whole microseconds where it can (as the
+// WATERS 2019 model does), else in the largest exact unit.
+func sliceText(d Duration) (string, string) {
+	if d%Microsecond == 0 {
+		return strconv.FormatInt(int64(d/Microsecond), 10), "µs"
+	}
+	if d%Nanosecond == 0 {
+		return strconv.FormatInt(int64(d/Nanosecond), 10), "ns"
+	}
+	return strconv.FormatInt(int64(d), 10), "ps"
+}
+
+// mappingModel replaces (or adds) the mapping model of the target file.
+func (ex *exporter) mappingModel(mms []*xnode, allocs []allocation) error {
+	im := ex.im
+	root := ex.target
+	data := im.data(root.file)
+	ind1 := ex.indent
+	ind2 := ind1 + ex.indent
+	known := map[string]bool{}
+	for _, t := range im.sys.Tasks {
+		known[t.Name] = true
+	}
+	var mm *xnode
+	for _, m := range mms {
+		if m.file == root.file {
+			mm = m
+		}
+	}
+	var b strings.Builder
+	startTag := "<mappingModel>"
+	if mm != nil {
+		end := startTagEnd(data, mm.start)
+		tag := string(data[mm.start:end])
+		tag = strings.TrimSuffix(strings.TrimSuffix(tag, ">"), "/")
+		startTag = strings.TrimRight(tag, " \t\r\n") + ">"
+	}
+	b.WriteString(startTag)
+	verbatim := func(n *xnode) {
+		b.WriteString(ex.nl + ind2 + string(data[n.start:n.end]))
+	}
+	// Children in the metamodel's order: the kept ones verbatim.
+	order := []string{"customProperties", "schedulerAllocation", "runnableAllocation", "taskAllocation", "isrAllocation", "memoryMapping", "physicalSectionMapping"}
+	for _, kind := range order {
+		if mm != nil {
+			for _, k := range mm.children(kind) {
+				if kind == "taskAllocation" && known[k.ref("task")] {
+					continue // replaced below
+				}
+				verbatim(k)
+			}
+		}
+		switch kind {
+		case "schedulerAllocation":
+			for _, r := range ex.added {
+				b.WriteString(ex.nl + ex.element("schedulerAllocation", r, nil, ind2))
+			}
+		case "taskAllocation":
+			for _, a := range allocs {
+				b.WriteString(ex.nl + ex.allocationText(a, ind2))
+			}
+		}
+	}
+	// Mapping models of the other files: their task allocations of known
+	// tasks are removed, so that the written model allocates each task once.
+	for _, m := range mms {
+		if m == mm {
+			continue
+		}
+		for _, k := range m.children("taskAllocation") {
+			if known[k.ref("task")] {
+				ex.edits[m.file] = append(ex.edits[m.file], edit{start: lineStart(im.data(m.file), k.start), end: k.end, text: ""})
+			}
+		}
+	}
+	b.WriteString(ex.nl + ind1 + "</mappingModel>")
+	if mm != nil {
+		ex.edits[root.file] = append(ex.edits[root.file], edit{start: mm.start, end: mm.end, text: b.String()})
+		return nil
+	}
+	at, err := insertionPoint(data, root, []string{"componentsModel", "configModel", "measurementModel"})
+	if err != nil {
+		return err
+	}
+	ex.edits[root.file] = append(ex.edits[root.file], edit{start: at, end: at, text: ind1 + b.String() + ex.nl})
+	return nil
+}
+
+// lineStart returns the start of the line of offset off when only blanks
+// precede off on it (so that removing an element removes its indentation),
+// else off.
+func lineStart(data []byte, off int64) int64 {
+	j := off
+	for j > 0 && (data[j-1] == ' ' || data[j-1] == '\t') {
+		j--
+	}
+	if j > 0 && data[j-1] == '\n' {
+		j--
+		if j > 0 && data[j-1] == '\r' {
+			j--
+		}
+		return j
+	}
+	return off
+}
+
+// insertionPoint returns where a new child of the root goes: at the start of
+// the line of the first child named in before, else at the start of the
+// line of the root's end tag.
+func insertionPoint(data []byte, root *xnode, before []string) (int64, error) {
+	for _, k := range root.kids {
+		if contains(before, k.name) {
+			return lineBegin(data, k.start), nil
+		}
+	}
+	end := bytes.LastIndex(data[root.start:root.end], []byte("</"))
+	if end < 0 {
+		return 0, &InputError{File: root.file, Line: root.line, Where: "Amalthea", What: "the root element has no end tag to insert the mapping model before"}
+	}
+	return lineBegin(data, root.start+int64(end)), nil
+}
+
+// lineBegin returns the offset after the line break before off when only
+// blanks precede off on its line, else off.
+func lineBegin(data []byte, off int64) int64 {
+	j := off
+	for j > 0 && (data[j-1] == ' ' || data[j-1] == '\t') {
+		j--
+	}
+	if j == 0 || data[j-1] == '\n' {
+		return j
+	}
+	return off
+}
+
+// startTagEnd returns the offset just after the '>' that ends the start tag
+// beginning at start.
+func startTagEnd(data []byte, start int64) int64 {
+	quote := byte(0)
+	for i := start; i < int64(len(data)); i++ {
+		c := data[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '>':
+			return i + 1
+		}
+	}
+	return int64(len(data))
+}
+
+var waitingAttr = regexp.MustCompile(`waitingBehaviour\s*=\s*("[^"]*"|'[^']*')`)
+
+// waitModes writes the offloading modes into the WaitEvents.
+func (ex *exporter) waitModes() error {
+	im := ex.im
+	for _, o := range ex.em.Mapping.Offloading {
+		g := im.sys.Task(o.Task)
+		if g == nil || !g.IsGPUTask() {
+			continue
+		}
+		tg := im.taskInfo[g.TriggeredBy]
+		if tg == nil || tg.waitNode == nil {
+			continue
+		}
+		want := "active"
+		if o.Mode == Async {
+			want = "passive"
+		}
+		n := tg.waitNode
+		data := im.data(n.file)
+		end := startTagEnd(data, n.start)
+		tag := data[n.start:end]
+		if loc := waitingAttr.FindSubmatchIndex(tag); loc != nil {
+			if string(tag[loc[2]+1:loc[3]-1]) == want {
+				continue
+			}
+			ex.edits[n.file] = append(ex.edits[n.file], edit{start: n.start + int64(loc[2]), end: n.start + int64(loc[3]), text: `"` + want + `"`})
+			continue
+		}
+		at := end - 1
+		if at > n.start && data[at-1] == '/' {
+			at--
+		}
+		ex.edits[n.file] = append(ex.edits[n.file], edit{start: at, end: at, text: ` waitingBehaviour="` + want + `"`})
+	}
+	return nil
+}
+
+// generateOS adds an OS model with one fixed-priority preemptive scheduler
+// per CPU core (and a user-specific one per GPU) to a model that has no
+// task scheduler at all.
+func (ex *exporter) generateOS() error {
+	im := ex.im
+	if ex.v2 {
+		return im.errAt(ex.target, "osModel", "the model has no task scheduler, and hetmap writes scheduler definitions of Amalthea 2.0 and later only into a model that has them: add a fixed-priority scheduler per core to the OS model")
+	}
+	root := ex.target
+	data := im.data(root.file)
+	ind1 := ex.indent
+	ind2, ind3, ind4 := ind1+ind1, ind1+ind1+ind1, ind1+ind1+ind1+ind1
+	var b strings.Builder
+	b.WriteString(ind1 + "<osModel>" + ex.nl + ind2 + `<operatingSystems name="hetmap_OS">` + ex.nl)
+	taken := map[string]bool{}
+	for _, u := range im.sys.Units {
+		name := "hetmap_Scheduler_" + u.Name
+		for i := 2; taken[name]; i++ {
+			name = fmt.Sprintf("hetmap_Scheduler_%s_%d", u.Name, i)
+		}
+		taken[name] = true
+		algo := "FixedPriorityPreemptive"
+		if u.Type == GPU {
+			algo = "UserSpecificSchedulingAlgorithm"
+		}
+		fmt.Fprintf(&b, `%s<taskSchedulers name="%s">%s%s<schedulingAlgorithm %s:type="%s:%s"/>%s%s</taskSchedulers>%s`,
+			ind3, xmlAttr(name), ex.nl, ind4, ex.xsi, ex.am, algo, ex.nl, ind3, ex.nl)
+		si := &schedInfo{node: &xnode{start: int64(len(im.schedulers))}, algorithm: algo}
+		if u.Type == GPU {
+			si.why = unsupportedScheduling(algo)
+		}
+		im.schedulers[name] = si
+		ex.owns[name] = []string{u.Name}
+		ex.forUnit[u.Name] = []string{name}
+		var r refs
+		ex.ref(&r, "scheduler", "TaskScheduler", name)
+		ex.ref(&r, "responsibility", "ProcessingUnit", u.Name)
+		ex.ref(&r, "executingPU", "ProcessingUnit", u.Name)
+		ex.added = append(ex.added, r)
+	}
+	b.WriteString(ind2 + "</operatingSystems>" + ex.nl + ind1 + "</osModel>" + ex.nl)
+	at, err := insertionPoint(data, root, []string{"stimuliModel", "eventModel", "constraintsModel", "propertyConstraintsModel", "mappingModel", "componentsModel", "configModel", "measurementModel"})
+	if err != nil {
+		return err
+	}
+	ex.edits[root.file] = append(ex.edits[root.file], edit{start: at, end: at, text: b.String()})
+	return nil
+}

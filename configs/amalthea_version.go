@@ -1,0 +1,102 @@
+package configs
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// AmaltheaNamespacePrefix starts the namespace of every APP4MC Amalthea
+// metamodel; the version follows it ("…/amalthea/0.9.8").
+const AmaltheaNamespacePrefix = "http://app4mc.eclipse.org/amalthea/"
+
+// AmaltheaVersions lists the metamodel versions hetmap reads, oldest first:
+// every APP4MC release from 0.9.3 (the first with Ticks and the
+// ProcessingUnit hardware model) to 3.3.0. A newer version is read as the
+// newest one, with a warning.
+var AmaltheaVersions = []string{
+	"0.9.3", "0.9.4", "0.9.5", "0.9.6", "0.9.7", "0.9.8", "0.9.9",
+	"1.0.0", "1.1.0", "1.2.0", "2.0.0", "2.1.0", "2.2.0", "3.0.0", "3.1.0", "3.2.0", "3.3.0",
+}
+
+// version is a metamodel version as three numbers.
+type version [3]int
+
+func parseVersion(s string) (version, bool) {
+	var v version
+	parts := strings.Split(s, ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return v, false
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 9999 {
+			return v, false
+		}
+		v[i] = n
+	}
+	return v, true
+}
+
+func (v version) less(w version) bool {
+	for i := range v {
+		if v[i] != w[i] {
+			return v[i] < w[i]
+		}
+	}
+	return false
+}
+
+func (v version) String() string { return fmt.Sprintf("%d.%d.%d", v[0], v[1], v[2]) }
+
+var (
+	oldestVersion, _ = parseVersion(AmaltheaVersions[0])
+	newestVersion, _ = parseVersion(AmaltheaVersions[len(AmaltheaVersions)-1])
+)
+
+// migrationAdvice ends every message about a version hetmap does not read.
+func migrationAdvice(found string) string {
+	return fmt.Sprintf("hetmap reads Amalthea %s to %s (namespaces %s%s … %s); APP4MC's model migration (the Eclipse APP4MC platform, or its amalthea.converters) converts %s to a version hetmap reads",
+		AmaltheaVersions[0], AmaltheaVersions[len(AmaltheaVersions)-1], AmaltheaNamespacePrefix, AmaltheaVersions[0],
+		AmaltheaVersions[len(AmaltheaVersions)-1], found)
+}
+
+// checkVersion finds the metamodel version of a parsed file from its root
+// element and namespace. It refuses an older version (0.7 … 0.9.2), the
+// ITEA AMALTHEA metamodel and anything that is not an Amalthea model, with
+// one message naming what it found; a version newer than the newest known
+// one is read with a warning.
+func checkVersion(root *xnode) (version, []Warning, error) {
+	n := root
+	// A model may be wrapped in an <xmi:XMI> element.
+	if n.name == "XMI" && len(n.kids) > 0 {
+		n = n.kids[0]
+	}
+	switch {
+	case n.name == "AMALTHEA" || strings.Contains(n.space, "amalthea.itea2.org") || strings.Contains(n.space, "amalthea-project.org"):
+		return version{}, nil, &InputError{File: root.file, Line: n.line, Where: n.name,
+			What: fmt.Sprintf("an ITEA AMALTHEA model (namespace %s): %s", n.space, migrationAdvice("it"))}
+	case n.name != "Amalthea":
+		return version{}, nil, &InputError{File: root.file, Line: n.line, Where: n.name,
+			What: fmt.Sprintf("not an Amalthea model: the root element is <%s> (namespace %q), expected <am:Amalthea xmlns:am=\"%s<version>\">", n.name, n.space, AmaltheaNamespacePrefix)}
+	case !strings.HasPrefix(n.space, AmaltheaNamespacePrefix):
+		return version{}, nil, &InputError{File: root.file, Line: n.line, Where: "Amalthea",
+			What: fmt.Sprintf("unsupported namespace %q: expected %s<version>; %s", n.space, AmaltheaNamespacePrefix, migrationAdvice("older models"))}
+	}
+	raw := strings.TrimSuffix(strings.TrimPrefix(n.space, AmaltheaNamespacePrefix), "/")
+	v, ok := parseVersion(raw)
+	if !ok {
+		return v, nil, &InputError{File: root.file, Line: n.line, Where: "Amalthea",
+			What: fmt.Sprintf("unsupported namespace %q: %q is not a version; %s", n.space, raw, migrationAdvice("older models"))}
+	}
+	if v.less(oldestVersion) {
+		return v, nil, &InputError{File: root.file, Line: n.line, Where: "Amalthea",
+			What: fmt.Sprintf("the model is Amalthea %s (namespace %s), older than hetmap reads: %s", raw, n.space, migrationAdvice("it"))}
+	}
+	var warns []Warning
+	if newestVersion.less(v) {
+		warns = append(warns, Warning{Where: "Amalthea", What: fmt.Sprintf("the model is Amalthea %s, newer than the newest version hetmap knows (%s): read as %s; an element hetmap does not know is an error that names it",
+			raw, newestVersion, newestVersion)})
+	}
+	return v, warns, nil
+}

@@ -1,0 +1,103 @@
+package configs
+
+import "fmt"
+
+// ChainRequirement is a latency requirement of a chain: the chain's
+// latency, by Metric under communication analysis.chain_latency.paradigm,
+// bounded as Bound says, must not exceed Limit. In YAML it is an entry of
+// chains[].max:
+//
+//	chains:
+//	  - name: FL
+//	    tasks: [A, B, C]
+//	    max: 20ms                                   # reaction-time, davare
+//	  - name: RL
+//	    tasks: [A, B, D]
+//	    max:
+//	      - {metric: reaction-from-activation, limit: 20ms}
+//	      - {metric: data-age, bound: synchronous, limit: 30ms}
+//
+// A requirement is a constraint of the search: a mapping that misses one is
+// infeasible and ranked by how much it misses, like a missed deadline.
+type ChainRequirement struct {
+	// Name is the model's name for the requirement (Amalthea's constraint
+	// name); empty for one written by hand.
+	Name string `json:"name,omitempty" yaml:"name,omitempty"`
+	// Metric is reaction-time (default: the maximum reaction time, from an
+	// outside event), reaction-from-activation or data-age (ChainMetrics).
+	Metric string `json:"metric,omitempty" yaml:"metric,omitempty"`
+	// Bound is davare (default: Davare et al.'s bound, valid for any
+	// release offsets) or synchronous (the job-level value with every task
+	// released at its model offset, tighter but valid only while the tasks
+	// really are released at those offsets; chains.md).
+	Bound string `json:"bound,omitempty" yaml:"bound,omitempty"`
+	// Limit is the largest latency allowed.
+	Limit Duration `json:"limit" yaml:"limit"`
+}
+
+// Requirement defaults.
+const (
+	DefaultRequirementMetric = "reaction-time"
+	DefaultRequirementBound  = "davare"
+)
+
+// WithDefaults returns the requirement with its empty fields set to the
+// defaults.
+func (r ChainRequirement) WithDefaults() ChainRequirement {
+	if r.Metric == "" {
+		r.Metric = DefaultRequirementMetric
+	}
+	if r.Bound == "" {
+		r.Bound = DefaultRequirementBound
+	}
+	return r
+}
+
+// Label names the requirement in reports: its name, or the chain's name
+// with the metric.
+func (r ChainRequirement) Label(chain string) string {
+	if r.Name != "" {
+		return r.Name
+	}
+	return chain + " " + r.WithDefaults().Metric
+}
+
+func (r ChainRequirement) validate(where, chain string) error {
+	d := r.WithDefaults()
+	switch {
+	case !contains(ChainMetrics, d.Metric):
+		return inputErrorf(where+".metric", "%q is not a chain metric (%s) (chain %s)", r.Metric, joinList(ChainMetrics), chain)
+	case !contains(ChainBounds, d.Bound):
+		return inputErrorf(where+".bound", "%q is not a bound (%s) (chain %s)", r.Bound, joinList(ChainBounds), chain)
+	case r.Limit <= 0:
+		return inputErrorf(where+".limit", "must be positive, got %s (chain %s)", r.Limit, chain)
+	}
+	return nil
+}
+
+func joinList(list []string) string {
+	s := ""
+	for i, x := range list {
+		if i > 0 {
+			s += ", "
+		}
+		s += x
+	}
+	return s
+}
+
+// requirementsHook lets chains[].max be a single duration ("max: 20ms") or a
+// single requirement without the list around it.
+func requirementsHook(data any) (any, bool, error) {
+	switch v := data.(type) {
+	case string:
+		d, err := ParseDuration(v)
+		if err != nil {
+			return nil, true, fmt.Errorf("%q is not a latency limit: write a duration (\"20ms\") or a list of {metric, bound, limit}", v)
+		}
+		return []map[string]any{{"limit": d.String()}}, true, nil
+	case map[string]any:
+		return []map[string]any{v}, true, nil
+	}
+	return data, false, nil
+}

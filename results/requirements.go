@@ -1,0 +1,112 @@
+package results
+
+import (
+	"fmt"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
+)
+
+// RequirementJSON is one chain latency requirement under a mapping: the
+// latency by its metric under both bounds (null where the chain has none),
+// the bound it is checked against, and the verdict with the margin.
+type RequirementJSON struct {
+	Chain         string `json:"chain"`
+	Name          string `json:"name"`
+	Metric        string `json:"metric"`
+	Bound         string `json:"bound_checked"`
+	LimitNs       int64  `json:"limit_ns"`
+	SynchronousNs *int64 `json:"synchronous_ns"`
+	DavareNs      *int64 `json:"davare_ns"`
+	Met           bool   `json:"met"`
+	// MarginNs is limit − value under the checked bound, negative when
+	// missed; null when the chain has no latency (Reason says why).
+	MarginNs *int64 `json:"margin_ns"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// NewRequirementsJSON converts the requirement reports of an analysed
+// mapping (after optimizer.AnalyzeChains).
+func NewRequirementsJSON(r *optimizer.Result) []RequirementJSON {
+	out := make([]RequirementJSON, 0, len(r.RequirementReports))
+	for _, q := range r.RequirementReports {
+		j := RequirementJSON{Chain: q.Chain, Name: q.Name, Metric: q.Metric, Bound: q.Bound, LimitNs: ns(q.Limit), Met: q.Met, Reason: q.Why}
+		if q.SynchronousOK {
+			v := ns(q.Synchronous)
+			j.SynchronousNs = &v
+		}
+		if q.DavareOK {
+			v := ns(q.Davare)
+			j.DavareNs = &v
+		}
+		if q.HasValue {
+			// A margin is rounded toward the requirement being missed.
+			v := -ns(-q.Margin)
+			j.MarginNs = &v
+		}
+		out = append(out, j)
+	}
+	return out
+}
+
+// writeRequirementTable writes one line per chain latency requirement: the
+// latency under synchronous release and Davare's bound, the bound checked,
+// the limit and the verdict with its margin.
+func writeRequirementTable(p *printer, r *optimizer.Result) {
+	if len(r.RequirementReports) == 0 {
+		return
+	}
+	p.f("\nChain latency requirements (checked against the bound named; synchronous release holds only while every task is released at its model offset, Davare's bound for any offsets)\n")
+	tw := p.table()
+	fmt.Fprintln(tw, "  requirement\tchain\tmetric\tsynchronous\tDavare\tchecked\tlimit\tverdict\t")
+	missed := 0
+	for _, q := range r.RequirementReports {
+		val := func(ok bool, v int64) string {
+			if !ok {
+				return "-"
+			}
+			return FormatDuration(configs.Duration(v))
+		}
+		verdict := "met, margin " + FormatDuration(configs.Duration(q.Margin))
+		switch {
+		case !q.HasValue:
+			verdict = "MISSED: no latency (" + q.Why + ")"
+		case !q.Met:
+			verdict = "MISSED by " + FormatDuration(configs.Duration(-q.Margin))
+		}
+		if !q.Met {
+			missed++
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", q.Name, q.Chain, q.Metric, val(q.SynchronousOK, q.Synchronous), val(q.DavareOK, q.Davare),
+			q.Bound, FormatDuration(configs.Duration(q.Limit)), verdict)
+	}
+	p.flush(tw)
+	// Say where the two bounds disagree: met under one, missed under the other.
+	for _, q := range r.RequirementReports {
+		if !q.SynchronousOK || !q.DavareOK {
+			continue
+		}
+		syncMet, davMet := q.Synchronous <= q.Limit, q.Davare <= q.Limit
+		if syncMet != davMet {
+			met, miss := "synchronous release", "Davare's bound for any offsets"
+			if davMet {
+				met, miss = miss, met
+			}
+			p.f("  %s: met under %s (%s), missed under %s (%s)\n", q.Name, met, FormatDuration(configs.Duration(min(q.Synchronous, q.Davare))),
+				miss, FormatDuration(configs.Duration(max(q.Synchronous, q.Davare))))
+		}
+	}
+	if missed > 0 {
+		p.f("  %d of %d requirement(s) missed: the mapping is infeasible\n", missed, len(r.RequirementReports))
+	}
+}
+
+// feasibleMeans says what a feasible mapping of the system meets.
+func feasibleMeans(s *configs.System) string {
+	for _, c := range s.Chains {
+		if len(c.Max) > 0 {
+			return "every deadline and every chain latency requirement"
+		}
+	}
+	return "every deadline"
+}
