@@ -28,6 +28,14 @@ import (
 // activator without a bound gives the task no bound (ActivatorNoBound), and
 // after maxActivationRounds rounds without a fixed point the activated tasks
 // get NoBound.
+//
+// Activation couples the cores: the activator's R depends on its core's
+// priority order, and an activated task's feasibility on that R. The
+// exhaustive search stays sound by evaluating partial mappings with the
+// order-independent lower bound R ≥ J + C + S of every activator, but its
+// front is not claimed exact over every priority order when the system has
+// activated tasks (Outcome.Exact is false; the priority variants of a core
+// are enumerated with the other cores' derived orders).
 
 // maxActivationRounds bounds the holistic iteration.
 const maxActivationRounds = 64
@@ -96,6 +104,12 @@ func (e *Evaluator) activations(a *Assignment, r *Result) error {
 				switch {
 				case src.Role == NotRunning || src.Verdict == Absent:
 					// Not placed yet (a partial mapping): the jitter is at least the task's own.
+				case e.partial:
+					// A partial mapping is cut when it fails; its
+					// completions may give the activator other priority
+					// orders and a smaller R, so the cut uses what every
+					// order and completion must give it: R ≥ J + C + S.
+					j = satAdd(j, satAdd(src.Jitter, satAdd(src.C, src.Suspension)))
 				case !src.Verdict.Bounded():
 					j = rta.MaxTime
 				default:

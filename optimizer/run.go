@@ -214,8 +214,11 @@ type Outcome struct {
 	// Exact: the front is the exact Pareto front over every mapping and
 	// every priority order that passes the final test: the exhaustive
 	// search ran to the end, no core's priority search stopped undecided,
-	// and every feasible mapping's priority variants were enumerated.
-	Exact bool
+	// every feasible mapping's priority variants were enumerated, and no
+	// task is activated by another task (activation.go). Inexact says why
+	// a complete exhaustive search is not exact.
+	Exact   bool
+	Inexact []string
 }
 
 // Interrupted reports whether the search's context ended it before its
@@ -303,8 +306,18 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 	out := &Outcome{Search: s, Objectives: p.ObjectiveNames(), Status: res.Status, Feasible: res.Feasible,
 		Evaluations: res.Evaluations, Pruned: res.Pruned, Generations: res.Generations}
 	out.Front = p.front(res.Front, out)
-	out.Exact = s.Algorithm == configs.AlgorithmExhaustive && res.Status == moo.Exhausted &&
-		out.Undecided == 0 && out.VariantsIncomplete == 0
+	if s.Algorithm == configs.AlgorithmExhaustive && res.Status == moo.Exhausted {
+		if out.Undecided > 0 {
+			out.Inexact = append(out.Inexact, fmt.Sprintf("in %d evaluation(s) a core's priority search stopped undecided", out.Undecided))
+		}
+		if out.VariantsIncomplete > 0 {
+			out.Inexact = append(out.Inexact, fmt.Sprintf("%d feasible mapping(s) have a core of more than %d tasks or more priority orders than tried", out.VariantsIncomplete, maxVariantTasks))
+		}
+		if e.activated {
+			out.Inexact = append(out.Inexact, "tasks activated by tasks of other cores couple the cores' priority orders")
+		}
+		out.Exact = len(out.Inexact) == 0
+	}
 	out.LeastViolatingBy = s.Algorithm
 	if !res.Feasible && len(res.LeastViolating) == 0 && s.Algorithm == configs.AlgorithmExhaustive && ctx.Err() == nil {
 		nsga := &moo.NSGA2{Population: s.Population, Mutate: p.SwapMutation}

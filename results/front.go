@@ -259,8 +259,10 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 			p.f("No feasible mapping found before the interruption. The least-violating mappings it saw:\n")
 		case out.Search.Algorithm != configs.AlgorithmExhaustive:
 			p.f("No feasible mapping: the search found no mapping that meets %s.\nThe least-violating mappings it saw:\n", meets)
-		case out.Undecided > 0:
-			p.f("No feasible mapping found, but this is no proof: in %d evaluation(s) a core's priority search\nstopped undecided. The least-violating mappings:\n", out.Undecided)
+		case len(out.Inexact) > 0:
+			for _, l := range wrapWords("No feasible mapping found, but this is no proof: "+strings.Join(out.Inexact, "; ")+". The least-violating mappings:", TextWidth) {
+				p.f("%s\n", l)
+			}
 		case out.LeastViolatingBy == configs.AlgorithmExhaustive:
 			p.f("No feasible mapping: the exhaustive search proves that no mapping meets %s.\nThe least-violating mappings:\n", meets)
 		default:
@@ -271,9 +273,8 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		switch {
 		case out.Exact:
 			exact = " (exact: every distinct mapping and priority order was enumerated or cut)"
-		case out.Search.Algorithm == configs.AlgorithmExhaustive:
-			exact = fmt.Sprintf(" (not exact: %d evaluation(s) with an undecided priority search, %d mapping(s) with\npriority orders not all tried)",
-				out.Undecided, out.VariantsIncomplete)
+		case len(out.Inexact) > 0:
+			exact = " (not exact: " + strings.Join(out.Inexact, "; ") + ")"
 		}
 		p.f("Pareto front: %d mapping(s)%s\n", len(points), exact)
 	}
