@@ -229,7 +229,17 @@ type plan struct {
 // zero plan on failure). Job-level values are computable for a paradigm
 // when its Status in r is OK afterwards.
 func prepare(ms []Member, opts Options, r *Result, pl *plan) {
+	preparePlanned(ms, opts, r, pl, false)
+}
+
+// preparePlanned is prepare; with planned, *pl already holds the plan of
+// the members' periods (Planner), which is not computed again.
+func preparePlanned(ms []Member, opts Options, r *Result, pl *plan, planned bool) {
 	r.Member = -1
+	var kept plan
+	if planned {
+		kept = *pl
+	}
 	*pl = plan{}
 	setAll := func(s Status) {
 		r.Implicit.Status, r.LET.Status, r.Davare.Status, r.DavareLET.Status = s, s, s, s
@@ -296,7 +306,12 @@ func prepare(ms []Member, opts Options, r *Result, pl *plan) {
 	// Hyperperiod and the job-level overflow guard: every time the
 	// enumeration (and WorstChain's shift) touches lies within
 	// ±(max O + 2·H + 2·S); as above, it fits when no partial sum wraps.
-	ok := planPeriods(ms, pl)
+	var ok bool
+	if planned {
+		*pl, ok = kept, true
+	} else {
+		ok = planPeriods(ms, pl)
+	}
 	if ok {
 		h, g := pl.hyper, maxO
 		for _, x := range [...]int64{h, h, s, s} {
@@ -451,9 +466,45 @@ func Analyze(members []Member, opts Options) Result {
 // optimizer's inner loop; it never allocates. The number is 0 unless the Status is OK; Analyze's Reason
 // explains a non-OK Status.
 func Eval(members []Member, opts Options) (int64, Status) {
-	var r Result
 	var pl plan
-	prepare(members, opts, &r, &pl)
+	return evalPlanned(members, opts, &pl, false)
+}
+
+// A Planner evaluates chains like Eval and remembers the plan of the last
+// chain it evaluated: the hyperperiod and the split of the class method
+// (doc.go) depend only on the members' periods, which are the same from
+// one evaluation of a chain to the next in a search, while their LCMs are
+// a good part of the cost. Its zero value is ready to use; keep one per
+// chain (and per goroutine). Planner.Eval returns what Eval returns
+// (TestPlannerEqualsEval).
+type Planner struct {
+	periods []int64
+	pl      plan
+	valid   bool
+}
+
+// Eval is Eval(members, opts), with the plan reused when the members'
+// periods are those of the last call.
+func (p *Planner) Eval(members []Member, opts Options) (int64, Status) {
+	same := p.valid && len(p.periods) == len(members)
+	for i := 0; same && i < len(members); i++ {
+		same = p.periods[i] == members[i].Period
+	}
+	pl := p.pl
+	v, st := evalPlanned(members, opts, &pl, same)
+	if !same && pl.hyper > 0 { // a plan was made: keep it
+		p.periods = p.periods[:0]
+		for i := range members {
+			p.periods = append(p.periods, members[i].Period)
+		}
+		p.pl, p.valid = pl, true
+	}
+	return v, st
+}
+
+func evalPlanned(members []Member, opts Options, pl *plan, planned bool) (int64, Status) {
+	var r Result
+	preparePlanned(members, opts, &r, pl, planned)
 	o := opts.Objective
 	v := r.Values(o.Paradigm, o.Release)
 	if v.Status != OK || o.Release == AnyOffsets {

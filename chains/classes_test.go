@@ -308,3 +308,41 @@ func TestLCMParts(t *testing.T) {
 		}
 	}
 }
+
+// TestPlannerEqualsEval: a Planner, reused across chains whose periods
+// sometimes repeat (its plan kept) and sometimes change (planned anew),
+// gives what Eval gives, for every objective.
+func TestPlannerEqualsEval(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	var objs []Objective
+	for _, p := range []Paradigm{Implicit, LET} {
+		for _, m := range []Metric{ReactionFromActivation, MaxReactionTime, MaxDataAge} {
+			for _, rel := range []Release{AtOffsets, AnyOffsets} {
+				objs = append(objs, Objective{Paradigm: p, Metric: m, Release: rel})
+			}
+		}
+	}
+	var planners [4]Planner
+	var prev []Member
+	for iter := 0; iter < 20000; iter++ {
+		ms := randClassChain(rng)
+		if prev != nil && rng.IntN(2) == 0 && len(prev) > 0 {
+			// The same periods with other response times: the plan is kept.
+			ms = append([]Member(nil), prev...)
+			for i := range ms {
+				ms[i].WCRT = ms[i].BCRT + rng.Int64N(ms[i].Period-ms[i].BCRT+1)
+				if rng.IntN(20) == 0 {
+					ms[i].Unbounded, ms[i].Why = true, "test"
+				}
+			}
+		}
+		prev = ms
+		o := objs[rng.IntN(len(objs))]
+		p := &planners[rng.IntN(len(planners))]
+		v1, s1 := Eval(ms, Options{Objective: o})
+		v2, s2 := p.Eval(ms, Options{Objective: o})
+		if v1 != v2 || s1 != s2 {
+			t.Fatalf("%v on %+v: Eval %d %v, Planner %d %v", o, ms, v1, s1, v2, s2)
+		}
+	}
+}

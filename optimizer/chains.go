@@ -150,7 +150,7 @@ func (e *Evaluator) ChainObjectives(r *Result, out []int64, ok []bool) {
 	opts := chains.Options{Objective: e.chainObjective}
 	for c := range e.chains {
 		e.chainBuf = e.ChainMembers(r, c, e.chainBuf)
-		v, st := chains.Eval(e.chainBuf, opts)
+		v, st := e.chainPlans[c].Eval(e.chainBuf, opts)
 		out[c], ok[c] = v, st == chains.OK
 	}
 }

@@ -122,6 +122,9 @@ type Evaluator struct {
 	// partial: the evaluation in progress is EvaluatePartial's.
 	partial  bool
 	chainBuf []chains.Member
+	// chainPlans keep each chain's plan of its job-level values (its
+	// periods do not depend on the mapping), per evaluator like all scratch.
+	chainPlans []chains.Planner
 	// memo remembers core results (see memo.go); noMemo turns it off.
 	memo      map[uint64]int32 // key hash → index into memoCores
 	memoCores []coreMemo
@@ -381,6 +384,7 @@ func (e *Evaluator) initScratch() {
 	e.gpuTasks = make([]gpu.Task, 0, len(e.gpus))
 	e.gpuIdx = make([]int, 0, len(e.gpus))
 	e.gpuOut = make([]gpu.Response, len(e.gpus))
+	e.chainPlans = make([]chains.Planner, len(e.chains))
 	e.key = make([]byte, 0, 1+9*len(e.gpus))
 	e.cache = make(map[string]int32)
 	e.memo = make(map[uint64]int32)

@@ -94,7 +94,7 @@ func (e *Evaluator) checkRequirements(r *Result) {
 		}
 		rr.Checked = true
 		e.chainBuf = e.ChainMembers(r, q.chain, e.chainBuf)
-		v, st := chains.Eval(e.chainBuf, chains.Options{Objective: q.obj})
+		v, st := e.chainPlans[q.chain].Eval(e.chainBuf, chains.Options{Objective: q.obj})
 		rr.Status = st
 		var excess int64
 		if st == chains.OK {

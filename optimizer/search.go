@@ -361,7 +361,7 @@ func (p *Problem) objectivesOf(e *Evaluator, r *Result, out []float64, buf []cha
 		switch o.cfg.Kind {
 		case configs.ObjectiveChain:
 			buf = e.ChainMembers(r, o.chain, buf)
-			v, st := chains.Eval(buf, chains.Options{Objective: o.obj})
+			v, st := e.chainPlans[o.chain].Eval(buf, chains.Options{Objective: o.obj})
 			if st != chains.OK {
 				r.Schedulable = false
 				if r.Violation == 0 {
