@@ -37,6 +37,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 	if err := e.check(a); err != nil {
 		return err
 	}
+	e.analyses++
 	if r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.GPU) != len(e.gpus) || len(r.Units) != len(e.units) || len(r.Requirements) != len(e.reqs) {
 		e.initResult(r)
 	}

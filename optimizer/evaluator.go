@@ -131,6 +131,10 @@ type Evaluator struct {
 	memoTasks []taskMemo
 	noMemo    bool
 	maxLimit  rta.Limit
+	// analyses counts the evaluations (complete and partial) this
+	// evaluator made, so that a search can account for what its
+	// constructions spent.
+	analyses int
 
 	// scratch, per evaluation
 	onCore   [][]int    // per unit: task indices

@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
@@ -203,6 +206,10 @@ type Outcome struct {
 	// search met (up to interchangeable cores; priorities derived). For a
 	// complete exhaustive search it is the number that exist.
 	FeasibleMappings int
+	// ConstructionEvaluations is the part of Evaluations that the genetic
+	// search's initial constructions spent (complete and partial mappings
+	// analysed); they count in the evaluation budget too.
+	ConstructionEvaluations int
 	// Variants is the number of priority-order variants of feasible
 	// mappings evaluated (variants.go); VariantsIncomplete the number of
 	// feasible mappings whose variants were not all enumerated (a core of
@@ -281,6 +288,7 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 		Progress: opts.Progress, Context: ctx, KeepInfeasible: leastViolatingKept}
 	start := time.Now()
 	var method moo.Method
+	constructed := 0
 	if s.Algorithm == configs.AlgorithmExhaustive {
 		method = p.Exhaustive()
 	} else {
@@ -293,7 +301,13 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 			nsga.Initial = [][]int{g}
 		}
 		rng := rand.New(rand.NewSource(s.Seed))
-		nsga.Initial = append(nsga.Initial, p.construct(ctx, rng, s.Population/2)...)
+		before := p.e.analyses
+		// The constructions take at most half of an evaluation budget.
+		nsga.Initial = append(nsga.Initial, p.construct(ctx, rng, s.Population/2, s.MaxEvaluations/2)...)
+		constructed = p.e.analyses - before
+		if settings.MaxEvaluations > 0 {
+			settings.MaxEvaluations = max(1, settings.MaxEvaluations-constructed)
+		}
 		method = nsga
 	}
 	p.mu.Lock()
@@ -304,7 +318,7 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	out := &Outcome{Search: s, Objectives: p.ObjectiveNames(), Status: res.Status, Feasible: res.Feasible,
-		Evaluations: res.Evaluations, Pruned: res.Pruned, Generations: res.Generations}
+		Evaluations: res.Evaluations + constructed, ConstructionEvaluations: constructed, Pruned: res.Pruned, Generations: res.Generations}
 	out.Front = p.front(res.Front, out)
 	if s.Algorithm == configs.AlgorithmExhaustive && res.Status == moo.Exhausted {
 		if out.Undecided > 0 {
@@ -514,7 +528,24 @@ func (p *Problem) genomeOf(e *Evaluator) ([]int, bool) {
 // platform as full as the TX2 a task often fits only where another one
 // leaves (Planner needs a Denver core held by a lighter task): the swap
 // makes that move in one step.
+//
+// A time slice (timeslice model) is also moved by a small step: with
+// probability one half one slice gene moves one to three steps of
+// analysis.time_slice_step up or down. The feasible slices form narrow
+// bands (a slice long enough for its own kernel, short enough for the
+// others'), which the per-gene mutation's uniform jumps rarely hit again
+// once a genome is in one.
 func (p *Problem) SwapMutation(genome []int, rng *rand.Rand) {
+	if len(p.sliceGenes) > 0 && rng.Intn(2) == 0 {
+		gi := p.sliceGenes[rng.Intn(len(p.sliceGenes))]
+		if n := len(p.genes[gi].values); n > 1 {
+			step := 1 + rng.Intn(3)
+			if rng.Intn(2) == 0 {
+				step = -step
+			}
+			genome[gi] = min(max(genome[gi]+step, 0), n-1)
+		}
+	}
 	if rng.Intn(2) == 0 {
 		return
 	}
@@ -550,26 +581,81 @@ func indexOf(list []int, v int) int {
 // full as the TX2 random genomes are almost never feasible; these usually
 // are, and the search then works on the objectives.
 func (p *Problem) Construct(rng *rand.Rand, n int) [][]int {
-	return p.construct(context.Background(), rng, n)
+	return p.construct(context.Background(), rng, n, 0)
 }
 
-// construct is Construct that, once ctx is done, fills the remaining
-// genomes at random instead of constructing them.
-func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n int) [][]int {
+// construct is Construct that, once ctx is done or it has analysed
+// maxAnalyses mappings (0: no limit), fills the remaining genomes at random
+// instead of constructing them.
+func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses int) [][]int {
 	ex := p.Exhaustive()
+	start := p.e.analyses
+	spent := func() bool { return maxAnalyses > 0 && p.e.analyses-start >= maxAnalyses }
 	a, r := p.e.NewAssignment(), p.e.NewResult()
 	feasible := func(g []int) bool {
 		p.Decode(g, a)
 		return p.e.Evaluate(a, r) == nil && r.Schedulable && r.RequirementsMet
 	}
+	// The GPU's knobs (offloading modes, stream priorities, slices) sit
+	// between the GPU tasks' units and the CPU tasks in the order.
+	knobs, fixedAt := len(ex.Order), len(ex.Order)
+	for depth, gi := range ex.Order {
+		g := &p.genes[gi]
+		if g.kind != geneUnit && knobs == len(ex.Order) {
+			knobs = depth
+		}
+		if g.kind == geneUnit && p.e.tasks[g.task].kind != kindGPU {
+			fixedAt = depth
+			break
+		}
+	}
+	descended := map[string][]int{} // GPU side (without slices) → slices
 	var out [][]int
 	for len(out) < n {
 		g := make([]int, len(p.genes))
-		budget := constructionBudget
+		var budget int
 		var dive func(depth int) bool
 		dive = func(depth int) bool {
 			if depth == len(ex.Order) {
 				return feasible(g)
+			}
+			if spent() {
+				return false
+			}
+			if depth == knobs && len(p.sliceGenes) > 0 && knobs < fixedAt {
+				// Time slices: their feasible values form narrow bands
+				// that depend on each other, which a value-by-value
+				// search seldom finds. Set every knob at once, the
+				// slices by coordinate descent on the GPU side, a few
+				// times from random starts.
+				for try := 0; try < 4; try++ {
+					if budget -= 10; budget < 0 {
+						return false
+					}
+					for d := knobs; d < fixedAt; d++ {
+						vals := ex.Values(g, d, nil)
+						g[ex.Order[d]] = vals[rng.Intn(len(vals))]
+					}
+					// The descent depends only on the GPU side, which
+					// constructions meet again and again: remember it.
+					key := p.gpuSideKey(g, ex.Order[:fixedAt])
+					if sl, ok := descended[key]; ok {
+						for k, gi := range p.sliceGenes {
+							g[gi] = sl[k]
+						}
+					} else {
+						p.descendSlices(g, ex.Order[:fixedAt], a, r)
+						sl := make([]int, len(p.sliceGenes))
+						for k, gi := range p.sliceGenes {
+							sl[k] = g[gi]
+						}
+						descended[key] = sl
+					}
+					if !ex.Prune(g, fixedAt) && dive(fixedAt) {
+						return true
+					}
+				}
+				return false
 			}
 			gi := ex.Order[depth]
 			vals := ex.Values(g, depth, nil)
@@ -585,7 +671,18 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n int) [][]int 
 			}
 			return false
 		}
-		if ctx.Err() != nil || !dive(0) {
+		// Randomised restarts: a depth-first search that went wrong near
+		// the root (a GPU side no core placement can complete) seldom
+		// recovers within its budget, while a fresh random order often
+		// succeeds at once (the heavy tail of backtracking search; Gomes,
+		// Selman and Kautz, "Boosting combinatorial search through
+		// randomization", AAAI 1998).
+		found := false
+		for try := 0; try < constructionRestarts && !found && ctx.Err() == nil && !spent(); try++ {
+			budget = constructionBudget / constructionRestarts
+			found = dive(0)
+		}
+		if !found {
 			for gi := range g {
 				g[gi] = rng.Intn(len(p.genes[gi].values))
 			}
@@ -595,8 +692,103 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n int) [][]int 
 	return out
 }
 
-// constructionBudget bounds the values Construct tries for one genome.
-const constructionBudget = 2000
+// descendSlices sets the free slice genes of g (the genes of order
+// assigned, the rest unplaced) by coordinate descent: each in turn takes
+// the value under which the GPU side looks most feasible, the largest ratio
+// of a GPU task's response to its deadline being smallest (ties: the
+// current value stays), searched coarse to fine, two rounds over all of
+// them. It is a heuristic for the construction only; the search itself
+// explores every slice.
+func (p *Problem) descendSlices(g, order []int, a *Assignment, r *Result) {
+	for round := 0; round < 2; round++ {
+		for _, gi := range p.sliceGenes {
+			if !p.onGPU(g, p.genes[gi].gpu) {
+				continue // the task runs on a core: its slice does not matter
+			}
+			// Coarse to fine: every step-th value, then the neighbours of
+			// the best of those.
+			n := len(p.genes[gi].values)
+			step := max(1, n/8)
+			best, bestScore := g[gi], p.gpuScore(g, order, a, r)
+			try := func(v int) {
+				old := g[gi]
+				g[gi] = v
+				if sc := p.gpuScore(g, order, a, r); sc < bestScore {
+					best, bestScore = v, sc
+				}
+				g[gi] = old
+			}
+			for v := 0; v < n; v += step {
+				try(v)
+			}
+			for v := max(0, best-step+1); v < min(n, best+step); v++ {
+				try(v)
+			}
+			g[gi] = best
+		}
+	}
+}
+
+// gpuSideKey is the key of the GPU side of g (the genes of order but the
+// slices) for the constructions' memo of descendSlices.
+func (p *Problem) gpuSideKey(g, order []int) string {
+	var b strings.Builder
+	for _, gi := range order {
+		if p.genes[gi].kind != geneSlice {
+			b.WriteString(strconv.Itoa(gi))
+			b.WriteByte('=')
+			b.WriteString(strconv.Itoa(g[gi]))
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// onGPU reports whether GPU task k (Evaluator.GPUTasks order) is on the GPU
+// under the genome g.
+func (p *Problem) onGPU(g []int, k int) bool {
+	gi := p.e.gpus[k].task // unit genes come first, one per task
+	return p.genes[gi].values[g[gi]] == p.e.gpuUnit
+}
+
+// gpuScore analyses the partial mapping of the genes of order and returns
+// the largest ratio of a GPU task's response to its deadline (+Inf when a
+// response has no bound).
+func (p *Problem) gpuScore(g, order []int, a *Assignment, r *Result) float64 {
+	a.CopyFrom(p.base)
+	for _, t := range p.genes {
+		if t.kind == geneUnit {
+			a.Unit[t.task] = NoUnit
+		}
+	}
+	for _, x := range order {
+		p.setGene(a, x, g[x])
+	}
+	p.normalise(a)
+	if p.e.EvaluatePartial(a, r) != nil {
+		return math.Inf(1)
+	}
+	worst := 0.0
+	for k := range r.GPU {
+		gr := &r.GPU[k]
+		if !gr.OnGPU {
+			continue
+		}
+		d := r.Tasks[gr.Task].D
+		if !gr.Response.Bounded || d <= 0 {
+			return math.Inf(1)
+		}
+		worst = max(worst, float64(gr.Response.Total)/float64(d))
+	}
+	return worst
+}
+
+// constructionBudget bounds the values Construct tries for one genome, in
+// constructionRestarts depth-first searches of an equal share each.
+const (
+	constructionBudget   = 2000
+	constructionRestarts = 10
+)
 
 // ReferencePoint is the reference point hetmap uses for hypervolumes: 10 %
 // beyond the worst value of every objective over the given front (1 beyond

@@ -59,6 +59,8 @@ type Problem struct {
 	// are varied (variants.go). None when no objective is a chain.
 	relevant    []bool
 	anyRelevant bool
+	// sliceGenes are the indices of the free time-slice genes.
+	sliceGenes []int
 
 	mu      sync.Mutex
 	workers []*worker // the workers of the run in progress
@@ -180,6 +182,11 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 				}
 			}
 			p.genes = append(p.genes, slice)
+		}
+	}
+	for gi := range p.genes {
+		if g := &p.genes[gi]; g.kind == geneSlice && len(g.values) > 1 {
+			p.sliceGenes = append(p.sliceGenes, gi)
 		}
 	}
 	// Slice genes that are fixed take the index of the model's slice, known

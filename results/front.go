@@ -47,6 +47,9 @@ type Manifest struct {
 	// FeasibleMappings: the distinct feasible mappings the search met (up
 	// to interchangeable cores); for an exact front, all that exist.
 	FeasibleMappings int `json:"feasible_mappings"`
+	// ConstructionEvaluations: the part of Evaluations the initial
+	// constructions of the genetic search spent.
+	ConstructionEvaluations int `json:"construction_evaluations,omitempty"`
 	// PriorityVariants: the priority orders other than the derived ones
 	// evaluated for feasible mappings (the front is over mappings and
 	// orders).
@@ -701,7 +704,8 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		Status: statusToken(out.Status), Feasible: out.Feasible, FrontSize: len(out.Front), Evaluations: out.Evaluations,
 		Pruned: out.Pruned, Generations: out.Generations, WallTimeMs: float64(out.Wall.Microseconds()) / 1000,
 		FeasibleMappings: out.FeasibleMappings, PriorityVariants: out.Variants, Exact: out.Exact,
-		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: 1}
+		ConstructionEvaluations: out.ConstructionEvaluations,
+		StartedUTC:              info.Started.UTC().Format(time.RFC3339), ResultsFormat: 1}
 	if err := writeJSON(filepath.Join(dir, "manifest.json"), m); err != nil {
 		return err
 	}

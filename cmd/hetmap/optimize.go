@@ -113,8 +113,8 @@ proof that no feasible mapping exists).`,
 			}
 			werr := results.WriteFrontText(stdout, cfg, res, results.TextOptions{Wide: wide})
 			if werr == nil {
-				_, werr = fmt.Fprintf(stdout, "\n%s, %d evaluations in %s; %s.\nFiles in %s: %s\n",
-					describe(res), res.Evaluations, res.Wall.Round(time.Millisecond), feasibleCount(res), out, strings.Join(results.RunFiles, ", "))
+				_, werr = fmt.Fprintf(stdout, "\n%s, %s in %s; %s.\nFiles in %s: %s\n",
+					describe(res), evaluations(res), res.Wall.Round(time.Millisecond), feasibleCount(res), out, strings.Join(results.RunFiles, ", "))
 			}
 			switch {
 			case werr != nil:
@@ -158,6 +158,15 @@ func describe(res *optimizer.Outcome) string {
 		return "no feasible mapping"
 	}
 	return fmt.Sprintf("%d Pareto-optimal mapping(s)", len(res.Front))
+}
+
+// evaluations says how many mappings the search analysed, and how many of
+// them the initial constructions did.
+func evaluations(res *optimizer.Outcome) string {
+	if res.ConstructionEvaluations > 0 {
+		return fmt.Sprintf("%d evaluations (%d by the initial constructions)", res.Evaluations, res.ConstructionEvaluations)
+	}
+	return fmt.Sprintf("%d evaluations", res.Evaluations)
 }
 
 // feasibleCount says how many distinct feasible mappings the search met,

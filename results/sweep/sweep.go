@@ -303,10 +303,11 @@ func runOne(ctx context.Context, run *configs.SweepRun, opts Options, evalWorker
 	if res.Interrupted() {
 		return nil, nil
 	}
-	// The search's last progress report counts the feasible evaluations;
-	// optimizer.Outcome does not carry them.
+	// The search's last progress report counts the feasible evaluations
+	// (optimizer.Outcome does not carry them); it does not see the
+	// evaluations of the initial constructions.
 	feasible := -1
-	if last.Evaluations == res.Evaluations {
+	if last.Evaluations == res.Evaluations-res.ConstructionEvaluations {
 		feasible = last.Feasible
 	}
 	info := results.RunInfo{Version: opts.Version, Started: started, Workers: workers}
