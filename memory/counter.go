@@ -95,8 +95,21 @@ func (c *Counter) Interference(t, n int64, count Count) int64 {
 	if c.w == nil {
 		return math.MaxInt64
 	}
+	cores, ce := c.Overlaps(t, n, count)
+	w := c.w
+	return satAdd(satMul(nonneg(w.Core.PerCore), cores), satMul(nonneg(w.Core.CopyEngine), ce))
+}
+
+// Overlaps returns the two counts that Interference weighs: Σ_c O_c(t)
+// over the other cores and O_CE(t) of the copy engine (saturating), for a
+// caller that charges them otherwise (for example with a fixed number of
+// interfering cores, which caps the first at that number times n). Before
+// the first Reset both are n, every access overlapped. It never allocates.
+func (c *Counter) Overlaps(t, n int64, count Count) (cores, copyEngine int64) {
+	if c.w == nil {
+		return nonneg(n), nonneg(n)
+	}
 	t, n = nonneg(t), nonneg(n)
-	var cores, ce int64
 	last := len(c.units) - 1
 	for i := range c.units {
 		u := &c.units[i]
@@ -117,13 +130,12 @@ func (c *Counter) Interference(t, n int64, count Count) int64 {
 			}
 		}
 		if i == last {
-			ce = o
+			copyEngine = o
 		} else {
 			cores = satAdd(cores, o)
 		}
 	}
-	w := c.w
-	return satAdd(satMul(nonneg(w.Core.PerCore), cores), satMul(nonneg(w.Core.CopyEngine), ce))
+	return cores, copyEngine
 }
 
 // refined returns min(n, time count) of unit u, dividing only when the

@@ -36,6 +36,14 @@ func TestCounterMatchesWindow(t *testing.T) {
 				if got := ctr.Interference(tw, n, count); got != want {
 					t.Fatalf("window %d step %d, t = %d, n = %d, %v: Counter %d, Window %d (%+v)", i, step, tw, n, count, got, want, w)
 				}
+				var cores int64
+				for k := range w.Cores {
+					cores = satAdd(cores, w.Overlap(&w.Cores[k], tw, n, count).Count)
+				}
+				ce := w.Overlap(&w.CopyEngine, tw, n, count).Count
+				if gc, gce := ctr.Overlaps(tw, n, count); gc != cores || gce != ce {
+					t.Fatalf("window %d step %d, t = %d, n = %d, %v: Overlaps %d, %d; Window %d, %d", i, step, tw, n, count, gc, gce, cores, ce)
+				}
 				calls++
 			}
 		}
