@@ -23,8 +23,17 @@ import (
 // divides only when it is not (once per interval). t may move in either
 // direction, so the tasks of a core can be analysed one after the other.
 //
+// Past an interferer's interval its cached sums are lower bounds of the
+// exact ones (every count is non-decreasing in t); when they already show
+// that the interferer overlaps all N_p(t) accesses, the exact ones do too,
+// and the call skips the recomputation.
+//
 // The values are those of Window.Interference for the Window given to
-// Reset (checked by TestCounterMatchesWindow). After changing the Window
+// Reset (checked by TestCounterMatchesWindow); Overlaps gives the two
+// counts that Interference weighs. Stability tells a caller that iterates
+// across cores by how much the response times of an interferer's tasks may
+// shrink without changing any value the Counter gave since the last Reset
+// (checked by TestCounterSlack and TestCounterMargins). After changing the Window
 // (a new round of response times, another mapping), call Reset again:
 // Reset forgets the interferers' sums but keeps each task's η, which it
 // recomputes only for a task whose T_k or R_k differs, so a round that
@@ -46,6 +55,12 @@ type unitState struct {
 	phases   int64      // Phases(t)
 	time     int64      // the time count, or -1 until computed
 	active   bool       // some task has a line (the challenge's #C)
+	// What the calls since Reset asked (Stability): the least t − lo; whether
+	// every call overlapped all or none of the accesses; and then the least
+	// margins of the time count and of the requests over n.
+	slack                 int64
+	allLines              bool
+	timeMargin, reqMargin int64
 }
 
 // jobState is the cached η of one task.
@@ -83,7 +98,8 @@ func (c *Counter) Reset(w *Window) {
 		if i < len(w.Cores) {
 			ic = &w.Cores[i]
 		}
-		c.units[i] = unitState{ic: ic, jobs: c.jobs[first : first+len(ic.Tasks)], lo: 0, hi: -1, active: ic.Active()}
+		c.units[i] = unitState{ic: ic, jobs: c.jobs[first : first+len(ic.Tasks)], lo: 0, hi: -1, active: ic.Active(),
+			slack: math.MaxInt64, allLines: true, timeMargin: math.MaxInt64, reqMargin: math.MaxInt64}
 		first += len(ic.Tasks)
 	}
 }
@@ -119,13 +135,24 @@ func (c *Counter) Overlaps(t, n int64, count Count) (cores, copyEngine int64) {
 				o = n
 			}
 		} else {
-			if t <= u.lo || t > u.hi {
+			// Past the interval the cached sums are lower bounds (every
+			// count is non-decreasing in t): if they already give O = n,
+			// so do the exact ones, and the refresh is saved.
+			if t <= u.lo || (t > u.hi && !c.allOverlap(u, n, count)) {
 				c.refresh(u, t)
+			}
+			if u.lo > math.MinInt64 { // an interferer without tasks has no boundary
+				u.slack = min(u.slack, t-u.lo)
 			}
 			if u.requests > 0 {
 				o = c.refined(u, n)
 				if count == RequestCount {
 					o = min(o, u.requests)
+				}
+				if o < n {
+					u.allLines = false
+				} else if u.allLines {
+					c.noteMargins(u, n)
 				}
 			}
 		}
@@ -136,6 +163,81 @@ func (c *Counter) Overlaps(t, n int64, count Count) (cores, copyEngine int64) {
 		}
 	}
 	return cores, copyEngine
+}
+
+// noteMargins records, for a call at which unit u overlapped all n
+// accesses, by how much the time count's comparison x ≥ y held, with x =
+// A·Latency and y = (n − 2·Phases)·baseline (it was at least n exactly
+// then), and by how much A exceeded n. The sums may be lower bounds of the
+// exact ones (allOverlap), which only makes the margins smaller.
+func (c *Counter) noteMargins(u *unitState, n int64) {
+	x := satMul(u.requests, nonneg(u.ic.Latency))
+	b := nonneg(c.w.Core.Baseline)
+	m := n - satMul(2, u.phases) // n ≥ 0, so no overflow
+	var margin int64
+	if m >= 0 {
+		margin = x - satMul(m, b) // ≥ 0: the time count was at least n
+		if b > 0 && satMul(m, b) == math.MaxInt64 {
+			margin = 0 // saturated: no margin can be shown
+		}
+	} else {
+		margin = satAdd(x, satMul(-m, b))
+	}
+	if b == 0 {
+		margin = math.MaxInt64 // the time count is unbounded
+	}
+	u.timeMargin = min(u.timeMargin, max(margin, 0))
+	u.reqMargin = min(u.reqMargin, max(u.requests-n, 0))
+}
+
+// Stability says how the response times of one interferer's tasks may
+// shrink without changing any value that Interference or Overlaps gave
+// under the refined or request count since the last Reset, for the same
+// calls in the same order: either every Response shrinks by less than
+// Slack (then every job count the Counter computed stays the same, and
+// sums it reused past their interval still show the same), or AllLines holds
+// (at every call the interferer overlapped all n accesses, or none since
+// it had no request in the window) and the shrinking lowers A(t) by at
+// most dA and Phases(t) by at most dP at every t, with
+//
+//	dA·Latency + 2·dP·baseline ≤ TimeMargin   and, under RequestCount,   dA ≤ RequestMargin;
+//
+// a task whose response shrinks by Δ has at most ceil(Δ/T) jobs fewer at
+// any window length. (A count that was 0 stays 0, and one that was n stays
+// n.) A caller that iterates across cores uses it to skip an analysis
+// whose inputs changed by less.
+type Stability struct {
+	Slack                     int64
+	AllLines                  bool
+	TimeMargin, RequestMargin int64
+}
+
+// Stability returns the Stability of interferer i (one of the Window's
+// Cores, or the CopyEngine for i = len(Cores)); the zero Stability, which
+// allows no change, for an unknown i. The challenge count uses no response
+// time, and the calls under it are not tracked.
+func (c *Counter) Stability(i int) Stability {
+	if i < 0 || i >= len(c.units) {
+		return Stability{}
+	}
+	u := &c.units[i]
+	return Stability{Slack: u.slack, AllLines: u.allLines, TimeMargin: u.timeMargin, RequestMargin: u.reqMargin}
+}
+
+// allOverlap reports whether unit u's cached sums show O = n: the time
+// count, and under RequestCount the requests too, are at least n.
+func (c *Counter) allOverlap(u *unitState, n int64, count Count) bool {
+	if u.requests <= 0 || (count == RequestCount && u.requests < n) {
+		return false
+	}
+	b := c.w.Core.Baseline
+	twoP := satMul(2, u.phases)
+	if b <= 0 || n <= twoP {
+		return true
+	}
+	xHi, xLo := bits.Mul64(uint64(u.requests), uint64(nonneg(u.ic.Latency)))
+	yHi, yLo := bits.Mul64(uint64(n-twoP), uint64(b))
+	return xHi > yHi || (xHi == yHi && xLo >= yLo)
 }
 
 // refined returns min(n, time count) of unit u, dividing only when the
@@ -173,8 +275,8 @@ func (c *Counter) refresh(u *unitState, t int64) {
 			j.move(d, t)
 		}
 		lo, hi = max(lo, j.lo), min(hi, j.hi)
-		requests = satAdd(requests, satMul(j.jobs, nonneg(d.Lines)))
-		phases = satAdd(phases, satMul(j.jobs, satAdd(nonneg(d.Phases), nonneg(d.Splits))))
+		requests = mulAdd(requests, j.jobs, nonneg(d.Lines))
+		phases = mulAdd(phases, j.jobs, satAdd(nonneg(d.Phases), nonneg(d.Splits)))
 	}
 	u.lo, u.hi, u.requests, u.phases, u.time = lo, hi, requests, phases, -1
 }
@@ -207,6 +309,17 @@ func (j *jobState) move(d *Demand, t int64) {
 		}
 	}
 	j.jobs, j.lo, j.hi = jobsInterval(d, t)
+}
+
+// mulAdd returns acc + a·b for acc, a, b ≥ 0, saturating at
+// math.MaxInt64: with plain arithmetic where no overflow is possible (the
+// common case, kept cheap for the refresh of every window), else with
+// satMul and satAdd.
+func mulAdd(acc, a, b int64) int64 {
+	if a < 1<<31 && b < 1<<31 && acc < 1<<62 {
+		return acc + a*b // a·b < 2^62
+	}
+	return satAdd(acc, satMul(a, b))
 }
 
 // maxSteps is how many intervals move steps before it divides instead.
