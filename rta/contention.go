@@ -16,9 +16,11 @@ type Contention interface {
 	// accesses of the core's jobs are slowed by other units in any window
 	// of length t in which those jobs make at most n accesses. It must be
 	// non-negative and non-decreasing in t and in n; it may saturate at
-	// math.MaxInt64. The analysis calls it on its hot path, so it should
-	// not allocate.
-	Delay(t, n int64) int64
+	// math.MaxInt64. It also returns until ≥ t, a window length up to which
+	// I(t', n) = I(t, n) for every t' in [t, until] (t when it does not
+	// know), which spares the iteration a call. The analysis calls it on
+	// its hot path, so it should not allocate.
+	Delay(t, n int64) (delay, until int64)
 }
 
 // windowInfo receives what the contention term gave at the fixed point.
@@ -130,6 +132,9 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 		sumB += h.C0 // ≤ lim − a0: it was summed into w above
 		lines = satAdd(lines, h.Lines)
 	}
+	// The last value of I with the window lengths it holds for (at the
+	// same n): an iterate within them needs no call.
+	lastN, lastDelay, lastUntil := int64(-1), int64(0), int64(-1)
 	for i := range MaxIterations {
 		if i == unboundedCheck && utilisationC0AtLeastOne(hp) {
 			return Infinity, Unbounded
@@ -164,7 +169,11 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 		var delay int64
 		next := int64(math.MaxInt64)
 		if !overB {
-			delay = max(0, c.Delay(w, nAcc))
+			if nAcc != lastN || w > lastUntil {
+				d, until := c.Delay(w, nAcc)
+				lastN, lastDelay, lastUntil = nAcc, max(0, d), until
+			}
+			delay = lastDelay
 			next = satAdd(a0+sumB, delay) // a0 + sumB ≤ 2^62
 		}
 		fromC := false

@@ -1,6 +1,7 @@
 package rta
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 )
@@ -9,20 +10,35 @@ import (
 // convention as a window term.
 type perAccess struct{ k int64 }
 
-func (c perAccess) Delay(_, n int64) int64 { return c.k * n }
+func (c perAccess) Delay(_, n int64) (int64, int64) { return c.k * n, math.MaxInt64 }
 
 // cappedAccesses charges k for at most max accesses: an interferer whose
 // memory activity can overlap at most max accesses in any window.
 type cappedAccesses struct{ k, max int64 }
 
-func (c cappedAccesses) Delay(_, n int64) int64 { return c.k * min(n, c.max) }
+func (c cappedAccesses) Delay(_, n int64) (int64, int64) { return c.k * min(n, c.max), math.MaxInt64 }
 
 // windowed charges k per access, for at most one access per per units of
 // window length (and at most n): I(t, n) = k·min(n, ceil(t/per)), an
-// interferer that is active for a bounded share of any window.
+// interferer that is active for a bounded share of any window. The value
+// holds up to the next multiple of per, or for good once n binds.
 type windowed struct{ k, per int64 }
 
-func (c windowed) Delay(t, n int64) int64 { return c.k * min(n, (t+c.per-1)/c.per) }
+func (c windowed) Delay(t, n int64) (int64, int64) {
+	m := (t + c.per - 1) / c.per
+	if m >= n {
+		return c.k * n, math.MaxInt64
+	}
+	return c.k * m, max(t, m*c.per)
+}
+
+// uninformed is windowed without the until: every iterate calls Delay.
+type uninformed struct{ windowed }
+
+func (c uninformed) Delay(t, n int64) (int64, int64) {
+	d, _ := c.windowed.Delay(t, n)
+	return d, t
+}
 
 func TestResponseTimeWith(t *testing.T) {
 	// hp: a non-suspending task, C0 = 2 plus 2 lines at contention 1 each.
@@ -314,6 +330,37 @@ func TestContendedNoAllocs(t *testing.T) {
 		}
 		if n := testing.AllocsPerRun(100, func() { a.Analyze(p, ts, out) }); n != 0 {
 			t.Errorf("%v: %v allocations per Analyze", p, n)
+		}
+	}
+}
+
+// The until of Delay only spares calls: with it and without it every
+// policy gives the same results.
+func TestContentionUntilChangesNothing(t *testing.T) {
+	rng := rand.New(rand.NewSource(25))
+	var a, b Analyzer
+	for iter := 0; iter < 3000; iter++ {
+		n := 1 + rng.Intn(6)
+		ts := tightTasks(rng, n)
+		k := int64(1 + rng.Intn(3))
+		contendedTasks(rng, ts, k)
+		w := windowed{k, int64(1 + rng.Intn(10))}
+		a.Contention, b.Contention = w, uninformed{w}
+		p := allPolicies[rng.Intn(len(allPolicies))]
+		for i := range ts {
+			ts[i].Priority = rng.Intn(n)
+		}
+		x, y := make([]Result, n), make([]Result, n)
+		if _, err := a.Analyze(p, ts, x); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Analyze(p, ts, y); err != nil {
+			t.Fatal(err)
+		}
+		for i := range x {
+			if x[i] != y[i] {
+				t.Fatalf("%v: task %d: %+v with until, %+v without; tasks %+v", p, i, x[i], y[i], ts)
+			}
 		}
 	}
 }
