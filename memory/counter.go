@@ -44,6 +44,7 @@ type Counter struct {
 	w     *Window
 	units []unitState // w.Cores, then w.CopyEngine
 	jobs  []jobState  // the tasks of every unit, in order
+	until int64       // the last call's values hold up to this window length
 }
 
 // unitState is the cached count of one interferer.
@@ -54,13 +55,20 @@ type unitState struct {
 	requests int64      // A(t)
 	phases   int64      // Phases(t)
 	time     int64      // the time count, or -1 until computed
-	active   bool       // some task has a line (the challenge's #C)
+	active   int8       // some task has a line (the challenge's #C): 1, 0, or −1 until asked
+	// floor: requests and phases are not yet computed for any t but hold
+	// one job of every task, a lower bound at every t > 0 whatever the
+	// response times (η ≥ 1 there).
+	floor bool
 	// What the calls since Reset asked (Stability): the least t − lo; whether
 	// every call overlapped all or none of the accesses; and then the least
-	// margins of the time count and of the requests over n.
+	// margins of the time count and of the requests over n, folded in from
+	// pendN, the largest n of such a call with the current sums (0: none),
+	// whenever the sums change and when asked.
 	slack                 int64
 	allLines              bool
 	timeMargin, reqMargin int64
+	pendN                 int64
 }
 
 // jobState is the cached η of one task.
@@ -76,6 +84,17 @@ type jobState struct {
 // Counter reads w on every call; w must stay unchanged until the next
 // Reset.
 func (c *Counter) Reset(w *Window) {
+	if c.w == w && c.sameShape() {
+		// The same interferers with the same numbers of tasks: only the
+		// sums and the records of the calls start over.
+		for i := range c.units {
+			u := &c.units[i]
+			u.lo, u.hi, u.active, u.time = 0, -1, -1, -1
+			u.setFloor()
+			u.slack, u.allLines, u.timeMargin, u.reqMargin, u.pendN = math.MaxInt64, true, math.MaxInt64, math.MaxInt64, 0
+		}
+		return
+	}
 	c.w = w
 	n := len(w.Cores) + 1
 	if cap(c.units) < n {
@@ -98,10 +117,43 @@ func (c *Counter) Reset(w *Window) {
 		if i < len(w.Cores) {
 			ic = &w.Cores[i]
 		}
-		c.units[i] = unitState{ic: ic, jobs: c.jobs[first : first+len(ic.Tasks)], lo: 0, hi: -1, active: ic.Active(),
+		c.units[i] = unitState{ic: ic, jobs: c.jobs[first : first+len(ic.Tasks)], lo: 0, hi: -1, active: -1, time: -1,
 			slack: math.MaxInt64, allLines: true, timeMargin: math.MaxInt64, reqMargin: math.MaxInt64}
+		c.units[i].setFloor()
 		first += len(ic.Tasks)
 	}
+}
+
+// setFloor sets u's sums to one job of every task, a lower bound at every
+// window length t > 0 whatever the response times, valid until the first
+// refresh (allOverlap may already show O = n with it).
+func (u *unitState) setFloor() {
+	var requests, phases int64
+	for k := range u.ic.Tasks {
+		d := &u.ic.Tasks[k]
+		requests = satAdd(requests, nonneg(d.Lines))
+		phases = satAdd(phases, satAdd(nonneg(d.Phases), nonneg(d.Splits)))
+	}
+	u.requests, u.phases, u.floor = requests, phases, true
+}
+
+// sameShape reports whether the units and job states still match c.w:
+// the same interferers, each with as many tasks as it has job states.
+func (c *Counter) sameShape() bool {
+	w := c.w
+	if len(c.units) != len(w.Cores)+1 {
+		return false
+	}
+	for i := range c.units {
+		ic := &w.CopyEngine
+		if i < len(w.Cores) {
+			ic = &w.Cores[i]
+		}
+		if c.units[i].ic != ic || len(c.units[i].jobs) != len(ic.Tasks) {
+			return false
+		}
+	}
+	return true
 }
 
 // Interference returns Window.Interference(t, n, count) of the Window of
@@ -126,12 +178,16 @@ func (c *Counter) Overlaps(t, n int64, count Count) (cores, copyEngine int64) {
 		return nonneg(n), nonneg(n)
 	}
 	t, n = nonneg(t), nonneg(n)
+	c.until = math.MaxInt64
 	last := len(c.units) - 1
 	for i := range c.units {
 		u := &c.units[i]
 		var o int64
 		if count == ChallengeCount {
-			if u.active {
+			if u.active < 0 {
+				u.active = int8(b2i(u.ic.Active()))
+			}
+			if u.active == 1 {
 				o = n
 			}
 		} else {
@@ -141,7 +197,7 @@ func (c *Counter) Overlaps(t, n int64, count Count) (cores, copyEngine int64) {
 			if t <= u.lo || (t > u.hi && !c.allOverlap(u, n, count)) {
 				c.refresh(u, t)
 			}
-			if u.lo > math.MinInt64 { // an interferer without tasks has no boundary
+			if !u.floor && u.lo > math.MinInt64 { // the floor and an interferer without tasks have no boundary
 				u.slack = min(u.slack, t-u.lo)
 			}
 			if u.requests > 0 {
@@ -151,9 +207,15 @@ func (c *Counter) Overlaps(t, n int64, count Count) (cores, copyEngine int64) {
 				}
 				if o < n {
 					u.allLines = false
-				} else if u.allLines {
-					c.noteMargins(u, n)
+				} else {
+					u.pendN = max(u.pendN, n)
 				}
+			}
+			if o < n {
+				// Below n the count follows the sums, which hold up to
+				// hi (here they were computed for t); n itself holds for
+				// every longer window, the counts being non-decreasing.
+				c.until = min(c.until, u.hi)
 			}
 		}
 		if i == last {
@@ -165,12 +227,27 @@ func (c *Counter) Overlaps(t, n int64, count Count) (cores, copyEngine int64) {
 	return cores, copyEngine
 }
 
-// noteMargins records, for a call at which unit u overlapped all n
-// accesses, by how much the time count's comparison x ≥ y held, with x =
-// A·Latency and y = (n − 2·Phases)·baseline (it was at least n exactly
-// then), and by how much A exceeded n. The sums may be lower bounds of the
+// Until returns the longest window length up to which the values of the
+// last call to Overlaps (or Interference) hold: for every t' between its t
+// and Until, the same n gives the same counts. A response-time iteration
+// whose next window lies within it needs no call. It is the call's t when
+// nothing is known, and math.MaxInt64 when every count was n or the count
+// was the challenge's.
+func (c *Counter) Until() int64 { return c.until }
+
+// foldMargins records, for the calls at which unit u overlapped all n
+// accesses with its current sums, by how much the time count's comparison
+// x ≥ y held, with x = A·Latency and y = (n − 2·Phases)·baseline (it was at
+// least n exactly then), and by how much A exceeded n: the least margins
+// are those of the largest such n. The sums may be lower bounds of the
 // exact ones (allOverlap), which only makes the margins smaller.
-func (c *Counter) noteMargins(u *unitState, n int64) {
+func (c *Counter) foldMargins(u *unitState) {
+	n := u.pendN
+	if n <= 0 || !u.allLines {
+		u.pendN = 0
+		return
+	}
+	u.pendN = 0
 	x := satMul(u.requests, nonneg(u.ic.Latency))
 	b := nonneg(c.w.Core.Baseline)
 	m := n - satMul(2, u.phases) // n ≥ 0, so no overflow
@@ -221,6 +298,7 @@ func (c *Counter) Stability(i int) Stability {
 		return Stability{}
 	}
 	u := &c.units[i]
+	c.foldMargins(u)
 	return Stability{Slack: u.slack, AllLines: u.allLines, TimeMargin: u.timeMargin, RequestMargin: u.reqMargin}
 }
 
@@ -263,6 +341,7 @@ func (c *Counter) refined(u *unitState, n int64) int64 {
 
 // refresh recomputes the sums of unit u for a window of length t ≥ 0.
 func (c *Counter) refresh(u *unitState, t int64) {
+	c.foldMargins(u)
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 	var requests, phases int64
 	for k := range u.jobs {
@@ -278,7 +357,7 @@ func (c *Counter) refresh(u *unitState, t int64) {
 		requests = mulAdd(requests, j.jobs, nonneg(d.Lines))
 		phases = mulAdd(phases, j.jobs, satAdd(nonneg(d.Phases), nonneg(d.Splits)))
 	}
-	u.lo, u.hi, u.requests, u.phases, u.time = lo, hi, requests, phases, -1
+	u.lo, u.hi, u.requests, u.phases, u.time, u.floor = lo, hi, requests, phases, -1, false
 }
 
 // move sets j to η = d.Jobs(t) for t ≥ 0 and the interval (lo, hi] of
@@ -339,4 +418,11 @@ func jobsInterval(d *Demand, t int64) (jobs, lo, hi int64) {
 	// (η−1)·T < t + R ≤ η·T: (η−1)·T cannot overflow, η·T can.
 	// Beyond t = math.MaxInt64 − R, t + R overflows (the branch above).
 	return jobs, (jobs-1)*d.Period - r, satMul(jobs, d.Period) - r
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -412,3 +412,40 @@ func BenchmarkCounterOverlaps(b *testing.B) {
 		i++
 	}
 }
+
+// TestCounterUntil: the counts of a call hold, for the same n, at every
+// window length up to Until (checked against the plain definition).
+func TestCounterUntil(t *testing.T) {
+	rng := rand.New(rand.NewSource(10))
+	var ctr Counter
+	held := 0
+	for i := 0; i < 3000; i++ {
+		w := randWindow(rng)
+		ctr.Reset(&w)
+		tw, n := randTN(rng)
+		for step := 0; step < 20; step++ {
+			tw = satAdd(tw, rng.Int63n(2*ms))
+			count := counts[rng.Intn(3)]
+			a, b := ctr.Overlaps(tw, n, count)
+			until := ctr.Until()
+			if until < tw {
+				t.Fatalf("Until %d before t = %d", until, tw)
+			}
+			for _, u := range []int64{tw, until, tw + rng.Int63n(min(until-tw, 10*ms)+1)} {
+				if u == math.MaxInt64 {
+					u = satAdd(tw, 100*ms)
+				}
+				var cores int64
+				for k := range w.Cores {
+					cores = satAdd(cores, w.Overlap(&w.Cores[k], u, n, count).Count)
+				}
+				ce := w.Overlap(&w.CopyEngine, u, n, count).Count
+				if cores != a || ce != b {
+					t.Fatalf("window %d: at t = %d the counts are (%d, %d); at %d ≤ Until %d they are (%d, %d)", i, tw, a, b, u, until, cores, ce)
+				}
+				held++
+			}
+		}
+	}
+	t.Logf("%d window lengths checked", held)
+}
