@@ -59,6 +59,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		tr.Role, tr.Unit, tr.UnitName, tr.Priority, tr.Rank, tr.Explicit = Periodic, u, "", NoPriority, 0, false
 		tr.C, tr.Compute, tr.Lines, tr.Memory, tr.Contention, tr.GPUWait, tr.Suspension = 0, 0, 0, 0, 0, 0, 0
 		tr.R, tr.BCRT, tr.Verdict, tr.Status = 0, 0, Meets, rta.Schedulable
+		tr.WindowAccesses, tr.WindowContention, tr.PerJobBound = 0, 0, false
 		var lines int64
 		if u == NoUnit && e.partial && ti.kind != kindOffloading {
 			tr.Role, tr.Verdict = NotRunning, Absent
@@ -144,17 +145,40 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		return err
 	}
 
-	// 4. Every core.
+	// 4. Every core: under the challenge's count, which is also where the
+	// refined counts start (refine.go); a partial mapping under the refined
+	// counts only needs its cores' tasks for the relaxed test.
+	refined := e.count != memory.ChallengeCount && !(e.partial && e.partialByChallenge)
+	r.Rounds, r.Converged = 0, true
 	for u := range e.units {
 		if e.units[u].gpu || len(e.onCore[u]) == 0 {
+			continue
+		}
+		if refined && e.partial {
+			explicit, _, err := e.corePolicy(a, r, u)
+			if err != nil {
+				return err
+			}
+			e.coreTasksOf(a, r, u, explicit)
 			continue
 		}
 		if err := e.core(a, r, u); err != nil {
 			return err
 		}
 	}
-	if err := e.missedAssumptions(a, r); err != nil {
-		return err
+	switch {
+	case refined && e.partial:
+		if err := e.relaxed(a, r); err != nil {
+			return err
+		}
+	case refined:
+		if err := e.refine(a, r); err != nil {
+			return err
+		}
+	default:
+		if err := e.missedAssumptions(a, r); err != nil {
+			return err
+		}
 	}
 
 	// 5. Verdicts and the ranking measure.
@@ -310,15 +334,48 @@ func (e *Evaluator) analyseGPU(a *Assignment, r *Result, ceLat int64) (int32, er
 	return int32(off), nil
 }
 
-// core analyses the tasks of CPU unit u.
+// core analyses the tasks of CPU unit u under the challenge's contention
+// count (for the refined counts, the start of the refined analysis).
 func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
-	ui := &e.units[u]
-	ur := &r.Units[u]
-	lat := ur.LineLatency
-	base := memory.LineLatency(ui.mem, 0, false)
 	ids := e.onCore[u]
+	explicit, policy, err := e.corePolicy(a, r, u)
+	if err != nil {
+		return err
+	}
+	var key coreKey
+	var hash uint64
+	memo := false
+	if !explicit && !e.noMemo {
+		key, hash, memo = e.memoKey(r, u, ids)
+	}
+	out := e.coreOut[u][:len(ids)]
+	refined := e.count != memory.ChallengeCount
+	// The refined analysis needs the core's tasks even when the memo has
+	// the challenge's result.
+	if memo && !refined && e.recall(key, hash, r, u, ids, out) {
+		return e.verdicts(a, r, u, ids, explicit, out)
+	}
+	ts := e.coreTasksOf(a, r, u, explicit)
+	if memo && refined && e.recall(key, hash, r, u, ids, out) {
+		return e.verdicts(a, r, u, ids, explicit, out)
+	}
+	e.an.Limit, e.an.Contention = e.maxLimit, nil
+	if _, err := e.an.Analyze(policy, ts, out); err != nil {
+		return fmt.Errorf("%s: %w", e.units[u].name, err)
+	}
+	r.Units[u].Undecided = !e.an.Decided()
+	if memo {
+		e.remember(key, hash, r, u, ids, out)
+	}
+	return e.verdicts(a, r, u, ids, explicit, out)
+}
+
+// corePolicy says how core u's priorities are set: by the mapping
+// (explicit, when it gives every task of the core a priority) or by the
+// configured policy; it records both in r.Units[u].
+func (e *Evaluator) corePolicy(a *Assignment, r *Result, u int) (bool, rta.Policy, error) {
 	explicit := true
-	for _, i := range ids {
+	for _, i := range e.onCore[u] {
 		if a.Priority[i] == NoPriority {
 			explicit = false
 			break
@@ -328,22 +385,24 @@ func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 	if explicit {
 		policy = rta.Explicit
 	} else if e.model {
-		return fmt.Errorf("analysis.priorities is model, but a task on %s has no priority", ui.name)
+		return false, 0, fmt.Errorf("analysis.priorities is model, but a task on %s has no priority", e.units[u].name)
 	}
-	ur.Explicit, ur.Policy = explicit, policy
-	var key coreKey
-	var hash uint64
-	memo := false
-	if !explicit && !e.noMemo {
-		key, hash, memo = e.memoKey(r, u, ids)
-	}
-	if memo && e.recall(key, hash, r, u, ids) {
-		return e.verdicts(a, r, u, ids, explicit)
-	}
+	r.Units[u].Explicit, r.Units[u].Policy = explicit, policy
+	return explicit, policy, nil
+}
 
-	ts := e.rtTasks[:0]
+// coreTasksOf fills the execution-time terms of core u's tasks in r and
+// returns them as rta tasks (e.coreTasks[u], in the order of e.onCore[u]):
+// C under the challenge's count, and C0, Lines and Access for a window
+// term.
+func (e *Evaluator) coreTasksOf(a *Assignment, r *Result, u int, explicit bool) []rta.Task {
+	ui := &e.units[u]
+	ur := &r.Units[u]
+	lat := ur.LineLatency
+	base := memory.LineLatency(ui.mem, 0, false)
+	ts := e.coreTasks[u][:0]
 	ur.Utilisation = 0 // missedAssumptions may analyse a core again
-	for _, i := range ids {
+	for _, i := range e.onCore[u] {
 		ti := &e.tasks[i]
 		tr := &r.Tasks[i]
 		c := &ti.cpu[u]
@@ -368,6 +427,10 @@ func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 		tr.C = clampTime(satAdd(satAdd(exec, satMul(lines, lat)), tr.GPUWait))
 		tr.BCRT = satAdd(satAdd(tr.Memory, bestExec), gpuBest)
 		t := rta.Task{C: tr.C, T: ti.period, D: tr.D, S: clampTime(tr.Suspension)}
+		// Without the contention of other units: compute, the lines at the
+		// baseline latency, the busy-wait.
+		t.C0 = min(t.C, clampTime(satAdd(satAdd(exec, tr.Memory), tr.GPUWait)))
+		t.Lines, t.Access = min(lines, rta.MaxTime), min(t.C0, tr.Memory)
 		if tr.Role == OffloadSync || tr.Role == OffloadAsync {
 			// A GPU response that is no bound feeds no bound: not this
 			// task's, nor, through its C or its jitter, those below it.
@@ -379,29 +442,20 @@ func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 		ts = append(ts, t)
 		ur.Utilisation += float64(tr.C) / float64(ti.period)
 	}
-	e.rtTasks = ts
-	e.an.Limit = e.maxLimit
-	out := e.rtOut[:len(ts)]
-	if _, err := e.an.Analyze(policy, ts, out); err != nil {
-		return fmt.Errorf("%s: %w", ui.name, err)
-	}
-	ur.Undecided = !e.an.Decided()
-	if memo {
-		e.remember(key, hash, r, u, ids)
-	}
-	return e.verdicts(a, r, u, ids, explicit)
+	e.coreTasks[u] = ts
+	return ts
 }
 
-// verdicts turns core u's analysis results (e.rtOut, in the order of ids)
+// verdicts turns core u's analysis results (out, in the order of ids)
 // into response times, priorities and verdicts.
-func (e *Evaluator) verdicts(a *Assignment, r *Result, u int, ids []int, explicit bool) error {
+func (e *Evaluator) verdicts(a *Assignment, r *Result, u int, ids []int, explicit bool, out []rta.Result) error {
 	ui := &e.units[u]
-	out := e.rtOut[:len(ids)]
 	n := len(ids)
 	for k, i := range ids {
 		tr := &r.Tasks[i]
 		res := out[k]
 		tr.R, tr.Status, tr.Rank, tr.Explicit = res.R, res.Status, res.Rank, explicit
+		tr.WindowAccesses, tr.WindowContention, tr.PerJobBound = res.Accesses, res.Delay, res.FromC
 		if explicit {
 			tr.Priority = a.Priority[i]
 		} else {

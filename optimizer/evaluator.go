@@ -45,10 +45,11 @@ const (
 type cpuCost struct {
 	ok       bool  // the task can run on the unit
 	lines    int64 // DRAM lines read and written
+	phases   int64 // memory phases: runnables' read and write phases that move a line
 	exec     int64 // Σ upper-bound ticks → ps, rounded up per runnable
 	bestExec int64 // Σ lower-bound ticks → ps
 
-	waitLines, waitExec, waitBestExec int64
+	waitLines, waitPhases, waitExec, waitBestExec int64
 }
 
 // taskInfo is the mapping-independent description of one task of the model.
@@ -101,7 +102,8 @@ type Evaluator struct {
 	ce      memory.CopyEngineParams
 	dev     gpu.Device
 	policy  rta.Policy
-	model   bool // priorities: model
+	model   bool         // priorities: model
+	count   memory.Count // analysis.contention
 	fifo    bool
 	fixedC  int  // -1: sound convention
 	fixedCE int8 // -1: sound convention, else 0/1
@@ -110,8 +112,13 @@ type Evaluator struct {
 	// scratch members of ChainObjectives (per evaluator, like all scratch).
 	chainObjective chains.Objective
 	// partial: the evaluation in progress is EvaluatePartial's.
-	partial  bool
-	chainBuf []chains.Member
+	partial bool
+	// partialByChallenge makes EvaluatePartial judge a partial mapping by
+	// the challenge count even under the refined ones: an unsound cut
+	// that the exhaustive search's tests must be able to catch (set only
+	// by tests).
+	partialByChallenge bool
+	chainBuf           []chains.Member
 	// memo remembers core results (see memo.go); noMemo turns it off.
 	memo      map[uint64]int32 // key hash → index into memoCores
 	memoCores []coreMemo
@@ -120,18 +127,19 @@ type Evaluator struct {
 	maxLimit  rta.Limit
 
 	// scratch, per evaluation
-	onCore   [][]int    // per unit: task indices
-	rtTasks  []rta.Task // per core
-	rtOut    []rta.Result
-	an       rta.Analyzer
-	gpuTasks []gpu.Task
-	gpuIdx   []int // gpu index of gpuTasks[k]
-	gpuOut   []gpu.Response
-	fifoAn   gpu.FIFOAnalyzer
-	sliceAn  gpu.TimeSliceAnalyzer
-	key      []byte
-	cache    map[string]int32 // GPU configuration → offset into cacheR
-	cacheR   []gpu.Response   // len(gpus) per entry; WorstOrder always nil
+	onCore    [][]int        // per unit: task indices
+	coreTasks [][]rta.Task   // per unit: its tasks for rta, in onCore order
+	coreOut   [][]rta.Result // per unit: their results
+	an        rta.Analyzer
+	ref       refineScratch // the refined counts (refine.go)
+	gpuTasks  []gpu.Task
+	gpuIdx    []int // gpu index of gpuTasks[k]
+	gpuOut    []gpu.Response
+	fifoAn    gpu.FIFOAnalyzer
+	sliceAn   gpu.TimeSliceAnalyzer
+	key       []byte
+	cache     map[string]int32 // GPU configuration → offset into cacheR
+	cacheR    []gpu.Response   // len(gpus) per entry; WorstOrder always nil
 }
 
 // NewEvaluator prepares the evaluation of mappings of cfg, a validated
@@ -172,6 +180,14 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 		if *a.CopyEngineActive {
 			e.fixedCE = 1
 		}
+	}
+	count := a.Contention
+	if count == "" {
+		count = configs.DefaultContention
+	}
+	var err error
+	if e.count, err = memory.ParseCount(count); err != nil {
+		return nil, fmt.Errorf("analysis.contention: %q: %w", a.Contention, err)
 	}
 	e.ce = memory.CopyEngineParams{Baseline: int64(s.Memory.CopyEngine.Baseline), PerCore: int64(s.Memory.CopyEngine.PerCore)}
 	if err := e.ce.Validate(); err != nil {
@@ -279,7 +295,7 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 					if len(t.Offload.WaitRunnables) > 0 && !w.ok {
 						c.ok = false
 					}
-					c.waitLines, c.waitExec, c.waitBestExec = w.lines, w.exec, w.bestExec
+					c.waitLines, c.waitPhases, c.waitExec, c.waitBestExec = w.lines, w.phases, w.exec, w.bestExec
 				}
 			case kindGPU:
 				c, err = mergedCost(s, lines, t, s.Task(t.TriggeredBy), ui)
@@ -361,8 +377,13 @@ func (e *Evaluator) initScratch() {
 	for u := range e.onCore {
 		e.onCore[u] = make([]int, 0, n)
 	}
-	e.rtTasks = make([]rta.Task, 0, n)
-	e.rtOut = make([]rta.Result, n)
+	e.coreTasks = make([][]rta.Task, len(e.units))
+	e.coreOut = make([][]rta.Result, len(e.units))
+	for u := range e.units {
+		e.coreTasks[u] = make([]rta.Task, 0, n)
+		e.coreOut[u] = make([]rta.Result, n)
+	}
+	e.ref.init(e)
 	e.gpuTasks = make([]gpu.Task, 0, len(e.gpus))
 	e.gpuIdx = make([]int, 0, len(e.gpus))
 	e.gpuOut = make([]gpu.Response, len(e.gpus))
@@ -379,7 +400,7 @@ func (e *Evaluator) initScratch() {
 	for i := range warm {
 		warm[i] = rta.Task{C: 1, T: int64(n) * 4, D: int64(n) * 4}
 	}
-	_, _ = e.an.Analyze(rta.OPA, warm, e.rtOut) // sizes the analyzer's buffers
+	_, _ = e.an.Analyze(rta.OPA, warm, e.coreOut[0]) // sizes the analyzer's buffers
 }
 
 // Clone returns an Evaluator for the same configuration that shares the
@@ -387,7 +408,7 @@ func (e *Evaluator) initScratch() {
 // use in another goroutine.
 func (e *Evaluator) Clone() *Evaluator {
 	c := &Evaluator{cfg: e.cfg, units: e.units, gpuUnit: e.gpuUnit, tasks: e.tasks, gpus: e.gpus, ce: e.ce, dev: e.dev,
-		policy: e.policy, model: e.model, fifo: e.fifo, fixedC: e.fixedC, fixedCE: e.fixedCE, chains: e.chains, chainObjective: e.chainObjective, maxLimit: e.maxLimit}
+		policy: e.policy, model: e.model, count: e.count, fifo: e.fifo, fixedC: e.fixedC, fixedCE: e.fixedCE, chains: e.chains, chainObjective: e.chainObjective, maxLimit: e.maxLimit}
 	c.initScratch()
 	return c
 }
@@ -419,12 +440,15 @@ func runCost(s *configs.System, lines map[string]int64, runnables []string, u *u
 		if r == nil {
 			return c, fmt.Errorf("runnable %s is not defined", name)
 		}
+		var rd, wr int64
 		for _, l := range r.Reads {
-			c.lines += lines[l]
+			rd += lines[l]
 		}
 		for _, l := range r.Writes {
-			c.lines += lines[l]
+			wr += lines[l]
 		}
+		c.lines += rd + wr
+		c.phases += b2i64(rd > 0) + b2i64(wr > 0)
 		if len(r.Ticks) == 0 {
 			continue
 		}
@@ -455,12 +479,13 @@ func runCost(s *configs.System, lines map[string]int64, runnables []string, u *u
 func mergedCost(s *configs.System, lines map[string]int64, g, pre *configs.Task, u *unitInfo) (cpuCost, error) {
 	c := cpuCost{ok: true}
 	seen := map[string]bool{}
+	var rd, wr int64
 	for _, name := range pre.Runnables {
 		if r := s.Runnable(name); r != nil {
 			for _, l := range r.Reads {
 				if !seen[l] {
 					seen[l] = true
-					c.lines += lines[l]
+					rd += lines[l]
 				}
 			}
 		}
@@ -471,11 +496,13 @@ func mergedCost(s *configs.System, lines map[string]int64, g, pre *configs.Task,
 			for _, l := range r.Writes {
 				if !seen[l] {
 					seen[l] = true
-					c.lines += lines[l]
+					wr += lines[l]
 				}
 			}
 		}
 	}
+	// One runnable: a read phase, the kernel, a write phase.
+	c.lines, c.phases = rd+wr, b2i64(rd > 0)+b2i64(wr > 0)
 	var names []string
 	for _, r := range s.ComputeRunnables(g) {
 		names = append(names, r.Name)
@@ -585,6 +612,13 @@ func (e *Evaluator) gpuTask(s *configs.System, cfg *configs.Config, lines map[st
 		gi.defaultSlice = gi.kernel
 	}
 	return gi, nil
+}
+
+func b2i64(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func ceilDiv(a, b int64) int64 {
