@@ -127,7 +127,9 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 			if err := p.e.EvaluatePartial(a, r); err != nil {
 				return false
 			}
-			return !r.Schedulable
+			// A core whose priority search stopped undecided is not proven
+			// unschedulable: no cut on it.
+			return !r.Schedulable && r.Undecided == 0
 		},
 	}
 }
