@@ -146,6 +146,16 @@ func (e *Evaluator) ContentionDetail(r *Result) ([]TaskContention, error) {
 	return out, nil
 }
 
+// AnalyzeContention fills r.Windows with ContentionDetail(r), for reports.
+func (e *Evaluator) AnalyzeContention(r *Result) error {
+	d, err := e.ContentionDetail(r)
+	if err != nil {
+		return err
+	}
+	r.Windows = d
+	return nil
+}
+
 // windowAccesses is N_p(w) of task i on core u in its window w = R as the
 // window form counts it (rta, "Window-dependent contention"): its own lines
 // and, per task above it (under explicit priorities also per peer of equal

@@ -56,7 +56,7 @@ func overlapOf(t *testing.T, e *optimizer.Evaluator, r *optimizer.Result, name, 
 		}
 		for _, io := range tc.Interferers {
 			if io.Name == unit {
-				if r.Contention == configs.ContentionRequest {
+				if r.ContentionCount == configs.ContentionRequest {
 					return tc, io.Request
 				}
 				return tc, io.Refined

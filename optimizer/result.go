@@ -258,9 +258,9 @@ type Result struct {
 	InterferingCoresCE int
 	// GPUModel is the GPU model used: "fifo" or "timeslice".
 	GPUModel string
-	// Contention is the contention count used (analysis.contention):
+	// ContentionCount is the contention count used (analysis.contention):
 	// "challenge", "refined" or "request".
-	Contention string
+	ContentionCount string
 	// Rounds is the number of cross-core rounds the refined analysis took
 	// (0 under the challenge count), Converged whether the last round
 	// changed no response time (otherwise it stopped at MaxRounds, with
@@ -275,6 +275,10 @@ type Result struct {
 	// (System.Chains order) once AnalyzeChains has run on this result;
 	// Evaluate empties it, since the latencies depend on the response times.
 	Chains []ChainResult
+	// Windows holds the contention of every running task's response
+	// window under the three counts once AnalyzeContention has run on this
+	// result (see ContentionDetail); Evaluate empties it.
+	Windows []TaskContention
 
 	owner *configs.Config // the configuration the static fields are for
 }
@@ -294,7 +298,7 @@ func (e *Evaluator) initResult(r *Result) {
 	if e.fifo {
 		r.GPUModel = configs.GPUModelFIFO
 	}
-	r.Contention = e.count.String()
+	r.ContentionCount = e.count.String()
 	for i := range r.Units {
 		r.Units[i] = UnitResult{Name: e.units[i].name, Kind: e.units[i].kind, GPU: e.units[i].gpu}
 	}

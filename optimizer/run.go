@@ -270,6 +270,9 @@ func (p *Problem) point(pt moo.Point) Point {
 		panic(fmt.Sprintf("optimizer: re-evaluating a front point: %v", err))
 	}
 	e.AnalyzeChains(r)
+	if err := e.AnalyzeContention(r); err != nil {
+		panic(fmt.Sprintf("optimizer: the contention of a front point: %v", err))
+	}
 	return Point{Mapping: e.Mapping(a), Assignment: a, Result: r,
 		Objectives: append([]float64(nil), pt.Objectives...), Violation: pt.Violation}
 }
