@@ -77,6 +77,9 @@ entry. Priorities given in the file are used on every core where each task has o
 				return err
 			}
 			e.AnalyzeChains(r)
+			if err := e.AnalyzeContention(r); err != nil {
+				return err
+			}
 			if asJSON {
 				err = results.WriteAnalysisJSON(cmd.OutOrStdout(), cfg, mapping, r)
 			} else {
