@@ -78,6 +78,10 @@ func (e *Evaluator) ContentionDetail(r *Result) ([]TaskContention, error) {
 	}
 	e.buildDemands(r)
 	for u := range e.units {
+		if !e.units[u].gpu {
+			ids := e.onCore[u]
+			e.setSplits(r, u, func(k int) int { return r.Tasks[ids[k]].Priority })
+		}
 		for _, i := range e.onCore[u] {
 			tr := &r.Tasks[i]
 			rs.resp[i] = math.MaxInt64

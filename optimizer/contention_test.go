@@ -86,40 +86,41 @@ func TestRefinedTwoCoresEachTermBinds(t *testing.T) {
 		// C_A = 1000·10 ns + 1 µs = 11 µs, C_B = 100·10 ns + 1 µs = 2 µs.
 		// Refined, A: C0 = 1000·8 ns + 1 µs = 9 µs. In w = 9 µs B has
 		// η = ceil((9 + 2)/1000) = 1 job: A_B = 100 lines, Busy = 100·10 ns
-		// = 1 µs, Phases = 1·(1 read phase + 1 split) = 2; time count
-		// floor(1000/8) + 2·2 = 129 < N = 1000: O = 129 (time), I = 2 ns·129
-		// = 258 ns, R_A = 9.258 µs (η unchanged). B: C0 = 1.8 µs, A has one
-		// job, Busy = 1000·10 ns = 10 µs, time floor(10000/8) + 4 = 1254 >
-		// N = 100: O = 100 (lines), I = 200 ns, R_B = 2 µs = C_B: refined
-		// equals challenge for B.
+		// = 1 µs, Phases = 1·(1 read phase + 0 splits: B is alone on its
+		// core, so its releases cut no phase) = 1; time count floor(1000/8)
+		// + 2·1 = 127 < N = 1000: O = 127 (time), I = 2 ns·127 = 254 ns,
+		// R_A = 9.254 µs (η unchanged). B: C0 = 1.8 µs, A has one job, Busy
+		// = 1000·10 ns = 10 µs, time floor(10000/8) + 2 = 1252 > N = 100:
+		// O = 100 (lines), I = 200 ns, R_B = 2 µs = C_B: refined equals
+		// challenge for B.
 		name: "time binds", kind0: "Denver", linesA: 1000, linesB: 100, count: configs.ContentionRefined,
-		rA: 9_258 * ns, rB: 2_000 * ns, byA: memory.ByTime, byB: memory.ByLines, oA: 129, oB: 100,
+		rA: 9_254 * ns, rB: 2_000 * ns, byA: memory.ByTime, byB: memory.ByLines, oA: 127, oB: 100,
 	}, {
-		// The same under the request count: O_A = min(1000, 129, A_B = 100)
+		// The same under the request count: O_A = min(1000, 127, A_B = 100)
 		// = 100 (requests), I = 200 ns, R_A = 9.2 µs; B as before (min(100,
-		// 1254, 1000) = 100, lines).
+		// 1252, 1000) = 100, lines).
 		name: "requests bind", kind0: "Denver", linesA: 1000, linesB: 100, count: configs.ContentionRequest,
 		rA: 9_200 * ns, rB: 2_000 * ns, byA: memory.ByRequests, byB: memory.ByLines, oA: 100, oB: 100,
 	}, {
 		// B reads 2000 lines: C_B = 2000·10 ns + 1 µs = 21 µs. A: η_B = 1,
-		// Busy = 20 µs, time floor(20000/8) + 4 = 2504 > 1000: O = 1000
+		// Busy = 20 µs, time floor(20000/8) + 2 = 2502 > 1000: O = 1000
 		// (lines), I = 2 µs, R_A = 11 µs = C_A (refined equals challenge; the
 		// per-job form ties). B: C0 = 16 µs + 1 µs = 17 µs, A's Busy = 10 µs:
-		// time 1250 + 4 = 1254 < 2000: O = 1254 (time), I = 2.508 µs, R_B =
-		// 19.508 µs < 21 µs.
+		// time 1250 + 2 = 1252 < 2000: O = 1252 (time), I = 2.504 µs, R_B =
+		// 19.504 µs < 21 µs.
 		name: "lines bind", kind0: "Denver", linesA: 1000, linesB: 2000, count: configs.ContentionRefined,
-		rA: 11_000 * ns, rB: 19_508 * ns, byA: memory.ByLines, byB: memory.ByTime, oA: 1000, oB: 1254, perJobA: true,
+		rA: 11_000 * ns, rB: 19_504 * ns, byA: memory.ByLines, byB: memory.ByTime, oA: 1000, oB: 1252, perJobA: true,
 	}, {
 		// A on an A57 core (baseline 20 ns, K = 20 ns), B on the Denver
 		// core: a Denver line (10 ns) is shorter than an A57 access, so the
 		// time count is below B's requests. Challenge: A57 Lat = 20 + 20 =
 		// 40 ns, C_A = 40 µs + 1 µs = 41 µs. A: C0 = 20 µs + 1 µs = 21 µs, B's
-		// Busy = 100·10 ns = 1 µs: time floor(1000/20) + 2·2 = 54 < A_B = 100
-		// < 1000: O = 54 under both counts (time), I = 20 ns·54 = 1.08 µs,
-		// R_A = 22.08 µs. B: A's Busy = 1000·40 ns = 40 µs, time 5000 + 4 >
+		// Busy = 100·10 ns = 1 µs: time floor(1000/20) + 2·1 = 52 < A_B = 100
+		// < 1000: O = 52 under both counts (time), I = 20 ns·52 = 1.04 µs,
+		// R_A = 22.04 µs. B: A's Busy = 1000·40 ns = 40 µs, time 5000 + 2 >
 		// 100: O = 100 (lines), R_B = 2 µs.
 		name: "time binds under the request count", kind0: "A57", linesA: 1000, linesB: 100, count: configs.ContentionRequest,
-		rA: 22_080 * ns, rB: 2_000 * ns, byA: memory.ByTime, byB: memory.ByLines, oA: 54, oB: 100,
+		rA: 22_040 * ns, rB: 2_000 * ns, byA: memory.ByTime, byB: memory.ByLines, oA: 52, oB: 100,
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := evaluator(t, load(t, twoCoreSystem(tc.kind0, tc.linesA, tc.linesB, tc.count)))
@@ -197,7 +198,7 @@ func TestRefinedCopyEngineTerm(t *testing.T) {
 	// 121 µs = R_A. Copy engine: #C = 1 (Core0), 3 + 0.5 = 3.5 ns a line:
 	// copy in 50·3.5 = 175 ns, kernel 1500/1.5 GHz = 1 µs, copy out 35 ns;
 	// R_gpu = 1.21 µs; P busy-waits: R_P = 1 + 1.21 + 1 = 3.21 µs.
-	ch := evaluate(t, evaluator(t, load(t, copyEngineSystem)), units, nil)
+	ch := evaluate(t, evaluator(t, load(t, challengeCount(copyEngineSystem))), units, nil)
 	wantTime(t, "challenge R_A", task(t, ch, "A").R, 121*us)
 	wantTime(t, "R_P", task(t, ch, "P").R, 3_210*ns)
 	for _, count := range []string{configs.ContentionRefined, configs.ContentionRequest} {
@@ -229,11 +230,11 @@ func TestRefinedCopyEngineTerm(t *testing.T) {
 // (per-access memory) or its request bound (round-robin requests), and the
 // bound of a task whose overlaps the time or the request count cut is
 // nearly reached, so that an undercount would show: A's refined bound
-// 9.258 µs leaves 56 ns to the simulated 9.202 µs (its 258 ns of
+// 9.254 µs leaves 52 ns to the simulated 9.202 µs (its 254 ns of
 // contention less a quarter would already fall below), and its request
 // bound 9.2 µs is reached exactly. B's time count (2000 lines against A's
 // 10 µs phase) is looser, since B's accesses last 10 ns, not the 8 ns
-// baseline the count assumes: 19.0 of 19.508 µs.
+// baseline the count assumes: 19.0 of 19.504 µs.
 func TestRefinedSmallSystemsInSimulation(t *testing.T) {
 	for _, c := range []struct {
 		count string

@@ -229,11 +229,21 @@ func (e *Evaluator) refineOnce(a *Assignment, r *Result) error {
 				ts[k].Priority = len(ids) - rs.chRank[i]
 			}
 		}
+		e.setSplits(r, u, func(k int) int { return ts[k].Priority })
 	}
 	if selecting {
 		if err := e.selectOrders(r, &allMeet); err != nil {
 			return err
 		}
+		// The selected orders make the cut phases of those cores known:
+		// the demands shrink, and every core is analysed again.
+		for u := range e.units {
+			if ids := e.onCore[u]; !e.units[u].gpu && len(ids) > 0 && !rs.fixed[u] {
+				ts := e.coreTasks[u]
+				e.setSplits(r, u, func(k int) int { return ts[k].Priority })
+			}
+		}
+		clear(rs.valid)
 	}
 	// Rounds: every core with its order fixed, analysed with the other
 	// cores' current bounds; a bound that shrinks replaces the old one at
@@ -440,7 +450,9 @@ func (s *shrinkage) matters(st *memory.Stability, latency, baseline int64, count
 // core under its policy, with the demand of every task on another core
 // counted with a lower bound of its response time that no order and no
 // further task can lower (its own execution without contention and its
-// suspension; a GPU task's best-case GPU job). Adding a task only adds
+// suspension; a GPU task's best-case GPU job), and with no phase cut by a
+// preemption (setSplits: a cut needs a task below it, which a completion
+// may or may not place). Adding a task only adds
 // demand, and a complete mapping's sound bounds are at least these, so a
 // partial mapping that fails this test has no completion that passes the
 // refined analysis (see the package documentation).
@@ -451,9 +463,10 @@ func (e *Evaluator) relaxed(a *Assignment, r *Result) error {
 		if e.units[u].gpu {
 			continue
 		}
-		for _, i := range e.onCore[u] {
+		for k, i := range e.onCore[u] {
 			tr := &r.Tasks[i]
 			rs.resp[i] = satAdd(satAdd(satAdd(tr.Compute, tr.Memory), tr.GPUWait), tr.Suspension)
+			rs.demands[u][k].Splits = 0 // a lower bound in every order and completion
 		}
 	}
 	e.syncDemands(r)
@@ -520,6 +533,35 @@ func (e *Evaluator) buildDemands(r *Result) {
 			}
 		}
 		w.CopyEngine = memory.Interferer{Latency: ceLat, Tasks: rs.ce}
+	}
+}
+
+// setSplits sets the Splits of core u's demands from the priorities prio
+// (prio(k) of its k-th task, higher = more urgent). A job cuts a memory
+// phase of another job on its core only by preempting it, when it is
+// released or resumes: the other job has a priority at most its own
+// (equal under explicit priorities, which may be dispatched either way).
+// So a task cuts none when no other task at or below its priority moves a
+// line, and its Splits, 1 + suspensions per job otherwise
+// (memory.Footprint.OnCore), is then 0.
+func (e *Evaluator) setSplits(r *Result, u int, prio func(k int) int) {
+	rs := &e.ref
+	d := rs.demands[u]
+	for k, i := range e.onCore[u] {
+		cuts := false
+		for j := range e.onCore[u] {
+			if j != k && d[j].Lines > 0 && prio(j) <= prio(k) {
+				cuts = true
+				break
+			}
+		}
+		d[k].Splits = 0
+		if cuts {
+			d[k].Splits = 1
+			if r.Tasks[i].Role == OffloadAsync {
+				d[k].Splits = 2
+			}
+		}
 	}
 }
 
