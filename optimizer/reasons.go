@@ -129,9 +129,16 @@ func (r *Result) taskReason(k int) string {
 		for _, j := range r.byRank(t.Unit) {
 			o := &r.Tasks[j]
 			if j != k && (o.Rank < t.Rank || (t.Explicit && o.Rank == t.Rank)) {
-				u += float64(o.C) / float64(o.T)
+				c := o.C
+				if refined {
+					c = o.Compute + o.Memory + o.GPUWait
+				}
+				u += float64(c) / float64(o.T)
 				names = append(names, o.Name)
 			}
+		}
+		if refined {
+			return fmt.Sprintf("%s: no finite response time: the tasks of higher priority (%s) use %s of the core even without the contention of other units", where, strings.Join(names, ", "), pct(u))
 		}
 		return fmt.Sprintf("%s: no finite response time: the tasks of higher priority (%s) use %s of the core", where, strings.Join(names, ", "), pct(u))
 	case InterfererNoBound:
