@@ -45,7 +45,7 @@ type Analysis struct {
 	// phases within the response window) or "request" (also at most one per
 	// line request of the other unit; this assumes round-robin memory
 	// arbitration with one outstanding request per client, which the
-	// challenge does not state). The default is "challenge".
+	// challenge does not state). The default is "refined".
 	Contention string `json:"contention" yaml:"contention,omitempty"`
 	// InterferingCores fixes #C of the contention model; nil means the
 	// sound convention (the other cores that access memory).
@@ -77,7 +77,7 @@ const (
 
 // DefaultContention is the contention count of a configuration that names
 // none.
-const DefaultContention = ContentionChallenge
+const DefaultContention = ContentionRefined
 
 // RequestAssumption names the hardware assumption that the request count
 // rests on; every output of a request-count number says it.

@@ -19,8 +19,10 @@ func newAnalyzeCmd() *cobra.Command {
 		Short: "Analyse one mapping: response times with memory contention, the copy engine, the GPU and offloading",
 		Long: `Analyse one mapping of the system's tasks to units: every task's execution time
 with its terms (compute, memory, contention, GPU wait), its worst-case response time
-and deadline, the GPU tasks' responses with their terms, and a verdict. The exit code
-is 1 when some task misses its deadline or has no bound.
+and deadline, the contention of its response window under the challenge and refined
+counts (analysis.contention; request too when in force) with, per other core and the
+copy engine, the term that binds, the GPU tasks' responses with their terms, and a
+verdict. The exit code is 1 when some task misses its deadline or has no bound.
 
 --mapping default analyses the model's own mapping. A mapping file places every task
 that runs and may set offloading modes, time slices and stream priorities:

@@ -251,14 +251,17 @@ func TestKernelDefaults(t *testing.T) {
 	}
 }
 
-// TestExampleSweep: the example sweep file loads: 3 × 2 × 2 × 3 runs on the
-// three-objective example.
+// TestExampleSweep: the example sweep file loads: 3 counts × 3 × 2 × 3
+// seeds = 54 runs on the three-objective example, the counts outermost.
 func TestExampleSweep(t *testing.T) {
 	sw, err := sweep.Load("../../configs/examples/sweep-contention.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sw.Runs) != 36 || sw.Runs[0].Config.Search.Generations != 200 || len(sw.Runs[0].Config.Search.Objectives) != 3 {
+	if len(sw.Runs) != 54 || sw.Runs[0].Config.Search.Generations != 200 || len(sw.Runs[0].Config.Search.Objectives) != 3 {
 		t.Errorf("%d runs, search %+v", len(sw.Runs), sw.Runs[0].Config.Search)
+	}
+	if c := sw.Runs[0].Config.Analysis; c.Contention != "challenge" || c.CopyEngineActive != nil || sw.Runs[53].Config.Analysis.Contention != "request" {
+		t.Errorf("first run's analysis %+v, last run's count %q", c, sw.Runs[53].Config.Analysis.Contention)
 	}
 }
