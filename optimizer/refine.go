@@ -335,8 +335,14 @@ func (e *Evaluator) selectOrders(r *Result, allMeet *bool) error {
 		if e.units[u].gpu || len(ids) == 0 || rs.fixed[u] {
 			continue
 		}
+		// Only whether every task meets its deadline matters here: the
+		// bounds are used only then (and the iterations stop at D).
 		out := e.coreOut[u][:len(ids)]
-		if err := e.analyseWindowed(r, u, e.policy, out); err != nil {
+		limit := e.maxLimit
+		e.maxLimit = rta.LimitDeadline
+		err := e.analyseWindowed(r, u, e.policy, out)
+		e.maxLimit = limit
+		if err != nil {
 			return err
 		}
 		r.Units[u].Undecided = !e.an.Decided()

@@ -139,7 +139,7 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 		if i == unboundedCheck && utilisationC0AtLeastOne(hp) {
 			return Infinity, Unbounded
 		}
-		if i > unboundedCheck && w+t.J > t.T {
+		if w+t.J > t.T {
 			// Past the period the single-job analysis gives no bound
 			// whatever the fixed point; stop rather than crawl towards
 			// it (R is a lower bound of the analysis value).

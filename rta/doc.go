@@ -170,8 +170,8 @@
 // The iteration starts at C0 + S + B + Σ C0_j, below the least fixed point
 // of both forms, and rises. It is Unbounded only when Σ C0_j/T_j ≥ 1 (then
 // neither form has a fixed point); a term I that grows too fast shows as
-// Exceeded, and so, after 64 iterations, does any iteration that has
-// passed the period (where the single-job analysis gives no bound anyway),
+// Exceeded, and so does, whatever the Limit, an iteration as soon as it
+// passes the period (where the single-job analysis gives no bound anyway),
 // so that it does not crawl to a far fixed point. R is then a lower bound.
 //
 // Priority assignment stays exact. I depends on the tasks above only
