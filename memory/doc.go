@@ -166,11 +166,17 @@
 // convention's K·N_p·#C + sGPU·N_p·bGPU). Every count is non-decreasing in
 // t, N_p(t), each R_k, lines(k), phases(k), splits(k), Lat_c and the set of
 // tasks, and non-increasing in each T_k (TestOverlapMonotone). So the
-// response-time iteration with I(t) stays monotone; a cross-core
-// iteration that starts from the challenge's bounds and feeds each round's
-// response times into the next computes sound bounds in every round that
-// never grow; and a task added to a partial mapping only adds interfering
-// demand, which keeps the exhaustive search's pruning sound. The counting
+// response-time iteration with I(t) stays monotone; with the priority
+// orders fixed, a cross-core iteration that starts from the challenge's
+// bounds and feeds each round's response times into the next computes
+// sound bounds in every round that never grow; and a task added to a
+// partial mapping only adds interfering demand. Where priorities are
+// derived from the analysis, a task added to a core can reorder it and
+// shrink a response time that another core's count uses: package
+// optimizer's documentation ("Refined contention", "The exhaustive search's
+// cut under the refined counts") says how it keeps its iteration and its
+// pruning sound then. Counter.Stability tells such an iteration when a
+// shrunk response time cannot change a count it gave. The counting
 // argument (items 2–4) is checked against simulated fixed-priority traces
 // with self-suspensions and an optimal adversary placing p's accesses
 // (TestTraceCounts).
