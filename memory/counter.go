@@ -63,12 +63,14 @@ type unitState struct {
 	// What the calls since Reset asked (Stability): the least t − lo; whether
 	// every call overlapped all or none of the accesses; and then the least
 	// margins of the time count and of the requests over n, folded in from
-	// pendN, the largest n of such a call with the current sums (0: none),
-	// whenever the sums change and when asked.
+	// the calls with the current sums (pending: there were some; pendN the
+	// largest n, pendNeed the largest n − pauses) whenever the sums change
+	// and when asked.
 	slack                 int64
 	allLines              bool
 	timeMargin, reqMargin int64
-	pendN                 int64
+	pending               bool
+	pendN, pendNeed       int64
 }
 
 // jobState is the cached η of one task.
@@ -91,7 +93,7 @@ func (c *Counter) Reset(w *Window) {
 			u := &c.units[i]
 			u.lo, u.hi, u.active, u.time = 0, -1, -1, -1
 			u.setFloor()
-			u.slack, u.allLines, u.timeMargin, u.reqMargin, u.pendN = math.MaxInt64, true, math.MaxInt64, math.MaxInt64, 0
+			u.slack, u.allLines, u.timeMargin, u.reqMargin, u.pending = math.MaxInt64, true, math.MaxInt64, math.MaxInt64, false
 		}
 		return
 	}
@@ -156,14 +158,15 @@ func (c *Counter) sameShape() bool {
 	return true
 }
 
-// Interference returns Window.Interference(t, n, count) of the Window of
-// the last Reset. Before the first Reset it returns math.MaxInt64, no
-// bound, rather than an optimistic value. It never allocates.
-func (c *Counter) Interference(t, n int64, count Count) int64 {
+// Interference returns Window.Interference(t, n, pauses, count) of the
+// Window of the last Reset. Before the first Reset it returns
+// math.MaxInt64, no bound, rather than an optimistic value. It never
+// allocates.
+func (c *Counter) Interference(t, n, pauses int64, count Count) int64 {
 	if c.w == nil {
 		return math.MaxInt64
 	}
-	cores, ce := c.Overlaps(t, n, count)
+	cores, ce := c.Overlaps(t, n, pauses, count)
 	w := c.w
 	return satAdd(satMul(nonneg(w.Core.PerCore), cores), satMul(nonneg(w.Core.CopyEngine), ce))
 }
@@ -173,11 +176,11 @@ func (c *Counter) Interference(t, n int64, count Count) int64 {
 // caller that charges them otherwise (for example with a fixed number of
 // interfering cores, which caps the first at that number times n). Before
 // the first Reset both are n, every access overlapped. It never allocates.
-func (c *Counter) Overlaps(t, n int64, count Count) (cores, copyEngine int64) {
+func (c *Counter) Overlaps(t, n, pauses int64, count Count) (cores, copyEngine int64) {
 	if c.w == nil {
 		return nonneg(n), nonneg(n)
 	}
-	t, n = nonneg(t), nonneg(n)
+	t, n, pauses = nonneg(t), nonneg(n), nonneg(pauses)
 	c.until = math.MaxInt64
 	last := len(c.units) - 1
 	for i := range c.units {
@@ -194,21 +197,23 @@ func (c *Counter) Overlaps(t, n int64, count Count) (cores, copyEngine int64) {
 			// Past the interval the cached sums are lower bounds (every
 			// count is non-decreasing in t): if they already give O = n,
 			// so do the exact ones, and the refresh is saved.
-			if t <= u.lo || (t > u.hi && !c.allOverlap(u, n, count)) {
+			if t <= u.lo || (t > u.hi && !c.allOverlap(u, n, pauses, count)) {
 				c.refresh(u, t)
 			}
 			if !u.floor && u.lo > math.MinInt64 { // the floor and an interferer without tasks have no boundary
 				u.slack = min(u.slack, t-u.lo)
 			}
 			if u.requests > 0 {
-				o = c.refined(u, n)
+				o = c.refined(u, n, pauses)
 				if count == RequestCount {
 					o = min(o, u.requests)
 				}
 				if o < n {
 					u.allLines = false
+				} else if !u.pending {
+					u.pending, u.pendN, u.pendNeed = true, n, n-pauses
 				} else {
-					u.pendN = max(u.pendN, n)
+					u.pendN, u.pendNeed = max(u.pendN, n), max(u.pendNeed, n-pauses)
 				}
 			}
 			if o < n {
@@ -229,7 +234,7 @@ func (c *Counter) Overlaps(t, n int64, count Count) (cores, copyEngine int64) {
 
 // Until returns the longest window length up to which the values of the
 // last call to Overlaps (or Interference) hold: for every t' between its t
-// and Until, the same n gives the same counts. A response-time iteration
+// and Until, the same n and pauses give the same counts. A response-time iteration
 // whose next window lies within it needs no call. It is the call's t when
 // nothing is known, and math.MaxInt64 when every count was n or the count
 // was the challenge's.
@@ -237,28 +242,34 @@ func (c *Counter) Until() int64 { return c.until }
 
 // foldMargins records, for the calls at which unit u overlapped all n
 // accesses with its current sums, by how much the time count's comparison
-// x ≥ y held, with x = A·Latency and y = (n − 2·Phases)·baseline (it was at
-// least n exactly then), and by how much A exceeded n: the least margins
-// are those of the largest such n. The sums may be lower bounds of the
-// exact ones (allOverlap), which only makes the margins smaller.
+// x ≥ y held, with x = A·Latency and y = (n − pauses − 2·Phases)·baseline
+// (the time count was at least n exactly then), and by how much A exceeded
+// n: the least margins are those of the largest n − pauses and n. The sums
+// may be lower bounds of the exact ones (allOverlap), which only makes the
+// margins smaller.
 func (c *Counter) foldMargins(u *unitState) {
-	n := u.pendN
-	if n <= 0 || !u.allLines {
-		u.pendN = 0
+	if !u.pending || !u.allLines {
+		u.pending = false
 		return
 	}
-	u.pendN = 0
+	u.pending = false
+	n := u.pendN
 	x := satMul(u.requests, nonneg(u.ic.Latency))
 	b := nonneg(c.w.Core.Baseline)
-	m := n - satMul(2, u.phases) // n ≥ 0, so no overflow
+	need, twoP := u.pendNeed, satMul(2, u.phases) // need = n − pauses may be negative
 	var margin int64
-	if m >= 0 {
-		margin = x - satMul(m, b) // ≥ 0: the time count was at least n
-		if b > 0 && satMul(m, b) == math.MaxInt64 {
+	if need > twoP {
+		y := satMul(need-twoP, b)
+		margin = x - y // ≥ 0: the time count was at least n
+		if b > 0 && y == math.MaxInt64 {
 			margin = 0 // saturated: no margin can be shown
 		}
 	} else {
-		margin = satAdd(x, satMul(-m, b))
+		deficit := twoP - max(need, 0)
+		if need < 0 {
+			deficit = satAdd(twoP, -need)
+		}
+		margin = satAdd(x, satMul(deficit, b))
 	}
 	if b == 0 {
 		margin = math.MaxInt64 // the time count is unbounded
@@ -304,39 +315,39 @@ func (c *Counter) Stability(i int) Stability {
 
 // allOverlap reports whether unit u's cached sums show O = n: the time
 // count, and under RequestCount the requests too, are at least n.
-func (c *Counter) allOverlap(u *unitState, n int64, count Count) bool {
+func (c *Counter) allOverlap(u *unitState, n, pauses int64, count Count) bool {
 	if u.requests <= 0 || (count == RequestCount && u.requests < n) {
 		return false
 	}
+	return c.timeReaches(u, n, pauses)
+}
+
+// timeReaches reports whether unit u's time count with pauses reaches n:
+// floor(x/b) + 2P + pauses ≥ n holds exactly when n ≤ 2P + pauses or
+// x ≥ (n − 2P − pauses)·b, with x = A·Latency in 128 bits.
+func (c *Counter) timeReaches(u *unitState, n, pauses int64) bool {
 	b := c.w.Core.Baseline
-	twoP := satMul(2, u.phases)
-	if b <= 0 || n <= twoP {
+	slack := satAdd(satMul(2, u.phases), pauses)
+	if b <= 0 || n <= slack {
 		return true
 	}
 	xHi, xLo := bits.Mul64(uint64(u.requests), uint64(nonneg(u.ic.Latency)))
-	yHi, yLo := bits.Mul64(uint64(n-twoP), uint64(b))
+	yHi, yLo := bits.Mul64(uint64(n-slack), uint64(b))
 	return xHi > yHi || (xHi == yHi && xLo >= yLo)
 }
 
-// refined returns min(n, time count) of unit u, dividing only when the
-// time count is the smaller: floor(x/b) + 2P ≥ n holds exactly when
-// n ≤ 2P or x ≥ (n − 2P)·b, with x = A·Latency in 128 bits.
-func (c *Counter) refined(u *unitState, n int64) int64 {
+// refined returns min(n, time count + pauses) of unit u, dividing only
+// when the time count is the smaller (once per interval: u.time keeps
+// floor(x/b) + 2P, without the call's pauses).
+func (c *Counter) refined(u *unitState, n, pauses int64) int64 {
 	if u.time >= 0 {
-		return min(n, u.time)
+		return min(n, satAdd(u.time, pauses))
 	}
-	b := c.w.Core.Baseline
-	twoP := satMul(2, u.phases)
-	if b <= 0 || n <= twoP {
+	if c.timeReaches(u, n, pauses) {
 		return n
 	}
-	xHi, xLo := bits.Mul64(uint64(u.requests), uint64(nonneg(u.ic.Latency)))
-	yHi, yLo := bits.Mul64(uint64(n-twoP), uint64(b))
-	if xHi > yHi || (xHi == yHi && xLo >= yLo) {
-		return n
-	}
-	u.time = timeCount(u.requests, u.ic.Latency, b, u.phases)
-	return min(n, u.time)
+	u.time = timeCount(u.requests, u.ic.Latency, c.w.Core.Baseline, u.phases, 0)
+	return min(n, satAdd(u.time, pauses))
 }
 
 // refresh recomputes the sums of unit u for a window of length t ≥ 0.

@@ -31,17 +31,21 @@ func TestCounterMatchesWindow(t *testing.T) {
 				tw = satAdd(nonneg(tw), rng.Int63n(2*ms))
 				n += rng.Int63n(100)
 			}
+			pz := int64(0)
+			if rng.Intn(2) == 0 {
+				pz = rng.Int63n(200) // accesses paused by preemptions
+			}
 			for _, count := range counts {
-				want := w.Interference(tw, n, count)
-				if got := ctr.Interference(tw, n, count); got != want {
+				want := w.Interference(tw, n, pz, count)
+				if got := ctr.Interference(tw, n, pz, count); got != want {
 					t.Fatalf("window %d step %d, t = %d, n = %d, %v: Counter %d, Window %d (%+v)", i, step, tw, n, count, got, want, w)
 				}
 				var cores int64
 				for k := range w.Cores {
-					cores = satAdd(cores, w.Overlap(&w.Cores[k], tw, n, count).Count)
+					cores = satAdd(cores, w.Overlap(&w.Cores[k], tw, n, pz, count).Count)
 				}
-				ce := w.Overlap(&w.CopyEngine, tw, n, count).Count
-				if gc, gce := ctr.Overlaps(tw, n, count); gc != cores || gce != ce {
+				ce := w.Overlap(&w.CopyEngine, tw, n, pz, count).Count
+				if gc, gce := ctr.Overlaps(tw, n, pz, count); gc != cores || gce != ce {
 					t.Fatalf("window %d step %d, t = %d, n = %d, %v: Overlaps %d, %d; Window %d, %d", i, step, tw, n, count, gc, gce, cores, ce)
 				}
 				calls++
@@ -54,7 +58,7 @@ func TestCounterMatchesWindow(t *testing.T) {
 			w.Cores[0].Tasks[0].Response /= 2
 			ctr.Reset(&w)
 			for _, count := range counts {
-				if got, want := ctr.Interference(tw, n, count), w.Interference(tw, n, count); got != want {
+				if got, want := ctr.Interference(tw, n, 0, count), w.Interference(tw, n, 0, count); got != want {
 					t.Fatalf("after Reset: Counter %d, Window %d", got, want)
 				}
 			}
@@ -65,7 +69,7 @@ func TestCounterMatchesWindow(t *testing.T) {
 		v := randWindow(rng)
 		ctr.Reset(&v)
 		for _, count := range counts {
-			if got, want := ctr.Interference(tw, n, count), v.Interference(tw, n, count); got != want {
+			if got, want := ctr.Interference(tw, n, 0, count), v.Interference(tw, n, 0, count); got != want {
 				t.Fatalf("another window in the same Counter: Counter %d, Window %d", got, want)
 			}
 		}
@@ -110,7 +114,7 @@ func TestCounterNoAllocs(t *testing.T) {
 		ctr.Reset(&w)
 		for i := range int64(50) {
 			for _, count := range counts {
-				sink += ctr.Interference(5*ms+i*100*us, 20_000+i, count)
+				sink += ctr.Interference(5*ms+i*100*us, 20_000+i, 0, count)
 			}
 		}
 	})
@@ -118,7 +122,7 @@ func TestCounterNoAllocs(t *testing.T) {
 		t.Errorf("Counter allocates %.1f times per run", allocs)
 	}
 	var fresh Counter
-	if got := fresh.Interference(1, 1, RefinedCount); got != math.MaxInt64 {
+	if got := fresh.Interference(1, 1, 0, RefinedCount); got != math.MaxInt64 {
 		t.Errorf("a Counter without Reset gives %d, want no bound", got)
 	}
 	_ = sink
@@ -157,9 +161,9 @@ func BenchmarkFixedPoint(b *testing.B) {
 						n += jobs * tasks[k].lines
 					}
 					if counter {
-						next += ctr.Interference(t, n, count)
+						next += ctr.Interference(t, n, 0, count)
 					} else {
-						next += w.Interference(t, n, count)
+						next += w.Interference(t, n, 0, count)
 					}
 					calls++
 					if next == t || next > 100*ms {
@@ -199,12 +203,12 @@ func FuzzInterference(f *testing.F) {
 		for _, t2 := range []int64{tw, tw / 2, satAdd(nonneg(tw), period)} {
 			var prev int64 = math.MaxInt64
 			for _, count := range counts {
-				got := w.Interference(t2, n, count)
+				got := w.Interference(t2, n, 0, count)
 				if got < 0 || got > prev {
 					t.Fatalf("I(%d) under %v = %d (previous count %d)", t2, count, got, prev)
 				}
 				prev = got
-				if c := ctr.Interference(t2, n, count); c != got {
+				if c := ctr.Interference(t2, n, 0, count); c != got {
 					t.Fatalf("I(%d) under %v: Counter %d, Window %d", t2, count, c, got)
 				}
 			}
@@ -219,7 +223,7 @@ func FuzzInterference(f *testing.F) {
 // slack changes some job count at some window length asked.
 func TestCounterSlack(t *testing.T) {
 	rng := rand.New(rand.NewSource(8))
-	type call struct{ t, n int64 }
+	type call struct{ t, n, p int64 }
 	var ctr Counter
 	tight, checked := 0, 0
 	for i := 0; i < 3000; i++ {
@@ -234,12 +238,12 @@ func TestCounterSlack(t *testing.T) {
 				tw = satAdd(tw, rng.Int63n(2*ms))
 			}
 			n += rng.Int63n(100)
-			calls = append(calls, call{tw, n})
+			calls = append(calls, call{tw, n, rng.Int63n(3) * rng.Int63n(100)})
 		}
 		count := counts[1+rng.Intn(2)] // refined or request
 		var want [][2]int64
 		for _, c := range calls {
-			a, b := ctr.Overlaps(c.t, c.n, count)
+			a, b := ctr.Overlaps(c.t, c.n, c.p, count)
 			want = append(want, [2]int64{a, b})
 		}
 		units := append(append([]*Interferer(nil), ptrs(w.Cores)...), &w.CopyEngine)
@@ -258,7 +262,7 @@ func TestCounterSlack(t *testing.T) {
 		}
 		ctr.Reset(&w)
 		for m, c := range calls {
-			a, b := ctr.Overlaps(c.t, c.n, count)
+			a, b := ctr.Overlaps(c.t, c.n, c.p, count)
 			if a != want[m][0] || b != want[m][1] {
 				t.Fatalf("window %d, call %d (t %d, n %d): (%d, %d) after shrinking within the slack, (%d, %d) before", i, m, c.t, c.n, a, b, want[m][0], want[m][1])
 			}
@@ -308,7 +312,7 @@ func ptrs(xs []Interferer) []*Interferer {
 // Reset, for the same calls.
 func TestCounterMargins(t *testing.T) {
 	rng := rand.New(rand.NewSource(9))
-	type call struct{ t, n int64 }
+	type call struct{ t, n, p int64 }
 	var ctr Counter
 	checked, shrunk := 0, 0
 	for i := 0; i < 4000; i++ {
@@ -323,12 +327,12 @@ func TestCounterMargins(t *testing.T) {
 				tw = satAdd(tw, rng.Int63n(2*ms))
 			}
 			n += rng.Int63n(100)
-			calls = append(calls, call{tw, n})
+			calls = append(calls, call{tw, n, rng.Int63n(3) * rng.Int63n(100)})
 		}
 		count := counts[1+rng.Intn(2)]
 		var want [][2]int64
 		for _, c := range calls {
-			a, b := ctr.Overlaps(c.t, c.n, count)
+			a, b := ctr.Overlaps(c.t, c.n, c.p, count)
 			want = append(want, [2]int64{a, b})
 		}
 		units := append(ptrs(w.Cores), &w.CopyEngine)
@@ -365,7 +369,7 @@ func TestCounterMargins(t *testing.T) {
 		}
 		ctr.Reset(&w)
 		for m, c := range calls {
-			a, b := ctr.Overlaps(c.t, c.n, count)
+			a, b := ctr.Overlaps(c.t, c.n, c.p, count)
 			if a != want[m][0] || b != want[m][1] {
 				t.Fatalf("window %d, call %d (t %d, n %d, %v): (%d, %d) after shrinking within the margins, (%d, %d) before", i, m, c.t, c.n, count, a, b, want[m][0], want[m][1])
 			}
@@ -408,7 +412,7 @@ func BenchmarkCounterOverlaps(b *testing.B) {
 		if i%4 == 0 {
 			c.Reset(&w)
 		}
-		c.Overlaps(ts[i%64], 20000, RefinedCount)
+		c.Overlaps(ts[i%64], 20000, 0, RefinedCount)
 		i++
 	}
 }
@@ -426,7 +430,8 @@ func TestCounterUntil(t *testing.T) {
 		for step := 0; step < 20; step++ {
 			tw = satAdd(tw, rng.Int63n(2*ms))
 			count := counts[rng.Intn(3)]
-			a, b := ctr.Overlaps(tw, n, count)
+			pz := rng.Int63n(3) * rng.Int63n(100)
+			a, b := ctr.Overlaps(tw, n, pz, count)
 			until := ctr.Until()
 			if until < tw {
 				t.Fatalf("Until %d before t = %d", until, tw)
@@ -437,9 +442,9 @@ func TestCounterUntil(t *testing.T) {
 				}
 				var cores int64
 				for k := range w.Cores {
-					cores = satAdd(cores, w.Overlap(&w.Cores[k], u, n, count).Count)
+					cores = satAdd(cores, w.Overlap(&w.Cores[k], u, n, pz, count).Count)
 				}
-				ce := w.Overlap(&w.CopyEngine, u, n, count).Count
+				ce := w.Overlap(&w.CopyEngine, u, n, pz, count).Count
 				if cores != a || ce != b {
 					t.Fatalf("window %d: at t = %d the counts are (%d, %d); at %d ≤ Until %d they are (%d, %d)", i, tw, a, b, u, until, cores, ce)
 				}

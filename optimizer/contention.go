@@ -31,9 +31,11 @@ type InterfererOverlap struct {
 type TaskContention struct {
 	Task int // index into Result.Tasks
 	// Window is the length w of the task's level-i window (its R; hetmap's
-	// CPU tasks have no release jitter), and Accesses N_p(w), the memory
-	// accesses of its job and of the jobs above it there.
-	Window, Accesses int64
+	// CPU tasks have no release jitter), Accesses N_p(w), the memory
+	// accesses of its job and of the jobs above it there, and Pauses how
+	// many of them a preemption may pause (the releases and resumptions of
+	// the jobs above).
+	Window, Accesses, Pauses int64
 	// Challenge, Refined and Request are the contention charged for those
 	// accesses under each count (ps): the challenge's every access at
 	// K·#C + sGPU·bGPU, and I(w) of contention.md with the refined and the
@@ -103,28 +105,28 @@ func (e *Evaluator) ContentionDetail(r *Result) ([]TaskContention, error) {
 			if !tr.Verdict.Bounded() {
 				continue
 			}
-			tc := TaskContention{Task: i, Window: tr.R, Accesses: tr.WindowAccesses, PerJobBound: tr.PerJobBound}
+			tc := TaskContention{Task: i, Window: tr.R, Accesses: tr.WindowAccesses, Pauses: tr.WindowPauses, PerJobBound: tr.PerJobBound}
 			if e.count == memory.ChallengeCount {
-				tc.Accesses = e.windowAccesses(r, u, i)
+				tc.Accesses, tc.Pauses = e.windowAccesses(r, u, i)
 			}
-			n := tc.Accesses
+			n, p := tc.Accesses, tc.Pauses
 			var cores [3]int64
 			var ce [3]int64
 			for c := range w.Cores {
 				v := rs.winUnits[u][c]
 				io := InterfererOverlap{Unit: v, Name: e.units[v].name, Active: w.Cores[c].Active(),
-					Refined: w.Overlap(&w.Cores[c], tc.Window, n, memory.RefinedCount),
-					Request: w.Overlap(&w.Cores[c], tc.Window, n, memory.RequestCount)}
-				cores[0] = satAdd(cores[0], w.Overlap(&w.Cores[c], tc.Window, n, memory.ChallengeCount).Count)
+					Refined: w.Overlap(&w.Cores[c], tc.Window, n, p, memory.RefinedCount),
+					Request: w.Overlap(&w.Cores[c], tc.Window, n, p, memory.RequestCount)}
+				cores[0] = satAdd(cores[0], w.Overlap(&w.Cores[c], tc.Window, n, p, memory.ChallengeCount).Count)
 				cores[1] = satAdd(cores[1], io.Refined.Count)
 				cores[2] = satAdd(cores[2], io.Request.Count)
 				tc.Interferers = append(tc.Interferers, io)
 			}
 			if len(w.CopyEngine.Tasks) > 0 {
 				io := InterfererOverlap{Unit: e.gpuUnit, Name: "copy engine", CopyEngine: true, Active: w.CopyEngine.Active(),
-					Refined: w.Overlap(&w.CopyEngine, tc.Window, n, memory.RefinedCount),
-					Request: w.Overlap(&w.CopyEngine, tc.Window, n, memory.RequestCount)}
-				ce = [3]int64{w.Overlap(&w.CopyEngine, tc.Window, n, memory.ChallengeCount).Count, io.Refined.Count, io.Request.Count}
+					Refined: w.Overlap(&w.CopyEngine, tc.Window, n, p, memory.RefinedCount),
+					Request: w.Overlap(&w.CopyEngine, tc.Window, n, p, memory.RequestCount)}
+				ce = [3]int64{w.Overlap(&w.CopyEngine, tc.Window, n, p, memory.ChallengeCount).Count, io.Refined.Count, io.Request.Count}
 				tc.Interferers = append(tc.Interferers, io)
 			}
 			charge := func(c int) int64 {
@@ -161,21 +163,25 @@ func (e *Evaluator) AnalyzeContention(r *Result) error {
 }
 
 // windowAccesses is N_p(w) of task i on core u in its window w = R as the
-// window form counts it (rta, "Window-dependent contention"): its own lines
-// and, per task above it (under explicit priorities also per peer of equal
-// priority), ceil((w + J0)/T) jobs' lines, with J0 = R − Access for a task
-// that suspends (D − Access for a peer) and 0 otherwise.
-func (e *Evaluator) windowAccesses(r *Result, u, i int) int64 {
+// window form counts it (rta, "Window-dependent contention"), and the
+// pauses P(w): its own lines and, per task above it (under explicit
+// priorities also per peer of equal priority), ceil((w + J0)/T) jobs'
+// lines, with J0 = R − Access for a task that suspends (D − Access for a
+// peer) and 0 otherwise, and as many jobs (one more for a suspending task)
+// times the times each becomes ready.
+func (e *Evaluator) windowAccesses(r *Result, u, i int) (n, pauses int64) {
 	tr := &r.Tasks[i]
 	w := tr.R
-	n := tr.Lines
+	n = tr.Lines
 	for _, j := range e.onCore[u] {
 		o := &r.Tasks[j]
 		if j == i || o.Rank > tr.Rank || (o.Rank == tr.Rank && !tr.Explicit) {
 			continue
 		}
 		var j0 int64
+		readies, extra := int64(1), int64(0)
 		if o.Suspension > 0 {
+			readies, extra = 2, 1
 			if o.Rank == tr.Rank {
 				j0 = max(0, o.D-o.Memory)
 			} else {
@@ -187,6 +193,7 @@ func (e *Evaluator) windowAccesses(r *Result, u, i int) int64 {
 			jobs = (w + j0 + o.T - 1) / o.T
 		}
 		n = satAdd(n, satMul(jobs, o.Lines))
+		pauses = satAdd(pauses, satMul(satAdd(jobs, extra), readies))
 	}
-	return n
+	return n, pauses
 }

@@ -302,3 +302,84 @@ func ratioOf(t *testing.T, e *optimizer.Evaluator, a *optimizer.Assignment, i in
 	}
 	return float64(worst) / float64(r.Tasks[i].R)
 }
+
+// pausedSystem: on the Denver core P0, L reads 100 lines (800 ns at the 8 ns
+// baseline) below four tasks H1 > H2 > H3 > H4 of one line each; on P1, C
+// reads 2 lines. No task computes. Deadline-monotonic priorities.
+const pausedSystem = `name: paused accesses
+units:
+  - {name: P0, kind: Denver, type: cpu, frequency: 2GHz, read_latency_cycles: 16, write_latency_cycles: 16}
+  - {name: P1, kind: Denver, type: cpu, frequency: 2GHz, read_latency_cycles: 16, write_latency_cycles: 16}
+memory:
+  line_size: 64
+  cores:
+    - {kind: Denver, baseline: 8ns, per_core: 2ns, copy_engine: 20ns}
+  copy_engine: {baseline: 3ns, per_core: 500ps}
+labels:
+  - {name: LH, size_bytes: 64}
+  - {name: LL, size_bytes: 6400}
+  - {name: LC, size_bytes: 128}
+runnables:
+  - {name: RH, ticks: [{kind: Denver, lower: 0, upper: 0}], reads: [LH]}
+  - {name: RL, ticks: [{kind: Denver, lower: 0, upper: 0}], reads: [LL]}
+  - {name: RC, ticks: [{kind: Denver, lower: 0, upper: 0}], reads: [LC]}
+tasks:
+  - {name: H1, period: 1ms, runnables: [RH]}
+  - {name: H2, period: 1ms, runnables: [RH]}
+  - {name: H3, period: 1ms, runnables: [RH]}
+  - {name: H4, period: 1ms, runnables: [RH]}
+  - {name: L, period: 4ms, runnables: [RL]}
+  - {name: C, period: 1ms, runnables: [RC]}
+analysis: {contention: refined, priorities: deadline-monotonic}
+`
+
+// TestRefinedPausedAccesses: accesses that preemptions pause can overlap an
+// interferer's memory phase beyond the contention spec's time count, which
+// the count therefore adds. L's accesses start at 0, 8 ns apart. H4 is
+// released at 87 ns, 1 ns before L's 11th access ends, and pauses it; H3
+// at 94 ns pauses H4's access with 1 ns left, H2 at 101 ns and H1 at 108 ns
+// likewise; C's 2-line phase starts at 109 ns. Then H1's access (charged
+// C), H2's, H3's, H4's and L's resume one after the other within C's
+// 20 ns phase: 5 of p's accesses overlap it, and L responds in 800 ns of
+// accesses + 4·8 ns of H's + 5·2 ns of contention = 842 ns. The spec's time
+// count allows floor(20/8) + 2·1 = 4 accesses (C's phase: 2 lines at 10 ns,
+// one phase, no split: C is alone on P1), a bound of 800 + 32 + 4·2 =
+// 840 ns. With the 4 pauses of L's window (H1–H4 become ready once each)
+// the count is 8 and the bound 800 + 32 + 8·2 = 848 ns.
+func TestRefinedPausedAccesses(t *testing.T) {
+	e := evaluator(t, load(t, pausedSystem))
+	a := place(t, e, map[string]string{"H1": "P0", "H2": "P0", "H3": "P0", "H4": "P0", "L": "P0", "C": "P1"})
+	r := e.NewResult()
+	if err := e.Evaluate(a, r); err != nil {
+		t.Fatal(err)
+	}
+	l := task(t, r, "L")
+	wantTime(t, "R_L", l.R, 848*ns)
+	if l.WindowAccesses != 104 || l.WindowPauses != 4 || l.WindowContention != 16*ns {
+		t.Errorf("L's window: %d accesses, %d pauses, %d ps of contention; want 104, 4, 16 ns", l.WindowAccesses, l.WindowPauses, l.WindowContention)
+	}
+	in, err := e.SimulationInput(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offset := map[string]int64{"L": 0, "H4": 87 * ns, "H3": 94 * ns, "H2": 101 * ns, "H1": 108 * ns, "C": 109 * ns}
+	for c := range in.Cores {
+		for k := range in.Cores[c].Tasks {
+			in.Cores[c].Tasks[k].Offset = offset[in.Cores[c].Tasks[k].Name]
+		}
+	}
+	in.Horizon, in.End, in.Memory = 1*ms, 5*ms, syssim.PerAccess
+	res, err := syssim.Simulate(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range res.Jobs {
+		tr := &r.Tasks[j.ID]
+		if j.Job == 0 && tr.Name == "L" && j.Response() != 842*ns {
+			t.Errorf("L#0 responds in %d ps in the simulation, want 842 ns (the schedule of the comment)", j.Response())
+		}
+		if j.Finish >= 0 && j.Response() > tr.R {
+			t.Errorf("%s#%d responds in %d ps, more than its bound %d ps", tr.Name, j.Job, j.Response(), tr.R)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		tr.Role, tr.Unit, tr.UnitName, tr.Priority, tr.Rank, tr.Explicit = Periodic, u, "", NoPriority, 0, false
 		tr.C, tr.Compute, tr.Lines, tr.Memory, tr.Contention, tr.GPUWait, tr.Suspension = 0, 0, 0, 0, 0, 0, 0
 		tr.R, tr.BCRT, tr.Verdict, tr.Status = 0, 0, Meets, rta.Schedulable
-		tr.WindowAccesses, tr.WindowContention, tr.PerJobBound = 0, 0, false
+		tr.WindowAccesses, tr.WindowPauses, tr.WindowContention, tr.PerJobBound = 0, 0, 0, false
 		var lines int64
 		if u == NoUnit && e.partial && ti.kind != kindOffloading {
 			tr.Role, tr.Verdict = NotRunning, Absent
@@ -431,6 +431,9 @@ func (e *Evaluator) coreTasksOf(a *Assignment, r *Result, u int, explicit bool) 
 		// baseline latency, the busy-wait.
 		t.C0 = min(t.C, clampTime(satAdd(satAdd(exec, tr.Memory), tr.GPUWait)))
 		t.Lines, t.Access = min(lines, rta.MaxTime), min(t.C0, tr.Memory)
+		if tr.Role == OffloadAsync {
+			t.Suspensions = 1 // it waits once per job for its GPU job
+		}
 		if tr.Role == OffloadSync || tr.Role == OffloadAsync {
 			// A GPU response that is no bound feeds no bound: not this
 			// task's, nor, through its C or its jitter, those below it.
@@ -455,7 +458,7 @@ func (e *Evaluator) verdicts(a *Assignment, r *Result, u int, ids []int, explici
 		tr := &r.Tasks[i]
 		res := out[k]
 		tr.R, tr.Status, tr.Rank, tr.Explicit = res.R, res.Status, res.Rank, explicit
-		tr.WindowAccesses, tr.WindowContention, tr.PerJobBound = res.Accesses, res.Delay, res.FromC
+		tr.WindowAccesses, tr.WindowPauses, tr.WindowContention, tr.PerJobBound = res.Accesses, res.Pauses, res.Delay, res.FromC
 		if explicit {
 			tr.Priority = a.Priority[i]
 		} else {

@@ -101,8 +101,8 @@ type coreContention struct {
 }
 
 // Delay implements rta.Contention.
-func (c *coreContention) Delay(t, n int64) (int64, int64) {
-	cores, ce := c.ctr.Overlaps(t, n, c.count)
+func (c *coreContention) Delay(t, n, pauses int64) (int64, int64) {
+	cores, ce := c.ctr.Overlaps(t, n, pauses, c.count)
 	if c.fixedC >= 0 {
 		cores = min(cores, satMul(max(n, 0), c.fixedC))
 	}

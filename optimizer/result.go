@@ -133,12 +133,15 @@ type TaskResult struct {
 	// a core is analysed with the contention of its response window rather
 	// than the per-job Contention in C: WindowAccesses is the number of
 	// memory accesses of its job and of the jobs above it in the window
-	// (N_p of contention.md), WindowContention the contention charged for
-	// them under the count, and PerJobBound reports that the per-job form
-	// (C, as under the challenge count) gave R because the window term gave
-	// no less. All zero under the challenge count. See ContentionDetail for
-	// the terms per interfering unit.
+	// (N_p of contention.md), WindowPauses how many of them a preemption
+	// may pause (the releases and resumptions of the jobs above),
+	// WindowContention the contention charged for them under the count, and
+	// PerJobBound reports that the per-job form (C, as under the challenge
+	// count) gave R because the window term gave no less. All zero under
+	// the challenge count. See ContentionDetail for the terms per
+	// interfering unit.
 	WindowAccesses   int64
+	WindowPauses     int64
 	WindowContention int64
 	PerJobBound      bool
 	// BCRT is a lower bound on the response time (best-case ticks, no

@@ -65,13 +65,14 @@ type Result struct {
 	Rank int
 	// With a window-dependent contention term (Analyzer.Contention),
 	// Accesses is N(w), the memory accesses of the task's job and of the
-	// higher-priority jobs in its window w = R − J, and Delay is I(w,
-	// N(w)), the contention the window term charges there; FromC reports
-	// that the classic form, with the contention C charges per job, gave
-	// the response time (the window term gave no less). All zero without
-	// a Contention, and for a task that completes when released.
-	Accesses, Delay int64
-	FromC           bool
+	// higher-priority jobs in its window w = R − J, Pauses is P(w), how
+	// many of them a preemption may pause, and Delay is I(w, N(w), P(w)),
+	// the contention the window term charges there; FromC reports that the
+	// classic form, with the contention C charges per job, gave the
+	// response time (the window term gave no less). All zero without a
+	// Contention, and for a task that completes when released.
+	Accesses, Pauses, Delay int64
+	FromC                   bool
 }
 
 // Analyzer assigns priorities to the tasks of one core and computes their
@@ -163,7 +164,7 @@ func (a *Analyzer) Analyze(policy Policy, tasks []Task, out []Result) (bool, err
 		var x windowInfo
 		r, st := a.respond(t, nil, a.limitFor(t), &x)
 		st = inputStatus(t, st)
-		out[0] = Result{R: r, Status: st, Accesses: x.accesses, Delay: x.delay, FromC: x.fromC}
+		out[0] = Result{R: r, Status: st, Accesses: x.accesses, Pauses: x.pauses, Delay: x.delay, FromC: x.fromC}
 		if policy == OPA && st == Schedulable {
 			a.levels = 1
 		}
@@ -364,7 +365,7 @@ func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
 		if tainted && (st.Bounded() || st == InputUnbounded) {
 			st = InterfererUnbounded
 		}
-		out[i] = Result{R: r, Status: st, Rank: rank, Accesses: x.accesses, Delay: x.delay, FromC: x.fromC}
+		out[i] = Result{R: r, Status: st, Rank: rank, Accesses: x.accesses, Pauses: x.pauses, Delay: x.delay, FromC: x.fromC}
 		all = all && st == Schedulable
 		if t.S > 0 {
 			suspending = true
@@ -421,7 +422,7 @@ func (a *Analyzer) evaluateExplicit(ts []Task, out []Result) bool {
 			if tainted && (st.Bounded() || st == InputUnbounded) {
 				st = InterfererUnbounded
 			}
-			out[i] = Result{R: r, Status: st, Rank: g, Accesses: x.accesses, Delay: x.delay, FromC: x.fromC}
+			out[i] = Result{R: r, Status: st, Rank: g, Accesses: x.accesses, Pauses: x.pauses, Delay: x.delay, FromC: x.fromC}
 		}
 		if suspending > 0 && len(group) > 1 {
 			groupOK := true

@@ -12,21 +12,22 @@ import (
 // ("Window-dependent contention"). hetmap's optimizer implements it with
 // package memory's window-aware counts; rta does not import memory.
 type Contention interface {
-	// Delay returns I(t, n), an upper bound on the total time by which the
-	// accesses of the core's jobs are slowed by other units in any window
-	// of length t in which those jobs make at most n accesses. It must be
-	// non-negative and non-decreasing in t and in n; it may saturate at
-	// math.MaxInt64. It also returns until ≥ t, a window length up to which
-	// I(t', n) = I(t, n) for every t' in [t, until] (t when it does not
-	// know), which spares the iteration a call. The analysis calls it on
-	// its hot path, so it should not allocate.
-	Delay(t, n int64) (delay, until int64)
+	// Delay returns I(t, n, pauses), an upper bound on the total time by
+	// which the accesses of the core's jobs are slowed by other units in
+	// any window of length t in which those jobs make at most n accesses,
+	// at most pauses of which a preemption pauses and resumes. It must be
+	// non-negative and non-decreasing in t, n and pauses; it may saturate
+	// at math.MaxInt64. It also returns until ≥ t, a window length up to
+	// which I(t', n, pauses) = I(t, n, pauses) for every t' in [t, until]
+	// (t when it does not know), which spares the iteration a call. The
+	// analysis calls it on its hot path, so it should not allocate.
+	Delay(t, n, pauses int64) (delay, until int64)
 }
 
 // windowInfo receives what the contention term gave at the fixed point.
 type windowInfo struct {
-	accesses, delay int64
-	fromC           bool
+	accesses, pauses, delay int64
+	fromC                   bool
 }
 
 // ResponseTimeWith is ResponseTime with a window-dependent contention term
@@ -35,13 +36,15 @@ type windowInfo struct {
 // them), and the response time is the least fixed point of
 //
 //	w = min( C + S + B + Σ_{j∈hp} ceil((w + J_j)/T_j)·C_j,
-//	         C0 + S + B + Σ_{j∈hp} ceil((w + J0_j)/T_j)·C0_j + I(w, N(w)) ),
+//	         C0 + S + B + Σ_{j∈hp} ceil((w + J0_j)/T_j)·C0_j + I(w, N(w), P(w)) ),
 //	N(w) = Lines + Σ_{j∈hp} ceil((w + J0_j)/T_j)·Lines_j,   R = w + J
+//	P(w) = Σ_{j∈hp} (ceil((w + J0_j)/T_j) + [j suspends])·Readies_j
 //
 // (see the package documentation, "Window-dependent contention"). The
-// Result's Accesses and Delay are N(w) and I(w, N(w)) at the fixed point
-// (or where the iteration stopped), and FromC reports that the first form,
-// with the contention C charges per job, gave the fixed point. Rank is 0.
+// Result's Accesses, Pauses and Delay are N(w), P(w) and I at the fixed
+// point (or where the iteration stopped), and FromC reports that the first
+// form, with the contention C charges per job, gave the fixed point. Rank
+// is 0.
 // It allocates only as ResponseTime does, and for more than eight
 // interferers.
 func ResponseTimeWith(t Task, hp []Interferer, limit int64, c Contention) Result {
@@ -66,13 +69,13 @@ func ResponseTimeWith(t Task, hp []Interferer, limit int64, c Contention) Result
 	} else {
 		r, st = contended(&t, hp, limit, make([]int64, 4*len(hp)), c, &x)
 	}
-	return Result{R: r, Status: inputStatus(&t, st), Accesses: x.accesses, Delay: x.delay, FromC: x.fromC}
+	return Result{R: r, Status: inputStatus(&t, st), Accesses: x.accesses, Pauses: x.pauses, Delay: x.delay, FromC: x.fromC}
 }
 
 // valid reports whether h satisfies the preconditions of an interferer.
 func (h Interferer) valid() bool {
 	return h.T > 0 && h.T <= MaxTime && inRange(h.C) && inRange(h.J) &&
-		h.C0 >= 0 && h.C0 <= h.C && inRange(h.Lines) && inRange(h.J0)
+		h.C0 >= 0 && h.C0 <= h.C && inRange(h.Lines) && inRange(h.J0) && inRange(h.Readies)
 }
 
 // contended computes the response time of a valid t with valid interferers
@@ -120,6 +123,7 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 	n, m := len(hp), scratch[:4*len(hp)]
 	nA, bA, nB, bB := m[:n], m[n:2*n], m[2*n:3*n], m[3*n:]
 	var sumA, sumB, lines int64 // Σ nA·C, Σ nB·C0, Σ nB·Lines
+	var pauses int64            // Σ (nB + [suspends])·Readies: the preemptions that may pause an access
 	overA := !useA              // sumA > lim − a: the classic form passed the limit
 	overB := false              // sumB > lim − a0: the window form passed it
 	for k := range hp {
@@ -131,10 +135,17 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 		}
 		sumB += h.C0 // ≤ lim − a0: it was summed into w above
 		lines = satAdd(lines, h.Lines)
+		// A suspending task's carried-in job may become ready in the
+		// window without its work counting there: one job more.
+		jobs := int64(1)
+		if h.Readies > 1 {
+			jobs = 2
+		}
+		pauses = satAdd(pauses, satMul(jobs, h.Readies))
 	}
 	// The last value of I with the window lengths it holds for (at the
 	// same n): an iterate within them needs no call.
-	lastN, lastDelay, lastUntil := int64(-1), int64(0), int64(-1)
+	lastN, lastP, lastDelay, lastUntil := int64(-1), int64(-1), int64(0), int64(-1)
 	for i := range MaxIterations {
 		if i == unboundedCheck && utilisationC0AtLeastOne(hp) {
 			return Infinity, Unbounded
@@ -155,6 +166,7 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 				old := nB[k]
 				nB[k], bB[k], sumB = step(nB[k], bB[k], sumB, w, h.T, h.J0, h.C0)
 				lines = satAdd(lines, satMul(nB[k]-old, h.Lines))
+				pauses = satAdd(pauses, satMul(nB[k]-old, h.Readies))
 				overB = sumB > lim-a0
 			}
 		}
@@ -169,9 +181,9 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 		var delay int64
 		next := int64(math.MaxInt64)
 		if !overB {
-			if nAcc != lastN || w > lastUntil {
-				d, until := c.Delay(w, nAcc)
-				lastN, lastDelay, lastUntil = nAcc, max(0, d), until
+			if nAcc != lastN || pauses != lastP || w > lastUntil {
+				d, until := c.Delay(w, nAcc, pauses)
+				lastN, lastP, lastDelay, lastUntil = nAcc, pauses, max(0, d), until
 			}
 			delay = lastDelay
 			next = satAdd(a0+sumB, delay) // a0 + sumB ≤ 2^62
@@ -182,13 +194,13 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 		}
 		if next <= w { // the fixed point (a non-monotone Delay stops here too)
 			if x != nil {
-				x.accesses, x.delay, x.fromC = nAcc, delay, fromC
+				x.accesses, x.pauses, x.delay, x.fromC = nAcc, pauses, delay, fromC
 			}
 			return w + t.J, classify(t, w+t.J)
 		}
 		if next > lim {
 			if x != nil {
-				x.accesses, x.delay, x.fromC = nAcc, delay, fromC
+				x.accesses, x.pauses, x.delay, x.fromC = nAcc, pauses, delay, fromC
 			}
 			return exceededC(next+t.J, hp)
 		}

@@ -10,33 +10,36 @@ import (
 // convention as a window term.
 type perAccess struct{ k int64 }
 
-func (c perAccess) Delay(_, n int64) (int64, int64) { return c.k * n, math.MaxInt64 }
+func (c perAccess) Delay(_, n, _ int64) (int64, int64) { return c.k * n, math.MaxInt64 }
 
 // cappedAccesses charges k for at most max accesses: an interferer whose
 // memory activity can overlap at most max accesses in any window.
 type cappedAccesses struct{ k, max int64 }
 
-func (c cappedAccesses) Delay(_, n int64) (int64, int64) { return c.k * min(n, c.max), math.MaxInt64 }
+func (c cappedAccesses) Delay(_, n, _ int64) (int64, int64) {
+	return c.k * min(n, c.max), math.MaxInt64
+}
 
 // windowed charges k per access, for at most one access per per units of
-// window length (and at most n): I(t, n) = k·min(n, ceil(t/per)), an
-// interferer that is active for a bounded share of any window. The value
-// holds up to the next multiple of per, or for good once n binds.
+// window length plus one per pause (and at most n): I(t, n, p) =
+// k·min(n, ceil(t/per) + p), an interferer that is active for a bounded
+// share of any window. The value holds up to the next multiple of per, or
+// for good once n binds.
 type windowed struct{ k, per int64 }
 
-func (c windowed) Delay(t, n int64) (int64, int64) {
-	m := (t + c.per - 1) / c.per
+func (c windowed) Delay(t, n, p int64) (int64, int64) {
+	m := (t+c.per-1)/c.per + p
 	if m >= n {
 		return c.k * n, math.MaxInt64
 	}
-	return c.k * m, max(t, m*c.per)
+	return c.k * m, max(t, (m-p)*c.per)
 }
 
 // uninformed is windowed without the until: every iterate calls Delay.
 type uninformed struct{ windowed }
 
-func (c uninformed) Delay(t, n int64) (int64, int64) {
-	d, _ := c.windowed.Delay(t, n)
+func (c uninformed) Delay(t, n, p int64) (int64, int64) {
+	d, _ := c.windowed.Delay(t, n, p)
 	return d, t
 }
 
@@ -95,10 +98,12 @@ func TestResponseTimeWith(t *testing.T) {
 			// 8 + m·2 + (4 + 2m) with m = ceil((w+7)/10); at 24, m = 4: 28.
 			// Iteration from w0 = 8 + 2 = 10: min(20, 20) = 20; min(24, 24)
 			// = 24; min(24, 28) = 24. The minimum keeps the classic 24 (the
-			// window form alone would give 28).
+			// window form alone would give 28). The suspending task becomes
+			// ready twice per job, and one carried-in job more may do so:
+			// P = (4 + 1)·2 = 10 pauses.
 			name: "suspending interferer, classic form binds", task: Task{C: 12, C0: 8, Lines: 4, Access: 4, T: 40, D: 40},
 			hp: []Interferer{susp}, c: perAccess{1},
-			want: Result{R: 24, Status: Schedulable, Accesses: 12, Delay: 12, FromC: true}, classicR: 24,
+			want: Result{R: 24, Status: Schedulable, Accesses: 12, Pauses: 10, Delay: 12, FromC: true}, classicR: 24,
 		},
 		{
 			// C0 of the interferer ≥ its period: no fixed point.

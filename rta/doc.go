@@ -125,11 +125,19 @@
 //
 //	w = min( f_C(w), f_0(w) ),   R = w + J
 //	f_C(w) = C + S + B + Σ_{j ∈ hp(i)} ceil((w + J_j)/T_j) · C_j              (classic)
-//	f_0(w) = C0 + S + B + Σ_{j ∈ hp(i)} ceil((w + J0_j)/T_j) · C0_j + I(w, N(w))
+//	f_0(w) = C0 + S + B + Σ_{j ∈ hp(i)} ceil((w + J0_j)/T_j) · C0_j + I(w, N(w), P(w))
 //	N(w)   = Lines + Σ_{j ∈ hp(i)} ceil((w + J0_j)/T_j) · Lines_j
+//	P(w)   = Σ_{j ∈ hp(i)} (ceil((w + J0_j)/T_j) + [j suspends]) · Readies_j
 //
 // with J0_j = J_j for a task that does not suspend and J0_j = R_j − Access_j
-// (at least J_j) for one that does (Task.Interferer).
+// (at least J_j) for one that does (Task.Interferer). P(w) bounds how many
+// times an access of the window's jobs can be paused by a preemption: a
+// job of j becomes ready Readies_j = 1 + Suspensions_j times and may
+// preempt each time, and a suspending task may have one job more that
+// becomes ready in the window without its work counting there (its
+// carried-in job resuming). Package memory's count of the accesses that
+// can overlap another unit's memory phases needs it (memory's package
+// documentation, item 4).
 //
 // Why f_0 bounds the demand. Let s be the latest instant at or before the
 // release of the analysed job at which the core executes no job of priority

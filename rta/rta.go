@@ -69,6 +69,11 @@ type Task struct {
 	// Access is the shortest time one job's Lines accesses take together
 	// (Lines times the uncontended latency), 0 ≤ Access ≤ C0.
 	Access int64
+	// Suspensions is the number of self-suspensions of one job (≥ 0): the
+	// job becomes ready 1 + Suspensions times, and each time it may preempt
+	// a job below it and pause its memory access. A task with S > 0 and
+	// Suspensions 0 counts one.
+	Suspensions int64
 }
 
 // Errors returned for invalid input.
@@ -102,6 +107,8 @@ func (t Task) Validate() error {
 		return fmt.Errorf("%w: access time %d not in [0, C0=%d]", ErrInvalidTask, t.Access, t.C0)
 	case !inRange(t.Lines):
 		return fmt.Errorf("%w: lines %d not in [0, %d]", ErrInvalidTask, t.Lines, MaxTime)
+	case !inRange(t.Suspensions):
+		return fmt.Errorf("%w: suspensions %d not in [0, %d]", ErrInvalidTask, t.Suspensions, MaxTime)
 	}
 	return nil
 }
@@ -109,7 +116,17 @@ func (t Task) Validate() error {
 func (t Task) valid() bool {
 	return t.T > 0 && t.T <= MaxTime && t.D > 0 && t.D <= t.T &&
 		inRange(t.C) && inRange(t.J) && inRange(t.B) && inRange(t.S) &&
-		t.C0 >= 0 && t.C0 <= t.C && t.Access >= 0 && t.Access <= t.C0 && inRange(t.Lines)
+		t.C0 >= 0 && t.C0 <= t.C && t.Access >= 0 && t.Access <= t.C0 && inRange(t.Lines) && inRange(t.Suspensions)
+}
+
+// readies returns how many times a job of t becomes ready: at its release
+// and when it resumes after each self-suspension (at least one when S > 0).
+func (t *Task) readies() int64 {
+	s := t.Suspensions
+	if t.S > 0 && s == 0 {
+		s = 1
+	}
+	return min(1+s, MaxTime)
 }
 
 func inRange(x int64) bool { return x >= 0 && x <= MaxTime }
@@ -119,12 +136,13 @@ func inRange(x int64) bool { return x >= 0 && x <= MaxTime }
 // job's execution may be shifted by up to J (its effective release jitter).
 // For a window-dependent contention term (Analyzer.Contention) it also
 // carries its execution time without contention C0, its memory accesses
-// per job Lines and the effective jitter J0 with which the window term
-// counts its jobs (see the package documentation, "Window-dependent
-// contention"); without a Contention these are ignored.
+// per job Lines, the effective jitter J0 with which the window term counts
+// its jobs, and Readies, how many times a job becomes ready and may
+// preempt (see the package documentation, "Window-dependent contention");
+// without a Contention these are ignored.
 type Interferer struct {
-	C, T, J       int64
-	C0, Lines, J0 int64
+	C, T, J                int64
+	C0, Lines, J0, Readies int64
 }
 
 // Interferer returns t as an interferer of lower-priority tasks, given r, a
@@ -145,7 +163,7 @@ func (t Task) Interferer(r int64) Interferer {
 			j0 = r - t.Access
 		}
 	}
-	return Interferer{C: t.C, T: t.T, J: min(j, MaxTime), C0: t.C0, Lines: t.Lines, J0: min(j0, MaxTime)}
+	return Interferer{C: t.C, T: t.T, J: min(j, MaxTime), C0: t.C0, Lines: t.Lines, J0: min(j0, MaxTime), Readies: t.readies()}
 }
 
 // InterfererAtDeadline returns t as an interferer with its jitter bounded
@@ -164,7 +182,7 @@ func (t Task) InterfererAtDeadline() Interferer {
 			j0 = t.D - t.Access
 		}
 	}
-	return Interferer{C: t.C, T: t.T, J: j, C0: t.C0, Lines: t.Lines, J0: j0}
+	return Interferer{C: t.C, T: t.T, J: j, C0: t.C0, Lines: t.Lines, J0: j0, Readies: t.readies()}
 }
 
 // Status classifies a response-time result.

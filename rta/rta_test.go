@@ -368,20 +368,22 @@ func TestInterferer(t *testing.T) {
 		tight    Interferer
 		deadline Interferer
 	}{
-		// No suspension: the release jitter only (J0 too).
+		// No suspension: the release jitter only (J0 too); a job becomes
+		// ready once.
 		{"plain", Task{C: 2, T: 10, D: 8, J: 1, C0: 1, Lines: 3, Access: 1}, 5,
-			Interferer{C: 2, T: 10, J: 1, C0: 1, Lines: 3, J0: 1}, Interferer{C: 2, T: 10, J: 1, C0: 1, Lines: 3, J0: 1}},
+			Interferer{C: 2, T: 10, J: 1, C0: 1, Lines: 3, J0: 1, Readies: 1}, Interferer{C: 2, T: 10, J: 1, C0: 1, Lines: 3, J0: 1, Readies: 1}},
 		// Suspending: R − C = 9 − 2 = 7 and D − C = 8 − 2 = 6; for the
-		// window term R − Access = 9 − 1 = 8 and D − Access = 8 − 1 = 7.
+		// window term R − Access = 9 − 1 = 8 and D − Access = 8 − 1 = 7. It
+		// suspends once (Suspensions 0 with S > 0 counts one): ready twice.
 		{"suspending", Task{C: 2, T: 10, D: 8, J: 1, S: 3, C0: 2, Lines: 4, Access: 1}, 9,
-			Interferer{C: 2, T: 10, J: 7, C0: 2, Lines: 4, J0: 8}, Interferer{C: 2, T: 10, J: 6, C0: 2, Lines: 4, J0: 7}},
+			Interferer{C: 2, T: 10, J: 7, C0: 2, Lines: 4, J0: 8, Readies: 2}, Interferer{C: 2, T: 10, J: 6, C0: 2, Lines: 4, J0: 7, Readies: 2}},
 		// Never below J: R − C = 0 and D − C = 1 < J = 4; R − Access = 5 − 4
-		// = 1 and D − Access = 2 < 4.
-		{"jitter floor", Task{C: 5, T: 10, D: 6, J: 4, S: 1, C0: 4, Access: 4}, 5,
-			Interferer{C: 5, T: 10, J: 4, C0: 4, J0: 4}, Interferer{C: 5, T: 10, J: 4, C0: 4, J0: 4}},
+		// = 1 and D − Access = 2 < 4. Three suspensions: ready four times.
+		{"jitter floor", Task{C: 5, T: 10, D: 6, J: 4, S: 1, C0: 4, Access: 4, Suspensions: 3}, 5,
+			Interferer{C: 5, T: 10, J: 4, C0: 4, J0: 4, Readies: 4}, Interferer{C: 5, T: 10, J: 4, C0: 4, J0: 4, Readies: 4}},
 		// An unbounded R is clipped to MaxTime (both jitters).
-		{"clipped", Task{C: 1, T: 10, D: 10, S: 1}, Infinity, Interferer{C: 1, T: 10, J: MaxTime, J0: MaxTime},
-			Interferer{C: 1, T: 10, J: 9, J0: 10}},
+		{"clipped", Task{C: 1, T: 10, D: 10, S: 1}, Infinity, Interferer{C: 1, T: 10, J: MaxTime, J0: MaxTime, Readies: 2},
+			Interferer{C: 1, T: 10, J: 9, J0: 10, Readies: 2}},
 	} {
 		if got := tc.task.Interferer(tc.r); got != tc.tight {
 			t.Errorf("%s: Interferer(%d) = %+v, want %+v", tc.name, tc.r, got, tc.tight)

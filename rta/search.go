@@ -141,7 +141,7 @@ func (t Task) lowestInterferer(contended bool) Interferer {
 			j = min(t.J+t.S+t.B, MaxTime)
 		}
 	}
-	return Interferer{C: t.C, T: t.T, J: j, C0: t.C0, Lines: t.Lines, J0: j0}
+	return Interferer{C: t.C, T: t.T, J: j, C0: t.C0, Lines: t.Lines, J0: j0, Readies: t.readies()}
 }
 
 // walk explores the states below the prefix a.order[:depth] (whose set is

@@ -71,7 +71,7 @@ func TestAnalyzeRefined(t *testing.T) {
 	for _, want := range []string{
 		"Verdict: schedulable: all 12 running tasks meet their deadlines.",
 		"converged after 2 cross-core round(s)",
-		"  PRE_SFM_gpu_POST  31.7139 ms  148814    4.4644 ms  3.4808 ms  window",
+		"  PRE_SFM_gpu_POST  31.714 ms  148814    4.4644 ms  3.4809 ms  window",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output lacks %q", want)
