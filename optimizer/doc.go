@@ -121,9 +121,15 @@
 // (its self-suspensions) phases of lower-priority jobs on its core
 // (memory.Footprint.OnCore: an asynchronously offloading task counts 2, one
 // more than the spec's "+1", which undercounts for suspending tasks, see
-// memory's package documentation). A fixed analysis.interfering_cores caps
-// the cores' term at #C per access; a fixed copy_engine_active charges the
-// copy engine for no access or for every one.
+// memory's package documentation), and none where no other task at or
+// below its priority moves a line. The time count also adds the accesses
+// that preemptions of the observed core pause (rta counts the releases and
+// resumptions of the jobs above in the window; memory's documentation,
+// item 4, says why the spec's count needs them, and
+// TestRefinedPausedAccesses shows a schedule that exceeds the count
+// without them). A fixed analysis.interfering_cores caps the cores' term at
+// #C per access; a fixed copy_engine_active charges the copy engine for no
+// access or for every one.
 //
 // Bounds on other cores depend on this core's, and with derived (OPA)
 // priorities the orders depend on the bounds. Evaluate therefore proceeds
@@ -140,7 +146,9 @@
 //     under the refined test, with every task on a core whose order is not
 //     yet known counted with a bound that holds in any order provided every
 //     task meets its deadline: its deadline, or its challenge bound at the
-//     lowest priority of its core if smaller. If every task then meets its
+//     lowest priority of its core if smaller (and, not knowing which tasks
+//     will be below, every task of such a core cutting phases). If every
+//     task then meets its
 //     deadline, the assumption holds: at the first deadline miss, if there
 //     were one, every job up to it would have respected the bounds used,
 //     so the analysis would apply up to it and exclude the miss. The
@@ -191,7 +199,8 @@
 // the window term, and every task on another core counted with a lower
 // bound of its response time that neither an order nor another task can
 // lower, its own execution time without contention plus its suspension
-// (for a GPU task's copies, its best-case GPU job). A complete mapping that
+// (for a GPU task's copies, its best-case GPU job), and no memory phase
+// cut by a preemption. A complete mapping that
 // Evaluate shows schedulable passes this test (its cores' orders pass with
 // sound bounds, which are at least these lower bounds, and the term is
 // non-decreasing in them), and adding a task only adds demand to the test
@@ -212,7 +221,9 @@
 // engine's #C; they are cached under that key, so that a search that changes
 // only CPU placements never reruns the block-level analysis. With a Result
 // reused between calls, Evaluate does not allocate in steady state (see
-// BenchmarkEvaluate). An Evaluator is not safe for concurrent use; Clone
+// BenchmarkEvaluate). Under the refined counts an evaluation costs several
+// times one under the challenge count (the rounds analyse every core with
+// its window term; BenchmarkEvaluateCounts), and so does a search. An Evaluator is not safe for concurrent use; Clone
 // gives each goroutine its own scratch and cache.
 //
 // # Chains
