@@ -251,10 +251,23 @@ func TestKernelDefaults(t *testing.T) {
 	}
 }
 
-// TestExampleSweep: the example sweep file loads: 3 counts × 3 × 2 × 3
-// seeds = 54 runs on the three-objective example, the counts outermost.
+// TestExampleSweep: the example sweep file loads: 3 × 2 × 2 × 3 runs on the
+// three-objective example.
 func TestExampleSweep(t *testing.T) {
 	sw, err := sweep.Load("../../configs/examples/sweep-contention.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sw.Runs) != 36 || sw.Runs[0].Config.Search.Generations != 200 || len(sw.Runs[0].Config.Search.Objectives) != 3 {
+		t.Errorf("%d runs, search %+v", len(sw.Runs), sw.Runs[0].Config.Search)
+	}
+}
+
+// TestCountsSweep: the example sweep of the contention counts loads: 3
+// counts × 3 × 2 × 3 seeds = 54 runs on the three-objective example, the
+// counts outermost, the copy engine by the sound convention.
+func TestCountsSweep(t *testing.T) {
+	sw, err := sweep.Load("../../configs/examples/sweep-counts.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
