@@ -42,6 +42,15 @@ type Analysis struct {
 	// Priorities is the per-core priority assignment: "opa" (default,
 	// Audsley), "deadline-monotonic", "rate-monotonic" or "model".
 	Priorities string `json:"priorities" yaml:"priorities,omitempty"`
+	// Contention is how many accesses of a core are charged the contention
+	// of each other core and of the copy engine (contention.md):
+	// "challenge" (every access, the challenge's sound convention),
+	// "refined" (the accesses that can overlap the other unit's memory
+	// phases within the response window) or "request" (also at most one per
+	// line request of the other unit; this assumes round-robin memory
+	// arbitration with one outstanding request per client, which the
+	// challenge does not state). The default is "refined".
+	Contention string `json:"contention" yaml:"contention,omitempty"`
 	// InterferingCores fixes #C of the contention model; nil means the
 	// sound convention (the other cores that access memory).
 	InterferingCores *int `json:"interfering_cores,omitempty" yaml:"interfering_cores,omitempty"`
@@ -67,6 +76,21 @@ const (
 	GPUModelFIFO      = "fifo"
 	GPUModelTimeSlice = "timeslice"
 )
+
+// Contention counts (the names memory.ParseCount takes).
+const (
+	ContentionChallenge = "challenge"
+	ContentionRefined   = "refined"
+	ContentionRequest   = "request"
+)
+
+// DefaultContention is the contention count of a configuration that names
+// none.
+const DefaultContention = ContentionRefined
+
+// RequestAssumption names the hardware assumption that the request count
+// rests on; every output of a request-count number says it.
+const RequestAssumption = "round-robin memory arbitration with one outstanding request per client (Kim et al., RTAS 2014), which the challenge does not state"
 
 // Priority assignments.
 const (
@@ -140,6 +164,9 @@ func (a *Analysis) Defaults() {
 	}
 	if a.Priorities == "" {
 		a.Priorities = PrioritiesOPA
+	}
+	if a.Contention == "" {
+		a.Contention = DefaultContention
 	}
 	if a.TimeSliceStep == 0 {
 		a.TimeSliceStep = Millisecond

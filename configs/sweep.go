@@ -475,6 +475,8 @@ var sweepSpecs = []*sweepSpec{
 		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Analysis.GPUModel = v.s }},
 	{name: "analysis.priorities", typ: svChoice, choices: []string{PrioritiesOPA, PrioritiesDM, PrioritiesRM, PrioritiesModel},
 		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Analysis.Priorities = v.s }},
+	{name: "analysis.contention", typ: svChoice, choices: []string{ContentionChallenge, ContentionRefined, ContentionRequest},
+		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Analysis.Contention = v.s }},
 	{name: "analysis.interfering_cores", typ: svIntOrAuto, apply: func(c *Config, _ *SweepParameter, v sweepValue) {
 		c.Analysis.InterferingCores = nil
 		if !v.auto {

@@ -263,3 +263,38 @@ func TestSweepRunName(t *testing.T) {
 		t.Errorf("long name %d bytes", len(long))
 	}
 }
+
+// TestContentionOption: analysis.contention loads, defaults, and is a sweep
+// parameter.
+func TestContentionOption(t *testing.T) {
+	base := string(DefaultYAML())
+	cfg, err := Load(strings.NewReader(strings.Replace(base, "gpu_model: fifo", "gpu_model: fifo, contention: request", 1)), "c.yaml", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Analysis.Contention != ContentionRequest {
+		t.Errorf("contention %q, want request", cfg.Analysis.Contention)
+	}
+	def, err := Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if def.Analysis.Contention != DefaultContention {
+		t.Errorf("default contention %q, want %q", def.Analysis.Contention, DefaultContention)
+	}
+	sw, err := loadSweep(t, "base: builtin\nparameters: [{name: analysis.contention, values: [challenge, refined, request]}]\n", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range sw.Runs {
+		got = append(got, r.Config.Analysis.Contention)
+	}
+	if !reflect.DeepEqual(got, []string{ContentionChallenge, ContentionRefined, ContentionRequest}) {
+		t.Errorf("runs' counts %v", got)
+	}
+	if _, err := loadSweep(t, "base: builtin\nparameters: [{name: analysis.contention, values: [exact]}]\n", nil); err == nil ||
+		!strings.Contains(err.Error(), "exact") {
+		t.Errorf("unknown count: %v", err)
+	}
+}

@@ -28,6 +28,11 @@ func Validate(cfg *Config) error {
 	default:
 		return inputErrorf("analysis.priorities", "%q is not a priority assignment (opa, deadline-monotonic, rate-monotonic or model)", a.Priorities)
 	}
+	switch a.Contention {
+	case ContentionChallenge, ContentionRefined, ContentionRequest:
+	default:
+		return inputErrorf("analysis.contention", "%q is not a contention count (challenge, refined or request)", a.Contention)
+	}
 	if err := a.ChainLatency.Validate("analysis.chain_latency"); err != nil {
 		return err
 	}

@@ -153,6 +153,8 @@ func TestYAMLErrors(t *testing.T) {
 		{"task where it has no ticks", replace("{task: Detection, unit: GP10B}", "{task: Detection, unit: Core2}"), "task Detection cannot run on Core2: it has no ticks for kind A57"},
 		{"unknown chain metric", replace("metric: reaction-time", "metric: reaction-speed"), `analysis.chain_latency.metric: "reaction-speed" is not one of reaction-time, reaction-from-activation, data-age`},
 		{"unknown GPU model", replace("gpu_model: fifo", "gpu_model: lifo"), `analysis.gpu_model: "lifo" is not a GPU model`},
+		{"unknown contention count", replace("gpu_model: fifo", "gpu_model: fifo, contention: exact"), `analysis.contention: "exact" is not a contention count (challenge, refined or request)`},
+		{"contention count not a name", replace("gpu_model: fifo", "gpu_model: fifo, contention: [refined]"), `analysis.contention`},
 		{"label of a runnable missing", replace("reads: [Cloud_map_host]", "reads: [Cloud_map_hots]"), `label "Cloud_map_hots" is not defined (runnable Lidar_Function)`},
 		{"duplicate unit", replace("name: Core1,", "name: Core0,"), `units[1].name: unit "Core0" is defined twice`},
 		{"ticks upside down", replace("{kind: Denver, lower: 19588000, upper: 21736000", "{kind: Denver, lower: 29588000, upper: 21736000"), "ticks need 0 ≤ lower ≤ upper"},

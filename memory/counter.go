@@ -23,8 +23,17 @@ import (
 // divides only when it is not (once per interval). t may move in either
 // direction, so the tasks of a core can be analysed one after the other.
 //
+// Past an interferer's interval its cached sums are lower bounds of the
+// exact ones (every count is non-decreasing in t); when they already show
+// that the interferer overlaps all N_p(t) accesses, the exact ones do too,
+// and the call skips the recomputation.
+//
 // The values are those of Window.Interference for the Window given to
-// Reset (checked by TestCounterMatchesWindow). After changing the Window
+// Reset (checked by TestCounterMatchesWindow); Overlaps gives the two
+// counts that Interference weighs. Stability tells a caller that iterates
+// across cores by how much the response times of an interferer's tasks may
+// shrink without changing any value the Counter gave since the last Reset
+// (checked by TestCounterSlack and TestCounterMargins). After changing the Window
 // (a new round of response times, another mapping), call Reset again:
 // Reset forgets the interferers' sums but keeps each task's η, which it
 // recomputes only for a task whose T_k or R_k differs, so a round that
@@ -35,6 +44,7 @@ type Counter struct {
 	w     *Window
 	units []unitState // w.Cores, then w.CopyEngine
 	jobs  []jobState  // the tasks of every unit, in order
+	until int64       // the last call's values hold up to this window length
 }
 
 // unitState is the cached count of one interferer.
@@ -45,7 +55,22 @@ type unitState struct {
 	requests int64      // A(t)
 	phases   int64      // Phases(t)
 	time     int64      // the time count, or -1 until computed
-	active   bool       // some task has a line (the challenge's #C)
+	active   int8       // some task has a line (the challenge's #C): 1, 0, or −1 until asked
+	// floor: requests and phases are not yet computed for any t but hold
+	// one job of every task, a lower bound at every t > 0 whatever the
+	// response times (η ≥ 1 there).
+	floor bool
+	// What the calls since Reset asked (Stability): the least t − lo; whether
+	// every call overlapped all or none of the accesses; and then the least
+	// margins of the time count and of the requests over n, folded in from
+	// the calls with the current sums (pending: there were some; pendN the
+	// largest n, pendNeed the largest n − pauses) whenever the sums change
+	// and when asked.
+	slack                 int64
+	allLines              bool
+	timeMargin, reqMargin int64
+	pending               bool
+	pendN, pendNeed       int64
 }
 
 // jobState is the cached η of one task.
@@ -61,6 +86,17 @@ type jobState struct {
 // Counter reads w on every call; w must stay unchanged until the next
 // Reset.
 func (c *Counter) Reset(w *Window) {
+	if c.w == w && c.sameShape() {
+		// The same interferers with the same numbers of tasks: only the
+		// sums and the records of the calls start over.
+		for i := range c.units {
+			u := &c.units[i]
+			u.lo, u.hi, u.active, u.time = 0, -1, -1, -1
+			u.setFloor()
+			u.slack, u.allLines, u.timeMargin, u.reqMargin, u.pending = math.MaxInt64, true, math.MaxInt64, math.MaxInt64, false
+		}
+		return
+	}
 	c.w = w
 	n := len(w.Cores) + 1
 	if cap(c.units) < n {
@@ -83,72 +119,240 @@ func (c *Counter) Reset(w *Window) {
 		if i < len(w.Cores) {
 			ic = &w.Cores[i]
 		}
-		c.units[i] = unitState{ic: ic, jobs: c.jobs[first : first+len(ic.Tasks)], lo: 0, hi: -1, active: ic.Active()}
+		c.units[i] = unitState{ic: ic, jobs: c.jobs[first : first+len(ic.Tasks)], lo: 0, hi: -1, active: -1, time: -1,
+			slack: math.MaxInt64, allLines: true, timeMargin: math.MaxInt64, reqMargin: math.MaxInt64}
+		c.units[i].setFloor()
 		first += len(ic.Tasks)
 	}
 }
 
-// Interference returns Window.Interference(t, n, count) of the Window of
-// the last Reset. Before the first Reset it returns math.MaxInt64, no
-// bound, rather than an optimistic value. It never allocates.
-func (c *Counter) Interference(t, n int64, count Count) int64 {
+// setFloor sets u's sums to one job of every task, a lower bound at every
+// window length t > 0 whatever the response times, valid until the first
+// refresh (allOverlap may already show O = n with it).
+func (u *unitState) setFloor() {
+	var requests, phases int64
+	for k := range u.ic.Tasks {
+		d := &u.ic.Tasks[k]
+		requests = satAdd(requests, nonneg(d.Lines))
+		phases = satAdd(phases, satAdd(nonneg(d.Phases), nonneg(d.Splits)))
+	}
+	u.requests, u.phases, u.floor = requests, phases, true
+}
+
+// sameShape reports whether the units and job states still match c.w:
+// the same interferers, each with as many tasks as it has job states.
+func (c *Counter) sameShape() bool {
+	w := c.w
+	if len(c.units) != len(w.Cores)+1 {
+		return false
+	}
+	for i := range c.units {
+		ic := &w.CopyEngine
+		if i < len(w.Cores) {
+			ic = &w.Cores[i]
+		}
+		if c.units[i].ic != ic || len(c.units[i].jobs) != len(ic.Tasks) {
+			return false
+		}
+	}
+	return true
+}
+
+// Interference returns Window.Interference(t, n, pauses, count) of the
+// Window of the last Reset. Before the first Reset it returns
+// math.MaxInt64, no bound, rather than an optimistic value. It never
+// allocates.
+func (c *Counter) Interference(t, n, pauses int64, count Count) int64 {
 	if c.w == nil {
 		return math.MaxInt64
 	}
-	t, n = nonneg(t), nonneg(n)
-	var cores, ce int64
+	cores, ce := c.Overlaps(t, n, pauses, count)
+	w := c.w
+	return satAdd(satMul(nonneg(w.Core.PerCore), cores), satMul(nonneg(w.Core.CopyEngine), ce))
+}
+
+// Overlaps returns the two counts that Interference weighs: Σ_c O_c(t)
+// over the other cores and O_CE(t) of the copy engine (saturating), for a
+// caller that charges them otherwise (for example with a fixed number of
+// interfering cores, which caps the first at that number times n). Before
+// the first Reset both are n, every access overlapped. It never allocates.
+func (c *Counter) Overlaps(t, n, pauses int64, count Count) (cores, copyEngine int64) {
+	if c.w == nil {
+		return nonneg(n), nonneg(n)
+	}
+	t, n, pauses = nonneg(t), nonneg(n), nonneg(pauses)
+	c.until = math.MaxInt64
 	last := len(c.units) - 1
 	for i := range c.units {
 		u := &c.units[i]
 		var o int64
 		if count == ChallengeCount {
-			if u.active {
+			if u.active < 0 {
+				u.active = int8(b2i(u.ic.Active()))
+			}
+			if u.active == 1 {
 				o = n
 			}
 		} else {
-			if t <= u.lo || t > u.hi {
+			// Past the interval the cached sums are lower bounds (every
+			// count is non-decreasing in t): if they already give O = n,
+			// so do the exact ones, and the refresh is saved.
+			if t <= u.lo || (t > u.hi && !c.allOverlap(u, n, pauses, count)) {
 				c.refresh(u, t)
 			}
+			if !u.floor && u.lo > math.MinInt64 { // the floor and an interferer without tasks have no boundary
+				u.slack = min(u.slack, t-u.lo)
+			}
 			if u.requests > 0 {
-				o = c.refined(u, n)
+				o = c.refined(u, n, pauses)
 				if count == RequestCount {
 					o = min(o, u.requests)
 				}
+				if o < n {
+					u.allLines = false
+				} else if !u.pending {
+					u.pending, u.pendN, u.pendNeed = true, n, n-pauses
+				} else {
+					u.pendN, u.pendNeed = max(u.pendN, n), max(u.pendNeed, n-pauses)
+				}
+			}
+			if o < n {
+				// Below n the count follows the sums, which hold up to
+				// hi (here they were computed for t); n itself holds for
+				// every longer window, the counts being non-decreasing.
+				c.until = min(c.until, u.hi)
 			}
 		}
 		if i == last {
-			ce = o
+			copyEngine = o
 		} else {
 			cores = satAdd(cores, o)
 		}
 	}
-	w := c.w
-	return satAdd(satMul(nonneg(w.Core.PerCore), cores), satMul(nonneg(w.Core.CopyEngine), ce))
+	return cores, copyEngine
 }
 
-// refined returns min(n, time count) of unit u, dividing only when the
-// time count is the smaller: floor(x/b) + 2P ≥ n holds exactly when
-// n ≤ 2P or x ≥ (n − 2P)·b, with x = A·Latency in 128 bits.
-func (c *Counter) refined(u *unitState, n int64) int64 {
-	if u.time >= 0 {
-		return min(n, u.time)
+// Until returns the longest window length up to which the values of the
+// last call to Overlaps (or Interference) hold: for every t' between its t
+// and Until, the same n and pauses give the same counts. A response-time iteration
+// whose next window lies within it needs no call. It is the call's t when
+// nothing is known, and math.MaxInt64 when every count was n or the count
+// was the challenge's.
+func (c *Counter) Until() int64 { return c.until }
+
+// foldMargins records, for the calls at which unit u overlapped all n
+// accesses with its current sums, by how much the time count's comparison
+// x ≥ y held, with x = A·Latency and y = (n − pauses − 2·Phases)·baseline
+// (the time count was at least n exactly then), and by how much A exceeded
+// n: the least margins are those of the largest n − pauses and n. The sums
+// may be lower bounds of the exact ones (allOverlap), which only makes the
+// margins smaller.
+func (c *Counter) foldMargins(u *unitState) {
+	if !u.pending || !u.allLines {
+		u.pending = false
+		return
 	}
+	u.pending = false
+	n := u.pendN
+	x := satMul(u.requests, nonneg(u.ic.Latency))
+	b := nonneg(c.w.Core.Baseline)
+	need, twoP := u.pendNeed, satMul(2, u.phases) // need = n − pauses may be negative
+	var margin int64
+	if need > twoP {
+		y := satMul(need-twoP, b)
+		margin = x - y // ≥ 0: the time count was at least n
+		if b > 0 && y == math.MaxInt64 {
+			margin = 0 // saturated: no margin can be shown
+		}
+	} else {
+		deficit := twoP - max(need, 0)
+		if need < 0 {
+			deficit = satAdd(twoP, -need)
+		}
+		margin = satAdd(x, satMul(deficit, b))
+	}
+	if b == 0 {
+		margin = math.MaxInt64 // the time count is unbounded
+	}
+	u.timeMargin = min(u.timeMargin, max(margin, 0))
+	u.reqMargin = min(u.reqMargin, max(u.requests-n, 0))
+}
+
+// Stability says how the response times of one interferer's tasks may
+// shrink without changing any value that Interference or Overlaps gave
+// under the refined or request count since the last Reset, for the same
+// calls in the same order: either every Response shrinks by less than
+// Slack (then every job count the Counter computed stays the same, and
+// sums it reused past their interval still show the same), or AllLines holds
+// (at every call the interferer overlapped all n accesses, or none since
+// it had no request in the window) and the shrinking lowers A(t) by at
+// most dA and Phases(t) by at most dP at every t, with
+//
+//	dA·Latency + 2·dP·baseline ≤ TimeMargin   and, under RequestCount,   dA ≤ RequestMargin;
+//
+// a task whose response shrinks by Δ has at most ceil(Δ/T) jobs fewer at
+// any window length. (A count that was 0 stays 0, and one that was n stays
+// n.) A caller that iterates across cores uses it to skip an analysis
+// whose inputs changed by less.
+type Stability struct {
+	Slack                     int64
+	AllLines                  bool
+	TimeMargin, RequestMargin int64
+}
+
+// Stability returns the Stability of interferer i (one of the Window's
+// Cores, or the CopyEngine for i = len(Cores)); the zero Stability, which
+// allows no change, for an unknown i. The challenge count uses no response
+// time, and the calls under it are not tracked.
+func (c *Counter) Stability(i int) Stability {
+	if i < 0 || i >= len(c.units) {
+		return Stability{}
+	}
+	u := &c.units[i]
+	c.foldMargins(u)
+	return Stability{Slack: u.slack, AllLines: u.allLines, TimeMargin: u.timeMargin, RequestMargin: u.reqMargin}
+}
+
+// allOverlap reports whether unit u's cached sums show O = n: the time
+// count, and under RequestCount the requests too, are at least n.
+func (c *Counter) allOverlap(u *unitState, n, pauses int64, count Count) bool {
+	if u.requests <= 0 || (count == RequestCount && u.requests < n) {
+		return false
+	}
+	return c.timeReaches(u, n, pauses)
+}
+
+// timeReaches reports whether unit u's time count with pauses reaches n:
+// floor(x/b) + 2P + pauses ≥ n holds exactly when n ≤ 2P + pauses or
+// x ≥ (n − 2P − pauses)·b, with x = A·Latency in 128 bits.
+func (c *Counter) timeReaches(u *unitState, n, pauses int64) bool {
 	b := c.w.Core.Baseline
-	twoP := satMul(2, u.phases)
-	if b <= 0 || n <= twoP {
-		return n
+	slack := satAdd(satMul(2, u.phases), pauses)
+	if b <= 0 || n <= slack {
+		return true
 	}
 	xHi, xLo := bits.Mul64(uint64(u.requests), uint64(nonneg(u.ic.Latency)))
-	yHi, yLo := bits.Mul64(uint64(n-twoP), uint64(b))
-	if xHi > yHi || (xHi == yHi && xLo >= yLo) {
+	yHi, yLo := bits.Mul64(uint64(n-slack), uint64(b))
+	return xHi > yHi || (xHi == yHi && xLo >= yLo)
+}
+
+// refined returns min(n, time count + pauses) of unit u, dividing only
+// when the time count is the smaller (once per interval: u.time keeps
+// floor(x/b) + 2P, without the call's pauses).
+func (c *Counter) refined(u *unitState, n, pauses int64) int64 {
+	if u.time >= 0 {
+		return min(n, satAdd(u.time, pauses))
+	}
+	if c.timeReaches(u, n, pauses) {
 		return n
 	}
-	u.time = timeCount(u.requests, u.ic.Latency, b, u.phases)
-	return min(n, u.time)
+	u.time = timeCount(u.requests, u.ic.Latency, c.w.Core.Baseline, u.phases, 0)
+	return min(n, satAdd(u.time, pauses))
 }
 
 // refresh recomputes the sums of unit u for a window of length t ≥ 0.
 func (c *Counter) refresh(u *unitState, t int64) {
+	c.foldMargins(u)
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 	var requests, phases int64
 	for k := range u.jobs {
@@ -161,10 +365,10 @@ func (c *Counter) refresh(u *unitState, t int64) {
 			j.move(d, t)
 		}
 		lo, hi = max(lo, j.lo), min(hi, j.hi)
-		requests = satAdd(requests, satMul(j.jobs, nonneg(d.Lines)))
-		phases = satAdd(phases, satMul(j.jobs, satAdd(nonneg(d.Phases), nonneg(d.Splits))))
+		requests = mulAdd(requests, j.jobs, nonneg(d.Lines))
+		phases = mulAdd(phases, j.jobs, satAdd(nonneg(d.Phases), nonneg(d.Splits)))
 	}
-	u.lo, u.hi, u.requests, u.phases, u.time = lo, hi, requests, phases, -1
+	u.lo, u.hi, u.requests, u.phases, u.time, u.floor = lo, hi, requests, phases, -1, false
 }
 
 // move sets j to η = d.Jobs(t) for t ≥ 0 and the interval (lo, hi] of
@@ -197,6 +401,17 @@ func (j *jobState) move(d *Demand, t int64) {
 	j.jobs, j.lo, j.hi = jobsInterval(d, t)
 }
 
+// mulAdd returns acc + a·b for acc, a, b ≥ 0, saturating at
+// math.MaxInt64: with plain arithmetic where no overflow is possible (the
+// common case, kept cheap for the refresh of every window), else with
+// satMul and satAdd.
+func mulAdd(acc, a, b int64) int64 {
+	if a < 1<<31 && b < 1<<31 && acc < 1<<62 {
+		return acc + a*b // a·b < 2^62
+	}
+	return satAdd(acc, satMul(a, b))
+}
+
 // maxSteps is how many intervals move steps before it divides instead.
 const maxSteps = 8
 
@@ -214,4 +429,11 @@ func jobsInterval(d *Demand, t int64) (jobs, lo, hi int64) {
 	// (η−1)·T < t + R ≤ η·T: (η−1)·T cannot overflow, η·T can.
 	// Beyond t = math.MaxInt64 − R, t + R overflows (the branch above).
 	return jobs, (jobs-1)*d.Period - r, satMul(jobs, d.Period) - r
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

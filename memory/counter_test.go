@@ -31,10 +31,22 @@ func TestCounterMatchesWindow(t *testing.T) {
 				tw = satAdd(nonneg(tw), rng.Int63n(2*ms))
 				n += rng.Int63n(100)
 			}
+			pz := int64(0)
+			if rng.Intn(2) == 0 {
+				pz = rng.Int63n(200) // accesses paused by preemptions
+			}
 			for _, count := range counts {
-				want := w.Interference(tw, n, count)
-				if got := ctr.Interference(tw, n, count); got != want {
+				want := w.Interference(tw, n, pz, count)
+				if got := ctr.Interference(tw, n, pz, count); got != want {
 					t.Fatalf("window %d step %d, t = %d, n = %d, %v: Counter %d, Window %d (%+v)", i, step, tw, n, count, got, want, w)
+				}
+				var cores int64
+				for k := range w.Cores {
+					cores = satAdd(cores, w.Overlap(&w.Cores[k], tw, n, pz, count).Count)
+				}
+				ce := w.Overlap(&w.CopyEngine, tw, n, pz, count).Count
+				if gc, gce := ctr.Overlaps(tw, n, pz, count); gc != cores || gce != ce {
+					t.Fatalf("window %d step %d, t = %d, n = %d, %v: Overlaps %d, %d; Window %d, %d", i, step, tw, n, count, gc, gce, cores, ce)
 				}
 				calls++
 			}
@@ -46,7 +58,7 @@ func TestCounterMatchesWindow(t *testing.T) {
 			w.Cores[0].Tasks[0].Response /= 2
 			ctr.Reset(&w)
 			for _, count := range counts {
-				if got, want := ctr.Interference(tw, n, count), w.Interference(tw, n, count); got != want {
+				if got, want := ctr.Interference(tw, n, 0, count), w.Interference(tw, n, 0, count); got != want {
 					t.Fatalf("after Reset: Counter %d, Window %d", got, want)
 				}
 			}
@@ -57,7 +69,7 @@ func TestCounterMatchesWindow(t *testing.T) {
 		v := randWindow(rng)
 		ctr.Reset(&v)
 		for _, count := range counts {
-			if got, want := ctr.Interference(tw, n, count), v.Interference(tw, n, count); got != want {
+			if got, want := ctr.Interference(tw, n, 0, count), v.Interference(tw, n, 0, count); got != want {
 				t.Fatalf("another window in the same Counter: Counter %d, Window %d", got, want)
 			}
 		}
@@ -102,7 +114,7 @@ func TestCounterNoAllocs(t *testing.T) {
 		ctr.Reset(&w)
 		for i := range int64(50) {
 			for _, count := range counts {
-				sink += ctr.Interference(5*ms+i*100*us, 20_000+i, count)
+				sink += ctr.Interference(5*ms+i*100*us, 20_000+i, 0, count)
 			}
 		}
 	})
@@ -110,7 +122,7 @@ func TestCounterNoAllocs(t *testing.T) {
 		t.Errorf("Counter allocates %.1f times per run", allocs)
 	}
 	var fresh Counter
-	if got := fresh.Interference(1, 1, RefinedCount); got != math.MaxInt64 {
+	if got := fresh.Interference(1, 1, 0, RefinedCount); got != math.MaxInt64 {
 		t.Errorf("a Counter without Reset gives %d, want no bound", got)
 	}
 	_ = sink
@@ -149,9 +161,9 @@ func BenchmarkFixedPoint(b *testing.B) {
 						n += jobs * tasks[k].lines
 					}
 					if counter {
-						next += ctr.Interference(t, n, count)
+						next += ctr.Interference(t, n, 0, count)
 					} else {
-						next += w.Interference(t, n, count)
+						next += w.Interference(t, n, 0, count)
 					}
 					calls++
 					if next == t || next > 100*ms {
@@ -191,15 +203,254 @@ func FuzzInterference(f *testing.F) {
 		for _, t2 := range []int64{tw, tw / 2, satAdd(nonneg(tw), period)} {
 			var prev int64 = math.MaxInt64
 			for _, count := range counts {
-				got := w.Interference(t2, n, count)
+				got := w.Interference(t2, n, 0, count)
 				if got < 0 || got > prev {
 					t.Fatalf("I(%d) under %v = %d (previous count %d)", t2, count, got, prev)
 				}
 				prev = got
-				if c := ctr.Interference(t2, n, count); c != got {
+				if c := ctr.Interference(t2, n, 0, count); c != got {
 					t.Fatalf("I(%d) under %v: Counter %d, Window %d", t2, count, c, got)
 				}
 			}
 		}
 	})
+}
+
+// TestCounterSlack: shrinking every response time of an interferer by less
+// than its Stability's Slack changes no value the Counter gave since the last Reset,
+// for the same calls (the evaluator skips a core's analysis on that); and
+// the slack is tight: shrinking one task's response time by exactly the
+// slack changes some job count at some window length asked.
+func TestCounterSlack(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	type call struct{ t, n, p int64 }
+	var ctr Counter
+	tight, checked := 0, 0
+	for i := 0; i < 3000; i++ {
+		w := randWindow(rng)
+		ctr.Reset(&w)
+		var calls []call
+		tw, n := randTN(rng)
+		for step := 0; step < 1+rng.Intn(20); step++ {
+			if rng.Intn(4) == 0 {
+				tw = rng.Int63n(10 * ms)
+			} else {
+				tw = satAdd(tw, rng.Int63n(2*ms))
+			}
+			n += rng.Int63n(100)
+			calls = append(calls, call{tw, n, rng.Int63n(3) * rng.Int63n(100)})
+		}
+		count := counts[1+rng.Intn(2)] // refined or request
+		var want [][2]int64
+		for _, c := range calls {
+			a, b := ctr.Overlaps(c.t, c.n, c.p, count)
+			want = append(want, [2]int64{a, b})
+		}
+		units := append(append([]*Interferer(nil), ptrs(w.Cores)...), &w.CopyEngine)
+		slack := make([]int64, len(units))
+		for k := range units {
+			slack[k] = ctr.Stability(k).Slack
+		}
+		// Shrink every response by less than its interferer's slack.
+		for k, ic := range units {
+			for j := range ic.Tasks {
+				d := &ic.Tasks[j]
+				if s := slack[k]; s > 1 && d.Response > 0 {
+					d.Response -= rng.Int63n(min(s-1, d.Response) + 1)
+				}
+			}
+		}
+		ctr.Reset(&w)
+		for m, c := range calls {
+			a, b := ctr.Overlaps(c.t, c.n, c.p, count)
+			if a != want[m][0] || b != want[m][1] {
+				t.Fatalf("window %d, call %d (t %d, n %d): (%d, %d) after shrinking within the slack, (%d, %d) before", i, m, c.t, c.n, a, b, want[m][0], want[m][1])
+			}
+			checked++
+		}
+		// Tightness: some job count changes when one task's response
+		// shrinks by the slack itself.
+		for k, ic := range units {
+			if s := slack[k]; s < math.MaxInt64 && len(ic.Tasks) > 0 {
+				changed := false
+				for j := range ic.Tasks {
+					d := ic.Tasks[j]
+					if d.Response < s {
+						continue
+					}
+					e := d
+					e.Response -= s
+					for _, c := range calls {
+						if d.Jobs(c.t) != e.Jobs(c.t) {
+							changed = true
+						}
+					}
+				}
+				if changed {
+					tight++
+				}
+			}
+		}
+	}
+	if tight == 0 {
+		t.Fatal("no slack was tight: the test shows nothing about it")
+	}
+	t.Logf("%d calls replayed, %d tight slacks", checked, tight)
+}
+
+func ptrs(xs []Interferer) []*Interferer {
+	out := make([]*Interferer, len(xs))
+	for i := range xs {
+		out[i] = &xs[i]
+	}
+	return out
+}
+
+// TestCounterMargins: shrinking the response times of an interferer that
+// overlapped all (or none) of the accesses at every call, within its
+// Stability's margins, changes no value the Counter gave since the last
+// Reset, for the same calls.
+func TestCounterMargins(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	type call struct{ t, n, p int64 }
+	var ctr Counter
+	checked, shrunk := 0, 0
+	for i := 0; i < 4000; i++ {
+		w := randWindow(rng)
+		ctr.Reset(&w)
+		var calls []call
+		tw, n := randTN(rng)
+		for step := 0; step < 1+rng.Intn(20); step++ {
+			if rng.Intn(4) == 0 {
+				tw = rng.Int63n(10 * ms)
+			} else {
+				tw = satAdd(tw, rng.Int63n(2*ms))
+			}
+			n += rng.Int63n(100)
+			calls = append(calls, call{tw, n, rng.Int63n(3) * rng.Int63n(100)})
+		}
+		count := counts[1+rng.Intn(2)]
+		var want [][2]int64
+		for _, c := range calls {
+			a, b := ctr.Overlaps(c.t, c.n, c.p, count)
+			want = append(want, [2]int64{a, b})
+		}
+		units := append(ptrs(w.Cores), &w.CopyEngine)
+		for k, ic := range units {
+			st := ctr.Stability(k)
+			if !st.AllLines {
+				continue
+			}
+			// Shrink some responses by up to a few periods, and keep the
+			// change if it fits the margins.
+			var dA, dP int64
+			old := make([]int64, len(ic.Tasks))
+			for j := range ic.Tasks {
+				d := &ic.Tasks[j]
+				old[j] = d.Response
+				if rng.Intn(2) == 0 || d.Response == 0 || d.Response == math.MaxInt64 {
+					continue
+				}
+				delta := 1 + rng.Int63n(min(d.Response, 3*d.Period))
+				jobs := (delta + d.Period - 1) / d.Period
+				dA = satAdd(dA, satMul(jobs, d.Lines))
+				dP = satAdd(dP, satMul(jobs, d.Phases+d.Splits))
+				d.Response -= delta
+			}
+			fits := satAdd(satMul(dA, ic.Latency), satMul(2*dP, w.Core.Baseline)) <= st.TimeMargin &&
+				(count != RequestCount || dA <= st.RequestMargin)
+			if !fits || dA+dP == 0 {
+				for j := range ic.Tasks {
+					ic.Tasks[j].Response = old[j]
+				}
+			} else {
+				shrunk++
+			}
+		}
+		ctr.Reset(&w)
+		for m, c := range calls {
+			a, b := ctr.Overlaps(c.t, c.n, c.p, count)
+			if a != want[m][0] || b != want[m][1] {
+				t.Fatalf("window %d, call %d (t %d, n %d, %v): (%d, %d) after shrinking within the margins, (%d, %d) before", i, m, c.t, c.n, count, a, b, want[m][0], want[m][1])
+			}
+			checked++
+		}
+	}
+	if shrunk < 100 {
+		t.Fatalf("only %d interferers shrunk within their margins: the test shows little", shrunk)
+	}
+	t.Logf("%d calls replayed, %d interferers shrunk within their margins", checked, shrunk)
+}
+
+// BenchmarkCounterOverlaps asks a WATERS-sized window (five cores with two
+// tasks each, a copy engine with two GPU tasks) for its counts at window
+// lengths drawn between 1 and 31 ms, with a Reset every fourth call, as the
+// response-time iterations of a core do.
+func BenchmarkCounterOverlaps(b *testing.B) {
+	w := Window{Core: A57()}
+	periods := []int64{5, 10, 15, 33, 66, 100, 200, 400}
+	for c := 0; c < 5; c++ {
+		ic := Interferer{Latency: 220_000}
+		for k := 0; k < 2; k++ {
+			p := periods[(c*2+k)%len(periods)] * ms
+			ic.Tasks = append(ic.Tasks, Demand{Period: p, Response: p / 2, Lines: 5000, Phases: 4, Splits: 1})
+		}
+		w.Cores = append(w.Cores, ic)
+	}
+	w.CopyEngine = Interferer{Latency: 6000, Tasks: []Demand{
+		{Period: 33 * ms, Response: 30 * ms, Lines: 30000, Phases: 2},
+		{Period: 200 * ms, Response: 190 * ms, Lines: 40000, Phases: 2}}}
+	rng := rand.New(rand.NewSource(1))
+	ts := make([]int64, 64)
+	for i := range ts {
+		ts[i] = 1*ms + rng.Int63n(30*ms)
+	}
+	var c Counter
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i%4 == 0 {
+			c.Reset(&w)
+		}
+		c.Overlaps(ts[i%64], 20000, 0, RefinedCount)
+		i++
+	}
+}
+
+// TestCounterUntil: the counts of a call hold, for the same n, at every
+// window length up to Until (checked against the plain definition).
+func TestCounterUntil(t *testing.T) {
+	rng := rand.New(rand.NewSource(10))
+	var ctr Counter
+	held := 0
+	for i := 0; i < 3000; i++ {
+		w := randWindow(rng)
+		ctr.Reset(&w)
+		tw, n := randTN(rng)
+		for step := 0; step < 20; step++ {
+			tw = satAdd(tw, rng.Int63n(2*ms))
+			count := counts[rng.Intn(3)]
+			pz := rng.Int63n(3) * rng.Int63n(100)
+			a, b := ctr.Overlaps(tw, n, pz, count)
+			until := ctr.Until()
+			if until < tw {
+				t.Fatalf("Until %d before t = %d", until, tw)
+			}
+			for _, u := range []int64{tw, until, tw + rng.Int63n(min(until-tw, 10*ms)+1)} {
+				if u == math.MaxInt64 {
+					u = satAdd(tw, 100*ms)
+				}
+				var cores int64
+				for k := range w.Cores {
+					cores = satAdd(cores, w.Overlap(&w.Cores[k], u, n, pz, count).Count)
+				}
+				ce := w.Overlap(&w.CopyEngine, u, n, pz, count).Count
+				if cores != a || ce != b {
+					t.Fatalf("window %d: at t = %d the counts are (%d, %d); at %d ≤ Until %d they are (%d, %d)", i, tw, a, b, u, until, cores, ce)
+				}
+				held++
+			}
+		}
+	}
+	t.Logf("%d window lengths checked", held)
 }

@@ -92,10 +92,15 @@
 //
 // the counts ([Count], [Window.Overlap]) are
 //
-//	challenge: O_c(t) = N_p(t)                                          for every active c
-//	refined:   O_c(t) = min(N_p(t), floor(Busy_c(t)/baseline(p)) + 2·Phases_c(t))
-//	request:   O_c(t) = min(N_p(t), floor(Busy_c(t)/baseline(p)) + 2·Phases_c(t), A_c(t))
+//	challenge: O_c(t) = N_p(t)                                                    for every active c
+//	refined:   O_c(t) = min(N_p(t), floor(Busy_c(t)/baseline(p)) + 2·Phases_c(t) + Pauses_p(t))
+//	request:   O_c(t) = min(N_p(t), floor(Busy_c(t)/baseline(p)) + 2·Phases_c(t) + Pauses_p(t), A_c(t))
 //
+// where the caller also supplies Pauses_p(t), how many times an access of
+// p's jobs in the window can be paused by a preemption (a job of higher
+// priority becoming ready) and resumed later: at most the releases and
+// resumptions of the jobs above the analysed task in the window (rta
+// counts them; 0 for a window in which nothing preempts).
 // with O_c(t) = 0 for an interferer without lines, and the contention in
 // the window is at most I(t) = K(p)·Σ_{c core} O_c(t) + sGPU(p)·O_CE(t)
 // ([Window.Interference]; [Counter.Interference] computes the same values
@@ -131,15 +136,24 @@
 //     can cut a lower-priority phase twice per job, and
 //     TestTraceSuspensionSplits shows a trace in which +1 would undercount
 //     the overlapping accesses (60 against a bound of 56).
-//  4. Accesses. p's accesses are sequential and each lasts at least
-//     baseline(p) = b. Those that overlap a busy interval of length X
-//     either begin inside it, at most ceil(X/b) of them since their starts
-//     are b apart, or are in progress when it begins, at most one: at most
-//     ceil(X/b) + 1 ≤ floor(X/b) + 2. Summed over at most Phases_c(t)
-//     intervals of total length at most Busy_c(t), and since
-//     Σ floor(x_i) ≤ floor(Σ x_i): at most floor(Busy_c(t)/b) +
-//     2·Phases_c(t). No more than all of p's accesses, N_p(t), can
-//     overlap either.
+//  4. Accesses. p's accesses are sequential (at most one is active at a
+//     time) and each is active for at least baseline(p) = b in all, but a
+//     preemption can pause one, which then resumes when its job runs again
+//     (the simulator rta/syssim pauses them, so that a preempting job is
+//     never blocked). Count the distinct accesses that are active at some
+//     moment of c's busy intervals, of total length at most Busy_c(t).
+//     Those active inside for b or more number at most floor(Busy_c(t)/b).
+//     Each other one is also active outside, so its activity crosses an
+//     interval's start or end: either it is the access active at that
+//     moment, at most one per start and one per end, 2·Phases_c(t) in all,
+//     or it is paused across it and resumes on the other side, which takes
+//     one of its pauses, at most Pauses_p(t) in all. So at most
+//     floor(Busy_c(t)/b) + 2·Phases_c(t) + Pauses_p(t) of p's accesses
+//     overlap c's memory phases, and no more than all of them, N_p(t).
+//     (Without the pauses the count is the contention spec's; it
+//     undercounts when nested preemptions leave several paused accesses to
+//     resume inside one busy interval, which
+//     optimizer's TestRefinedPausedAccesses shows in simulation.)
 //  5. Charge. Under the challenge's semantics an access is slowed by K(p)
 //     per core, and by sGPU(p) for the copy engine, only if that unit
 //     accesses memory at some moment of it; charging each overlapping
@@ -166,11 +180,17 @@
 // convention's K·N_p·#C + sGPU·N_p·bGPU). Every count is non-decreasing in
 // t, N_p(t), each R_k, lines(k), phases(k), splits(k), Lat_c and the set of
 // tasks, and non-increasing in each T_k (TestOverlapMonotone). So the
-// response-time iteration with I(t) stays monotone; a cross-core
-// iteration that starts from the challenge's bounds and feeds each round's
-// response times into the next computes sound bounds in every round that
-// never grow; and a task added to a partial mapping only adds interfering
-// demand, which keeps the exhaustive search's pruning sound. The counting
+// response-time iteration with I(t) stays monotone; with the priority
+// orders fixed, a cross-core iteration that starts from the challenge's
+// bounds and feeds each round's response times into the next computes
+// sound bounds in every round that never grow; and a task added to a
+// partial mapping only adds interfering demand. Where priorities are
+// derived from the analysis, a task added to a core can reorder it and
+// shrink a response time that another core's count uses: package
+// optimizer's documentation ("Refined contention", "The exhaustive search's
+// cut under the refined counts") says how it keeps its iteration and its
+// pruning sound then. Counter.Stability tells such an iteration when a
+// shrunk response time cannot change a count it gave. The counting
 // argument (items 2–4) is checked against simulated fixed-priority traces
 // with self-suspensions and an optimal adversary placing p's accesses
 // (TestTraceCounts).

@@ -82,10 +82,10 @@ func ExampleCounter() {
 	var ctr memory.Counter
 	ctr.Reset(&w) // once per filled Window; then as often as the iteration needs
 	for _, count := range []memory.Count{memory.ChallengeCount, memory.RefinedCount, memory.RequestCount} {
-		core := w.Overlap(&w.Cores[0], 5*us, 1000, count)
-		ce := w.Overlap(&w.CopyEngine, 5*us, 1000, count)
+		core := w.Overlap(&w.Cores[0], 5*us, 1000, 0, count)
+		ce := w.Overlap(&w.CopyEngine, 5*us, 1000, 0, count)
 		fmt.Printf("%-9s I = %9d ps  core %4d by %-8v  copy engine %4d by %v\n",
-			count, ctr.Interference(5*us, 1000, count), core.Count, core.By, ce.Count, ce.By)
+			count, ctr.Interference(5*us, 1000, 0, count), core.Count, core.By, ce.Count, ce.By)
 	}
 	// Output:
 	// challenge I = 120000000 ps  core 1000 by lines     copy engine 1000 by lines

@@ -27,7 +27,8 @@ const (
 	ChallengeCount Count = iota
 	// RefinedCount charges only the accesses that can overlap the
 	// interferer's memory phases within the window:
-	// O(t) = min(N_p(t), floor(Busy(t)/baseline(p)) + 2·Phases(t)).
+	// O(t) = min(N_p(t), floor(Busy(t)/baseline(p)) + 2·Phases(t) +
+	// Pauses_p(t)).
 	// It rests on the challenge's semantics alone.
 	RefinedCount
 	// RequestCount also bounds O(t) by the interferer's number of line
@@ -75,7 +76,8 @@ const (
 	// ByLines: the observed core's own lines in the window, N_p(t); every
 	// access may overlap, as the challenge's convention assumes.
 	ByLines
-	// ByTime: the time count floor(Busy(t)/baseline(p)) + 2·Phases(t).
+	// ByTime: the time count floor(Busy(t)/baseline(p)) + 2·Phases(t) +
+	// Pauses_p(t).
 	ByTime
 	// ByRequests: the interferer's line requests in the window, A(t)
 	// (RequestCount only).
@@ -215,7 +217,8 @@ type Overlap struct {
 	Count int64
 	// Lines is N_p(t), the observed core's lines in the window.
 	Lines int64
-	// Time is floor(Busy(t)/baseline(p)) + 2·Phases(t) (saturating).
+	// Time is floor(Busy(t)/baseline(p)) + 2·Phases(t) + Pauses_p(t)
+	// (saturating).
 	Time int64
 	// Requests is A(t), the interferer's lines in the window.
 	Requests int64
@@ -278,23 +281,24 @@ func (c *Interferer) validate() error {
 
 // Overlap returns O(t) of interferer c (one of w.Cores or w.CopyEngine)
 // for a window of length t in which the observed core accesses n = N_p(t)
-// lines, under count, with the terms of the minimum:
+// lines, pauses of them at most being paused by a preemption and resumed
+// (see the package documentation: the time count needs it), under count,
+// with the terms of the minimum:
 //
-//	challenge: O = N_p                                  (c active)
-//	refined:   O = min(N_p, floor(Busy/baseline) + 2·Phases)
-//	request:   O = min(N_p, floor(Busy/baseline) + 2·Phases, A)
+//	challenge: O = N_p                                            (c active)
+//	refined:   O = min(N_p, floor(Busy/baseline) + 2·Phases + pauses)
+//	request:   O = min(N_p, floor(Busy/baseline) + 2·Phases + pauses, A)
 //
 // and O = 0 when c accesses no memory (under the refined counts: when no
 // job of c that can run in the window moves a line, A(t) = 0). A negative
-// t or n counts as 0; a
-// baseline of 0 makes the time count unbounded (an access could be
-// arbitrarily short). It never allocates.
-func (w *Window) Overlap(c *Interferer, t, n int64, count Count) Overlap {
+// t, n or pauses counts as 0; a baseline of 0 makes the time count
+// unbounded (an access could be arbitrarily short). It never allocates.
+func (w *Window) Overlap(c *Interferer, t, n, pauses int64, count Count) Overlap {
 	n = nonneg(n)
 	o := Overlap{Lines: n}
 	requests, phases := c.sums(t)
 	o.Requests = requests
-	o.Time = timeCount(requests, c.Latency, w.Core.Baseline, phases)
+	o.Time = timeCount(requests, c.Latency, w.Core.Baseline, phases, pauses)
 	if count == ChallengeCount {
 		if c.Active() {
 			o.Count, o.By = n, ByLines
@@ -316,30 +320,32 @@ func (w *Window) Overlap(c *Interferer, t, n int64, count Count) Overlap {
 
 // Interference returns I(t) = K(p)·Σ_c O_c(t) + sGPU(p)·O_CE(t), the
 // contention the observed core can suffer in a window of length t in which
-// it accesses n = N_p(t) lines, under count (saturating at math.MaxInt64).
-// It is non-decreasing in t, n and every interferer's demand, and for every
-// input RequestCount ≤ RefinedCount ≤ ChallengeCount. It is the plain
-// definition, one division per task and call; a response-time iteration
-// calls [Counter.Interference], which gives the same values incrementally.
-// It never allocates.
-func (w *Window) Interference(t, n int64, count Count) int64 {
+// it accesses n = N_p(t) lines, at most pauses of them paused and resumed,
+// under count (saturating at math.MaxInt64). It is non-decreasing in t, n,
+// pauses and every interferer's demand, and for every input RequestCount ≤
+// RefinedCount ≤ ChallengeCount. It is the plain definition, one division
+// per task and call; a response-time iteration calls
+// [Counter.Interference], which gives the same values incrementally. It
+// never allocates.
+func (w *Window) Interference(t, n, pauses int64, count Count) int64 {
 	var cores int64
 	for i := range w.Cores {
-		cores = satAdd(cores, w.Overlap(&w.Cores[i], t, n, count).Count)
+		cores = satAdd(cores, w.Overlap(&w.Cores[i], t, n, pauses, count).Count)
 	}
-	ce := w.Overlap(&w.CopyEngine, t, n, count).Count
+	ce := w.Overlap(&w.CopyEngine, t, n, pauses, count).Count
 	return satAdd(satMul(nonneg(w.Core.PerCore), cores), satMul(nonneg(w.Core.CopyEngine), ce))
 }
 
-// timeCount returns floor(requests·latency/baseline) + 2·phases, the
-// number of accesses of duration at least baseline that can overlap
-// intervals of total length requests·latency, phases of them. The product
-// is formed in 128 bits; the result saturates at math.MaxInt64, which is
-// also the value for a baseline of 0.
-func timeCount(requests, latency, baseline, phases int64) int64 {
+// timeCount returns floor(requests·latency/baseline) + 2·phases + pauses,
+// the number of accesses of duration at least baseline, pauses of them
+// paused and resumed, that can overlap intervals of total length
+// requests·latency, phases of them. The product is formed in 128 bits; the
+// result saturates at math.MaxInt64, which is also the value for a
+// baseline of 0.
+func timeCount(requests, latency, baseline, phases, pauses int64) int64 {
 	if baseline <= 0 {
 		return math.MaxInt64
 	}
 	q := mulDiv(nonneg(requests), nonneg(latency), baseline)
-	return satAdd(q, satMul(2, phases))
+	return satAdd(satAdd(q, satMul(2, phases)), nonneg(pauses))
 }

@@ -95,7 +95,7 @@ func TestOverlapOrder(t *testing.T) {
 		tw, n := randTN(rng)
 		var total [3]int64
 		for k, count := range counts {
-			total[k] = w.Interference(tw, n, count)
+			total[k] = w.Interference(tw, n, 0, count)
 			if total[k] < 0 {
 				t.Fatalf("%+v: I(%d) under %v = %d < 0", w, tw, count, total[k])
 			}
@@ -122,7 +122,7 @@ func TestOverlapOrder(t *testing.T) {
 		for k, count := range counts {
 			var cores, ce int64
 			for j, c := range all {
-				o := w.Overlap(c, tw, n, count)
+				o := w.Overlap(c, tw, n, 0, count)
 				if j == len(all)-1 {
 					ce = o.Count
 				} else {
@@ -130,7 +130,7 @@ func TestOverlapOrder(t *testing.T) {
 				}
 				checkTerms(t, o, count)
 				if k > 0 {
-					prev := w.Overlap(c, tw, n, counts[k-1])
+					prev := w.Overlap(c, tw, n, 0, counts[k-1])
 					if o.Count > prev.Count {
 						t.Fatalf("interferer %d: O under %v = %d > %d under %v", j, count, o.Count, prev.Count, counts[k-1])
 					}
@@ -215,18 +215,18 @@ func TestOverlapMonotone(t *testing.T) {
 		w := randWindow(rng)
 		tw, n := randTN(rng)
 		dt, dn := rng.Int63n(10*ms), rng.Int63n(1000)
+		pz, dp := rng.Int63n(50), rng.Int63n(50)
 		for k, count := range counts {
-			base := w.Interference(tw, n, count)
+			base := w.Interference(tw, n, pz, count)
 			for _, v := range []struct {
-				name  string
-				t, n  int64
-				value int64
+				name    string
+				t, n, p int64
 			}{
-				{"t", tw + dt, n, 0}, {"N_p", tw, n + dn, 0}, {"t and N_p", tw + dt, n + dn, 0},
+				{"t", tw + dt, n, pz}, {"N_p", tw, n + dn, pz}, {"t and N_p", tw + dt, n + dn, pz}, {"pauses", tw, n, pz + dp},
 			} {
-				if got := w.Interference(v.t, v.n, count); got < base {
-					t.Fatalf("%+v under %v: I(%d, %d) = %d < I(%d, %d) = %d after growing %s",
-						w, counts[k], v.t, v.n, got, tw, n, base, v.name)
+				if got := w.Interference(v.t, v.n, v.p, count); got < base {
+					t.Fatalf("%+v under %v: I(%d, %d, %d) = %d < I(%d, %d, %d) = %d after growing %s",
+						w, counts[k], v.t, v.n, v.p, got, tw, n, pz, base, v.name)
 				}
 			}
 		}
@@ -250,7 +250,7 @@ func TestOverlapMonotone(t *testing.T) {
 			t.Fatalf("mutation %s made an invalid window: %v", m.name, err)
 		}
 		for _, count := range counts {
-			if before, after := w.Interference(tw, n, count), v.Interference(tw, n, count); after < before {
+			if before, after := w.Interference(tw, n, 0, count), v.Interference(tw, n, 0, count); after < before {
 				t.Fatalf("%+v under %v: growing %s lowered I from %d to %d (%+v)", w, count, m.name, before, after, v)
 			}
 		}
@@ -263,8 +263,8 @@ func TestOverlapNoAllocs(t *testing.T) {
 	var sink int64
 	allocs := testing.AllocsPerRun(100, func() {
 		for _, count := range counts {
-			sink += w.Interference(7*ms, 12345, count)
-			sink += w.Overlap(&w.Cores[1], 7*ms, 12345, count).Count
+			sink += w.Interference(7*ms, 12345, 0, count)
+			sink += w.Overlap(&w.Cores[1], 7*ms, 12345, 0, count).Count
 		}
 		sink += w.Cores[0].Busy(3*ms) + w.Cores[0].Phases(3*ms) + w.Cores[0].Requests(3*ms)
 		sink += w.CopyEngine.Tasks[0].Jobs(5 * ms)

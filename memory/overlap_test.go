@@ -31,7 +31,7 @@ func checkOverlap(t *testing.T, tc overlapCase) {
 		c = &tc.w.CopyEngine
 	}
 	for k, count := range counts {
-		got := tc.w.Overlap(c, tc.t, tc.n, count)
+		got := tc.w.Overlap(c, tc.t, tc.n, 0, count)
 		if got != tc.want[k] {
 			t.Errorf("%s, %v: Overlap = %+v, want %+v", tc.name, count, got, tc.want[k])
 		}
@@ -111,7 +111,7 @@ func TestOverlapTwoCores(t *testing.T) {
 	// challenge 20 000·1000, refined 20 000·206, request 20 000·100.
 	w := a57
 	for k, want := range [3]int64{20_000_000, 4_120_000, 2_000_000} {
-		if got := w.Interference(5*us, 1000, counts[k]); got != want {
+		if got := w.Interference(5*us, 1000, 0, counts[k]); got != want {
 			t.Errorf("I(5 µs) under %v = %d, want %d", counts[k], got, want)
 		}
 	}
@@ -156,7 +156,7 @@ func TestOverlapCopyEngine(t *testing.T) {
 	// I = sGPU(p)·O_CE with sGPU = 100 000 ps: challenge 100 000·5000 =
 	// 500 µs, refined and request 100 000·266 = 26.6 µs.
 	for k, want := range [3]int64{500_000_000, 26_600_000, 26_600_000} {
-		if got := w.Interference(20*ms, 5000, counts[k]); got != want {
+		if got := w.Interference(20*ms, 5000, 0, counts[k]); got != want {
 			t.Errorf("I(20 ms) under %v = %d, want %d", counts[k], got, want)
 		}
 	}
@@ -172,7 +172,7 @@ func TestOverlapRefinedEqualsChallenge(t *testing.T) {
 	// A = 1500. With N_p = 30 both counts are 30:
 	// I = 20 000·30 + 100 000·30 = 3 600 000 ps under every count.
 	for _, count := range counts {
-		if got := w.Interference(5*us, 30, count); got != 3_600_000 {
+		if got := w.Interference(5*us, 30, 0, count); got != 3_600_000 {
 			t.Errorf("I under %v = %d, want 3600000", count, got)
 		}
 	}
@@ -223,7 +223,7 @@ func TestOverlapRequest(t *testing.T) {
 	wantO := [3][3]int64{{700, 700, 50}, {700, 140, 30}, {700, 172, 172}}
 	for k, count := range counts {
 		for c, ic := range []*Interferer{&w.Cores[0], &w.Cores[1], &w.CopyEngine} {
-			o := w.Overlap(ic, tw, n, count)
+			o := w.Overlap(ic, tw, n, 0, count)
 			if o.Count != wantO[c][k] || o.By != wantBy[c][k] {
 				t.Errorf("interferer %d under %v: O = %d by %v, want %d by %v", c, count, o.Count, o.By, wantO[c][k], wantBy[c][k])
 			}
@@ -233,7 +233,7 @@ func TestOverlapRequest(t *testing.T) {
 	// refined:   2 000·(700 + 140) + 20 000·172 =  5 120 000 ps
 	// request:   2 000·(50 + 30)   + 20 000·172 =  3 600 000 ps
 	for k, want := range [3]int64{16_800_000, 5_120_000, 3_600_000} {
-		if got := w.Interference(tw, n, counts[k]); got != want {
+		if got := w.Interference(tw, n, 0, counts[k]); got != want {
 			t.Errorf("I under %v = %d, want %d", counts[k], got, want)
 		}
 	}
@@ -281,7 +281,7 @@ func TestOverlapFallback(t *testing.T) {
 		{"zero baseline", Window{Core: CoreParams{PerCore: 1}, Cores: []Interferer{{Latency: 1, Tasks: []Demand{{Period: 10, Lines: 1, Phases: 1}}}}}},
 		{"saturated latency", Window{Core: A57(), Cores: []Interferer{{Latency: math.MaxInt64, Tasks: []Demand{{Period: 10, Lines: 3, Phases: 1}}}}}},
 	} {
-		o := tc.w.Overlap(&tc.w.Cores[0], 100, 12345, RefinedCount)
+		o := tc.w.Overlap(&tc.w.Cores[0], 100, 12345, 0, RefinedCount)
 		if o.Count != 12345 || o.By != ByLines {
 			t.Errorf("%s: refined O = %+v, want N_p = 12345 by lines", tc.name, o)
 		}
@@ -434,9 +434,51 @@ func BenchmarkInterference(b *testing.B) {
 			var sink int64
 			for i := 0; b.Loop(); i++ {
 				t := 5*ms + int64(i&1023)*10*us
-				sink += w.Interference(t, 20_039+int64(i&7)*144, count)
+				sink += w.Interference(t, 20_039+int64(i&7)*144, 0, count)
 			}
 			_ = sink
 		})
+	}
+}
+
+// TestOverlapPauses: every access of the observed core that a preemption
+// pauses and resumes may overlap an interferer's busy interval once more
+// than the time count allows (package documentation, item 4), so pauses
+// add to the time count. c: an A57 core (Lat 40 ns) with one task of
+// period 10 µs, R = 2 µs, 100 lines in 2 phases with 1 split; p an A57
+// core (baseline 20 ns). At t = 5 µs: η = ceil((5 + 2)/10) = 1, A = 100,
+// Busy = 100·40 ns = 4 µs, floor(4 µs/20 ns) = 200, Phases = 1·(2 + 1) = 3:
+// time count 200 + 2·3 = 206, + 7 pauses = 213.
+func TestOverlapPauses(t *testing.T) {
+	w := oneCore(40_000, 100)
+	c := &w.Cores[0]
+	for _, tc := range []struct {
+		n, pauses int64
+		want      [3]Overlap
+	}{
+		{1000, 0, [3]Overlap{{Count: 1000, Lines: 1000, Time: 206, Requests: 100, By: ByLines},
+			{Count: 206, Lines: 1000, Time: 206, Requests: 100, By: ByTime},
+			{Count: 100, Lines: 1000, Time: 206, Requests: 100, By: ByRequests}}},
+		{1000, 7, [3]Overlap{{Count: 1000, Lines: 1000, Time: 213, Requests: 100, By: ByLines},
+			{Count: 213, Lines: 1000, Time: 213, Requests: 100, By: ByTime},
+			{Count: 100, Lines: 1000, Time: 213, Requests: 100, By: ByRequests}}},
+		// 210 accesses: the time count binds without pauses, N with 7.
+		{210, 0, [3]Overlap{{Count: 210, Lines: 210, Time: 206, Requests: 100, By: ByLines},
+			{Count: 206, Lines: 210, Time: 206, Requests: 100, By: ByTime},
+			{Count: 100, Lines: 210, Time: 206, Requests: 100, By: ByRequests}}},
+		{210, 7, [3]Overlap{{Count: 210, Lines: 210, Time: 213, Requests: 100, By: ByLines},
+			{Count: 210, Lines: 210, Time: 213, Requests: 100, By: ByLines},
+			{Count: 100, Lines: 210, Time: 213, Requests: 100, By: ByRequests}}},
+	} {
+		var ctr Counter
+		ctr.Reset(&w)
+		for k, count := range counts {
+			if got := w.Overlap(c, 5*us, tc.n, tc.pauses, count); got != tc.want[k] {
+				t.Errorf("n %d, %d pauses, %v: %+v, want %+v", tc.n, tc.pauses, count, got, tc.want[k])
+			}
+			if got, want := ctr.Interference(5*us, tc.n, tc.pauses, count), w.Interference(5*us, tc.n, tc.pauses, count); got != want {
+				t.Errorf("n %d, %d pauses, %v: Counter %d, Window %d", tc.n, tc.pauses, count, got, want)
+			}
+		}
 	}
 }

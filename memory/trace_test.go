@@ -274,7 +274,7 @@ func TestTraceCounts(t *testing.T) {
 			busyBound, phaseBound := ticks.Busy(int64(tw)), ticks.Phases(int64(tw))
 			b := 1 + rng.Intn(3*scale)
 			w := Window{Core: CoreParams{Baseline: int64(b)}, Cores: []Interferer{sub}}
-			timeBound := w.Overlap(&w.Cores[0], int64(tw*scale), 1<<62, RefinedCount).Count
+			timeBound := w.Overlap(&w.Cores[0], int64(tw*scale), 1<<62, 0, RefinedCount).Count
 			for a := 0; a+tw <= len(busy); a++ {
 				mem, runs := windowFacts(busy, a, tw)
 				if int64(mem) > busyBound || int64(runs) > phaseBound {
@@ -335,11 +335,11 @@ func TestTraceSuspensionSplits(t *testing.T) {
 	for k := range tasks {
 		c.Tasks = append(c.Tasks, tasks[k].demand(resp[k], 1))
 	}
-	if got := w.Overlap(c, tw, 1<<40, RefinedCount).Count; got != 78 {
+	if got := w.Overlap(c, tw, 1<<40, 0, RefinedCount).Count; got != 78 {
 		t.Errorf("time count with suspension splits = %d, want 78", got)
 	}
 	c.Tasks[0].Splits = 1 // as if H did not suspend
-	if got := w.Overlap(c, tw, 1<<40, RefinedCount).Count; got != 56 {
+	if got := w.Overlap(c, tw, 1<<40, 0, RefinedCount).Count; got != 56 {
 		t.Errorf("time count without suspension splits = %d, want 56", got)
 	}
 }

@@ -61,6 +61,40 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 }
 
+// BenchmarkEvaluateCounts is BenchmarkEvaluate under each contention
+// count, with the cross-core rounds the refined analysis takes.
+func BenchmarkEvaluateCounts(b *testing.B) {
+	for _, count := range []string{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
+		b.Run(count, func(b *testing.B) {
+			cfg, err := configs.Default()
+			if err != nil {
+				b.Fatal(err)
+			}
+			cfg.Analysis.Contention = count
+			e, err := optimizer.NewEvaluator(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			a, err := e.FromMapping(feasibleWATERS())
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := e.NewResult()
+			if err := e.Evaluate(a, r); err != nil || !r.Schedulable {
+				b.Fatalf("err %v, schedulable %v", err, r.Schedulable)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if err := e.Evaluate(a, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(r.Rounds), "rounds")
+		})
+	}
+}
+
 // BenchmarkEvaluateDefault evaluates the model's own (infeasible) mapping.
 func BenchmarkEvaluateDefault(b *testing.B) {
 	e := watersEvaluator(b)

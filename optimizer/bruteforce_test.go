@@ -169,6 +169,10 @@ func TestExhaustiveEqualsBruteForce(t *testing.T) {
 			Chains:      1 + rng.IntN(2),
 			ChainLength: 2 + rng.IntN(2),
 			MaxSlice:    2 * configs.Millisecond,
+			// The claim of an exact front over every priority order is
+			// made under the challenge's count, where the cores' orders
+			// do not interact (see Outcome.Exact).
+			Contention: configs.ContentionChallenge,
 		}
 		if s.Tasks+2*s.GPUTasks > 6 {
 			s.GPUTasks = 1

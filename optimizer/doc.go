@@ -25,7 +25,10 @@
 // line; bGPU is 1 when a GPU task on the GPU copies at least one line. The copy
 // engine's #C counts every core that accesses memory. Both can be fixed in
 // the configuration (analysis.interfering_cores, which then applies to the
-// copy engine too, and analysis.copy_engine_active).
+// copy engine too, and analysis.copy_engine_active). This is the challenge
+// count (analysis.contention: challenge); TaskResult.C and its Contention
+// term are always computed with it. The refined and request counts charge
+// contention by response window instead (see "Refined contention" below).
 //
 // Offloading. A GPU task on the GPU is released by its offloading (PRE)
 // task after the pre-processing; its job copies in, runs one kernel and copies
@@ -103,6 +106,120 @@
 // not is infeasible anyway). A mapping is analysed as given; a core that
 // hosts only tasks without label accesses (OS_Overhead) does not count in #C.
 //
+// # Refined contention
+//
+// Under analysis.contention refined or request (contention.md), a task's
+// response time charges the contention of its level-i window: the memory
+// accesses N of its job and of the jobs above it there, of which, per other
+// core and for the copy engine, only as many as can overlap that unit's
+// memory phases (refined: the time count; request: also at most one per
+// line request of the unit, which assumes round-robin arbitration, see
+// configs.RequestAssumption). Package memory counts them (memory.Window,
+// memory.Counter) and rta puts the term into the fixed point
+// (rta.Contention): a task's bound is the least fixed point of the minimum
+// of the per-job form (the challenge's C) and the window form, so no bound
+// is above the challenge count's for the same priority order. The window of
+// core p counts every other core's tasks with their response-time bounds
+// (η_k of contention.md: a job of k is active only within R_k of its
+// arrival) and the GPU tasks' copies with their offloading task's bound (the
+// copies lie within its job) or, while that task meets its deadline, the
+// GPU job's release jitter plus its GPU response. The copy engine's own
+// latency keeps the challenge count. A memory phase is a runnable's read or
+// write phase that moves a line, or a copy; a job cuts at most 1 +
+// (its self-suspensions) phases of lower-priority jobs on its core
+// (memory.Footprint.OnCore: an asynchronously offloading task counts 2, one
+// more than the spec's "+1", which undercounts for suspending tasks, see
+// memory's package documentation), and none where no other task at or
+// below its priority moves a line. The time count also adds the accesses
+// that preemptions of the observed core pause (rta counts the releases and
+// resumptions of the jobs above in the window; memory's documentation,
+// item 4, says why the spec's count needs them, and
+// TestRefinedPausedAccesses shows a schedule that exceeds the count
+// without them). A fixed analysis.interfering_cores caps the cores' term at
+// #C per access; a fixed copy_engine_active charges the copy engine for no
+// access or for every one.
+//
+// Bounds on other cores depend on this core's, and with derived (OPA)
+// priorities the orders depend on the bounds. Evaluate therefore proceeds
+// as follows, every bound in use at any step being a sound one.
+//
+//  1. The challenge pass: every core as under the challenge count (with the
+//     per-core memo). Its bounds hold for its orders whatever the other
+//     cores do.
+//  2. Orders. A core keeps the challenge pass's order when its priorities
+//     are explicit, come from a policy that does not depend on the
+//     analysis (deadline- or rate-monotonic), or already pass (the refined
+//     test is never stricter). The other cores (OPA, failing under the
+//     challenge count) get an order from rta's exact priority assignment
+//     under the refined test, with every task on a core whose order is not
+//     yet known counted with a bound that holds in any order provided every
+//     task meets its deadline: its deadline, or its challenge bound at the
+//     lowest priority of its core if smaller (and, not knowing which tasks
+//     will be below, every task of such a core cutting phases). If every
+//     task then meets its
+//     deadline, the assumption holds: at the first deadline miss, if there
+//     were one, every job up to it would have respected the bounds used,
+//     so the analysis would apply up to it and exclude the miss. The
+//     selection's bounds are then the start of the rounds. Otherwise the
+//     orders stay and the start is the challenge bounds of those orders
+//     (rta.Explicit without a contention term), which hold unconditionally.
+//  3. Rounds (Gauss–Seidel): every core, its order fixed, is analysed with
+//     the other cores' current bounds, and a bound that shrinks replaces the
+//     old one at once. With the orders fixed, the analysis is monotone in
+//     the bounds it counts, so each round's bounds are sound and none grows;
+//     the rounds stop when a round changes none (Result.Converged) or after
+//     MaxRounds. A core whose inputs shrank by less than what could change
+//     a value of its contention term since its last analysis
+//     (memory.Stability: the job counts at every window length asked stay
+//     the same, or the overlaps that were all of N stay all of N) is not
+//     analysed again: it would give the same results.
+//  4. GPU assumptions, as under the challenge count (missedAssumptions), but
+//     on the refined verdicts: where an offloading task misses its
+//     deadline, the other GPU tasks' responses are withdrawn, the cores that
+//     wait for them are analysed again from step 1, until nothing changes.
+//
+// On the default WATERS mapping of BenchmarkEvaluate the rounds take two
+// sweeps (one that changes the bounds, one that confirms them, in which
+// the stability rule skips all but one core). The per-core memo keeps the
+// challenge pass; the rounds are not memoised: a core's refined result
+// depends on every other core's bounds, which differ from one mapping of a
+// search to the next (the default NSGA-II run on WATERS, seed 1, evaluates
+// 100 100 genomes, all distinct), so a memo keyed by them would only hit on
+// repeated mappings.
+//
+// Which priority orders the refined analysis finds is exact per core for
+// its test given the other cores' bounds (rta's exact search), but not
+// jointly: a core that fails the deadline-based selection of step 2 keeps
+// OPA's order, and the rounds may still show it schedulable in that order
+// or leave it failing where another order would pass with the tighter
+// bounds of the rounds.
+//
+// # The exhaustive search's cut under the refined counts
+//
+// The challenge count's argument for cutting a partial mapping that fails
+// (placing more tasks only adds interference) does not carry over as such:
+// the refined count uses other cores' response times, and adding a task to
+// a core with derived priorities can change that core's order so that one
+// of its tasks gets a smaller bound, which shrinks the contention it causes
+// elsewhere. EvaluatePartial therefore judges a partial mapping under the
+// refined counts by a relaxed test that no completion can pass while it
+// fails: every core under its policy (rta's exact assignment for OPA) with
+// the window term, and every task on another core counted with a lower
+// bound of its response time that neither an order nor another task can
+// lower, its own execution time without contention plus its suspension
+// (for a GPU task's copies, its best-case GPU job), and no memory phase
+// cut by a preemption. A complete mapping that
+// Evaluate shows schedulable passes this test (its cores' orders pass with
+// sound bounds, which are at least these lower bounds, and the term is
+// non-decreasing in them), and adding a task only adds demand to the test
+// (a task above, accesses, an interferer's jobs, #C, GPU work). A partial
+// mapping whose priority search stopped undecided is not cut.
+// TestExhaustiveMatchesBruteForceRefined compares the exhaustive front with
+// brute force over every genome on random small systems under both counts
+// and both kinds of priorities, and checks that a deliberately unsound cut
+// (judging partial mappings by the challenge count) gives a wrong front on
+// some of them.
+//
 // # Performance
 //
 // Everything that does not depend on the mapping is computed by
@@ -112,7 +229,9 @@
 // engine's #C; they are cached under that key, so that a search that changes
 // only CPU placements never reruns the block-level analysis. With a Result
 // reused between calls, Evaluate does not allocate in steady state (see
-// BenchmarkEvaluate). An Evaluator is not safe for concurrent use; Clone
+// BenchmarkEvaluate). Under the refined counts an evaluation costs several
+// times one under the challenge count (the rounds analyse every core with
+// its window term; BenchmarkEvaluateCounts), and so does a search. An Evaluator is not safe for concurrent use; Clone
 // gives each goroutine its own scratch and cache.
 //
 // # Chains
@@ -157,7 +276,9 @@
 //     do not matter under the others (the offloading task and mode of a GPU
 //     task merged onto a core) take one value. The GPU genes come first and
 //     then the CPU tasks, heaviest first; a partial mapping is cut as soon as
-//     EvaluatePartial finds it unschedulable (see "Why the cut is sound").
+//     EvaluatePartial finds it unschedulable (see "Why the cut is sound";
+//     under the refined counts, "The exhaustive search's cut under the
+//     refined counts" above).
 //
 // Priority orders. Priorities are derived, one order per core that passes
 // the final test whenever one exists (rta, "Exact priority assignment").
@@ -176,7 +297,7 @@
 // with their orders; a point that needs other priorities than the derived
 // ones has them in its mapping, where hetmap analyze uses them.
 //
-// Why the cut is sound. The GPU genes are all fixed before the first cut,
+// Why the cut is sound (challenge count). The GPU genes are all fixed before the first cut,
 // so a completion of a partial mapping only adds tasks to cores. Adding a
 // task never helps any task: a core's #C (the cores that access memory) and
 // the copy engine's #C can only grow and bGPU is fixed, so every line
@@ -202,9 +323,15 @@
 // reaches, under every priority order, is weakly dominated by the front.
 //
 // Outcome.Exact says whether the claim holds for a run: the exhaustive
-// search ran to the end, no core's priority search stopped undecided, and
+// search ran to the end, no core's priority search stopped undecided,
 // every feasible mapping's variants were enumerated (cores of at most 8
-// tasks). Outcome.FeasibleMappings counts the distinct feasible mappings
+// tasks), and the cores' orders do not interact. Under the refined and
+// request counts they do: a core's window contention counts the other
+// cores' tasks with their response times, which depend on those cores'
+// orders, and the orders are chosen core by core against the other cores'
+// challenge bounds (see "Refined contention"). The enumeration of mappings
+// is then still complete and its cut sound, but the front is not claimed
+// exact over every joint priority order (Outcome.Inexact says so). Outcome.FeasibleMappings counts the distinct feasible mappings
 // the search met (up to interchangeable cores); for an exact run, every
 // one that exists.
 //

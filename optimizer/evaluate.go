@@ -42,7 +42,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		e.initResult(r)
 	}
 	r.Schedulable, r.Misses, r.Violation, r.Undecided = true, 0, 0, 0
-	r.Chains = r.Chains[:0]
+	r.Chains, r.Windows = r.Chains[:0], r.Windows[:0]
 	r.RequirementReports = r.RequirementReports[:0]
 
 	// 1. Roles, the tasks of every core, and who accesses memory.
@@ -61,6 +61,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		tr.Role, tr.Unit, tr.UnitName, tr.Priority, tr.Rank, tr.Explicit = Periodic, u, "", NoPriority, 0, false
 		tr.C, tr.Compute, tr.Lines, tr.Memory, tr.Contention, tr.GPUWait, tr.Suspension = 0, 0, 0, 0, 0, 0, 0
 		tr.R, tr.BCRT, tr.Verdict, tr.Status = 0, 0, Meets, rta.Schedulable
+		tr.WindowAccesses, tr.WindowPauses, tr.WindowContention, tr.PerJobBound = 0, 0, 0, false
 		var lines int64
 		if u == NoUnit && e.partial && ti.kind != kindOffloading {
 			tr.Role, tr.Verdict = NotRunning, Absent
@@ -146,30 +147,61 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		return err
 	}
 
-	// 4. Every core; then the release jitter of activated tasks, to a fixed point.
+	// 4. Every core: under the challenge's count, which is also where the
+	// refined counts start (refine.go); a partial mapping under the refined
+	// counts only needs its cores' tasks for the relaxed test.
+	refined := e.count != memory.ChallengeCount && !(e.partial && e.partialByChallenge)
+	r.Rounds, r.Converged = 0, true
 	e.initJitter(r)
 	for u := range e.units {
 		if e.units[u].gpu || len(e.onCore[u]) == 0 {
+			continue
+		}
+		if refined && e.partial {
+			explicit, _, err := e.corePolicy(a, r, u)
+			if err != nil {
+				return err
+			}
+			e.coreTasksOf(a, r, u, explicit)
 			continue
 		}
 		if err := e.core(a, r, u); err != nil {
 			return err
 		}
 	}
-	// Activation jitters to their fixed point, then the bounds that rest on
-	// a missed assumption withdrawn; a withdrawal can take an activator's
-	// bound and so its activated tasks', so the two repeat until neither
-	// changes anything (only verdicts that fail get here).
-	for round := 0; ; round++ {
+	switch {
+	case refined && e.partial:
 		if err := e.activations(a, r); err != nil {
 			return err
 		}
-		changed, err := e.missedAssumptions(a, r)
-		if err != nil {
+		if err := e.relaxed(a, r); err != nil {
 			return err
 		}
-		if !changed || !e.activated || round > len(e.tasks) {
-			break
+	case refined:
+		// Activated tasks take their jitter from the challenge pass,
+		// which the refined rounds only tighten for the orders they keep
+		// (NewEvaluator uses the challenge count for a system with
+		// activated tasks; see activation.go).
+		if err := e.refine(a, r); err != nil {
+			return err
+		}
+	default:
+		// Activation jitters to their fixed point, then the bounds that
+		// rest on a missed assumption withdrawn; a withdrawal can take an
+		// activator's bound and so its activated tasks', so the two repeat
+		// until neither changes anything (only verdicts that fail get
+		// here).
+		for round := 0; ; round++ {
+			if err := e.activations(a, r); err != nil {
+				return err
+			}
+			changed, err := e.missedAssumptions(a, r)
+			if err != nil {
+				return err
+			}
+			if !changed || !e.activated || round > len(e.tasks) {
+				break
+			}
 		}
 	}
 
@@ -327,13 +359,48 @@ func (e *Evaluator) analyseGPU(a *Assignment, r *Result, ceLat int64) (int32, er
 	return int32(off), nil
 }
 
-// core analyses the tasks of CPU unit u.
+// core analyses the tasks of CPU unit u under the challenge's contention
+// count (for the refined counts, the start of the refined analysis).
 func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
-	ui := &e.units[u]
-	ur := &r.Units[u]
 	ids := e.onCore[u]
+	explicit, policy, err := e.corePolicy(a, r, u)
+	if err != nil {
+		return err
+	}
+	var key coreKey
+	var hash uint64
+	memo := false
+	if !explicit && !e.noMemo {
+		key, hash, memo = e.memoKey(r, u, ids)
+	}
+	out := e.coreOut[u][:len(ids)]
+	refined := e.count != memory.ChallengeCount
+	// The refined analysis needs the core's tasks even when the memo has
+	// the challenge's result.
+	if memo && !refined && e.recall(key, hash, r, u, ids, out) {
+		return e.verdicts(a, r, u, ids, explicit, out)
+	}
+	ts := e.coreTasksOf(a, r, u, explicit)
+	if memo && refined && e.recall(key, hash, r, u, ids, out) {
+		return e.verdicts(a, r, u, ids, explicit, out)
+	}
+	e.an.Limit, e.an.Contention = e.maxLimit, nil
+	if _, err := e.an.Analyze(policy, ts, out); err != nil {
+		return fmt.Errorf("%s: %w", e.units[u].name, err)
+	}
+	r.Units[u].Undecided = !e.an.Decided()
+	if memo {
+		e.remember(key, hash, r, u, ids, out)
+	}
+	return e.verdicts(a, r, u, ids, explicit, out)
+}
+
+// corePolicy says how core u's priorities are set: by the mapping
+// (explicit, when it gives every task of the core a priority) or by the
+// configured policy; it records both in r.Units[u].
+func (e *Evaluator) corePolicy(a *Assignment, r *Result, u int) (bool, rta.Policy, error) {
 	explicit := true
-	for _, i := range ids {
+	for _, i := range e.onCore[u] {
 		if a.Priority[i] == NoPriority {
 			explicit = false
 			break
@@ -343,44 +410,24 @@ func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 	if explicit {
 		policy = rta.Explicit
 	} else if e.model {
-		return fmt.Errorf("analysis.priorities is model, but a task on %s has no priority", ui.name)
+		return false, 0, fmt.Errorf("analysis.priorities is model, but a task on %s has no priority", e.units[u].name)
 	}
-	ur.Explicit, ur.Policy = explicit, policy
-	var key coreKey
-	var hash uint64
-	memo := false
-	if !explicit && !e.noMemo {
-		key, hash, memo = e.memoKey(r, u, ids)
-	}
-	if memo && e.recall(key, hash, r, u, ids) {
-		return e.verdicts(a, r, u, ids, explicit)
-	}
-
-	ts := e.coreTasks(a, r, u, explicit)
-	e.an.Limit = e.maxLimit
-	out := e.rtOut[:len(ts)]
-	if _, err := e.an.Analyze(policy, ts, out); err != nil {
-		return fmt.Errorf("%s: %w", ui.name, err)
-	}
-	ur.Undecided = !e.an.Decided()
-	if memo {
-		e.remember(key, hash, r, u, ids)
-	}
-	return e.verdicts(a, r, u, ids, explicit)
+	r.Units[u].Explicit, r.Units[u].Policy = explicit, policy
+	return explicit, policy, nil
 }
 
-// coreTasks fills the execution-time terms of the tasks on CPU unit u into
-// r and returns them as rta tasks (in e.onCore[u] order, in the scratch
-// e.rtTasks), with the mapping's priorities when explicit.
-func (e *Evaluator) coreTasks(a *Assignment, r *Result, u int, explicit bool) []rta.Task {
+// coreTasksOf fills the execution-time terms of core u's tasks in r and
+// returns them as rta tasks (e.coreTasks[u], in the order of e.onCore[u]):
+// C under the challenge's count, and C0, Lines and Access for a window
+// term.
+func (e *Evaluator) coreTasksOf(a *Assignment, r *Result, u int, explicit bool) []rta.Task {
 	ui := &e.units[u]
 	ur := &r.Units[u]
 	lat := ur.LineLatency
 	base := memory.LineLatency(ui.mem, 0, false)
-	ids := e.onCore[u]
-	ts := e.rtTasks[:0]
+	ts := e.coreTasks[u][:0]
 	ur.Utilisation = 0 // missedAssumptions may analyse a core again
-	for _, i := range ids {
+	for _, i := range e.onCore[u] {
 		ti := &e.tasks[i]
 		tr := &r.Tasks[i]
 		c := &ti.cpu[u]
@@ -405,6 +452,13 @@ func (e *Evaluator) coreTasks(a *Assignment, r *Result, u int, explicit bool) []
 		tr.C = clampTime(satAdd(satAdd(exec, satMul(lines, lat)), tr.GPUWait))
 		tr.BCRT = satAdd(satAdd(tr.Memory, bestExec), gpuBest)
 		t := rta.Task{C: tr.C, T: ti.period, D: tr.D, S: clampTime(tr.Suspension), J: clampTime(tr.Jitter)}
+		// Without the contention of other units: compute, the lines at the
+		// baseline latency, the busy-wait.
+		t.C0 = min(t.C, clampTime(satAdd(satAdd(exec, tr.Memory), tr.GPUWait)))
+		t.Lines, t.Access = min(lines, rta.MaxTime), min(t.C0, tr.Memory)
+		if tr.Role == OffloadAsync {
+			t.Suspensions = 1 // it waits once per job for its GPU job
+		}
 		if tr.Role == OffloadSync || tr.Role == OffloadAsync {
 			// A GPU response that is no bound feeds no bound: not this
 			// task's, nor, through its C or its jitter, those below it.
@@ -421,20 +475,20 @@ func (e *Evaluator) coreTasks(a *Assignment, r *Result, u int, explicit bool) []
 		ts = append(ts, t)
 		ur.Utilisation += float64(tr.C) / float64(ti.period)
 	}
-	e.rtTasks = ts
+	e.coreTasks[u] = ts
 	return ts
 }
 
-// verdicts turns core u's analysis results (e.rtOut, in the order of ids)
+// verdicts turns core u's analysis results (out, in the order of ids)
 // into response times, priorities and verdicts.
-func (e *Evaluator) verdicts(a *Assignment, r *Result, u int, ids []int, explicit bool) error {
+func (e *Evaluator) verdicts(a *Assignment, r *Result, u int, ids []int, explicit bool, out []rta.Result) error {
 	ui := &e.units[u]
-	out := e.rtOut[:len(ids)]
 	n := len(ids)
 	for k, i := range ids {
 		tr := &r.Tasks[i]
 		res := out[k]
 		tr.R, tr.Status, tr.Rank, tr.Explicit = res.R, res.Status, res.Rank, explicit
+		tr.WindowAccesses, tr.WindowPauses, tr.WindowContention, tr.PerJobBound = res.Accesses, res.Pauses, res.Delay, res.FromC
 		if explicit {
 			tr.Priority = a.Priority[i]
 		} else {

@@ -45,10 +45,11 @@ const (
 type cpuCost struct {
 	ok       bool  // the task can run on the unit
 	lines    int64 // DRAM lines read and written
+	phases   int64 // memory phases: runnables' read and write phases that move a line
 	exec     int64 // Σ upper-bound ticks → ps, rounded up per runnable
 	bestExec int64 // Σ lower-bound ticks → ps
 
-	waitLines, waitExec, waitBestExec int64
+	waitLines, waitPhases, waitExec, waitBestExec int64
 }
 
 // taskInfo is the mapping-independent description of one task of the model.
@@ -107,7 +108,8 @@ type Evaluator struct {
 	ce      memory.CopyEngineParams
 	dev     gpu.Device
 	policy  rta.Policy
-	model   bool // priorities: model
+	model   bool         // priorities: model
+	count   memory.Count // analysis.contention
 	fifo    bool
 	fixedC  int  // -1: sound convention
 	fixedCE int8 // -1: sound convention, else 0/1
@@ -120,8 +122,15 @@ type Evaluator struct {
 	activated bool
 	reqs      []requirementSpec
 	// partial: the evaluation in progress is EvaluatePartial's.
-	partial  bool
-	chainBuf []chains.Member
+	partial bool
+	// partialByChallenge makes EvaluatePartial judge a partial mapping by
+	// the challenge count even under the refined ones: an unsound cut
+	// that the exhaustive search's tests must be able to catch (set only
+	// by tests).
+	partialByChallenge bool
+	// noVariants turns the priority-order variants off (tests only).
+	noVariants bool
+	chainBuf   []chains.Member
 	// chainPlans keep each chain's plan of its job-level values (its
 	// periods do not depend on the mapping), per evaluator like all scratch.
 	chainPlans []chains.Planner
@@ -131,25 +140,29 @@ type Evaluator struct {
 	memoTasks []taskMemo
 	noMemo    bool
 	maxLimit  rta.Limit
+	// notes says what the evaluator chose in place of the configuration
+	// (Notes).
+	notes []string
 	// analyses counts the evaluations (complete and partial) this
 	// evaluator made, so that a search can account for what its
 	// constructions spent.
 	analyses int
 
 	// scratch, per evaluation
-	onCore   [][]int    // per unit: task indices
-	rtTasks  []rta.Task // per core
-	rtOut    []rta.Result
-	an       rta.Analyzer
-	gpuTasks []gpu.Task
-	gpuIdx   []int // gpu index of gpuTasks[k]
-	gpuOut   []gpu.Response
-	fifoAn   gpu.FIFOAnalyzer
-	sliceAn  gpu.TimeSliceAnalyzer
-	key      []byte
-	vars     variantScratch   // PriorityVariants
-	cache    map[string]int32 // GPU configuration → offset into cacheR
-	cacheR   []gpu.Response   // len(gpus) per entry; WorstOrder always nil
+	onCore    [][]int        // per unit: task indices
+	coreTasks [][]rta.Task   // per unit: its tasks for rta, in onCore order
+	coreOut   [][]rta.Result // per unit: their results
+	an        rta.Analyzer
+	ref       refineScratch // the refined counts (refine.go)
+	gpuTasks  []gpu.Task
+	gpuIdx    []int // gpu index of gpuTasks[k]
+	gpuOut    []gpu.Response
+	fifoAn    gpu.FIFOAnalyzer
+	sliceAn   gpu.TimeSliceAnalyzer
+	key       []byte
+	vars      variantScratch   // PriorityVariants
+	cache     map[string]int32 // GPU configuration → offset into cacheR
+	cacheR    []gpu.Response   // len(gpus) per entry; WorstOrder always nil
 }
 
 // NewEvaluator prepares the evaluation of mappings of cfg, a validated
@@ -190,6 +203,14 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 		if *a.CopyEngineActive {
 			e.fixedCE = 1
 		}
+	}
+	count := a.Contention
+	if count == "" {
+		count = configs.DefaultContention
+	}
+	var err error
+	if e.count, err = memory.ParseCount(count); err != nil {
+		return nil, fmt.Errorf("analysis.contention: %q: %w", a.Contention, err)
 	}
 	e.ce = memory.CopyEngineParams{Baseline: int64(s.Memory.CopyEngine.Baseline), PerCore: int64(s.Memory.CopyEngine.PerCore)}
 	if err := e.ce.Validate(); err != nil {
@@ -297,7 +318,7 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 					if len(t.Offload.WaitRunnables) > 0 && !w.ok {
 						c.ok = false
 					}
-					c.waitLines, c.waitExec, c.waitBestExec = w.lines, w.exec, w.bestExec
+					c.waitLines, c.waitPhases, c.waitExec, c.waitBestExec = w.lines, w.phases, w.exec, w.bestExec
 				}
 			case kindGPU:
 				c, err = mergedCost(s, lines, t, s.Task(t.TriggeredBy), ui)
@@ -362,6 +383,14 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 	if err := e.initActivation(s, index); err != nil {
 		return nil, err
 	}
+	if e.activated && e.count != memory.ChallengeCount {
+		// The refined rounds iterate downward from sound bounds, the
+		// activation jitters upward from the tasks' own: combining them
+		// soundly needs the jitters re-read in every round, which is not
+		// built yet. The challenge count is sound for both.
+		e.notes = append(e.notes, fmt.Sprintf("analysis.contention is %s, but the system has tasks activated by other tasks; their jitters are iterated under the challenge count, which is used for the whole analysis", e.count))
+		e.count = memory.ChallengeCount
+	}
 	e.initRequirements(s)
 	e.initScratch()
 	return e, nil
@@ -383,8 +412,13 @@ func (e *Evaluator) initScratch() {
 	for u := range e.onCore {
 		e.onCore[u] = make([]int, 0, n)
 	}
-	e.rtTasks = make([]rta.Task, 0, n)
-	e.rtOut = make([]rta.Result, n)
+	e.coreTasks = make([][]rta.Task, len(e.units))
+	e.coreOut = make([][]rta.Result, len(e.units))
+	for u := range e.units {
+		e.coreTasks[u] = make([]rta.Task, 0, n)
+		e.coreOut[u] = make([]rta.Result, n)
+	}
+	e.ref.init(e)
 	e.gpuTasks = make([]gpu.Task, 0, len(e.gpus))
 	e.gpuIdx = make([]int, 0, len(e.gpus))
 	e.gpuOut = make([]gpu.Response, len(e.gpus))
@@ -402,7 +436,7 @@ func (e *Evaluator) initScratch() {
 	for i := range warm {
 		warm[i] = rta.Task{C: 1, T: int64(n) * 4, D: int64(n) * 4}
 	}
-	_, _ = e.an.Analyze(rta.OPA, warm, e.rtOut) // sizes the analyzer's buffers
+	_, _ = e.an.Analyze(rta.OPA, warm, e.coreOut[0]) // sizes the analyzer's buffers
 }
 
 // Clone returns an Evaluator for the same configuration that shares the
@@ -410,11 +444,16 @@ func (e *Evaluator) initScratch() {
 // use in another goroutine.
 func (e *Evaluator) Clone() *Evaluator {
 	c := &Evaluator{cfg: e.cfg, units: e.units, gpuUnit: e.gpuUnit, tasks: e.tasks, gpus: e.gpus, ce: e.ce, dev: e.dev,
-		policy: e.policy, model: e.model, fifo: e.fifo, fixedC: e.fixedC, fixedCE: e.fixedCE, chains: e.chains, chainObjective: e.chainObjective, maxLimit: e.maxLimit,
-		activated: e.activated, reqs: e.reqs}
+		policy: e.policy, model: e.model, count: e.count, fifo: e.fifo, fixedC: e.fixedC, fixedCE: e.fixedCE, chains: e.chains, chainObjective: e.chainObjective, maxLimit: e.maxLimit,
+		activated: e.activated, reqs: e.reqs, notes: e.notes, noVariants: e.noVariants, partialByChallenge: e.partialByChallenge}
 	c.initScratch()
 	return c
 }
+
+// Notes says, in plain words, where the evaluator analyses otherwise than
+// the configuration asks (for example a contention count it cannot combine
+// with the system); the command line prints them.
+func (e *Evaluator) Notes() []string { return e.notes }
 
 // Config returns the configuration the Evaluator was built for.
 func (e *Evaluator) Config() *configs.Config { return e.cfg }
@@ -443,12 +482,15 @@ func runCost(s *configs.System, lines map[string]int64, runnables []string, u *u
 		if r == nil {
 			return c, fmt.Errorf("runnable %s is not defined", name)
 		}
+		var rd, wr int64
 		for _, l := range r.Reads {
-			c.lines += lines[l]
+			rd += lines[l]
 		}
 		for _, l := range r.Writes {
-			c.lines += lines[l]
+			wr += lines[l]
 		}
+		c.lines += rd + wr
+		c.phases += b2i64(rd > 0) + b2i64(wr > 0)
 		if len(r.Ticks) == 0 {
 			continue
 		}
@@ -479,12 +521,13 @@ func runCost(s *configs.System, lines map[string]int64, runnables []string, u *u
 func mergedCost(s *configs.System, lines map[string]int64, g, pre *configs.Task, u *unitInfo) (cpuCost, error) {
 	c := cpuCost{ok: true}
 	seen := map[string]bool{}
+	var rd, wr int64
 	for _, name := range pre.Runnables {
 		if r := s.Runnable(name); r != nil {
 			for _, l := range r.Reads {
 				if !seen[l] {
 					seen[l] = true
-					c.lines += lines[l]
+					rd += lines[l]
 				}
 			}
 		}
@@ -495,11 +538,13 @@ func mergedCost(s *configs.System, lines map[string]int64, g, pre *configs.Task,
 			for _, l := range r.Writes {
 				if !seen[l] {
 					seen[l] = true
-					c.lines += lines[l]
+					wr += lines[l]
 				}
 			}
 		}
 	}
+	// One runnable: a read phase, the kernel, a write phase.
+	c.lines, c.phases = rd+wr, b2i64(rd > 0)+b2i64(wr > 0)
 	var names []string
 	for _, r := range s.ComputeRunnables(g) {
 		names = append(names, r.Name)
@@ -609,6 +654,13 @@ func (e *Evaluator) gpuTask(s *configs.System, cfg *configs.Config, lines map[st
 		gi.defaultSlice = gi.kernel
 	}
 	return gi, nil
+}
+
+func b2i64(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func ceilDiv(a, b int64) int64 {

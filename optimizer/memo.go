@@ -2,13 +2,17 @@ package optimizer
 
 import "github.com/hetmap/hetmap/rta"
 
-// The per-core memo. The analysis of one core depends only on which tasks
-// run there and in which role, the core's DRAM line latency, and the GPU
-// responses of the offloading tasks among them (with the evaluator's fixed
-// policy and limit); a search's offspring share most cores with their
-// parents, so remembering a core's result under exactly those inputs saves
-// most of an evaluation. Cores with explicit priorities, more than memoTasks
-// tasks, or systems with more than memoGPUs GPU tasks are always analysed.
+// The per-core memo. The analysis of one core under the challenge count
+// depends only on which tasks run there and in which role, the core's DRAM
+// line latency, and the GPU responses of the offloading tasks among them
+// (with the evaluator's fixed policy and limit); a search's offspring share
+// most cores with their parents, so remembering a core's result under
+// exactly those inputs saves most of an evaluation. Cores with explicit
+// priorities, more than memoTasks tasks, or systems with more than memoGPUs
+// GPU tasks are always analysed. Under the refined counts the memo keeps
+// this challenge pass, their start; their rounds depend on every other
+// core's bounds and are not memoised (see the package documentation,
+// "Refined contention").
 
 const (
 	memoTasks   = 12      // tasks per core that a key holds
@@ -82,8 +86,9 @@ func (e *Evaluator) memoKey(r *Result, u int, ids []int) (coreKey, uint64, bool)
 	return k, h, true
 }
 
-// recall copies a memoised core result into r; it reports false on a miss.
-func (e *Evaluator) recall(k coreKey, h uint64, r *Result, u int, ids []int) bool {
+// recall copies a memoised core result into r and out; it reports false
+// on a miss.
+func (e *Evaluator) recall(k coreKey, h uint64, r *Result, u int, ids []int, out []rta.Result) bool {
 	idx, ok := e.memo[h]
 	if !ok || e.memoCores[idx].key != k {
 		return false
@@ -95,21 +100,21 @@ func (e *Evaluator) recall(k coreKey, h uint64, r *Result, u int, ids []int) boo
 		t := &e.memoTasks[int(m.off)+j]
 		tr := &r.Tasks[i]
 		tr.C, tr.Compute, tr.Memory, tr.Contention, tr.GPUWait, tr.Suspension, tr.BCRT = t.C, t.Compute, t.Memory, t.Contention, t.GPUWait, t.Suspension, t.BCRT
-		e.rtOut[j] = rta.Result{R: t.R, Status: t.Status, Rank: t.Rank}
+		out[j] = rta.Result{R: t.R, Status: t.Status, Rank: t.Rank}
 	}
 	return true
 }
 
-// remember stores core u's result as computed into r and e.rtOut. On a
-// hash collision the newer result takes the place.
-func (e *Evaluator) remember(k coreKey, h uint64, r *Result, u int, ids []int) {
+// remember stores core u's result as computed into r and out. On a hash
+// collision the newer result takes the place.
+func (e *Evaluator) remember(k coreKey, h uint64, r *Result, u int, ids []int, out []rta.Result) {
 	if len(e.memoCores) >= memoEntries {
 		e.resetMemo()
 	}
 	m := coreMemo{key: k, off: int32(len(e.memoTasks)), n: int32(len(ids)), utilisation: r.Units[u].Utilisation, policy: r.Units[u].Policy, undecided: r.Units[u].Undecided}
 	for j, i := range ids {
 		tr := &r.Tasks[i]
-		res := e.rtOut[j]
+		res := out[j]
 		e.memoTasks = append(e.memoTasks, taskMemo{C: tr.C, Compute: tr.Compute, Memory: tr.Memory, Contention: tr.Contention,
 			GPUWait: tr.GPUWait, Suspension: tr.Suspension, BCRT: tr.BCRT, R: res.R, Status: res.Status, Rank: res.Rank})
 	}

@@ -11,15 +11,19 @@ import (
 
 // TestMemoChangesNothing evaluates random mappings (and mutations of
 // earlier ones, so that cores repeat and the memo hits) with the per-core
-// memo and without it: the results must be identical.
+// memo and without it, under every contention count: the results must be
+// identical.
 func TestMemoChangesNothing(t *testing.T) {
-	for _, name := range []string{"default", "timeslice"} {
+	for _, name := range []string{"default", "timeslice", configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
 		cfg, err := configs.Default()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if name == "timeslice" {
+		switch name {
+		case "timeslice":
 			cfg.Analysis.GPUModel = configs.GPUModelTimeSlice
+		case configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest:
+			cfg.Analysis.Contention = name
 		}
 		with, without := evaluator(t, cfg), evaluator(t, cfg)
 		without.SetMemo(false)

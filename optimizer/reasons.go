@@ -17,19 +17,38 @@ import (
 // search loop.
 func (r *Result) Reasons() []string {
 	var out []string
+	refined := r.ContentionCount != "" && r.ContentionCount != "challenge"
 	for u := range r.Units {
 		ur := &r.Units[u]
 		if ur.GPU || ur.Utilisation <= 1 {
 			continue
 		}
+		// Under the refined counts the utilisation holds C's per-job
+		// contention, which the response times do not charge: a core is
+		// overloaded only where it fails for it (Overloaded) or where its
+		// tasks exceed it without any contention.
+		if refined && !r.overloadedWithoutContention(u) {
+			continue
+		}
 		var parts []string
+		var u0 float64
 		for _, k := range r.byRank(u) {
 			t := &r.Tasks[k]
-			p := t.Name + " " + pct(float64(t.C)/float64(t.T))
+			c := t.C
+			if refined {
+				c = t.Compute + t.Memory + t.GPUWait
+			}
+			u0 += float64(c) / float64(t.T)
+			p := t.Name + " " + pct(float64(c)/float64(t.T))
 			if t.GPUWait > 0 {
 				p += " with its busy-wait of " + fmtDur(t.GPUWait) + " for " + r.GPU[t.GPU].Name
 			}
 			parts = append(parts, p)
+		}
+		if refined {
+			out = append(out, fmt.Sprintf("%s is overloaded: utilisation without the contention of other units %s (%s with C's per-job contention)", ur.Name, pct(u0), pct(ur.Utilisation))+
+				" ("+strings.Join(parts, ", ")+")")
+			continue
 		}
 		out = append(out, fmt.Sprintf("%s is overloaded: utilisation %s > 100 %% (%s)", ur.Name, pct(ur.Utilisation), strings.Join(parts, ", ")))
 	}
@@ -63,28 +82,63 @@ func (r *Result) byRank(u int) []int {
 	return ids
 }
 
+// overloadedWithoutContention reports whether core u's tasks use more
+// than the core even without the contention of other units, or one of
+// them has no finite bound because of the load above it.
+func (r *Result) overloadedWithoutContention(u int) bool {
+	var u0 float64
+	for k := range r.Tasks {
+		t := &r.Tasks[k]
+		if t.Unit == u && t.Role.OnCPU() {
+			if t.Verdict == Overloaded {
+				return true
+			}
+			u0 += float64(t.Compute+t.Memory+t.GPUWait) / float64(t.T)
+		}
+	}
+	return u0 > 1
+}
+
 func (r *Result) taskReason(k int) string {
 	t := &r.Tasks[k]
 	where := t.Name + " on " + t.UnitName
-	if (t.Verdict == Misses || t.Verdict == NoBound) && t.C > t.D && t.GPUWait == 0 {
-		return fmt.Sprintf("%s: its execution time alone, C = %s (compute %s + memory %s + contention %s), exceeds D = %s",
-			where, fmtDur(t.C), fmtDur(t.Compute), fmtDur(t.Memory), fmtDur(t.Contention), fmtDur(t.D))
+	refined := r.ContentionCount != "" && r.ContentionCount != "challenge"
+	if (t.Verdict == Misses || t.Verdict == NoBound) && t.GPUWait == 0 {
+		if c0 := t.Compute + t.Memory; refined && c0 > t.D {
+			return fmt.Sprintf("%s: its execution time alone, without the contention of other units, %s (compute %s + memory %s), exceeds D = %s",
+				where, fmtDur(c0), fmtDur(t.Compute), fmtDur(t.Memory), fmtDur(t.D))
+		}
+		if !refined && t.C > t.D {
+			return fmt.Sprintf("%s: its execution time alone, C = %s (compute %s + memory %s + contention %s), exceeds D = %s",
+				where, fmtDur(t.C), fmtDur(t.Compute), fmtDur(t.Memory), fmtDur(t.Contention), fmtDur(t.D))
+		}
+	}
+	window := ""
+	if refined && t.WindowAccesses > 0 {
+		window = fmt.Sprintf("; its window's %d accesses are charged %s of contention under the %s count", t.WindowAccesses, fmtDur(t.WindowContention), r.ContentionCount)
 	}
 	switch t.Verdict {
 	case Misses:
-		return fmt.Sprintf("%s: R = %s > D = %s (misses by %s)", where, fmtDur(t.R), fmtDur(t.D), fmtDur(t.R-t.D))
+		return fmt.Sprintf("%s: R = %s > D = %s (misses by %s)%s", where, fmtDur(t.R), fmtDur(t.D), fmtDur(t.R-t.D), window)
 	case NoBound:
-		return fmt.Sprintf("%s: R ≥ %s > D = %s (misses by at least %s; the response passes the period %s, beyond which the analysis gives no bound)",
-			where, fmtDur(t.R), fmtDur(t.D), fmtDur(t.R-t.D), fmtDur(t.T))
+		return fmt.Sprintf("%s: R ≥ %s > D = %s (misses by at least %s; the response passes the period %s, beyond which the analysis gives no bound)%s",
+			where, fmtDur(t.R), fmtDur(t.D), fmtDur(t.R-t.D), fmtDur(t.T), window)
 	case Overloaded:
 		var u float64
 		var names []string
 		for _, j := range r.byRank(t.Unit) {
 			o := &r.Tasks[j]
 			if j != k && (o.Rank < t.Rank || (t.Explicit && o.Rank == t.Rank)) {
-				u += float64(o.C) / float64(o.T)
+				c := o.C
+				if refined {
+					c = o.Compute + o.Memory + o.GPUWait
+				}
+				u += float64(c) / float64(o.T)
 				names = append(names, o.Name)
 			}
+		}
+		if refined {
+			return fmt.Sprintf("%s: no finite response time: the tasks of higher priority (%s) use %s of the core even without the contention of other units", where, strings.Join(names, ", "), pct(u))
 		}
 		return fmt.Sprintf("%s: no finite response time: the tasks of higher priority (%s) use %s of the core", where, strings.Join(names, ", "), pct(u))
 	case InterfererNoBound:

@@ -134,6 +134,21 @@ type TaskResult struct {
 	// R is the worst-case response time from the job's arrival; read it
 	// with Verdict (rta.Infinity when Overloaded).
 	R int64
+	// Under the refined and request counts (Result.Contention), a task on
+	// a core is analysed with the contention of its response window rather
+	// than the per-job Contention in C: WindowAccesses is the number of
+	// memory accesses of its job and of the jobs above it in the window
+	// (N_p of contention.md), WindowPauses how many of them a preemption
+	// may pause (the releases and resumptions of the jobs above),
+	// WindowContention the contention charged for them under the count, and
+	// PerJobBound reports that the per-job form (C, as under the challenge
+	// count) gave R because the window term gave no less. All zero under
+	// the challenge count. See ContentionDetail for the terms per
+	// interfering unit.
+	WindowAccesses   int64
+	WindowPauses     int64
+	WindowContention int64
+	PerJobBound      bool
 	// BCRT is a lower bound on the response time (best-case ticks, no
 	// contention, no interference), for chain analyses.
 	BCRT int64
@@ -256,6 +271,15 @@ type Result struct {
 	InterferingCoresCE int
 	// GPUModel is the GPU model used: "fifo" or "timeslice".
 	GPUModel string
+	// ContentionCount is the contention count used (analysis.contention):
+	// "challenge", "refined" or "request".
+	ContentionCount string
+	// Rounds is the number of cross-core rounds the refined analysis took
+	// (0 under the challenge count), Converged whether the last round
+	// changed no response time (otherwise it stopped at MaxRounds, with
+	// sound but not the tightest bounds).
+	Rounds    int
+	Converged bool
 	// Undecided counts the cores whose priority search stopped undecided
 	// (UnitResult.Undecided): the mapping is then reported unschedulable
 	// without a proof.
@@ -273,6 +297,10 @@ type Result struct {
 	// RequirementReports explains the requirements with the latency under
 	// both bounds, once AnalyzeChains has run on this result.
 	RequirementReports []RequirementReport
+	// Windows holds the contention of every running task's response
+	// window under the three counts once AnalyzeContention has run on this
+	// result (see ContentionDetail); Evaluate empties it.
+	Windows []TaskContention
 
 	owner *configs.Config // the configuration the static fields are for
 }
@@ -293,6 +321,7 @@ func (e *Evaluator) initResult(r *Result) {
 	if e.fifo {
 		r.GPUModel = configs.GPUModelFIFO
 	}
+	r.ContentionCount = e.count.String()
 	for i := range r.Units {
 		r.Units[i] = UnitResult{Name: e.units[i].name, Kind: e.units[i].kind, GPU: e.units[i].gpu}
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
@@ -218,6 +219,14 @@ type Outcome struct {
 	// Undecided is the number of evaluations in which a core's exact
 	// priority search stopped undecided (rta.Analyzer.Decided).
 	Undecided int
+	// Unrefuted counts, in an exhaustive search whose cores' orders
+	// interact (refined counts, activated tasks), the mappings that miss a
+	// deadline under their derived priorities but pass the relaxed test
+	// every order must pass: another order might make them feasible.
+	Unrefuted int
+	// NoProof says, for an exhaustive search that found no feasible
+	// mapping, why that is no proof that none exists (empty: it is one).
+	NoProof []string
 	// Exact: the front is the exact Pareto front over every mapping and
 	// every priority order that passes the final test: the exhaustive
 	// search ran to the end, no core's priority search stopped undecided,
@@ -330,6 +339,17 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 		if e.activated {
 			out.Inexact = append(out.Inexact, "tasks activated by tasks of other cores couple the cores' priority orders")
 		}
+		if out.Unrefuted > 0 {
+			why := fmt.Sprintf("%d mapping(s) miss a deadline under their derived priorities but pass the relaxed test every priority order must pass", out.Unrefuted)
+			out.NoProof = append(out.NoProof, why)
+			out.Inexact = append(out.Inexact, why)
+		}
+		if out.Undecided > 0 {
+			out.NoProof = append(out.NoProof, fmt.Sprintf("in %d evaluation(s) a core's priority search stopped undecided", out.Undecided))
+		}
+		if e.count != memory.ChallengeCount {
+			out.Inexact = append(out.Inexact, fmt.Sprintf("under the %s contention count the cores' priority orders interact: each mapping's latencies are those of its derived orders and their per-core alternatives", e.count))
+		}
 		out.Exact = len(out.Inexact) == 0
 	}
 	out.LeastViolatingBy = s.Algorithm
@@ -369,6 +389,7 @@ func (p *Problem) front(found []moo.Point, out *Outcome) []Point {
 			seen[k] = seen[k] || ok
 		}
 		out.Variants += w.variants
+		out.Unrefuted += w.unrefuted
 		out.VariantsIncomplete += w.incomplete
 		out.Undecided += w.undecided
 		for k := range w.side {
@@ -481,6 +502,9 @@ func (p *Problem) point(pt moo.Point) Point {
 		panic(fmt.Sprintf("optimizer: re-evaluating a front point: %v", err))
 	}
 	e.AnalyzeChains(r)
+	if err := e.AnalyzeContention(r); err != nil {
+		panic(fmt.Sprintf("optimizer: the contention of a front point: %v", err))
+	}
 	return Point{Mapping: e.Mapping(a), Assignment: a, Result: r,
 		Objectives: append([]float64(nil), pt.Objectives...), Violation: pt.Violation}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
@@ -61,6 +62,11 @@ type Problem struct {
 	anyRelevant bool
 	// sliceGenes are the indices of the free time-slice genes.
 	sliceGenes []int
+	// refutes: an exhaustive search in which the cores' priority orders
+	// interact (refined counts, activated tasks), so that a mapping that
+	// misses under its derived orders is checked against the relaxed test
+	// every order must pass (refute).
+	refutes bool
 
 	mu      sync.Mutex
 	workers []*worker // the workers of the run in progress
@@ -147,6 +153,7 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 			p.anyRelevant = true
 		}
 	}
+	p.refutes = s.Algorithm == configs.AlgorithmExhaustive && (e.count != memory.ChallengeCount || e.activated)
 	specs := e.Tasks()
 	unitsFree := s.IsFree(configs.GeneUnits)
 	for i, ts := range specs {
@@ -282,7 +289,7 @@ func (p *Problem) normalise(a *Assignment) {
 func (p *Problem) NewWorker() moo.Evaluator {
 	e := p.e.Clone()
 	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewResult(), ca: e.NewAssignment(), b: e.NewAssignment(),
-		rc: e.NewResult(), rb: e.NewResult(),
+		rc: e.NewResult(), rb: e.NewResult(), rx: e.NewResult(),
 		obj: make([]float64, len(p.objectives)), feasible: map[uint64]bool{},
 		rename: make([]int, len(e.units)), next: make([]int, len(e.units))}
 	p.mu.Lock()
@@ -307,6 +314,8 @@ type worker struct {
 	variants   int             // variants evaluated
 	incomplete int             // feasible mappings whose variants were cut short
 	undecided  int             // evaluations with a core whose priority search was undecided
+	unrefuted  int             // exhaustive, cores coupled: mappings that miss but that the relaxed test does not refute
+	rx         *Result         // refute's scratch
 	rename     []int           // canonicalise's scratch
 	next       []int
 }
@@ -330,6 +339,8 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	feasible := w.r.Schedulable && w.r.RequirementsMet
 	if w.r.Schedulable {
 		w.feasibleMapping(feasible)
+	} else if w.p.refutes {
+		w.refute()
 	}
 	if !feasible {
 		out.Violation = float64(w.r.Violation) / psPerMs
@@ -340,6 +351,22 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 			out.Objectives[i] = 0
 		}
 		out.Tiebreak = w.r.maxCoreUtilisation()
+	}
+}
+
+// refute checks a mapping that misses a deadline under its derived priority
+// orders against the relaxed test of EvaluatePartial, which every priority
+// order must pass (the other cores' tasks at order-independent lower bounds;
+// the priorities of each core searched exactly): when that test fails too,
+// no order makes the mapping feasible, and otherwise it counts in
+// w.unrefuted, the mappings an exhaustive search cannot prove infeasible
+// when the cores' orders interact.
+func (w *worker) refute() {
+	if err := w.e.EvaluatePartial(w.a, w.rx); err != nil {
+		panic(fmt.Sprintf("optimizer: the relaxed test of a decoded genome: %v", err))
+	}
+	if w.rx.Schedulable || w.rx.Undecided > 0 {
+		w.unrefuted++
 	}
 }
 

@@ -263,13 +263,14 @@ func feasibleWalk(t *testing.T, e *optimizer.Evaluator, start *optimizer.Assignm
 	return out
 }
 
-// No simulated job responds later than its analysed bound: on the feasible
-// WATERS mapping, on random feasible WATERS mappings (fifo and timeslice GPU
-// models), and on the mappings of the exact front of
-// configs/examples/waters-3obj.yaml (a what-if with #C fixed to 1 and no
-// copy-engine contention, which the simulation then assumes too), in both
-// memory modes. The ratios simulated/bound are logged (go test -v);
-// -long-simulation runs more seeds and mappings.
+// No simulated job responds later than its bound under the challenge's
+// contention count: on the feasible WATERS mapping, on random feasible
+// WATERS mappings (fifo and timeslice GPU models), and on the mappings of
+// the exact front of configs/examples/waters-3obj.yaml (a what-if with #C
+// fixed to 1 and no copy-engine contention, which the simulation then
+// assumes too), in both memory modes. The ratios simulated/bound are logged
+// (go test -v); -long-simulation runs more seeds and mappings. The refined
+// and request counts have TestSimulationNeverExceedsTheRefinedBounds.
 func TestSimulationNeverExceedsTheBounds(t *testing.T) {
 	seeds, walk, steps := 6, 8, 3000
 	if *longSimulation {
@@ -281,7 +282,7 @@ func TestSimulationNeverExceedsTheBounds(t *testing.T) {
 		mapping []*optimizer.Assignment
 	}
 	var sets []set
-	def := watersEvaluator(t)
+	def := countEvaluator(t, configs.ContentionChallenge, nil)
 	feasible := mustMapping(t, def, feasibleWATERS())
 	sets = append(sets, set{"WATERS feasible mapping", def, []*optimizer.Assignment{feasible}})
 	sets = append(sets, set{"random feasible WATERS mappings (fifo)", def, feasibleWalk(t, def, feasible, walk, steps, 1)})
@@ -290,18 +291,16 @@ func TestSimulationNeverExceedsTheBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts.Analysis.GPUModel = configs.GPUModelTimeSlice
+	ts.Analysis.GPUModel, ts.Analysis.Contention = configs.GPUModelTimeSlice, configs.ContentionChallenge
 	tse := evaluator(t, ts)
 	if start := timeSliceStart(t, tse); start != nil {
 		sets = append(sets, set{"random feasible WATERS mappings (timeslice)", tse, feasibleWalk(t, tse, start, walk, steps, 2)})
 	}
 
-	e3, out := threeObjectiveFront(t)
-	var front []*optimizer.Assignment
-	for _, p := range out.Front {
-		front = append(front, p.Assignment)
-	}
-	sets = append(sets, set{"waters-3obj front", e3, front})
+	cfg3 := loadFile(t, "../configs/examples/waters-3obj.yaml")
+	cfg3.Analysis.Contention = configs.ContentionChallenge
+	e3 := evaluator(t, cfg3)
+	sets = append(sets, set{"waters-3obj front", e3, exactFront(t, e3)})
 
 	var all [2]simRatios
 	for _, s := range sets {

@@ -104,7 +104,7 @@ A#3 run 15000.000–16002.000
 //	post-processing: Res 10 · 20 ns + Post 1 ms + Out 100 · 20 ns  = 1.0022 ms
 //	async adds AsyncCost 5000 ticks / 2 GHz                        = 2.5 µs
 func TestTimelineOffloading(t *testing.T) {
-	e := evaluator(t, load(t, offloadSystem))
+	e := evaluator(t, load(t, challengeCount(offloadSystem)))
 	sys := e.Config().System
 	onGPU := map[string]string{"P": "Core0", "G": "GPU", "L": "Core0"}
 

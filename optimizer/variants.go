@@ -82,7 +82,7 @@ func (e *Evaluator) PriorityVariants(a *Assignment, r *Result, relevant []bool, 
 			complete = false
 			continue
 		}
-		v.ts = append(v.ts[:0], e.coreTasks(a, r, u, false)...)
+		v.ts = append(v.ts[:0], e.coreTasksOf(a, r, u, false)...)
 		c := variantCore{at: len(v.ids), k: len(ids), off: len(v.prio)}
 		v.ids = append(v.ids, ids...)
 		ids = v.ids[c.at : c.at+c.k]
@@ -228,7 +228,7 @@ func (w *worker) feasibleMapping(feasible bool) {
 		return
 	}
 	w.feasible[key] = feasible
-	if !p.anyRelevant {
+	if !p.anyRelevant || p.e.noVariants {
 		return
 	}
 	if err := w.e.Evaluate(w.ca, w.rc); err != nil {

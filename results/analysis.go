@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -26,6 +28,14 @@ type AnalysisJSON struct {
 	Misses      int   `json:"misses"`
 	ViolationNs int64 `json:"violation_ns"`
 	Contention  struct {
+		// Count is analysis.contention: challenge, refined or request;
+		// under request, RequestAssumption names what its numbers rest on.
+		Count             string `json:"count"`
+		RequestAssumption string `json:"request_assumption,omitempty"`
+		// Rounds and Converged: the refined analysis's cross-core rounds
+		// (0 under the challenge count).
+		Rounds           int  `json:"rounds"`
+		Converged        bool `json:"converged"`
 		CopyEngineActive bool `json:"copy_engine_active"`
 		CopyEngineCores  int  `json:"copy_engine_interfering_cores"`
 	} `json:"contention"`
@@ -65,6 +75,44 @@ type AnalysisTaskJSON struct {
 	Bounded        bool   `json:"bounded"`
 	Verdict        string `json:"verdict"`
 	Schedulable    bool   `json:"schedulable"`
+	// Window is the contention of the task's response window under the
+	// counts (optimizer.TaskContention), for a task on a core with a bound
+	// once the analysis ran optimizer.AnalyzeContention.
+	Window *WindowJSON `json:"window_contention,omitempty"`
+}
+
+// WindowJSON is the contention of one task's response window: the window
+// (the task's R), the memory accesses of its job and of the jobs above it
+// there, and the contention charged for them under the challenge count
+// (every access, every other memory user) and the refined count (and the
+// request count when it is the count in force); per other core and the
+// copy engine, the overlap under the count in force (refined under the
+// challenge count) with the terms of its minimum and the one that binds.
+type WindowJSON struct {
+	WindowNs    int64  `json:"window_ns"`
+	Accesses    int64  `json:"accesses"`
+	ChallengeNs int64  `json:"challenge_ns"`
+	RefinedNs   int64  `json:"refined_ns"`
+	RequestNs   *int64 `json:"request_ns,omitempty"`
+	// PerJobBound: the challenge's per-job charge gave R (the window term
+	// gave no less); false under the challenge count.
+	PerJobBound bool                   `json:"per_job_bound"`
+	Interferers []WindowInterfererJSON `json:"interferers"`
+}
+
+// WindowInterfererJSON is one interferer's overlap with a task's window:
+// Overlap accesses charged, the least of Lines (the window's accesses),
+// TimeCount (floor(busy time / baseline) + 2·phases) and, under the request
+// count, Requests (the interferer's line requests in the window); Binds
+// names the term that gives it ("lines", "time", "requests", or "none"
+// when the interferer moves no line in the window).
+type WindowInterfererJSON struct {
+	Unit      string `json:"unit"`
+	Overlap   int64  `json:"overlap"`
+	Binds     string `json:"binds"`
+	Lines     int64  `json:"lines"`
+	TimeCount int64  `json:"time_count"`
+	Requests  int64  `json:"requests"`
 }
 
 // MergedJSON names an offloading task that does not run because its GPU
@@ -126,6 +174,14 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 	}
 	out.Contention.CopyEngineActive = r.CopyEngineActive
 	out.Contention.CopyEngineCores = r.InterferingCoresCE
+	out.Contention.Count, out.Contention.Rounds, out.Contention.Converged = r.ContentionCount, r.Rounds, r.Converged
+	if r.ContentionCount == configs.ContentionRequest {
+		out.Contention.RequestAssumption = configs.RequestAssumption
+	}
+	windows := map[int]*optimizer.TaskContention{}
+	for i := range r.Windows {
+		windows[r.Windows[i].Task] = &r.Windows[i]
+	}
 	for u := range r.Units {
 		for _, k := range tasksOn(r, u) {
 			t := &r.Tasks[k]
@@ -143,6 +199,9 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 			if t.R != rta.Infinity {
 				v := ns(t.R)
 				tj.ResponseTimeNs = &v
+			}
+			if w := windows[k]; w != nil {
+				tj.Window = windowJSON(r, w)
 			}
 			out.Tasks = append(out.Tasks, tj)
 		}
@@ -182,6 +241,27 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 		out.Units = append(out.Units, uj)
 	}
 	return out
+}
+
+// windowJSON is the JSON form of a task's window contention under the
+// result's count.
+func windowJSON(r *optimizer.Result, w *optimizer.TaskContention) *WindowJSON {
+	request := r.ContentionCount == configs.ContentionRequest
+	wj := &WindowJSON{WindowNs: ns(w.Window), Accesses: w.Accesses, ChallengeNs: ns(w.Challenge), RefinedNs: ns(w.Refined),
+		PerJobBound: w.PerJobBound, Interferers: []WindowInterfererJSON{}}
+	if request {
+		v := ns(w.Request)
+		wj.RequestNs = &v
+	}
+	for _, io := range w.Interferers {
+		o := io.Refined
+		if request {
+			o = io.Request
+		}
+		wj.Interferers = append(wj.Interferers, WindowInterfererJSON{Unit: io.Name, Overlap: o.Count, Binds: o.By.String(),
+			Lines: o.Lines, TimeCount: o.Time, Requests: o.Requests})
+	}
+	return wj
 }
 
 func streamPriority(high bool) string {
@@ -243,6 +323,41 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *opti
 	p.f("GPU model %s; priorities %s (higher = more urgent); deadlines = %s\n", r.GPUModel, cfg.Analysis.Priorities, cfg.Conventions.Deadlines)
 	p.f("contention: %s; bGPU = %s\n", conv, bgpu)
 	p.f("C = compute + memory (uncontended) + contention + GPU wait (synchronous offloading); suspension (asynchronous) is not part of C\n")
+	switch r.ContentionCount {
+	case configs.ContentionChallenge:
+		p.f("contention count: challenge (every access of a core is charged every other memory user, as in C)\n")
+	default:
+		p.f("contention count: %s: R charges the contention of the task's response window, only for the accesses that can overlap\n", r.ContentionCount)
+		p.f("  another core's or the copy engine's memory phases there (contention.md), not C's per-job contention; %s after %d cross-core round(s)\n",
+			convergedWord(r.Converged), r.Rounds)
+		if r.ContentionCount == configs.ContentionRequest {
+			p.f("  request count: at most one access per line request of the other unit; it assumes %s\n", configs.RequestAssumption)
+		}
+	}
+	if len(r.Windows) > 0 {
+		text := "contention in the response windows (below each core): a task's window is its R, its accesses those of its job and of " +
+			"the jobs above it there. challenge charges each access every other memory user; refined only the accesses that can " +
+			"overlap that unit's memory phases there"
+		if r.ContentionCount == configs.ContentionRequest {
+			text += "; request also at most one per line request of the unit"
+		}
+		text += ". R from: the window term, or C where that gave no less (C under the challenge count). Per other core and the " +
+			"copy engine: the accesses charged its contention"
+		if r.ContentionCount == configs.ContentionChallenge {
+			text += " under the refined count"
+		}
+		text += ", with the binding term (lines: every one; time: as many as its busy time and phases there can overlap"
+		if r.ContentionCount == configs.ContentionRequest {
+			text += "; requests: one per line request it makes there"
+		}
+		text += "; –: it moves no line there)"
+		for i, line := range wrapText(text, 120) {
+			if i > 0 {
+				p.f("  ")
+			}
+			p.f("%s\n", line)
+		}
+	}
 
 	for u := range r.Units {
 		ur := &r.Units[u]
@@ -272,6 +387,7 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *opti
 				FormatDuration(configs.Duration(t.T)), formatD(t), okWord(t.Verdict))
 		}
 		p.flush(tw)
+		writeWindowTable(p, r, ids)
 	}
 	var merged []string
 	for k := range r.Tasks {
@@ -315,6 +431,95 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *opti
 		p.f("  - %s\n", reason)
 	}
 	return p.err
+}
+
+// writeWindowTable writes, for the tasks ids of one core that have a
+// window contention (optimizer.AnalyzeContention), their windows, the
+// contention charged there under the counts, and per other core and the
+// copy engine the accesses it is charged for, with the binding term.
+func writeWindowTable(p *printer, r *optimizer.Result, ids []int) {
+	windows := map[int]*optimizer.TaskContention{}
+	for i := range r.Windows {
+		windows[r.Windows[i].Task] = &r.Windows[i]
+	}
+	var rows []*optimizer.TaskContention
+	for _, k := range ids {
+		if w := windows[k]; w != nil {
+			rows = append(rows, w)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	request := r.ContentionCount == configs.ContentionRequest
+	p.f("  contention in the response windows:\n")
+	tw := p.table()
+	head := "  task\twindow\taccesses\tchallenge\trefined"
+	if request {
+		head += "\trequest"
+	}
+	head += "\tR from"
+	for _, io := range rows[0].Interferers {
+		head += "\t" + io.Name
+	}
+	fmt.Fprintln(tw, head)
+	for _, w := range rows {
+		t := &r.Tasks[w.Task]
+		line := fmt.Sprintf("  %s\t%s\t%d\t%s\t%s", t.Name, FormatDuration(configs.Duration(w.Window)), w.Accesses,
+			FormatDuration(configs.Duration(w.Challenge)), FormatDuration(configs.Duration(w.Refined)))
+		if request {
+			line += "\t" + FormatDuration(configs.Duration(w.Request))
+		}
+		from := "window"
+		switch {
+		case r.ContentionCount == configs.ContentionChallenge:
+			from = "C"
+		case w.PerJobBound:
+			from = "C (no gain)"
+		}
+		line += "\t" + from
+		for _, io := range w.Interferers {
+			o := io.Refined
+			if request {
+				o = io.Request
+			}
+			line += "\t" + overlapCell(o)
+		}
+		fmt.Fprintln(tw, line)
+	}
+	p.flush(tw)
+}
+
+// overlapCell writes an overlap as "count term".
+func overlapCell(o memory.Overlap) string {
+	if o.By == memory.NoAccess {
+		return "–"
+	}
+	return strconv.FormatInt(o.Count, 10) + " " + o.By.String()
+}
+
+// wrapText breaks text into lines of at most width bytes at spaces (the
+// first line full width, the others two shorter, for their indent).
+func wrapText(text string, width int) []string {
+	var lines []string
+	w := width
+	for len(text) > w {
+		cut := strings.LastIndex(text[:w], " ")
+		if cut <= 0 {
+			break
+		}
+		lines = append(lines, text[:cut])
+		text = text[cut+1:]
+		w = width - 2
+	}
+	return append(lines, text)
+}
+
+func convergedWord(c bool) string {
+	if c {
+		return "converged"
+	}
+	return "stopped (not converged; sound but not the tightest)"
 }
 
 func writeGPUTable(p *printer, s *configs.System, r *optimizer.Result, u int) {

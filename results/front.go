@@ -262,8 +262,8 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 			p.f("No feasible mapping found before the interruption. The least-violating mappings it saw:\n")
 		case out.Search.Algorithm != configs.AlgorithmExhaustive:
 			p.f("No feasible mapping: the search found no mapping that meets %s.\nThe least-violating mappings it saw:\n", meets)
-		case len(out.Inexact) > 0:
-			for _, l := range wrapWords("No feasible mapping found, but this is no proof: "+strings.Join(out.Inexact, "; ")+". The least-violating mappings:", TextWidth) {
+		case len(out.NoProof) > 0:
+			for _, l := range wrapWords("No feasible mapping found, but this is no proof: "+strings.Join(out.NoProof, "; ")+". The least-violating mappings:", TextWidth) {
 				p.f("%s\n", l)
 			}
 		case out.LeastViolatingBy == configs.AlgorithmExhaustive:

@@ -129,6 +129,9 @@ func loadRun(dir string) (*reportRun, error) {
 			return nil, fail("%s: point %d: %v", filepath.Join(dir, "front.json"), p.ID, err)
 		}
 		e.AnalyzeChains(r)
+		if err := e.AnalyzeContention(r); err != nil {
+			return nil, fail("point %d: %v", p.ID, err)
+		}
 		if p.timeline, err = e.Timeline(r); err != nil {
 			return nil, fail("point %d: %v", p.ID, err)
 		}

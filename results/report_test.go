@@ -344,3 +344,19 @@ func testReportScreenshot(t *testing.T, dir string) {
 	}
 	t.Logf("screenshot: %s", shot)
 }
+
+// TestReportRefinedWindows: under the refined count (the default) the
+// report shows the contention of every response window, with the binding
+// term per other core and the copy engine.
+func TestReportRefinedWindows(t *testing.T) {
+	dir := runFolder(t, "testdata/builtin.yaml", configs.AlgorithmExhaustive)
+	page, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Contention in the response windows", "refined", "challenge"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+}

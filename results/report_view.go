@@ -102,6 +102,23 @@ type pointView struct {
 	Chains   template.HTML
 	ChainObj string
 	Hops     []chainRow
+	Windows  windowTable
+}
+
+// windowTable is the contention of the tasks' response windows
+// (AnalysisTaskJSON.Window): per task its window, accesses, the contention
+// under the counts, and per other unit the accesses charged, by term.
+type windowTable struct {
+	Request bool     // the request count is in force: its column is shown
+	Units   []string // the interfering units' columns
+	Rows    []windowRow
+	Count   string // the count in force
+}
+
+type windowRow struct {
+	Task, Colour, Window, Accesses, Challenge, Refined, Request, From string
+	ShowRequest                                                       bool // the table has a request column
+	Cells                                                             []numCell
 }
 
 type mappingTable struct {
@@ -246,6 +263,7 @@ func buildSummary(run *reportRun, col colours) summaryView {
 		{Key: "Priorities", Value: a.Priorities + " (per core, fixed-priority preemptive)"},
 		{Key: "Deadlines", Value: deadlineConvention(conv.Deadlines)},
 		{Key: "Memory contention", Value: contention + "; bGPU " + bgpu},
+		{Key: "Contention count", Value: contentionCount(a.Contention)},
 		{Key: "Chain latency", Value: a.ChainLatency.Paradigm + " communication, " + a.ChainLatency.Metric + ", " + a.ChainLatency.Bound + " bound"},
 	}
 	if s.TimeSlice.Max > 0 {
@@ -491,7 +509,71 @@ func buildPoint(run *reportRun, i int, axes []frontAxis, col colours) pointView 
 	pv.RT, pv.GPU, pv.GPUKnob = responseTables(s, ev, col)
 	pv.Timeline, pv.TLNote = timelineChart(s, p, col)
 	pv.Chains, pv.Hops, pv.ChainObj = chainsChart(ev, col, p.ID)
+	pv.Windows = windowsOf(ev, col)
 	return pv
+}
+
+// windowsOf builds the table of the tasks' window contention, in the order
+// of the response-time tables.
+func windowsOf(ev *AnalysisJSON, col colours) windowTable {
+	wt := windowTable{Request: ev.Contention.Count == configs.ContentionRequest, Count: ev.Contention.Count}
+	column := map[string]int{}
+	for i := range ev.Tasks {
+		w := ev.Tasks[i].Window
+		if w == nil {
+			continue
+		}
+		for _, io := range w.Interferers {
+			if _, ok := column[io.Unit]; !ok {
+				column[io.Unit] = len(wt.Units)
+				wt.Units = append(wt.Units, io.Unit)
+			}
+		}
+	}
+	// Cores in the units' order, the copy engine last.
+	var order []string
+	for _, u := range ev.Units {
+		if _, ok := column[u.Name]; ok {
+			order = append(order, u.Name)
+		}
+	}
+	if _, ok := column["copy engine"]; ok {
+		order = append(order, "copy engine")
+	}
+	wt.Units = order
+	for k, u := range order {
+		column[u] = k
+	}
+	for i := range ev.Tasks {
+		t := &ev.Tasks[i]
+		w := t.Window
+		if w == nil {
+			continue
+		}
+		row := windowRow{Task: t.Name, Colour: col.css(t.Name), Window: dns(w.WindowNs), Accesses: strconv.FormatInt(w.Accesses, 10),
+			Challenge: dns(w.ChallengeNs), Refined: dns(w.RefinedNs), From: "window", ShowRequest: wt.Request, Cells: make([]numCell, len(order))}
+		if w.RequestNs != nil {
+			row.Request = dns(*w.RequestNs)
+		}
+		switch {
+		case ev.Contention.Count == configs.ContentionChallenge:
+			row.From = "C"
+		case w.PerJobBound:
+			row.From = "C (no gain)"
+		}
+		for k := range row.Cells {
+			row.Cells[k] = numCell{Text: "·", Zero: true}
+		}
+		for _, io := range w.Interferers {
+			c := numCell{Text: "–", Zero: true}
+			if io.Binds != "none" {
+				c = numCell{Text: strconv.FormatInt(io.Overlap, 10) + " " + io.Binds, Zero: io.Overlap == 0}
+			}
+			row.Cells[column[io.Unit]] = c
+		}
+		wt.Rows = append(wt.Rows, row)
+	}
+	return wt
 }
 
 func roleCell(t *AnalysisTaskJSON, gpu map[string]AnalysisGPUJSON) mappingCell {
@@ -677,6 +759,17 @@ func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup
 		gpu = append(gpu, row)
 	}
 	return groups, gpu, knob
+}
+
+// contentionCount says what analysis.contention means for the report.
+func contentionCount(count string) string {
+	switch count {
+	case configs.ContentionRefined:
+		return "refined: a response time charges the contention of its window, only for the accesses that can overlap another core's or the copy engine's memory phases there (contention.md)"
+	case configs.ContentionRequest:
+		return "request: as refined, and at most one access per line request of the other unit; this assumes " + configs.RequestAssumption
+	}
+	return "challenge: every access is charged every other memory user, as in C"
 }
 
 func shortRole(role string) string {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hetmap/hetmap/configs"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
@@ -278,6 +279,9 @@ type sweepPage struct {
 	Rows      []sweepHTMLRow
 	Sections  []sweepSection
 	NoPlots   bool
+	// Request names the request count's hardware assumption when a run
+	// of the sweep uses that count (analysis.contention: request).
+	Request string
 }
 
 // WriteSweepHTML writes summary.html: a self-contained page (inline SVG
@@ -300,6 +304,16 @@ func WriteSweepHTML(w io.Writer, s *SweepSummary) error {
 		}
 	}
 	pg.Seeds = strings.Join(seedList, ", ")
+	for _, p := range s.Parameters {
+		if p.Label != "analysis.contention" {
+			continue
+		}
+		for _, v := range p.Values {
+			if v == configs.ContentionRequest {
+				pg.Request = configs.RequestAssumption
+			}
+		}
+	}
 	if s.Reference != nil {
 		var parts []string
 		for _, v := range s.Reference {
@@ -386,6 +400,7 @@ figcaption { font-size: 0.8em; color: #4a5568; max-width: 30em; }
 <tr><th>objectives</th><td>{{range $i, $o := .S.Objectives}}{{if $i}}; {{end}}{{$o}}{{end}}</td></tr>
 {{if .Reference}}<tr><th>hypervolume reference</th><td>{{.Reference}} (10 % beyond the worst value of every objective over the fronts of all runs)</td></tr>
 {{end}}</table>
+{{if .Request}}<p class="note">The runs with analysis.contention request count at most one contended access per line request of another memory user; this assumes {{.Request}}.</p>{{end}}
 </section>
 <section id="plots">
 <h2>How the results move with each parameter</h2>

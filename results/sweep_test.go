@@ -134,6 +134,24 @@ func TestSweepHTML(t *testing.T) {
 	}
 }
 
+// TestSweepHTMLRequestAssumption: a sweep with runs under the request
+// count names its assumption in the overview, one without does not.
+func TestSweepHTMLRequestAssumption(t *testing.T) {
+	for _, c := range []struct {
+		values []string
+		want   bool
+	}{{[]string{"challenge", "refined"}, false}, {[]string{"refined", "request"}, true}} {
+		s := &SweepSummary{File: "s.yaml", Base: "builtin", Parameters: []SweepColumn{{Label: "analysis.contention", Values: c.values, Display: c.values}}}
+		var buf bytes.Buffer
+		if err := WriteSweepHTML(&buf, s); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(buf.String(), "one outstanding request per client"); got != c.want {
+			t.Errorf("values %v: assumption named %v, want %v", c.values, got, c.want)
+		}
+	}
+}
+
 func TestSweepQuantile(t *testing.T) {
 	for _, tt := range []struct {
 		x    []float64

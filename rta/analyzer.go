@@ -63,6 +63,16 @@ type Result struct {
 	// with strictly higher priority (0 = most urgent). Tasks with equal
 	// Explicit priorities share a rank.
 	Rank int
+	// With a window-dependent contention term (Analyzer.Contention),
+	// Accesses is N(w), the memory accesses of the task's job and of the
+	// higher-priority jobs in its window w = R − J, Pauses is P(w), how
+	// many of them a preemption may pause, and Delay is I(w, N(w), P(w)),
+	// the contention the window term charges there; FromC reports that the
+	// classic form, with the contention C charges per job, gave the
+	// response time (the window term gave no less). All zero without a
+	// Contention, and for a task that completes when released.
+	Accesses, Pauses, Delay int64
+	FromC                   bool
 }
 
 // Analyzer assigns priorities to the tasks of one core and computes their
@@ -76,6 +86,12 @@ type Analyzer struct {
 	// MaxSearchNodes bounds the exact priority search of the OPA policy
 	// (partial orders examined per core); 0 means DefaultMaxSearchNodes.
 	MaxSearchNodes int
+	// Contention, when set, adds the window-dependent contention term of
+	// the package documentation ("Window-dependent contention") to every
+	// response time of the core: each task's bound is the least fixed
+	// point of the minimum of the classic form (C) and the window form
+	// (C0 and Contention.Delay). nil gives the classic analysis.
+	Contention Contention
 
 	order   []int        // priority order, most urgent first
 	cand    []int        // OPA: unassigned tasks, largest deadline first
@@ -83,6 +99,7 @@ type Analyzer struct {
 	dlIf    []Interferer // per task: InterfererAtDeadline
 	scratch []int64      // iteration state, 2 per task
 	testR   []int64      // OPA: response time found by the assignment test
+	testX   []windowInfo // OPA: its window information
 	levels  int          // OPA: levels filled from the bottom
 	ordered bool
 	srch    orderSearch // the exact priority search (search.go)
@@ -144,9 +161,10 @@ func (a *Analyzer) Analyze(policy Policy, tasks []Task, out []Result) (bool, err
 	if n == 1 && policy <= Explicit { // every policy agrees on one task
 		t := &tasks[0]
 		a.order[0] = 0
-		r, st := respond(t, nil, a.limitFor(t), nil)
+		var x windowInfo
+		r, st := a.respond(t, nil, a.limitFor(t), &x)
 		st = inputStatus(t, st)
-		out[0] = Result{R: r, Status: st}
+		out[0] = Result{R: r, Status: st, Accesses: x.accesses, Pauses: x.pauses, Delay: x.delay, FromC: x.fromC}
 		if policy == OPA && st == Schedulable {
 			a.levels = 1
 		}
@@ -191,12 +209,24 @@ func (a *Analyzer) grow(n int) {
 		a.cand = make([]int, 0, n)
 		a.hp = make([]Interferer, 0, n)
 		a.dlIf = make([]Interferer, n)
-		a.scratch = make([]int64, 2*n)
+		a.scratch = make([]int64, 4*n)
 		a.testR = make([]int64, n)
+		a.testX = make([]windowInfo, n)
 	}
 	a.order = a.order[:n]
 	a.dlIf = a.dlIf[:n]
 	a.testR = a.testR[:n]
+	a.testX = a.testX[:n]
+}
+
+// respond computes the response time of task t below the interferers hp,
+// with the Analyzer's contention term if it has one; x, if not nil,
+// receives the window information.
+func (a *Analyzer) respond(t *Task, hp []Interferer, limit int64, x *windowInfo) (int64, Status) {
+	if a.Contention == nil {
+		return respond(t, hp, limit, a.scratch)
+	}
+	return contended(t, hp, limit, a.scratch, a.Contention, x)
 }
 
 // limitFor returns the iteration limit for the reported response time of t.
@@ -291,7 +321,7 @@ func (a *Analyzer) assignOPA(ts []Task) {
 					hp = append(hp, a.dlIf[x])
 				}
 			}
-			if r, st := respond(&ts[c], hp, ts[c].D, a.scratch); st == Schedulable {
+			if r, st := a.respond(&ts[c], hp, ts[c].D, &a.testX[c]); st == Schedulable {
 				a.testR[c] = r
 				found = ci
 				break
@@ -325,16 +355,17 @@ func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
 		t := &ts[i]
 		var r int64
 		var st Status
+		var x windowInfo
 		if rank >= reuseFrom && !suspending {
-			r, st = a.testR[i], Schedulable
+			r, st, x = a.testR[i], Schedulable, a.testX[i]
 		} else {
-			r, st = respond(t, hp, a.limitFor(t), a.scratch)
+			r, st = a.respond(t, hp, a.limitFor(t), &x)
 		}
 		st = inputStatus(t, st)
 		if tainted && (st.Bounded() || st == InputUnbounded) {
 			st = InterfererUnbounded
 		}
-		out[i] = Result{R: r, Status: st, Rank: rank}
+		out[i] = Result{R: r, Status: st, Rank: rank, Accesses: x.accesses, Pauses: x.pauses, Delay: x.delay, FromC: x.fromC}
 		all = all && st == Schedulable
 		if t.S > 0 {
 			suspending = true
@@ -385,12 +416,13 @@ func (a *Analyzer) evaluateExplicit(ts []Task, out []Result) bool {
 					h = append(h, ts[k].InterfererAtDeadline())
 				}
 			}
-			r, st := respond(t, h, a.limitFor(t), a.scratch)
+			var x windowInfo
+			r, st := a.respond(t, h, a.limitFor(t), &x)
 			st = inputStatus(t, st)
 			if tainted && (st.Bounded() || st == InputUnbounded) {
 				st = InterfererUnbounded
 			}
-			out[i] = Result{R: r, Status: st, Rank: g}
+			out[i] = Result{R: r, Status: st, Rank: g, Accesses: x.accesses, Pauses: x.pauses, Delay: x.delay, FromC: x.fromC}
 		}
 		if suspending > 0 && len(group) > 1 {
 			groupOK := true

@@ -108,6 +108,97 @@
 // InterfererUnbounded. Synchronous offloading needs nothing special: the
 // caller adds the GPU response time to C, since the core busy-waits.
 //
+// # Window-dependent contention
+//
+// The classic form charges a task's memory contention inside C: every
+// access at the latency it has while every other unit that may contend does
+// so (hetmap: the challenge's convention). With Analyzer.Contention set
+// (ResponseTimeWith for one task), contention is charged by window instead:
+// a task carries C0, its execution time without the contention of other
+// units (every access at its uncontended latency), Lines, its memory
+// accesses per job, and Access, the least time those accesses take
+// together; the core's Contention gives I(t, n), a bound on the delay its
+// accesses suffer in any window of length t in which its jobs make at most
+// n of them (package memory computes it per interfering core and copy
+// engine, with the counts of the project's contention spec). The response
+// time is then the least fixed point of
+//
+//	w = min( f_C(w), f_0(w) ),   R = w + J
+//	f_C(w) = C + S + B + Σ_{j ∈ hp(i)} ceil((w + J_j)/T_j) · C_j              (classic)
+//	f_0(w) = C0 + S + B + Σ_{j ∈ hp(i)} ceil((w + J0_j)/T_j) · C0_j + I(w, N(w), P(w))
+//	N(w)   = Lines + Σ_{j ∈ hp(i)} ceil((w + J0_j)/T_j) · Lines_j
+//	P(w)   = Σ_{j ∈ hp(i)} (ceil((w + J0_j)/T_j) + [j suspends]) · Readies_j
+//
+// with J0_j = J_j for a task that does not suspend and J0_j = R_j − Access_j
+// (at least J_j) for one that does (Task.Interferer). P(w) bounds how many
+// times an access of the window's jobs can be paused by a preemption: a
+// job of j becomes ready Readies_j = 1 + Suspensions_j times and may
+// preempt each time, and a suspending task may have one job more that
+// becomes ready in the window without its work counting there (its
+// carried-in job resuming). Package memory's count of the accesses that
+// can overlap another unit's memory phases needs it (memory's package
+// documentation, item 4).
+//
+// Why f_0 bounds the demand. Let s be the latest instant at or before the
+// release of the analysed job at which the core executes no job of priority
+// i or higher. From s on, until the job completes, the core executes those
+// jobs, or the analysed job suspends (counted as execution, as in the
+// classic form), so the window [s, s + w) is filled by their work at the
+// uncontended latencies, the analysed job's suspension and blocking, and
+// the delays of their accesses. No such access is in progress at s, so all
+// of them lie in the window, and I(w, N) bounds their delays as soon as N
+// bounds their number. What remains is to count the work and the accesses
+// of each task j above. A task that does not suspend releases at most
+// ceil((w + J_j)/T_j) jobs that execute in the window (the classic
+// argument). A suspending task may carry a job into the window; every job
+// of j executes within [arrival, arrival + R_j]. Let its earliest job with
+// work in the window arrive at s − R_j + x (0 < x ≤ R_j): it completes by
+// s + x, so it does at most x of work in the window, and at most x/b of
+// its accesses (b the uncontended latency of one; Access_j = Lines_j · b).
+// If x ≥ Access_j, the jobs with work in the window arrive in
+// [s − R_j + x, s + w), at most ceil((w + R_j − Access_j)/T_j) of them. If
+// x < Access_j and there is one job more, its last job arrives at s + w −
+// (Access_j − x) or later and does at most Access_j − x of work there: the
+// first and the last job together do at most Access_j ≤ C0_j of work and
+// at most x/b + (Access_j − x)/b = Lines_j accesses, one job's worth. So
+// ceil((w + J0_j)/T_j) jobs' C0_j and Lines_j bound j's work and accesses in
+// the window. (The shorter jitter R_j − C0_j, the analogue of the classic
+// R_j − C_j, bounds the work but not the accesses: when execution times
+// vary, the carried-in job and the last one may both be short jobs made of
+// little more than their accesses, 2·Lines_j accesses together.)
+//
+// Why the minimum. Each form bounds the work that the window must hold, so
+// their minimum does, and the least fixed point of a non-decreasing bound
+// on that demand bounds the window (Joseph and Pandya). The bound is never
+// above the classic one for the same order: the minimum includes f_C, and
+// the jitters R − C of suspending tasks above can only be smaller. The
+// window form alone could be larger, by one job of a suspending task above
+// (J0 ≥ J): TestResponseTimeWith shows such a case, and
+// TestContentionBelowClassicAndMonotone checks the order on random cores.
+// The iteration starts at C0 + S + B + Σ C0_j, below the least fixed point
+// of both forms, and rises. It is Unbounded only when Σ C0_j/T_j ≥ 1 (then
+// neither form has a fixed point); a term I that grows too fast shows as
+// Exceeded, and so does, whatever the Limit, an iteration as soon as it
+// passes the period (where the single-job analysis gives no bound anyway),
+// so that it does not crawl to a far fixed point. R is then a lower bound.
+//
+// Priority assignment stays exact. I depends on the tasks above only
+// through N, that is through their set and their jitters, not through their
+// order, so the four facts of "Exact priority assignment" hold as stated:
+// a task's response depends only on the set above it and their jitters
+// (1); adding a task above or growing a jitter grows both forms, since I is
+// non-decreasing in n (2); the upper test gives every unplaced suspending
+// task J = D − C and J0 = D − Access, sound once it meets its deadline,
+// and the lower test the smallest jitters the window form allows, J +
+// max(0, S + B − (C − C0)) and J + S + B + C0 − Access (the response can be
+// as low as J + C0 + S + B), so both bracket the final test (3); and 4
+// follows from 2. OPA's own test uses the deadline-based jitters and is
+// OPA-compatible. TestContendedExactPriorityAssignment checks the OPA
+// policy against brute force over every order with a window-dependent I,
+// TestContendedLowestJitters the lower test's jitters, and
+// TestContentionEveryAccessIsClassic that a term charging every access
+// reproduces the classic analysis.
+//
 // # Values that are no bound
 //
 // A value declared no bound is never used as an input of another bound.

@@ -53,6 +53,27 @@ type Task struct {
 	// neither is that of any task below it, whose interference term needs
 	// its C (and, when it suspends, its R): those get InterfererUnbounded.
 	NoBound bool
+
+	// The fields below describe the job's memory accesses for a
+	// window-dependent contention term (Analyzer.Contention; see the
+	// package documentation, "Window-dependent contention"). Without a
+	// Contention they are ignored, and their zero values are valid.
+
+	// C0 is the execution time without the contention of other units:
+	// C with every memory access at its uncontended latency (hetmap:
+	// compute, lines at the baseline latency and any busy-wait),
+	// 0 ≤ C0 ≤ C. C − C0 is the contention C charges the job on its own.
+	C0 int64
+	// Lines is the number of memory accesses of one job (≥ 0).
+	Lines int64
+	// Access is the shortest time one job's Lines accesses take together
+	// (Lines times the uncontended latency), 0 ≤ Access ≤ C0.
+	Access int64
+	// Suspensions is the number of self-suspensions of one job (≥ 0): the
+	// job becomes ready 1 + Suspensions times, and each time it may preempt
+	// a job below it and pause its memory access. A task with S > 0 and
+	// Suspensions 0 counts one.
+	Suspensions int64
 }
 
 // Errors returned for invalid input.
@@ -63,7 +84,8 @@ var (
 )
 
 // Validate reports whether t satisfies the model's preconditions:
-// 0 ≤ C, J, B, S ≤ MaxTime, 0 < D ≤ T ≤ MaxTime. The error wraps
+// 0 ≤ C, J, B, S ≤ MaxTime, 0 < D ≤ T ≤ MaxTime, and for the contention
+// fields 0 ≤ Access ≤ C0 ≤ C, 0 ≤ Lines ≤ MaxTime. The error wraps
 // ErrInvalidTask.
 func (t Task) Validate() error {
 	switch {
@@ -79,13 +101,32 @@ func (t Task) Validate() error {
 		return fmt.Errorf("%w: blocking %d not in [0, %d]", ErrInvalidTask, t.B, MaxTime)
 	case t.S < 0 || t.S > MaxTime:
 		return fmt.Errorf("%w: suspension %d not in [0, %d]", ErrInvalidTask, t.S, MaxTime)
+	case t.C0 < 0 || t.C0 > t.C:
+		return fmt.Errorf("%w: execution time without contention %d not in [0, C=%d]", ErrInvalidTask, t.C0, t.C)
+	case t.Access < 0 || t.Access > t.C0:
+		return fmt.Errorf("%w: access time %d not in [0, C0=%d]", ErrInvalidTask, t.Access, t.C0)
+	case !inRange(t.Lines):
+		return fmt.Errorf("%w: lines %d not in [0, %d]", ErrInvalidTask, t.Lines, MaxTime)
+	case !inRange(t.Suspensions):
+		return fmt.Errorf("%w: suspensions %d not in [0, %d]", ErrInvalidTask, t.Suspensions, MaxTime)
 	}
 	return nil
 }
 
 func (t Task) valid() bool {
 	return t.T > 0 && t.T <= MaxTime && t.D > 0 && t.D <= t.T &&
-		inRange(t.C) && inRange(t.J) && inRange(t.B) && inRange(t.S)
+		inRange(t.C) && inRange(t.J) && inRange(t.B) && inRange(t.S) &&
+		t.C0 >= 0 && t.C0 <= t.C && t.Access >= 0 && t.Access <= t.C0 && inRange(t.Lines) && inRange(t.Suspensions)
+}
+
+// readies returns how many times a job of t becomes ready: at its release
+// and when it resumes after each self-suspension (at least one when S > 0).
+func (t *Task) readies() int64 {
+	s := t.Suspensions
+	if t.S > 0 && s == 0 {
+		s = 1
+	}
+	return min(1+s, MaxTime)
 }
 
 func inRange(x int64) bool { return x >= 0 && x <= MaxTime }
@@ -93,8 +134,15 @@ func inRange(x int64) bool { return x >= 0 && x <= MaxTime }
 // Interferer is a higher-priority task as the task under analysis sees it:
 // it executes at most C per job, its jobs arrive at least T apart, and each
 // job's execution may be shifted by up to J (its effective release jitter).
+// For a window-dependent contention term (Analyzer.Contention) it also
+// carries its execution time without contention C0, its memory accesses
+// per job Lines, the effective jitter J0 with which the window term counts
+// its jobs, and Readies, how many times a job becomes ready and may
+// preempt (see the package documentation, "Window-dependent contention");
+// without a Contention these are ignored.
 type Interferer struct {
-	C, T, J int64
+	C, T, J                int64
+	C0, Lines, J0, Readies int64
 }
 
 // Interferer returns t as an interferer of lower-priority tasks, given r, a
@@ -103,26 +151,38 @@ type Interferer struct {
 // task has effective jitter r − C (at least J, at most MaxTime): every job
 // executes within [arrival, arrival + r], so its execution behaves like
 // that of a non-suspending task released with jitter r − C (Bletsas et al.
-// 2018; Chen et al. 2019).
+// 2018; Chen et al. 2019). For the window term a self-suspending task has
+// J0 = r − Access (at least J, at most MaxTime), J0 = J otherwise.
 func (t Task) Interferer(r int64) Interferer {
-	j := t.J
-	if t.S > 0 && r-t.C > j {
-		j = r - t.C
+	j, j0 := t.J, t.J
+	if t.S > 0 {
+		if r-t.C > j {
+			j = r - t.C
+		}
+		if r-t.Access > j0 {
+			j0 = r - t.Access
+		}
 	}
-	return Interferer{C: t.C, T: t.T, J: min(j, MaxTime)}
+	return Interferer{C: t.C, T: t.T, J: min(j, MaxTime), C0: t.C0, Lines: t.Lines, J0: min(j0, MaxTime), Readies: t.readies()}
 }
 
 // InterfererAtDeadline returns t as an interferer with its jitter bounded
 // through its deadline instead of its response time: D − C (at least J)
-// for a self-suspending task, J otherwise. It is sound whenever t meets its
-// deadline, and it does not depend on t's own interferers, which makes a
-// test that uses it OPA-compatible.
+// for a self-suspending task, J otherwise (and for the window term D −
+// Access, at least J). It is sound whenever t meets its deadline, and it
+// does not depend on t's own interferers, which makes a test that uses it
+// OPA-compatible.
 func (t Task) InterfererAtDeadline() Interferer {
-	j := t.J
-	if t.S > 0 && t.D-t.C > j {
-		j = t.D - t.C
+	j, j0 := t.J, t.J
+	if t.S > 0 {
+		if t.D-t.C > j {
+			j = t.D - t.C
+		}
+		if t.D-t.Access > j0 {
+			j0 = t.D - t.Access
+		}
 	}
-	return Interferer{C: t.C, T: t.T, J: j}
+	return Interferer{C: t.C, T: t.T, J: j, C0: t.C0, Lines: t.Lines, J0: j0, Readies: t.readies()}
 }
 
 // Status classifies a response-time result.

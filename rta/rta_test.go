@@ -23,7 +23,7 @@ func TestResponseTime(t *testing.T) {
 		},
 		{
 			// w0 = 2 + 1 = 3; w1 = 2 + ceil(3/4)·1 = 3 → R = 3.
-			name: "one interferer", task: tk(2, 6), hp: []Interferer{{1, 4, 0}},
+			name: "one interferer", task: tk(2, 6), hp: []Interferer{{C: 1, T: 4, J: 0}},
 			limit: 6, want: 3, status: Schedulable,
 		},
 		{
@@ -33,25 +33,25 @@ func TestResponseTime(t *testing.T) {
 			// w2 = 3 + ceil(7/4)·1 + ceil(7/6)·2 = 3+2+4 = 9
 			// w3 = 3 + ceil(9/4)·1 + ceil(9/6)·2 = 3+3+4 = 10
 			// w4 = 3 + ceil(10/4)·1 + ceil(10/6)·2 = 3+3+4 = 10 → R = 10.
-			name: "classic three tasks", task: tk(3, 12), hp: []Interferer{{1, 4, 0}, {2, 6, 0}},
+			name: "classic three tasks", task: tk(3, 12), hp: []Interferer{{C: 1, T: 4, J: 0}, {C: 2, T: 6, J: 0}},
 			limit: 12, want: 10, status: Schedulable,
 		},
 		{
 			// Limit 9 < 10: the iteration stops at w3 = 10 > 9.
-			name: "limit stops", task: tk(3, 12), hp: []Interferer{{1, 4, 0}, {2, 6, 0}},
+			name: "limit stops", task: tk(3, 12), hp: []Interferer{{C: 1, T: 4, J: 0}, {C: 2, T: 6, J: 0}},
 			limit: 9, want: 10, status: Exceeded,
 		},
 		{
 			// Interferer jitter 2, own jitter 1:
 			// w0 = 2 + 1 = 3; w1 = 2 + ceil((3+2)/4)·1 = 4;
 			// w2 = 2 + ceil((4+2)/4)·1 = 4 → R = 4 + 1 = 5.
-			name: "jitter", task: Task{C: 2, T: 10, D: 10, J: 1}, hp: []Interferer{{1, 4, 2}},
+			name: "jitter", task: Task{C: 2, T: 10, D: 10, J: 1}, hp: []Interferer{{C: 1, T: 4, J: 2}},
 			limit: 10, want: 5, status: Schedulable,
 		},
 		{
 			// Blocking 2: w0 = 2+2+1 = 5; w1 = 4 + ceil(5/4)·1 = 6;
 			// w2 = 4 + ceil(6/4)·1 = 6 → R = 6.
-			name: "blocking", task: Task{C: 2, T: 10, D: 10, B: 2}, hp: []Interferer{{1, 4, 0}},
+			name: "blocking", task: Task{C: 2, T: 10, D: 10, B: 2}, hp: []Interferer{{C: 1, T: 4, J: 0}},
 			limit: 10, want: 6, status: Schedulable,
 		},
 		{
@@ -69,44 +69,44 @@ func TestResponseTime(t *testing.T) {
 		{
 			// D = 7 < T = 10, hp C=2, T=5: w0 = 6; w1 = 4 + ceil(6/5)·2 = 8;
 			// w2 = 4 + ceil(8/5)·2 = 8 → R = 8: misses by 1, sound (≤ T).
-			name: "deadline miss", task: Task{C: 4, T: 10, D: 7}, hp: []Interferer{{2, 5, 0}},
+			name: "deadline miss", task: Task{C: 4, T: 10, D: 7}, hp: []Interferer{{C: 2, T: 5, J: 0}},
 			limit: 10, want: 8, status: DeadlineMiss,
 		},
 		{
 			// Same with limit D: w1 = 8 > 7 stops.
-			name: "deadline miss, limit D", task: Task{C: 4, T: 10, D: 7}, hp: []Interferer{{2, 5, 0}},
+			name: "deadline miss, limit D", task: Task{C: 4, T: 10, D: 7}, hp: []Interferer{{C: 2, T: 5, J: 0}},
 			limit: 7, want: 8, status: Exceeded,
 		},
 		{
 			// T = D = 7: converges at 8 > T, not a bound any more.
-			name: "beyond period", task: tk(4, 7), hp: []Interferer{{2, 5, 0}},
+			name: "beyond period", task: tk(4, 7), hp: []Interferer{{C: 2, T: 5, J: 0}},
 			limit: MaxTime, want: 8, status: Exceeded,
 		},
 		{
 			// hp utilisation 2/4 + 2/4 = 1.
-			name: "unbounded", task: tk(1, 100), hp: []Interferer{{2, 4, 0}, {2, 4, 0}},
+			name: "unbounded", task: tk(1, 100), hp: []Interferer{{C: 2, T: 4, J: 0}, {C: 2, T: 4, J: 0}},
 			limit: MaxTime, want: Infinity, status: Unbounded,
 		},
 		{
 			// 1/3 + 2/3 = 1 exactly (the float sum lands in the band and is
 			// decided exactly).
-			name: "unbounded exact thirds", task: tk(1, 100), hp: []Interferer{{1, 3, 0}, {2, 3, 0}},
+			name: "unbounded exact thirds", task: tk(1, 100), hp: []Interferer{{C: 1, T: 3, J: 0}, {C: 2, T: 3, J: 0}},
 			limit: MaxTime, want: Infinity, status: Unbounded,
 		},
 		{
 			// (1e9−1)/1e9 + 1/(1e9+1) < 1 by about 1e-18: bounded, but the
 			// fixed point is far beyond the limit.
 			name: "utilisation just below 1", task: tk(1, 1_000_000_000_000),
-			hp:    []Interferer{{999_999_999, 1_000_000_000, 0}, {1, 1_000_000_001, 0}},
+			hp:    []Interferer{{C: 999_999_999, T: 1_000_000_000, J: 0}, {C: 1, T: 1_000_000_001, J: 0}},
 			limit: 1_000_000_000_000, want: -1, status: Exceeded,
 		},
 		{
 			// No work: the job completes when released, R = J.
-			name: "no work", task: Task{T: 10, D: 10, J: 3}, hp: []Interferer{{5, 5, 0}},
+			name: "no work", task: Task{T: 10, D: 10, J: 3}, hp: []Interferer{{C: 5, T: 5, J: 0}},
 			limit: 10, want: 3, status: Schedulable,
 		},
 		{
-			name: "invalid interferer", task: tk(1, 10), hp: []Interferer{{1, 0, 0}},
+			name: "invalid interferer", task: tk(1, 10), hp: []Interferer{{C: 1, T: 0, J: 0}},
 			limit: 10, want: 0, status: Invalid,
 		},
 		{
@@ -368,14 +368,22 @@ func TestInterferer(t *testing.T) {
 		tight    Interferer
 		deadline Interferer
 	}{
-		// No suspension: the release jitter only.
-		{"plain", Task{C: 2, T: 10, D: 8, J: 1}, 5, Interferer{2, 10, 1}, Interferer{2, 10, 1}},
-		// Suspending: R − C = 9 − 2 = 7 and D − C = 8 − 2 = 6.
-		{"suspending", Task{C: 2, T: 10, D: 8, J: 1, S: 3}, 9, Interferer{2, 10, 7}, Interferer{2, 10, 6}},
-		// Never below J.
-		{"jitter floor", Task{C: 5, T: 10, D: 6, J: 4, S: 1}, 5, Interferer{5, 10, 4}, Interferer{5, 10, 4}},
-		// An unbounded R is clipped to MaxTime.
-		{"clipped", Task{C: 1, T: 10, D: 10, S: 1}, Infinity, Interferer{1, 10, MaxTime}, Interferer{1, 10, 9}},
+		// No suspension: the release jitter only (J0 too); a job becomes
+		// ready once.
+		{"plain", Task{C: 2, T: 10, D: 8, J: 1, C0: 1, Lines: 3, Access: 1}, 5,
+			Interferer{C: 2, T: 10, J: 1, C0: 1, Lines: 3, J0: 1, Readies: 1}, Interferer{C: 2, T: 10, J: 1, C0: 1, Lines: 3, J0: 1, Readies: 1}},
+		// Suspending: R − C = 9 − 2 = 7 and D − C = 8 − 2 = 6; for the
+		// window term R − Access = 9 − 1 = 8 and D − Access = 8 − 1 = 7. It
+		// suspends once (Suspensions 0 with S > 0 counts one): ready twice.
+		{"suspending", Task{C: 2, T: 10, D: 8, J: 1, S: 3, C0: 2, Lines: 4, Access: 1}, 9,
+			Interferer{C: 2, T: 10, J: 7, C0: 2, Lines: 4, J0: 8, Readies: 2}, Interferer{C: 2, T: 10, J: 6, C0: 2, Lines: 4, J0: 7, Readies: 2}},
+		// Never below J: R − C = 0 and D − C = 1 < J = 4; R − Access = 5 − 4
+		// = 1 and D − Access = 2 < 4. Three suspensions: ready four times.
+		{"jitter floor", Task{C: 5, T: 10, D: 6, J: 4, S: 1, C0: 4, Access: 4, Suspensions: 3}, 5,
+			Interferer{C: 5, T: 10, J: 4, C0: 4, J0: 4, Readies: 4}, Interferer{C: 5, T: 10, J: 4, C0: 4, J0: 4, Readies: 4}},
+		// An unbounded R is clipped to MaxTime (both jitters).
+		{"clipped", Task{C: 1, T: 10, D: 10, S: 1}, Infinity, Interferer{C: 1, T: 10, J: MaxTime, J0: MaxTime, Readies: 2},
+			Interferer{C: 1, T: 10, J: 9, J0: 10, Readies: 2}},
 	} {
 		if got := tc.task.Interferer(tc.r); got != tc.tight {
 			t.Errorf("%s: Interferer(%d) = %+v, want %+v", tc.name, tc.r, got, tc.tight)
@@ -397,9 +405,9 @@ func TestLimitNone(t *testing.T) {
 		limit Limit
 		want  Result
 	}{
-		{LimitDeadline, Result{8, Exceeded, 1}},
-		{LimitPeriod, Result{8, Exceeded, 1}},
-		{LimitNone, Result{8, Exceeded, 1}},
+		{LimitDeadline, Result{R: 8, Status: Exceeded, Rank: 1}},
+		{LimitPeriod, Result{R: 8, Status: Exceeded, Rank: 1}},
+		{LimitNone, Result{R: 8, Status: Exceeded, Rank: 1}},
 	} {
 		a := Analyzer{Limit: tc.limit}
 		if ok, _ := a.Analyze(DeadlineMonotonic, tasks, out); ok || out[1] != tc.want {

@@ -80,7 +80,7 @@ func (a *Analyzer) searchOrder(ts []Task) bool {
 	for i := range ts {
 		s.placed[i], s.bottom[i] = false, false
 		s.upIf[i] = ts[i].InterfererAtDeadline()
-		s.lowIf[i] = ts[i].lowestInterferer()
+		s.lowIf[i] = ts[i].lowestInterferer(a.Contention != nil)
 		s.susp[i] = -1
 	}
 	s.vec = s.vec[:0]
@@ -126,14 +126,22 @@ func (a *Analyzer) growSearch(n int) {
 	s.placed, s.lowIf, s.upIf, s.byDM, s.opa, s.susp = s.placed[:n], s.lowIf[:n], s.upIf[:n], s.byDM[:n], s.opa[:n], s.susp[:n]
 }
 
-// lowestInterferer returns t as an interferer with the smallest jitter it can
-// have in any order: a self-suspending task's R − C is at least J + S + B.
-func (t Task) lowestInterferer() Interferer {
-	j := t.J
+// lowestInterferer returns t as an interferer with the smallest jitters it
+// can have in any order. A self-suspending task's R is at least J + C + S +
+// B, so R − C ≥ J + S + B; with a window-dependent contention term
+// (contended) R is only at least J + C0 + S + B, so R − C ≥ J + S + B −
+// (C − C0) and R − Access ≥ J + S + B + C0 − Access (each at least J).
+func (t Task) lowestInterferer(contended bool) Interferer {
+	j, j0 := t.J, t.J
 	if t.S > 0 {
-		j = min(t.J+t.S+t.B, MaxTime)
+		if contended {
+			j = min(t.J+max(0, t.S+t.B-(t.C-t.C0)), MaxTime)
+			j0 = min(t.J+t.S+t.B+t.C0-t.Access, MaxTime)
+		} else {
+			j = min(t.J+t.S+t.B, MaxTime)
+		}
 	}
-	return Interferer{C: t.C, T: t.T, J: j}
+	return Interferer{C: t.C, T: t.T, J: j, C0: t.C0, Lines: t.Lines, J0: j0, Readies: t.readies()}
 }
 
 // walk explores the states below the prefix a.order[:depth] (whose set is
@@ -179,7 +187,7 @@ func (a *Analyzer) walk(ts []Task, depth int, mask uint64) bool {
 	// jitter it can have below this prefix.
 	for k, c := range stuck {
 		t := &ts[c]
-		r, st := respond(t, s.prefIf, t.D, a.scratch)
+		r, st := a.respond(t, s.prefIf, t.D, nil)
 		if st != Schedulable {
 			// It misses with the prefix alone above it, wherever it goes.
 			if useMemo {
@@ -187,9 +195,10 @@ func (a *Analyzer) walk(ts []Task, depth int, mask uint64) bool {
 			}
 			return false
 		}
-		s.lowIf[c] = t.lowestInterferer()
+		s.lowIf[c] = t.lowestInterferer(a.Contention != nil)
 		if t.S > 0 {
 			s.lowIf[c].J = max(s.lowIf[c].J, r-t.C)
+			s.lowIf[c].J0 = max(s.lowIf[c].J0, r-t.Access)
 		}
 		s.stuckR[stuckAt+k] = r
 	}
@@ -246,12 +255,12 @@ func (a *Analyzer) swapDominates(ts []Task, depth int, c int) bool {
 		return false
 	}
 	above := s.prefIf[:depth-1]
-	rc, st := respond(&ts[c], above, ts[c].D, a.scratch)
+	rc, st := a.respond(&ts[c], above, ts[c].D, nil)
 	if st != Schedulable {
 		return false
 	}
 	hp := append(append(a.hp[:0], above...), ts[c].Interferer(rc))
-	_, st = respond(&ts[x], hp, ts[x].D, a.scratch)
+	_, st = a.respond(&ts[x], hp, ts[x].D, nil)
 	return st == Schedulable
 }
 
@@ -284,7 +293,7 @@ func (a *Analyzer) subOPA(ts []Task, depth int, ifs []Interferer, tasks []int, r
 					hp = append(hp, ifs[x])
 				}
 			}
-			if _, st := respond(&ts[c], hp, ts[c].D, a.scratch); st == Schedulable {
+			if _, st := a.respond(&ts[c], hp, ts[c].D, nil); st == Schedulable {
 				found = ci
 				break
 			}

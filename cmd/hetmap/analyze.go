@@ -20,9 +20,11 @@ func newAnalyzeCmd() *cobra.Command {
 		Short: "Analyse one mapping: response times with memory contention, the copy engine, the GPU and offloading",
 		Long: `Analyse one mapping of the system's tasks to units: every task's execution time
 with its terms (compute, memory, contention, GPU wait), its worst-case response time
-and deadline, the GPU tasks' responses with their terms, the chains' latencies and
-latency requirements, and a verdict. The exit code is 1 when some task misses its
-deadline or has no bound, or a chain misses a latency requirement.
+and deadline, the contention of its response window under the challenge and refined
+counts (analysis.contention; request too when in force) with, per other core and the
+copy engine, the term that binds, the GPU tasks' responses with their terms, the chains'
+latencies and latency requirements, and a verdict. The exit code is 1 when some task
+misses its deadline or has no bound, or a chain misses a latency requirement.
 
 --mapping default analyses the model's own mapping. A mapping file places every task
 that runs and may set offloading modes, time slices and stream priorities:
@@ -54,6 +56,9 @@ entry. Priorities given in the file are used on every core where each task has o
 			if err != nil {
 				return err
 			}
+			for _, n := range e.Notes() {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
+			}
 			var a *optimizer.Assignment
 			name := mapping
 			if mapping == "default" {
@@ -83,6 +88,9 @@ entry. Priorities given in the file are used on every core where each task has o
 				return err
 			}
 			e.AnalyzeChains(r)
+			if err := e.AnalyzeContention(r); err != nil {
+				return err
+			}
 			if asJSON {
 				err = results.WriteAnalysisJSON(cmd.OutOrStdout(), cfg, mapping, r)
 			} else {

@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// The model's own mapping is infeasible, and the output says why.
+// The model's own mapping is infeasible, and the output says why (under
+// the challenge's contention count, the numbers of the golden file).
 func TestAnalyzeDefaultMapping(t *testing.T) {
-	out, errOut, code := hetmap(t, "analyze", "--mapping", "default")
+	out, errOut, code := hetmap(t, "analyze", "--config", "testdata/waters_challenge.yaml", "--mapping", "default")
 	if code != 1 || !strings.Contains(errOut, "not schedulable") {
 		t.Fatalf("exit %d, stderr %q; want 1 and the verdict", code, errOut)
 	}
@@ -30,13 +31,51 @@ func TestAnalyzeDefaultMapping(t *testing.T) {
 }
 
 func TestAnalyzeFeasibleMapping(t *testing.T) {
-	out, errOut, code := hetmap(t, "analyze", "--mapping", "testdata/waters_feasible.yaml")
+	out, errOut, code := hetmap(t, "analyze", "--config", "testdata/waters_challenge.yaml", "--mapping", "testdata/waters_feasible.yaml")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	golden(t, "analyze_feasible.txt", out)
 	if !strings.Contains(out, "Verdict: schedulable: all 12 running tasks meet their deadlines.") {
 		t.Error("no verdict line")
+	}
+}
+
+// The same two mappings under the default, refined count: the window
+// contention explains the response times, and a reason does not blame C's
+// per-job contention.
+func TestAnalyzeRefined(t *testing.T) {
+	out, errOut, code := hetmap(t, "analyze", "--mapping", "default")
+	if code != 1 || !strings.Contains(errOut, "not schedulable") {
+		t.Fatalf("exit %d, stderr %q; want 1 and the verdict", code, errOut)
+	}
+	golden(t, "analyze_default_refined.txt", out)
+	for _, want := range []string{
+		"contention count: refined",
+		"Core0 is overloaded: utilisation without the contention of other units 1014.9 % (1023.2 % with C's per-job contention)",
+		"OS_Overhead on Core0: no finite response time: the tasks of higher priority (DASM, CANbus_polling, PRE_SFM_gpu_POST) use 892.1 % of the core even without the contention of other units",
+		"Planner on Core3: R ≥ 16.9067 ms > D = 15 ms",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the explanation lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "its execution time alone, C =") {
+		t.Error("a reason blames C's per-job contention")
+	}
+	out, errOut, code = hetmap(t, "analyze", "--mapping", "testdata/waters_feasible.yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	golden(t, "analyze_feasible_refined.txt", out)
+	for _, want := range []string{
+		"Verdict: schedulable: all 12 running tasks meet their deadlines.",
+		"converged after 2 cross-core round(s)",
+		"  PRE_SFM_gpu_POST  31.714 ms  148814    4.4644 ms  3.4809 ms  window",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q", want)
+		}
 	}
 }
 

@@ -90,15 +90,16 @@ func TestAnalyzeChainsJSON(t *testing.T) {
 }
 
 // TestChainWithoutLatencySaysWhyInUnits: under the model's requirements,
-// Planner (R = 13.1982 ms in the feasible mapping) misses its 12 ms, so the
-// chains through it have no latency, and the reason is written in ms.
+// Planner (R = 13.1899 ms in the feasible mapping under the refined count)
+// misses its 12 ms, so the chains through it have no latency, and the
+// reason is written in ms.
 func TestChainWithoutLatencySaysWhyInUnits(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "strict.yaml")
 	if err := os.WriteFile(cfg, []byte("model: builtin\nconventions: {deadlines: model}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out, _, code := hetmap(t, "analyze", "--config", cfg, "--mapping", "testdata/waters_feasible.yaml")
-	if code != 1 || !strings.Contains(out, "CA-P-DA: no latency: member 2 (Planner) is not schedulable: R = 13.1982 ms > D = 12 ms") {
+	if code != 1 || !strings.Contains(out, "CA-P-DA: no latency: member 2 (Planner) is not schedulable: R = 13.1899 ms > D = 12 ms") {
 		t.Errorf("exit %d, output:\n%s", code, out)
 	}
 }

@@ -61,6 +61,9 @@ proof that no feasible mapping exists).`,
 			if err != nil {
 				return err
 			}
+			for _, n := range e.Notes() {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
+			}
 			opts := optimizer.Options{Algorithm: algorithm}
 			if cmd.Flags().Changed("seed") {
 				opts.Seed = &seed

@@ -56,6 +56,9 @@ type Settings struct {
 	GPUModel string
 	// MaxSlice is the largest time slice (timeslice model; default 3 ms).
 	MaxSlice configs.Duration
+	// Contention is the analysis's contention count (default: the
+	// configuration's default).
+	Contention string
 }
 
 func (s *Settings) defaults() {
@@ -245,7 +248,11 @@ func YAML(s Settings, rng *rand.Rand) (string, error) {
 		}
 		fmt.Fprintf(&b, "search:\n  objectives: [%s]\n", strings.Join(objectives, ", "))
 	}
-	fmt.Fprintf(&b, "analysis: {gpu_model: %s}\n", s.GPUModel)
+	if s.Contention != "" {
+		fmt.Fprintf(&b, "analysis: {gpu_model: %s, contention: %s}\n", s.GPUModel, s.Contention)
+	} else {
+		fmt.Fprintf(&b, "analysis: {gpu_model: %s}\n", s.GPUModel)
+	}
 	return b.String(), nil
 }
 

@@ -291,3 +291,19 @@ func deadPID(t *testing.T) int {
 	}
 	return cmd.Process.Pid
 }
+
+// TestCountsSweep: the example sweep of the contention counts loads: 3
+// counts × 3 × 2 × 3 seeds = 54 runs on the three-objective example, the
+// counts outermost, the copy engine by the sound convention.
+func TestCountsSweep(t *testing.T) {
+	sw, err := sweep.Load("../../configs/examples/sweep-counts.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sw.Runs) != 54 || sw.Runs[0].Config.Search.Generations != 200 || len(sw.Runs[0].Config.Search.Objectives) != 3 {
+		t.Errorf("%d runs, search %+v", len(sw.Runs), sw.Runs[0].Config.Search)
+	}
+	if c := sw.Runs[0].Config.Analysis; c.Contention != "challenge" || c.CopyEngineActive != nil || sw.Runs[53].Config.Analysis.Contention != "request" {
+		t.Errorf("first run's analysis %+v, last run's count %q", c, sw.Runs[53].Config.Analysis.Contention)
+	}
+}

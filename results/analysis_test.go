@@ -1,0 +1,101 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
+)
+
+// The analysis, as text and JSON, shows every task's window contention
+// under the challenge and refined counts (and the request count under it),
+// per interferer with the binding term; every output of a request number
+// names the assumption it rests on, and no other does.
+func TestAnalysisShowsTheContentionCounts(t *testing.T) {
+	high := configs.GPUHigh
+	m := &configs.Mapping{
+		Units: []configs.Placement{
+			{Task: "Planner", Unit: "Core0"},
+			{Task: "Lidar_Grabber", Unit: "Core1"}, {Task: "PRE_SFM_gpu_POST", Unit: "Core1"},
+			{Task: "OS_Overhead", Unit: "Core2"}, {Task: "PRE_Detection_gpu_POST", Unit: "Core2"},
+			{Task: "DASM", Unit: "Core3"}, {Task: "CANbus_polling", Unit: "Core3"}, {Task: "EKF", Unit: "Core3"},
+			{Task: "Lane_detection", Unit: "Core4"},
+			{Task: "Localization", Unit: "Core5"},
+			{Task: "SFM", Unit: "GP10B"}, {Task: "Detection", Unit: "GP10B"},
+		},
+		Offloading:    []configs.OffloadChoice{{Task: "SFM", Mode: configs.Async}, {Task: "Detection", Mode: configs.Async}},
+		GPUPriorities: []configs.GPUPrioritySet{{Task: "SFM", Priority: high}},
+	}
+	for _, count := range []string{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
+		cfg, err := configs.Default()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Analysis.Contention = count
+		e, err := optimizer.NewEvaluator(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := e.FromMapping(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := e.NewResult()
+		if err := e.Evaluate(a, r); err != nil {
+			t.Fatal(err)
+		}
+		e.AnalyzeChains(r)
+		if err := e.AnalyzeContention(r); err != nil {
+			t.Fatal(err)
+		}
+		var text, js bytes.Buffer
+		if err := WriteAnalysisText(&text, cfg, "feasible", r); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteAnalysisJSON(&js, cfg, "feasible", r); err != nil {
+			t.Fatal(err)
+		}
+		var got AnalysisJSON
+		if err := json.Unmarshal(js.Bytes(), &got); err != nil {
+			t.Fatal(err)
+		}
+		request := count == configs.ContentionRequest
+		names := strings.Contains(text.String(), configs.RequestAssumption)
+		if got.Contention.Count != count || (got.Contention.RequestAssumption != "") != request || names != request {
+			t.Errorf("%s: count %q, assumption %q in the JSON, named in the text %v", count, got.Contention.Count, got.Contention.RequestAssumption, names)
+		}
+		windows := 0
+		for _, tk := range got.Tasks {
+			w := tk.Window
+			if tk.Role == optimizer.OnGPU.String() {
+				if w != nil {
+					t.Errorf("%s: GPU task %s has a window", count, tk.Name)
+				}
+				continue
+			}
+			if w == nil {
+				t.Errorf("%s: %s has no window contention", count, tk.Name)
+				continue
+			}
+			windows++
+			if (w.RequestNs != nil) != request || w.RefinedNs > w.ChallengeNs || len(w.Interferers) != 6 {
+				t.Errorf("%s: %s: %+v", count, tk.Name, w)
+			}
+			for _, io := range w.Interferers {
+				want := map[string]bool{"lines": true, "time": true, "none": true, "requests": request}
+				if !want[io.Binds] || io.Overlap > io.Lines {
+					t.Errorf("%s: %s, %s: overlap %d by %q", count, tk.Name, io.Unit, io.Overlap, io.Binds)
+				}
+			}
+			if !strings.Contains(text.String(), "  "+tk.Name+"  ") {
+				t.Errorf("%s: the text has no row for %s", count, tk.Name)
+			}
+		}
+		if windows != 10 || !strings.Contains(text.String(), "contention in the response windows:") {
+			t.Errorf("%s: %d windows in the JSON", count, windows)
+		}
+	}
+}
