@@ -24,9 +24,12 @@
 // # NSGA-II
 //
 // NSGA2 is the elitist non-dominated sorting genetic algorithm of Deb et al.
-// (2002): the parents and their offspring are sorted into fronts by fast
-// non-dominated sorting, the next population is filled front by front, and
-// the last front that fits only in part is cut by crowding distance. Parents
+// (2002): the parents and their offspring are sorted into fronts by
+// non-dominated sorting (here the ENS-BS method of Zhang et al. 2015, which
+// gives the same fronts as Deb's fast non-dominated sort in O(M·N log N)
+// time at best instead of O(M·N²)), the next population is filled front by
+// front, and the last front that fits only in part is cut by crowding
+// distance. Parents
 // are chosen by binary tournaments under constraint domination, then rank,
 // then crowding distance. The genetic algorithm is an eaopt.Model run by
 // eaopt's GA (github.com/MaxHalford/eaopt v0.4.2), which is single-objective:
@@ -88,4 +91,7 @@
 //     16(1):86–95, 2012.
 //   - J. Blank and K. Deb, "pymoo: Multi-objective optimization in Python",
 //     IEEE Access 8:89497–89509, 2020.
+//   - X. Zhang, Y. Tian, R. Cheng and Y. Jin, "An efficient approach to
+//     nondominated sorting for evolutionary multiobjective optimization",
+//     IEEE Transactions on Evolutionary Computation 19(2):201–213, 2015.
 package moo
