@@ -39,16 +39,30 @@
 // crossover (uniform or two-point) exchanges values between parents gene by
 // gene, and mutation replaces a gene by another allowed value.
 //
-// Every distinct genome is evaluated once: a cache answers repeated genomes,
-// and Result.Evaluations counts the distinct evaluations. Offspring that
+// A cache answers genomes evaluated before. It remembers the most recent
+// NSGA2.CacheSize evaluations (first in, first out), so that memory stays
+// flat however long a run is; within that window every distinct genome is
+// evaluated once, and a genome bred again after it left the cache is
+// evaluated again (Result.Evaluations counts every evaluation). Offspring that
 // duplicate a member of the population or another offspring are discarded and
 // bred again, as in pymoo's duplicate elimination, and so, unless
-// NSGA2.Revisit is set, are offspring evaluated in an earlier generation: each
-// generation then spends its evaluations on genomes never seen before. Evaluations run in parallel
-// on Settings.Workers workers, each with its own Evaluator from
-// Problem.NewWorker; results are placed by index and every random choice is
-// drawn from one generator seeded by Settings.Seed, so the same seed gives the
-// same result whatever the number of workers.
+// NSGA2.Revisit is set, are offspring in the cache: each generation then
+// spends its evaluations on genomes not seen recently. Genomes are found by a
+// 64-bit hash and compared gene by gene when hashes are equal. Evaluations run
+// in parallel on Settings.Workers workers, each with its own Evaluator from
+// Problem.NewWorker; results are placed by index, the cache is used only
+// from the goroutine that breeds, and every random choice is drawn from one
+// generator seeded by Settings.Seed, so the same seed gives the same result
+// whatever the number of workers.
+//
+// In steady state a generation allocates nothing per offspring: the genomes
+// of individuals that die are recycled for the next offspring, and the
+// sorting, crowding and bookkeeping buffers are kept. What eaopt v0.4.2 does
+// per generation remains (a goroutine per population, a sort.Slice, a clone
+// into its hall of fame when the best fitness improves); its per-offspring
+// Individual.Clone, which copies the genes and draws a random identifier, is
+// replaced by a copy into a recycled genome that draws the same random
+// numbers, so runs are unchanged.
 //
 // The Archive keeps every feasible non-dominated point ever evaluated, not
 // only those that survive in the population, so no good genome is lost to

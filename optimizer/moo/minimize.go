@@ -116,8 +116,9 @@ type Result struct {
 	// increasing violation and then genome. It is empty otherwise.
 	LeastViolating []Point
 
-	// Evaluations is the number of distinct genomes evaluated, that is of
-	// calls to Evaluator.Evaluate.
+	// Evaluations is the number of calls to Evaluator.Evaluate: of
+	// distinct genomes evaluated, except that NSGA-II evaluates again a
+	// genome bred after its evaluation left the cache (NSGA2.CacheSize).
 	Evaluations int
 
 	// CacheHits is the number of genomes NSGA-II bred again after they had
@@ -273,19 +274,23 @@ func (r *run) evaluate(genomes [][]int, out []Evaluation) error {
 	} else {
 		var next atomic.Int64
 		var wg sync.WaitGroup
-		for _, ev := range r.workers[:w] {
+		work := func(ev Evaluator) {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(genomes) {
+					return
+				}
+				call(ev, i)
+			}
+		}
+		for _, ev := range r.workers[1:w] {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= len(genomes) {
-						return
-					}
-					call(ev, i)
-				}
+				work(ev)
 			}()
 		}
+		work(r.workers[0]) // this goroutine is the first worker
 		wg.Wait()
 	}
 	for i, g := range genomes {
