@@ -71,11 +71,14 @@
 // # Exhaustive enumeration
 //
 // Exhaustive walks the search space depth first over the genes, in an order
-// the caller chooses, with a caller-supplied generator of the values a gene
-// may take given the genes already assigned (where symmetric solutions are
-// broken) and a pruning predicate that cuts a partial assignment no completion
-// of which can matter (for example because it can no longer be feasible). When
-// it completes, its front is the true Pareto front of what it visited.
+// the caller chooses, guided by a caller-supplied Walker per worker: a
+// generator of the values a gene may take given the genes already assigned
+// (where symmetric solutions are broken) and a pruning predicate that cuts a
+// partial assignment no completion of which can matter (for example because
+// it can no longer be feasible). When it completes, its front is the true
+// Pareto front of what it visited. The workers share the enumeration tree out
+// as they go (a worker that runs dry is handed the unvisited siblings of a
+// busy one), and the result does not depend on how it was shared.
 //
 // # Hypervolume
 //

@@ -31,7 +31,8 @@ type Settings struct {
 	Patience int
 
 	// Workers is the number of goroutines that evaluate genomes, each with
-	// its own Evaluator. The default, for 0 or less, is
+	// its own Evaluator (and, for Exhaustive, that walk the enumeration
+	// tree, each with its own Walker). The default, for 0 or less, is
 	// runtime.GOMAXPROCS(0). The result does not depend on it.
 	Workers int
 
@@ -51,7 +52,8 @@ type Settings struct {
 
 	// Progress, when not nil, is called from the goroutine that called
 	// Minimize after the initial population and after every generation
-	// (NSGA-II), or after every batch of evaluations (Exhaustive).
+	// (NSGA-II), or whenever a worker has merged a batch of evaluations
+	// into the run's (Exhaustive).
 	Progress func(Progress)
 }
 
@@ -120,6 +122,10 @@ type Result struct {
 	// distinct genomes evaluated, except that NSGA-II evaluates again a
 	// genome bred after its evaluation left the cache (NSGA2.CacheSize).
 	Evaluations int
+
+	// FeasibleEvaluations is how many of those evaluations were feasible;
+	// for Exhaustive, the number of distinct feasible genomes visited.
+	FeasibleEvaluations int
 
 	// CacheHits is the number of genomes NSGA-II bred again after they had
 	// been evaluated, whose evaluation came from the cache.
@@ -195,13 +201,14 @@ func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{
-		Status:      status,
-		Feasible:    r.archive.Len() > 0,
-		Front:       r.archive.Points(),
-		Evaluations: r.evaluations,
-		CacheHits:   r.cacheHits,
-		Generations: r.generations,
-		Pruned:      r.pruned,
+		Status:              status,
+		Feasible:            r.archive.Len() > 0,
+		Front:               r.archive.Points(),
+		Evaluations:         r.evaluations,
+		FeasibleEvaluations: r.feasible,
+		CacheHits:           r.cacheHits,
+		Generations:         r.generations,
+		Pruned:              r.pruned,
 	}
 	if !res.Feasible {
 		res.LeastViolating = r.least.points

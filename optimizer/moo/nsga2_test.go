@@ -362,8 +362,12 @@ func TestErrors(t *testing.T) {
 		{"crossover", &handProblem{}, &NSGA2{Crossover: 7}, nil, "unknown crossover"},
 		{"max evaluations", &handProblem{}, nil, &Settings{MaxEvaluations: -1}, "MaxEvaluations"},
 		{"order", &handProblem{}, &Exhaustive{Order: []int{0, 1, 1, 3}}, nil, "not a permutation"},
-		{"values outside", &handProblem{}, &Exhaustive{Values: func(_ []int, _ int, dst []int) []int { return append(dst, 3) }}, nil, "value 3, not one of"},
-		{"values twice", &handProblem{}, &Exhaustive{Values: func(_ []int, _ int, dst []int) []int { return append(dst, 1, 1) }}, nil, "value 1 twice"},
+		{"values outside", &handProblem{}, &Exhaustive{NewWalker: func() Walker {
+			return funcWalker{values: func(_ []int, _ int, dst []int) []int { return append(dst, 3) }}
+		}}, nil, "value 3, not one of"},
+		{"values twice", &handProblem{}, &Exhaustive{NewWalker: func() Walker {
+			return funcWalker{values: func(_ []int, _ int, dst []int) []int { return append(dst, 1, 1) }}
+		}}, nil, "value 1 twice"},
 	} {
 		_, err := Minimize(c.p, c.m, c.s)
 		if err == nil || !strings.Contains(err.Error(), c.substr) {
