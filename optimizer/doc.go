@@ -158,5 +158,8 @@
 //     rejects could in principle be accepted by that final check once
 //     completed; the tests compare the enumeration with brute force on a
 //     small problem and check that no point the genetic search finds on
-//     WATERS lies outside the exact front.
+//     WATERS lies outside the exact front. The workers share the
+//     enumeration tree out, each with its own walker (an Evaluator clone
+//     for the partial mappings); the front and the counts are the same with
+//     any number of workers.
 package optimizer
