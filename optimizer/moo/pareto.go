@@ -74,6 +74,7 @@ func NonDominatedSort(evals []Evaluation) [][]int {
 type sorter struct {
 	order  []int   // feasible, then infeasible indices, each part sorted
 	fronts [][]int // fronts[:k] is the result; the rest are spare buffers
+	reps   [][]int // reps[f]: one member of front f per distinct objective vector
 }
 
 // sort returns the fronts of evals as NonDominatedSort defines them. The
@@ -105,15 +106,23 @@ func (s *sorter) sort(evals []Evaluation) [][]int {
 		return a - b
 	})
 
-	k := 0 // fronts in use
-	for _, p := range feasible {
+	k := 0    // fronts in use
+	last := 0 // the front of the previous evaluation
+	for i, p := range feasible {
+		// An evaluation equal to the previous one (they are adjacent in
+		// lexicographic order) joins its front; only distinct vectors, the
+		// front's representatives, need comparing.
+		if i > 0 && compareLex(evals[p].Objectives, evals[feasible[i-1]].Objectives) == 0 {
+			s.fronts[last] = append(s.fronts[last], p)
+			continue
+		}
 		// The fronts that dominate p form a prefix: a member of front f
 		// that dominates p is dominated by a member of every earlier
 		// front, which then dominates p too.
 		lo, hi := 0, k
 		for lo < hi {
 			mid := int(uint(lo+hi) >> 1)
-			if s.frontDominates(evals, s.fronts[mid], p) {
+			if s.frontDominates(evals, s.reps[mid], p) {
 				lo = mid + 1
 			} else {
 				hi = mid
@@ -123,6 +132,8 @@ func (s *sorter) sort(evals []Evaluation) [][]int {
 			k = s.newFront(k)
 		}
 		s.fronts[lo] = append(s.fronts[lo], p)
+		s.reps[lo] = append(s.reps[lo], p)
+		last = lo
 	}
 	for i, p := range infeasible {
 		if i == 0 || evals[p].Violation != evals[infeasible[i-1]].Violation {
@@ -136,17 +147,19 @@ func (s *sorter) sort(evals []Evaluation) [][]int {
 	return s.fronts[:k]
 }
 
-// newFront opens front k, empty, reusing a spare buffer, and returns k+1.
+// newFront opens front k, empty, reusing spare buffers, and returns k+1.
 func (s *sorter) newFront(k int) int {
 	if k == len(s.fronts) {
 		s.fronts = append(s.fronts, nil)
+		s.reps = append(s.reps, nil)
 	}
-	s.fronts[k] = s.fronts[k][:0]
+	s.fronts[k], s.reps[k] = s.fronts[k][:0], s.reps[k][:0]
 	return k + 1
 }
 
 // frontDominates reports whether a member of front, a list of feasible
-// evaluations that all come before p in lexicographic order, dominates p. In
+// evaluations that all come before p in lexicographic order (and differ from
+// it), dominates p. In
 // one or two objectives the last member has the smallest last objective of
 // the front (its members do not dominate one another), so it dominates p if
 // any member does. In more, the members are tried from the last, the closest
