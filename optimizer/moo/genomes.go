@@ -114,9 +114,9 @@ func (s *genomeSet) grow() {
 //
 // Entries live in a ring of capacity slots that grows by appending until it
 // is full; an open-addressing table with linear probing maps a genome to its
-// ring slot, and evicting an entry deletes it from the table by backward
-// shifting (no tombstones), so lookups stay short however many evictions
-// there have been.
+// ring slot (keeping part of the hash beside it), and evicting an entry
+// deletes it from the table by backward shifting (no tombstones), so lookups
+// stay short however many evictions there have been.
 type evalCache struct {
 	n, m     int // genes and objectives
 	capacity int
@@ -128,9 +128,18 @@ type evalCache struct {
 	hashes  []uint64
 	oldest  int // once the ring is full, the entry the next put replaces
 
-	slots     []int32 // -1: empty; otherwise an entry
-	evictions int     // entries replaced so far
+	// slots is the table: 0 for an empty slot, otherwise the entry's index
+	// plus one in the low 32 bits and the high 32 bits of its hash above,
+	// so that a probe past another genome rarely reads the entry itself.
+	slots     []uint64
+	evictions int // entries replaced so far
 }
+
+// slotOf returns the table slot value of entry i, whose hash is h.
+func slotOf(i int, h uint64) uint64 { return h>>32<<32 | uint64(i+1) }
+
+// entryOf returns the entry of a non-empty slot value.
+func entryOf(v uint64) int { return int(uint32(v)) - 1 }
 
 // newEvalCache returns an empty cache of genomes of n genes and m
 // objectives that remembers up to capacity of them, with room made at once
@@ -144,10 +153,7 @@ func newEvalCache(n, m, capacity, expect int) *evalCache {
 		c.viol = make([]float64, 0, k)
 		c.payload = make([]any, 0, k)
 		c.hashes = make([]uint64, 0, k)
-		c.slots = make([]int32, tableSize(k))
-		for i := range c.slots {
-			c.slots[i] = -1
-		}
+		c.slots = make([]uint64, tableSize(k))
 	}
 	return c
 }
@@ -162,10 +168,16 @@ func (c *evalCache) genome(i int) []int { return c.genes[i*c.n : (i+1)*c.n : (i+
 // slot where it would go.
 func (c *evalCache) slot(g []int, h uint64) int {
 	mask := uint64(len(c.slots) - 1)
+	tag := h >> 32
 	for i := h & mask; ; i = (i + 1) & mask {
-		k := c.slots[i]
-		if k < 0 || c.hashes[k] == h && slices.Equal(c.genome(int(k)), g) {
+		v := c.slots[i]
+		if v == 0 {
 			return int(i)
+		}
+		if v>>32 == tag {
+			if k := entryOf(v); c.hashes[k] == h && slices.Equal(c.genome(k), g) {
+				return int(i)
+			}
 		}
 	}
 }
@@ -175,7 +187,10 @@ func (c *evalCache) lookup(g []int, h uint64) int {
 	if len(c.slots) == 0 {
 		return -1
 	}
-	return int(c.slots[c.slot(g, h)])
+	if v := c.slots[c.slot(g, h)]; v != 0 {
+		return entryOf(v)
+	}
+	return -1
 }
 
 // get copies entry i's evaluation into out, whose Objectives has length m.
@@ -211,7 +226,7 @@ func (c *evalCache) put(g []int, h uint64, e *Evaluation) {
 		copy(c.objs[i*c.m:(i+1)*c.m], e.Objectives)
 		c.viol[i], c.payload[i], c.hashes[i] = e.Violation, e.Payload, h
 	}
-	c.slots[c.slot(g, h)] = int32(i)
+	c.slots[c.slot(g, h)] = slotOf(i, h)
 }
 
 // delete empties table slot i and moves back the entries after it that
@@ -219,8 +234,8 @@ func (c *evalCache) put(g []int, h uint64, e *Evaluation) {
 // vol. 3, section 6.4, Algorithm R).
 func (c *evalCache) delete(i int) {
 	mask := len(c.slots) - 1
-	for j := (i + 1) & mask; c.slots[j] >= 0; j = (j + 1) & mask {
-		home := int(c.hashes[c.slots[j]]) & mask
+	for j := (i + 1) & mask; c.slots[j] != 0; j = (j + 1) & mask {
+		home := int(c.hashes[entryOf(c.slots[j])]) & mask
 		// The entry at j stays if its home lies cyclically in (i, j].
 		if i <= j && i < home && home <= j || i > j && (i < home || home <= j) {
 			continue
@@ -228,20 +243,17 @@ func (c *evalCache) delete(i int) {
 		c.slots[i] = c.slots[j]
 		i = j
 	}
-	c.slots[i] = -1
+	c.slots[i] = 0
 }
 
 func (c *evalCache) rehash() {
-	c.slots = make([]int32, tableSize(min(c.capacity, 2*max(4, len(c.hashes)))))
-	for i := range c.slots {
-		c.slots[i] = -1
-	}
+	c.slots = make([]uint64, tableSize(min(c.capacity, 2*max(4, len(c.hashes)))))
 	mask := uint64(len(c.slots) - 1)
 	for k, h := range c.hashes {
 		i := h & mask
-		for c.slots[i] >= 0 {
+		for c.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		c.slots[i] = int32(k)
+		c.slots[i] = slotOf(k, h)
 	}
 }
