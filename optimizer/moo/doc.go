@@ -50,16 +50,19 @@
 // spends its evaluations on genomes not seen recently. Genomes are found by a
 // 64-bit hash and compared gene by gene when hashes are equal. Evaluations run
 // in parallel on Settings.Workers workers, each with its own Evaluator from
-// Problem.NewWorker; results are placed by index, the cache is used only
-// from the goroutine that breeds, and every random choice is drawn from one
-// generator seeded by Settings.Seed, so the same seed gives the same result
-// whatever the number of workers.
+// Problem.NewWorker, and overlap with breeding: each offspring goes to the
+// workers as soon as it is bred (in small chunks), since breeding draws from
+// the run's one generator and is done by one goroutine. Results are placed by
+// index and recorded in order, the cache is used only from the goroutine
+// that breeds, and every random choice is drawn from one generator seeded by
+// Settings.Seed, so the same seed gives the same result whatever the number
+// of workers.
 //
-// In steady state a generation allocates nothing per offspring: the genomes
-// of individuals that die are recycled for the next offspring, and the
-// sorting, crowding and bookkeeping buffers are kept. What eaopt v0.4.2 does
-// per generation remains (a goroutine per population, a sort.Slice, a clone
-// into its hall of fame when the best fitness improves); its per-offspring
+// In steady state the model allocates nothing: the genomes of individuals
+// that die are recycled for the next offspring, and the sorting, crowding
+// and bookkeeping buffers are kept. What eaopt v0.4.2 does per generation
+// remains (a goroutine per population, a sort.Slice, a clone into its hall
+// of fame when the best fitness improves); its per-offspring
 // Individual.Clone, which copies the genes and draws a random identifier, is
 // replaced by a copy into a recycled genome that draws the same random
 // numbers, so runs are unchanged.

@@ -411,9 +411,7 @@ func (w *walk) leaf() bool {
 	}
 	w.emitted++
 	ev := &w.eval
-	clear(ev.Objectives)
-	ev.Violation, ev.Payload = 0, nil
-	if err := w.evaluate(); err != nil {
+	if err := evaluateOne(w.ev, w.partial, ev); err != nil {
 		w.e.fail(err)
 		return false
 	}
@@ -434,17 +432,6 @@ func (w *walk) leaf() bool {
 		w.flush()
 	}
 	return true
-}
-
-// evaluate calls the Evaluator on partial, turning a panic into an error.
-func (w *walk) evaluate() (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("moo: evaluation of genome %v panicked: %v", w.partial, v)
-		}
-	}()
-	w.ev.Evaluate(w.partial, &w.eval)
-	return nil
 }
 
 // flush merges the worker's points and counts into the run's and tells the

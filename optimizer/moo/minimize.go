@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math/rand"
 	"runtime"
-	"sync"
-	"sync/atomic"
 )
 
 // Settings holds the termination criteria and the run-wide options of
@@ -254,62 +252,6 @@ func (r *run) version() int {
 		return -1 - r.least.version
 	}
 	return r.archive.version
-}
-
-// evaluate evaluates genomes[i] into out[i] for every i, on the workers in
-// parallel, and then records the evaluations in order. out[i].Objectives
-// must have length NumObjectives. The outcome does not depend on the number
-// of workers or on their scheduling: each result is placed by its index and
-// the first invalid evaluation, by index, is the error.
-func (r *run) evaluate(genomes [][]int, out []Evaluation) error {
-	errs := make([]error, len(genomes))
-	call := func(ev Evaluator, i int) {
-		defer func() {
-			if v := recover(); v != nil {
-				errs[i] = fmt.Errorf("moo: evaluation of genome %v panicked: %v", genomes[i], v)
-			}
-		}()
-		e := &out[i]
-		clear(e.Objectives)
-		e.Violation, e.Payload = 0, nil
-		ev.Evaluate(genomes[i], e)
-	}
-	if w := min(len(r.workers), len(genomes)); w <= 1 {
-		for i := range genomes {
-			call(r.workers[0], i)
-		}
-	} else {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		work := func(ev Evaluator) {
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(genomes) {
-					return
-				}
-				call(ev, i)
-			}
-		}
-		for _, ev := range r.workers[1:w] {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				work(ev)
-			}()
-		}
-		work(r.workers[0]) // this goroutine is the first worker
-		wg.Wait()
-	}
-	for i, g := range genomes {
-		if errs[i] != nil {
-			return errs[i]
-		}
-		if err := r.sp.checkEvaluation(g, &out[i]); err != nil {
-			return err
-		}
-		r.record(g, &out[i])
-	}
-	return nil
 }
 
 // record counts an evaluation and offers it to the archive or to the

@@ -228,10 +228,13 @@ type model struct {
 	pending genomeSet // evaluation: the genomes of a batch to evaluate
 
 	offspring, all, next eaopt.Individuals
-	todo                 [][]int      // evaluation: the distinct genomes to evaluate
-	leaders              []*genome    // their genomes
-	out                  []Evaluation // their evaluations
-	followers            []int        // pairs: an individual's index, its leader's
+
+	pipe      *pipeline
+	budget    int       // evaluations the batch may make, or -1
+	leaders   []*genome // the batch's genomes to evaluate, distinct
+	followers []int     // pairs: a batch index, its leader's index in leaders
+	admitted  int       // individuals of the batch admitted so far
+	cut       bool      // the budget has cut the batch
 
 	sorter  sorter
 	evals   []Evaluation
@@ -255,8 +258,9 @@ func (m *model) Validate() error {
 // Apply implements eaopt.Model.
 func (m *model) Apply(pop *eaopt.Population) error {
 	parents := pop.Individuals
-	offspring := m.breed(parents, pop.RNG)
-	n, err := m.evaluate(offspring)
+	m.begin(len(parents))
+	offspring := m.breed(parents, pop.RNG) // admitting each offspring as it comes
+	n, err := m.finish(offspring)
 	if err != nil {
 		return err
 	}
@@ -327,9 +331,10 @@ func (m *model) child(ind eaopt.Individual, rng *rand.Rand) *genome {
 
 // breed returns up to len(parents) offspring, none equal to a parent, to
 // another offspring or, unless revisiting, to a genome in the cache, each
-// marked for evaluation. It gives up after 20·len(parents) children when the
-// space is too small or the population too uniform to yield that many
-// distinct ones. The slice is reused by the next call.
+// marked for evaluation and admitted to the current batch as soon as it is
+// bred. It gives up after 20·len(parents) children when the space is too
+// small or the population too uniform to yield that many distinct ones. The
+// slice is reused by the next call.
 func (m *model) breed(parents eaopt.Individuals, rng *rand.Rand) eaopt.Individuals {
 	n := len(parents)
 	m.seen.reset(2 * n)
@@ -352,63 +357,104 @@ func (m *model) breed(parents eaopt.Individuals, rng *rand.Rand) eaopt.Individua
 			// leave the mate's flag and old fitness.
 			g.evaluated = false
 			g.hash = hashGenome(g.genes)
-			if len(offspring) == n || m.seen.has(g.genes, g.hash) ||
-				!m.revisit && m.cache.lookup(g.genes, g.hash) >= 0 {
+			if len(offspring) == n || m.seen.has(g.genes, g.hash) {
+				m.release(g)
+				continue
+			}
+			cached := m.cache.lookup(g.genes, g.hash)
+			if cached >= 0 && !m.revisit {
 				m.release(g)
 				continue
 			}
 			m.seen.add(g.genes, g.hash)
 			offspring = append(offspring, eaopt.Individual{Genome: g, Fitness: math.Inf(1)})
+			m.admit(len(offspring)-1, g, cached)
 		}
 	}
 	m.offspring = offspring
 	return offspring
 }
 
-// evaluate gives the leading genomes of inds their evaluations, from the
-// cache or by evaluating them, as many as the evaluation budget allows, and
-// returns how many that is. Genomes repeated in inds are evaluated once.
-func (m *model) evaluate(inds eaopt.Individuals) (int, error) {
-	budget := m.r.budget()
-	m.todo, m.leaders, m.out, m.followers = m.todo[:0], m.leaders[:0], m.out[:0], m.followers[:0]
-	m.pending.reset(len(inds))
-	n := 0
-	for i, ind := range inds {
-		g := asGenome(ind)
-		if !g.evaluated {
-			if k := m.cache.lookup(g.genes, g.hash); k >= 0 {
-				m.cache.get(k, &g.eval)
-				g.evaluated = true
-				m.r.cacheHits++
-			} else if k, added := m.pending.add(g.genes, g.hash); !added {
-				m.followers = append(m.followers, i, k)
-			} else {
-				if budget >= 0 && len(m.todo) == budget {
-					break
-				}
-				m.todo = append(m.todo, g.genes)
-				m.leaders = append(m.leaders, g)
-				m.out = append(m.out, Evaluation{Objectives: g.eval.Objectives})
-			}
-		}
-		n++
+// A batch is a list of individuals to evaluate, in order: the initial
+// population, or the offspring of a generation as breeding yields them. Each
+// is admitted in turn (admit): it takes its evaluation from the cache, or
+// follows an equal genome earlier in the batch, or goes to the pipeline to
+// be evaluated while the batch is still being made; once the evaluation
+// budget is spent, the batch is cut and nothing more is admitted. finish
+// waits for the evaluations and records them.
+
+// begin starts a batch of at most size individuals.
+func (m *model) begin(size int) {
+	m.budget = m.r.budget()
+	m.leaders, m.followers = m.leaders[:0], m.followers[:0]
+	m.pending.reset(size)
+	m.admitted, m.cut = 0, false
+	m.pipe.reset()
+}
+
+// admit takes individual i of the batch, whose genome is g and which the
+// cache holds as entry cached (or -1), and reports whether it was admitted
+// (false once the budget has cut the batch).
+func (m *model) admit(i int, g *genome, cached int) bool {
+	if m.cut {
+		return false
 	}
-	if err := m.r.evaluate(m.todo, m.out); err != nil {
+	if !g.evaluated {
+		if k := cached; k >= 0 {
+			m.cache.get(k, &g.eval)
+			g.evaluated = true
+			m.r.cacheHits++
+		} else if k, added := m.pending.add(g.genes, g.hash); !added {
+			m.followers = append(m.followers, i, k)
+		} else {
+			if m.budget >= 0 && len(m.leaders) == m.budget {
+				m.cut = true
+				return false
+			}
+			m.leaders = append(m.leaders, g)
+			m.pipe.add(g.genes, &g.eval)
+		}
+	}
+	m.admitted++
+	return true
+}
+
+// finish completes the batch inds: it waits for the evaluations, records
+// them, remembers them in the cache and gives the followers their leaders'.
+// It returns how many individuals, from the first, were admitted.
+func (m *model) finish(inds eaopt.Individuals) (int, error) {
+	if err := m.pipe.finish(); err != nil {
 		return 0, err
 	}
-	for k, g := range m.leaders {
-		g.eval, g.evaluated = m.out[k], true
+	for _, g := range m.leaders {
+		g.evaluated = true
 		m.cache.put(g.genes, g.hash, &g.eval)
-		m.out[k].Payload = nil
 	}
 	for f := 0; f < len(m.followers); f += 2 {
 		g, leader := asGenome(inds[m.followers[f]]), m.leaders[m.followers[f+1]]
 		copy(g.eval.Objectives, leader.eval.Objectives)
 		g.eval.Violation, g.eval.Payload, g.evaluated = leader.eval.Violation, leader.eval.Payload, true
 	}
-	clear(m.todo)
 	clear(m.leaders)
-	return n, nil
+	return m.admitted, nil
+}
+
+// evaluate gives the leading individuals of inds their evaluations, from the
+// cache or by evaluating them, as many as the evaluation budget allows, and
+// returns how many that is. Genomes repeated in inds are evaluated once.
+func (m *model) evaluate(inds eaopt.Individuals) (int, error) {
+	m.begin(len(inds))
+	for i, ind := range inds {
+		g := asGenome(ind)
+		cached := -1
+		if !g.evaluated {
+			cached = m.cache.lookup(g.genes, g.hash)
+		}
+		if !m.admit(i, g, cached) {
+			break
+		}
+	}
+	return m.finish(inds)
 }
 
 // rank sorts inds into fronts by constraint domination, gives every member
@@ -502,7 +548,9 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	if r.set.MaxEvaluations > 0 {
 		expect = min(expect, r.set.MaxEvaluations)
 	}
-	m := &model{r: r, ops: ops, crossover: a.CrossoverRate, revisit: a.Revisit, cache: newEvalCache(sp.n, sp.m, capacity, expect)}
+	m := &model{r: r, ops: ops, crossover: a.CrossoverRate, revisit: a.Revisit, cache: newEvalCache(sp.n, sp.m, capacity, expect),
+		pipe: newPipeline(r, n)}
+	defer m.pipe.close()
 	switch {
 	case m.crossover == 0:
 		m.crossover = 0.9
