@@ -62,8 +62,10 @@ func NonDominatedSort(evals []Evaluation) [][]int {
 	var s sorter
 	fronts := s.sort(evals)
 	out := make([][]int, len(fronts))
+	flat := make([]int, 0, len(evals)) // one allocation for every front
 	for k, f := range fronts {
-		out[k] = slices.Clone(f)
+		flat = append(flat, f...)
+		out[k] = flat[len(flat)-len(f) : len(flat) : len(flat)]
 	}
 	return out
 }
