@@ -258,6 +258,7 @@ func TestExactFrontDominatesEveryOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	x := p.Exhaustive()
+	wk := x.NewWalker()
 	n := p.NumGenes()
 	partial := make([]int, n)
 	a, b := e.NewAssignment(), e.NewAssignment()
@@ -284,9 +285,9 @@ func TestExactFrontDominatesEveryOrder(t *testing.T) {
 			})
 			return
 		}
-		for _, v := range x.Values(partial, depth, nil) {
+		for _, v := range wk.Values(partial, depth, nil) {
 			partial[x.Order[depth]] = v
-			if !x.Prune(partial, depth+1) {
+			if !wk.Prune(partial, depth+1) {
 				walk(depth + 1)
 			}
 		}

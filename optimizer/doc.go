@@ -278,7 +278,10 @@
 //     then the CPU tasks, heaviest first; a partial mapping is cut as soon as
 //     EvaluatePartial finds it unschedulable (see "Why the cut is sound";
 //     under the refined counts, "The exhaustive search's cut under the
-//     refined counts" above).
+//     refined counts" above). The workers share the enumeration tree out,
+//     each with its own walker (an Evaluator clone for the partial
+//     mappings); the front and the counts are the same with any number of
+//     workers.
 //
 // Priority orders. Priorities are derived, one order per core that passes
 // the final test whenever one exists (rta, "Exact priority assignment").

@@ -26,7 +26,8 @@ import (
 // as soon as it is not schedulable (more tasks only add interference,
 // contention and GPU work). The GPU genes come first, so the GPU side is
 // fixed before any core is filled; then the CPU tasks, heaviest first, so
-// that overloaded cores are cut early.
+// that overloaded cores are cut early. Each worker of the enumeration gets
+// its own walker, with its own Evaluator (a clone) for the partial mappings.
 func (p *Problem) Exhaustive() *moo.Exhaustive {
 	var gpuUnits, gpuKnobs, cpu []int
 	for gi, g := range p.genes {
@@ -54,96 +55,130 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 	}
 	sort.SliceStable(cpu, func(a, b int) bool { return load(cpu[a]) > load(cpu[b]) })
 	order := append(append(append([]int(nil), gpuUnits...), gpuKnobs...), cpu...)
-	fixedAt := len(gpuUnits) + len(gpuKnobs)
-
-	a := p.e.NewAssignment()
-	r := p.e.NewResult()
-	used := make([]bool, len(p.e.units))
-	onGPU := func(partial []int, gpuIdx int) bool {
-		for _, gi := range gpuUnits {
-			if g := p.genes[gi]; g.gpu == gpuIdx {
-				return g.values[partial[gi]] == p.e.gpuUnit
-			}
-		}
-		return false
-	}
-	relevant := func(partial []int, gi int) bool {
-		g := p.genes[gi]
-		switch {
-		case g.kind != geneUnit:
-			return onGPU(partial, g.gpu)
-		case p.e.tasks[g.task].kind == kindOffloading:
-			return onGPU(partial, g.gpu)
-		}
-		return true
-	}
+	en := &enumeration{p: p, order: order, gpuUnits: gpuUnits, fixedAt: len(gpuUnits) + len(gpuKnobs)}
 	return &moo.Exhaustive{
 		Order: order,
-		Values: func(partial []int, depth int, dst []int) []int {
-			gi := order[depth]
-			g := p.genes[gi]
-			if !relevant(partial, gi) {
-				return append(dst, 0)
-			}
-			if g.kind != geneUnit {
-				for k := range g.values {
-					dst = append(dst, k)
-				}
-				return dst
-			}
-			for u := range used {
-				used[u] = false
-			}
-			for _, prev := range order[:depth] {
-				if pg := p.genes[prev]; pg.kind == geneUnit && relevant(partial, prev) {
-					used[pg.values[partial[prev]]] = true
-				}
-			}
-			for k, u := range g.values {
-				if u == p.e.gpuUnit || used[u] {
-					dst = append(dst, k)
-					continue
-				}
-				// The first unused core of its class stands for all of them.
-				first := true
-				for v := 0; v < u; v++ {
-					if p.class[v] == p.class[u] && !used[v] && contains(g.values, v) {
-						first = false
-						break
-					}
-				}
-				if first {
-					dst = append(dst, k)
-				}
-			}
-			return dst
-		},
-		Prune: func(partial []int, depth int) bool {
-			if depth < fixedAt || depth == len(order) || !relevant(partial, order[depth-1]) {
-				return false
-			}
-			a.CopyFrom(p.base)
-			for _, t := range p.genes {
-				if t.kind == geneUnit {
-					a.Unit[t.task] = NoUnit
-				}
-			}
-			for _, gi := range order[:depth] {
-				p.setGene(a, gi, partial[gi])
-			}
-			p.normalise(a)
-			if err := p.e.EvaluatePartial(a, r); err != nil {
-				return false
-			}
-			// A core whose priority search stopped undecided is not
-			// proven unschedulable: nothing is cut on its account. A
-			// missed chain latency requirement cuts nothing either: the
-			// latency depends on the priority orders, which a completion
-			// may choose otherwise (only the deadlines are decided over
-			// every order).
-			return !r.Schedulable && r.Undecided == 0
+		NewWalker: func() moo.Walker {
+			e := p.e.Clone()
+			return &walker{en: en, e: e, a: e.NewAssignment(), r: e.NewResult(), used: make([]bool, len(p.e.units))}
 		},
 	}
+}
+
+// enumeration is what the walkers of an exhaustive search share: the
+// problem and the order of the genes, read only.
+type enumeration struct {
+	p        *Problem
+	order    []int
+	gpuUnits []int // the unit genes of the GPU tasks
+	fixedAt  int   // the depth at which the GPU side is fixed
+}
+
+// walker is the moo.Walker of one worker of the exhaustive search: the
+// shared enumeration and its own scratch state.
+type walker struct {
+	en   *enumeration
+	e    *Evaluator // a clone: EvaluatePartial uses its scratch
+	a    *Assignment
+	r    *Result
+	used []bool
+}
+
+// onGPU reports whether GPU task gpuIdx runs on the GPU in partial.
+func (en *enumeration) onGPU(partial []int, gpuIdx int) bool {
+	p := en.p
+	for _, gi := range en.gpuUnits {
+		if g := p.genes[gi]; g.gpu == gpuIdx {
+			return g.values[partial[gi]] == p.e.gpuUnit
+		}
+	}
+	return false
+}
+
+// relevant reports whether gene gi matters given the GPU genes of partial:
+// the mode, priority and slice of a GPU task and the placement of its
+// offloading task matter only when it runs on the GPU.
+func (en *enumeration) relevant(partial []int, gi int) bool {
+	g := en.p.genes[gi]
+	switch {
+	case g.kind != geneUnit:
+		return en.onGPU(partial, g.gpu)
+	case en.p.e.tasks[g.task].kind == kindOffloading:
+		return en.onGPU(partial, g.gpu)
+	}
+	return true
+}
+
+// Values implements moo.Walker.
+func (w *walker) Values(partial []int, depth int, dst []int) []int {
+	en, p := w.en, w.en.p
+	gi := en.order[depth]
+	g := p.genes[gi]
+	if !en.relevant(partial, gi) {
+		return append(dst, 0)
+	}
+	if g.kind != geneUnit {
+		for k := range g.values {
+			dst = append(dst, k)
+		}
+		return dst
+	}
+	used := w.used
+	for u := range used {
+		used[u] = false
+	}
+	for _, prev := range en.order[:depth] {
+		if pg := p.genes[prev]; pg.kind == geneUnit && en.relevant(partial, prev) {
+			used[pg.values[partial[prev]]] = true
+		}
+	}
+	for k, u := range g.values {
+		if u == p.e.gpuUnit || used[u] {
+			dst = append(dst, k)
+			continue
+		}
+		// The first unused core of its class stands for all of them.
+		first := true
+		for v := 0; v < u; v++ {
+			if p.class[v] == p.class[u] && !used[v] && contains(g.values, v) {
+				first = false
+				break
+			}
+		}
+		if first {
+			dst = append(dst, k)
+		}
+	}
+	return dst
+}
+
+// Prune implements moo.Walker: it cuts a partial mapping, once the GPU side
+// is fixed, that is not schedulable.
+func (w *walker) Prune(partial []int, depth int) bool {
+	en, p := w.en, w.en.p
+	if depth < en.fixedAt || depth == len(en.order) || !en.relevant(partial, en.order[depth-1]) {
+		return false
+	}
+	a := w.a
+	a.CopyFrom(p.base)
+	for _, t := range p.genes {
+		if t.kind == geneUnit {
+			a.Unit[t.task] = NoUnit
+		}
+	}
+	for _, gi := range en.order[:depth] {
+		p.setGene(a, gi, partial[gi])
+	}
+	p.normalise(a)
+	if err := w.e.EvaluatePartial(a, w.r); err != nil {
+		return false
+	}
+	// A core whose priority search stopped undecided is not proven
+	// unschedulable: nothing is cut on its account. A missed chain latency
+	// requirement cuts nothing either: the latency depends on the priority
+	// orders, which a completion may choose otherwise (only the deadlines
+	// are decided over every order).
+	return !w.r.Schedulable && w.r.Undecided == 0
 }
 
 func contains(list []int, v int) bool {
@@ -194,9 +229,13 @@ type Outcome struct {
 	Front          []Point
 	LeastViolating []Point
 	Evaluations    int
-	Pruned         int
-	Generations    int
-	Wall           time.Duration
+	// FeasibleEvaluations counts the evaluations of feasible mappings;
+	// with the exhaustive algorithm, the distinct feasible mappings it
+	// visited.
+	FeasibleEvaluations int
+	Pruned              int
+	Generations         int
+	Wall                time.Duration
 	// LeastViolatingBy says which algorithm found LeastViolating: the
 	// exhaustive search cuts partial mappings without completing them, so
 	// when it proves that none is feasible a short genetic search supplies
@@ -310,10 +349,10 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 			nsga.Initial = [][]int{g}
 		}
 		rng := rand.New(rand.NewSource(s.Seed))
-		before := p.e.analyses
 		// The constructions take at most half of an evaluation budget.
-		nsga.Initial = append(nsga.Initial, p.construct(ctx, rng, s.Population/2, s.MaxEvaluations/2)...)
-		constructed = p.e.analyses - before
+		var genomes [][]int
+		genomes, constructed = p.construct(ctx, rng, s.Population/2, s.MaxEvaluations/2)
+		nsga.Initial = append(nsga.Initial, genomes...)
 		if settings.MaxEvaluations > 0 {
 			settings.MaxEvaluations = max(1, settings.MaxEvaluations-constructed)
 		}
@@ -327,7 +366,7 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	out := &Outcome{Search: s, Objectives: p.ObjectiveNames(), Status: res.Status, Feasible: res.Feasible,
-		Evaluations: res.Evaluations + constructed, ConstructionEvaluations: constructed, Pruned: res.Pruned, Generations: res.Generations}
+		Evaluations: res.Evaluations + constructed, ConstructionEvaluations: constructed, FeasibleEvaluations: res.FeasibleEvaluations, Pruned: res.Pruned, Generations: res.Generations}
 	out.Front = p.front(res.Front, out)
 	if s.Algorithm == configs.AlgorithmExhaustive && res.Status == moo.Exhausted {
 		if out.Undecided > 0 {
@@ -605,16 +644,22 @@ func indexOf(list []int, v int) int {
 // full as the TX2 random genomes are almost never feasible; these usually
 // are, and the search then works on the objectives.
 func (p *Problem) Construct(rng *rand.Rand, n int) [][]int {
-	return p.construct(context.Background(), rng, n, 0)
+	g, _ := p.construct(context.Background(), rng, n, 0)
+	return g
 }
 
 // construct is Construct that, once ctx is done or it has analysed
 // maxAnalyses mappings (0: no limit), fills the remaining genomes at random
-// instead of constructing them.
-func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses int) [][]int {
+// instead of constructing them; it also returns how many mappings, complete
+// and partial, it analysed.
+func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses int) ([][]int, int) {
 	ex := p.Exhaustive()
-	start := p.e.analyses
-	spent := func() bool { return maxAnalyses > 0 && p.e.analyses-start >= maxAnalyses }
+	walk := ex.NewWalker().(*walker)
+	// What the constructions analyse: complete mappings on p.e, partial
+	// ones on the walker's clone.
+	analyses := func() int { return p.e.analyses + walk.e.analyses }
+	start := analyses()
+	spent := func() bool { return maxAnalyses > 0 && analyses()-start >= maxAnalyses }
 	a, r := p.e.NewAssignment(), p.e.NewResult()
 	feasible := func(g []int) bool {
 		p.Decode(g, a)
@@ -657,7 +702,7 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses 
 						return false
 					}
 					for d := knobs; d < fixedAt; d++ {
-						vals := ex.Values(g, d, nil)
+						vals := walk.Values(g, d, nil)
 						g[ex.Order[d]] = vals[rng.Intn(len(vals))]
 					}
 					// The descent depends only on the GPU side, which
@@ -675,21 +720,21 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses 
 						}
 						descended[key] = sl
 					}
-					if !ex.Prune(g, fixedAt) && dive(fixedAt) {
+					if !walk.Prune(g, fixedAt) && dive(fixedAt) {
 						return true
 					}
 				}
 				return false
 			}
 			gi := ex.Order[depth]
-			vals := ex.Values(g, depth, nil)
+			vals := walk.Values(g, depth, nil)
 			rng.Shuffle(len(vals), func(a, b int) { vals[a], vals[b] = vals[b], vals[a] })
 			for _, v := range vals {
 				if budget--; budget < 0 {
 					return false
 				}
 				g[gi] = v
-				if !ex.Prune(g, depth+1) && dive(depth+1) {
+				if !walk.Prune(g, depth+1) && dive(depth+1) {
 					return true
 				}
 			}
@@ -713,7 +758,7 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses 
 		}
 		out = append(out, g)
 	}
-	return out
+	return out, analyses() - start
 }
 
 // descendSlices sets the free slice genes of g (the genes of order

@@ -68,6 +68,13 @@ func (a *Archive) Add(p Point) bool {
 	return true
 }
 
+// reset empties the archive, keeping its memory.
+func (a *Archive) reset() {
+	clear(a.points)
+	a.points = a.points[:0]
+	a.version++
+}
+
 // Len returns the number of points in the archive.
 func (a *Archive) Len() int { return len(a.points) }
 
@@ -121,5 +128,12 @@ func (l *leastViolating) add(p Point) {
 		l.points[l.k] = Point{}
 		l.points = l.points[:l.k]
 	}
+	l.version++
+}
+
+// reset empties l, keeping its memory.
+func (l *leastViolating) reset() {
+	clear(l.points)
+	l.points = l.points[:0]
 	l.version++
 }

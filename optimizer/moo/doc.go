@@ -25,9 +25,12 @@
 // # NSGA-II
 //
 // NSGA2 is the elitist non-dominated sorting genetic algorithm of Deb et al.
-// (2002): the parents and their offspring are sorted into fronts by fast
-// non-dominated sorting, the next population is filled front by front, and
-// the last front that fits only in part is cut by crowding distance. Parents
+// (2002): the parents and their offspring are sorted into fronts by
+// non-dominated sorting (here the ENS-BS method of Zhang et al. 2015, which
+// gives the same fronts as Deb's fast non-dominated sort in O(M·N log N)
+// time at best instead of O(M·N²)), the next population is filled front by
+// front, and the last front that fits only in part is cut by crowding
+// distance. Parents
 // are chosen by binary tournaments under constraint domination, then rank,
 // then crowding distance. The genetic algorithm is an eaopt.Model run by
 // eaopt's GA (github.com/MaxHalford/eaopt v0.4.2), which is single-objective:
@@ -37,16 +40,33 @@
 // crossover (uniform or two-point) exchanges values between parents gene by
 // gene, and mutation replaces a gene by another allowed value.
 //
-// Every distinct genome is evaluated once: a cache answers repeated genomes,
-// and Result.Evaluations counts the distinct evaluations. Offspring that
+// A cache answers genomes evaluated before. It remembers the most recent
+// NSGA2.CacheSize evaluations (first in, first out), so that memory stays
+// flat however long a run is; within that window every distinct genome is
+// evaluated once, and a genome bred again after it left the cache is
+// evaluated again (Result.Evaluations counts every evaluation). Offspring that
 // duplicate a member of the population or another offspring are discarded and
 // bred again, as in pymoo's duplicate elimination, and so, unless
-// NSGA2.Revisit is set, are offspring evaluated in an earlier generation: each
-// generation then spends its evaluations on genomes never seen before. Evaluations run in parallel
-// on Settings.Workers workers, each with its own Evaluator from
-// Problem.NewWorker; results are placed by index and every random choice is
-// drawn from one generator seeded by Settings.Seed, so the same seed gives the
-// same result whatever the number of workers.
+// NSGA2.Revisit is set, are offspring in the cache: each generation then
+// spends its evaluations on genomes not seen recently. Genomes are found by a
+// 64-bit hash and compared gene by gene when hashes are equal. Evaluations run
+// in parallel on Settings.Workers workers, each with its own Evaluator from
+// Problem.NewWorker, and overlap with breeding: each offspring goes to the
+// workers as soon as it is bred (in small chunks), since breeding draws from
+// the run's one generator and is done by one goroutine. Results are placed by
+// index and recorded in order, the cache is used only from the goroutine
+// that breeds, and every random choice is drawn from one generator seeded by
+// Settings.Seed, so the same seed gives the same result whatever the number
+// of workers.
+//
+// In steady state the model allocates nothing: the genomes of individuals
+// that die are recycled for the next offspring, and the sorting, crowding
+// and bookkeeping buffers are kept. What eaopt v0.4.2 does per generation
+// remains (a goroutine per population, a sort.Slice, a clone into its hall
+// of fame when the best fitness improves); its per-offspring
+// Individual.Clone, which copies the genes and draws a random identifier, is
+// replaced by a copy into a recycled genome that draws the same random
+// numbers, so runs are unchanged.
 //
 // The Archive keeps every feasible non-dominated point ever evaluated, not
 // only those that survive in the population, so no good genome is lost to
@@ -55,11 +75,14 @@
 // # Exhaustive enumeration
 //
 // Exhaustive walks the search space depth first over the genes, in an order
-// the caller chooses, with a caller-supplied generator of the values a gene
-// may take given the genes already assigned (where symmetric solutions are
-// broken) and a pruning predicate that cuts a partial assignment no completion
-// of which can matter (for example because it can no longer be feasible). When
-// it completes, its front is the true Pareto front of what it visited.
+// the caller chooses, guided by a caller-supplied Walker per worker: a
+// generator of the values a gene may take given the genes already assigned
+// (where symmetric solutions are broken) and a pruning predicate that cuts a
+// partial assignment no completion of which can matter (for example because
+// it can no longer be feasible). When it completes, its front is the true
+// Pareto front of what it visited. The workers share the enumeration tree out
+// as they go (a worker that runs dry is handed the unvisited siblings of a
+// busy one), and the result does not depend on how it was shared.
 //
 // # Hypervolume
 //
@@ -89,4 +112,7 @@
 //     16(1):86–95, 2012.
 //   - J. Blank and K. Deb, "pymoo: Multi-objective optimization in Python",
 //     IEEE Access 8:89497–89509, 2020.
+//   - X. Zhang, Y. Tian, R. Cheng and Y. Jin, "An efficient approach to
+//     nondominated sorting for evolutionary multiobjective optimization",
+//     IEEE Transactions on Evolutionary Computation 19(2):201–213, 2015.
 package moo

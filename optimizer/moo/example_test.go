@@ -62,22 +62,29 @@ func ExampleHypervolume() {
 	// 0.6666666666666666
 }
 
-func ExampleExhaustive() {
-	// Cores are interchangeable: offer task i only the cores already used
-	// and the first unused one, and never let tasks 0 and 1 share a core.
-	enum := &moo.Exhaustive{
-		Values: func(partial []int, depth int, dst []int) []int {
-			next := 0
-			for _, c := range partial[:depth] {
-				next = max(next, c+1)
-			}
-			for c := 0; c <= min(next, 2); c++ {
-				dst = append(dst, c)
-			}
-			return dst
-		},
-		Prune: func(partial []int, depth int) bool { return depth == 2 && partial[0] == partial[1] },
+// coreWalker guides the enumeration of placement: cores are
+// interchangeable, so task i is offered only the cores already used and the
+// first unused one; tasks 0 and 1 never share a core. It holds no state, so
+// every worker may share one.
+type coreWalker struct{}
+
+func (coreWalker) Values(partial []int, depth int, dst []int) []int {
+	next := 0
+	for _, c := range partial[:depth] {
+		next = max(next, c+1)
 	}
+	for c := 0; c <= min(next, 2); c++ {
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+func (coreWalker) Prune(partial []int, depth int) bool {
+	return depth == 2 && partial[0] == partial[1]
+}
+
+func ExampleExhaustive() {
+	enum := &moo.Exhaustive{NewWalker: func() moo.Walker { return coreWalker{} }}
 	res, err := moo.Minimize(placement{}, enum, nil)
 	if err != nil {
 		fmt.Println(err)

@@ -1,55 +1,104 @@
 package moo
 
 import (
+	"errors"
 	"fmt"
 	"math/rand"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // Exhaustive is the method that enumerates the search space depth first,
-// gene by gene, evaluating every complete genome it reaches. With no Values
-// and no Prune it visits the whole cross product of the domains; its use is
-// with them: Values breaks symmetries (offering, say, only the first of
-// several identical cores that are still unused) and Prune cuts every partial
-// assignment no completion of which can matter (say, because it can no longer
-// be feasible), so that spaces far too large for the cross product can be
-// searched exactly. Whatever Values and Prune leave out is the caller's
-// responsibility: the front is the true Pareto front of the genomes visited,
-// and when none of them is feasible, Result.LeastViolating lists the least
-// violating of those visited (a cut genome is never evaluated).
+// gene by gene, evaluating every complete genome it reaches. With no
+// NewWalker it visits the whole cross product of the domains; its use is
+// with one: a Walker's Values breaks symmetries (offering, say, only the
+// first of several identical cores that are still unused) and its Prune cuts
+// every partial assignment no completion of which can matter (say, because
+// it can no longer be feasible), so that spaces far too large for the cross
+// product can be searched exactly. Whatever Values and Prune leave out is the
+// caller's responsibility: the front is the true Pareto front of the genomes
+// visited, and when none of them is feasible, Result.LeastViolating lists the
+// least violating of those visited (a cut genome is never evaluated).
 //
-// Values and Prune are called from the goroutine that called Minimize, never
-// concurrently; complete genomes are evaluated in batches on the workers.
-// Their partial argument is a genome under construction: the genes
-// Order[:depth] are assigned, the others hold unspecified values. They must
-// neither modify nor retain it.
+// # Parallel enumeration
+//
+// The enumeration tree is split among Settings.Workers workers, each with its
+// own Walker and Evaluator, by work sharing: a worker that runs out of work
+// waits, and a busy worker that notices hands it the siblings it has not yet
+// visited at its shallowest level that has some, a subtree of their own, so
+// that subtrees of very different sizes still keep every worker busy. Every
+// node of the tree is visited once, by one worker, whatever the split, and a
+// result does not depend on the order in which its parts are merged (the
+// archive and the least-violating points depend only on the set of points
+// offered; counts are sums), so the Result is the same, bit for bit, with any
+// number of workers (TestExhaustiveWorkers checks it).
+//
+// With Settings.MaxEvaluations set, the enumeration stops at the first genome
+// beyond the limit in depth-first order: to stop at the same genome whatever
+// the number of workers, it then runs on one worker.
 type Exhaustive struct {
 	// Order is the order in which genes are assigned, a permutation of 0,
 	// 1, …, NumGenes-1. The default, nil, is that order.
 	Order []int
 
+	// NewWalker returns a Walker for the exclusive use of one worker. Each
+	// worker calls it once when a run starts, from its own goroutine but
+	// one call at a time. Walkers of one run are used concurrently, so each
+	// must hold its own scratch state. The default, nil, offers every gene
+	// its whole domain and cuts nothing.
+	NewWalker func() Walker
+}
+
+// Walker guides one worker of an Exhaustive enumeration. Its partial
+// argument is a genome under construction: the genes Order[:depth] are
+// assigned, the others hold unspecified values. Its methods must neither
+// modify nor retain it.
+//
+// A Walker's answers must depend on partial and depth alone, and so be the
+// same from every Walker of a run: a worker may take over a subtree whose
+// ancestors another worker's Walker was asked about, so a Walker may keep
+// scratch buffers but no memory of the calls before (such as a sum built up
+// along the path).
+type Walker interface {
 	// Values appends to dst, and returns, the values gene Order[depth] may
 	// take given the genes Order[:depth] of partial, in the order to visit
-	// them: a subset, without repeats, of the gene's domain. The default,
-	// nil, offers the whole domain.
-	Values func(partial []int, depth int, dst []int) []int
+	// them: a subset, without repeats, of the gene's domain.
+	Values(partial []int, depth int, dst []int) []int
 
 	// Prune reports whether the partial assignment of the genes
 	// Order[:depth] (1 ≤ depth ≤ NumGenes) is to be cut, with everything
-	// below it; at depth NumGenes the genome is then not evaluated. The
-	// default, nil, cuts nothing. Result.Pruned counts the cuts.
-	Prune func(partial []int, depth int) bool
+	// below it; at depth NumGenes the genome is then not evaluated.
+	// Result.Pruned counts the cuts.
+	Prune(partial []int, depth int) bool
 }
 
-// batchPerWorker is how many complete genomes Exhaustive gathers per worker
-// before evaluating them.
-const batchPerWorker = 64
+// domainWalker is the Walker of an Exhaustive without NewWalker: every gene
+// takes its whole domain and nothing is cut.
+type domainWalker struct {
+	sp    *space
+	order []int
+}
 
-// contextCheckNodes is how many nodes of the walk Exhaustive visits between
-// two looks at Settings.Context and at the clock for progress reports: a
-// node costs at most a Values and a Prune call, so a few thousand take
-// milliseconds.
+func (w domainWalker) Values(_ []int, depth int, dst []int) []int {
+	return append(dst, w.sp.values[w.order[depth]]...)
+}
+
+func (domainWalker) Prune([]int, int) bool { return false }
+
+// flushEvery is how many evaluations a worker makes between two merges of
+// its points and counts into the run's (and two progress reports).
+const flushEvery = 64
+
+// contextCheckNodes is how many nodes of the walk a worker visits between
+// two looks at Settings.Context: a node costs at most a Values and a Prune
+// call, so a few thousand take milliseconds.
 const contextCheckNodes = 4096
+
+// progressInterval is the longest time between two progress reports of
+// Exhaustive while its workers walk without merging (when Prune cuts almost
+// everything).
+const progressInterval = 250 * time.Millisecond
 
 // estimateProbes is how many random descents estimate the size of the
 // walk for Progress.Done.
@@ -65,10 +114,9 @@ const estimateProbes = 256
 // estimate of the children examined at that depth. The mean over
 // estimateProbes probes is returned. Pruning makes subtrees unequal, so
 // the estimate is rough (on the WATERS problems within a factor of 2 of
-// the truth, where the share of the tree by its branches was off by ten),
-// but it costs a few thousand Prune calls. The probes draw from rng;
-// Result.Pruned does not count their cuts.
-func (x *Exhaustive) estimateExamined(sp *space, order []int, rng *rand.Rand) float64 {
+// the truth), but it costs a few thousand Prune calls. The probes use the
+// Walker wk and draw from rng; Result.Pruned does not count their cuts.
+func estimateExamined(sp *space, order []int, wk Walker, rng *rand.Rand) float64 {
 	n := sp.n
 	partial := make([]int, n)
 	for i, vals := range sp.values {
@@ -80,16 +128,12 @@ func (x *Exhaustive) estimateExamined(sp *space, order []int, rng *rand.Rand) fl
 		weight := 1.0
 		for depth := 0; depth < n; depth++ {
 			gene := order[depth]
-			vals := sp.values[gene]
-			if x.Values != nil {
-				buf = x.Values(partial, depth, buf[:0])
-				vals = buf
-			}
-			total += weight * float64(len(vals))
+			buf = wk.Values(partial, depth, buf[:0])
+			total += weight * float64(len(buf))
 			kept = kept[:0]
-			for _, v := range vals {
+			for _, v := range buf {
 				partial[gene] = v
-				if x.Prune == nil || !x.Prune(partial, depth+1) {
+				if !wk.Prune(partial, depth+1) {
 					kept = append(kept, v)
 				}
 			}
@@ -103,14 +147,9 @@ func (x *Exhaustive) estimateExamined(sp *space, order []int, rng *rand.Rand) fl
 	return max(1, total/estimateProbes)
 }
 
-// progressInterval is the longest time between two progress reports of
-// Exhaustive while it walks without gathering a batch (when Prune cuts
-// almost everything).
-const progressInterval = 250 * time.Millisecond
-
 func (x *Exhaustive) minimize(r *run) (Status, error) {
 	sp := r.sp
-	n, m := sp.n, sp.m
+	n := sp.n
 	order := x.Order
 	if order == nil {
 		order = make([]int, n)
@@ -129,125 +168,409 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 		placed[g] = true
 	}
 
-	size := batchPerWorker * len(r.workers)
-	genes := make([]int, size*n)
-	objs := make([]float64, size*m)
-	batch := make([][]int, 0, size)
-	out := make([]Evaluation, size)
-	for i := range out {
-		out[i].Objectives = objs[i*m : (i+1)*m : (i+1)*m]
+	if r.interrupted() {
+		return Interrupted, nil
 	}
+	workers := len(r.workers)
+	if r.set.MaxEvaluations > 0 {
+		workers = 1
+	}
+	e := &enumeration{r: r, order: order, limit: r.set.MaxEvaluations, walkers: workers, flushed: make(chan struct{}, 1)}
 	// Progress.Done: the children examined (Values offered them) over an
 	// estimate of how many the walk examines in all, which grows so that
-	// 5 % always remains until the walk ends.
-	estimate := x.estimateExamined(sp, order, r.set.Rand)
-	examined := 0.0
-	setDone := func() { r.done = examined / max(estimate, examined/0.95) }
-	lastReport := time.Now()
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
+	// 5 % always remains until the walk ends. The estimate uses a Walker of
+	// its own, before the workers start.
+	estimate := 1.0
+	if r.set.Progress != nil {
+		var wk Walker = domainWalker{sp, order}
+		if x.NewWalker != nil {
+			if wk = x.NewWalker(); wk == nil {
+				return NotTerminated, errors.New("moo: Exhaustive.NewWalker returned nil")
+			}
 		}
-		err := r.evaluate(batch, out[:len(batch)])
-		for i := range out[:len(batch)] {
-			out[i].Payload = nil
+		estimate = estimateExamined(sp, order, wk, r.set.Rand)
+	}
+	setDone := func() {
+		examined := float64(e.examined.Load())
+		r.done = examined / max(estimate, examined/0.95)
+	}
+	e.cond.L = &e.mu
+	e.queue = []task{{partial: make([]int, n)}} // the root
+	// Each worker makes its Walker and scratch state in its own goroutine:
+	// the Go allocator serves each processor from its own spans, so the
+	// small buffers that two workers write at every node do not end up
+	// side by side in one cache line (which made two workers spend 25 to
+	// 45 % more processor time on the time-slice WATERS enumeration than
+	// one).
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if v := recover(); v != nil {
+					e.fail(fmt.Errorf("moo: enumeration walker panicked: %v", v))
+				}
+			}()
+			var wk Walker = domainWalker{sp, order}
+			if x.NewWalker != nil {
+				e.mu.Lock() // one call at a time
+				wk = x.NewWalker()
+				e.mu.Unlock()
+				if wk == nil {
+					e.fail(errors.New("moo: Exhaustive.NewWalker returned nil"))
+					return
+				}
+			}
+			newWalk(e, wk, r.workers[i]).work()
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	// Progress is reported from this goroutine, as Settings promises,
+	// whenever a worker has merged its points, and at least every
+	// progressInterval while they only cut, with the run's state locked so
+	// that it is consistent.
+	tick := time.NewTicker(progressInterval)
+	defer tick.Stop()
+	for finished := false; !finished; {
+		select {
+		case <-e.flushed:
+		case <-tick.C:
+		case <-done:
+			finished = true
 		}
-		batch = batch[:0]
-		if err == nil {
+		e.mu.Lock()
+		if e.err == nil {
 			setDone()
+			if finished && !e.stop.Load() && !e.limited {
+				r.done = 1 // the walk is complete
+			}
 			r.progress()
-			lastReport = time.Now()
 		}
-		return err
-	}
-
-	partial := make([]int, n)
-	for i, vals := range sp.values {
-		partial[i] = vals[0]
-	}
-	bufs := make([][]int, n)
-	stamp := make([][]int, n) // stamp[g][k]: the last call whose values held value k of gene g
-	for g := range stamp {
-		stamp[g] = make([]int, len(sp.values[g]))
-	}
-	calls, emitted, nodes := 0, 0, 0
-	limit := r.set.MaxEvaluations
-	var err error
-	interrupted := false
-	var walk func(depth int) bool // false: stop
-	walk = func(depth int) bool {
-		if nodes++; nodes%contextCheckNodes == 1 {
-			if r.interrupted() {
-				interrupted = true
-				return false
-			}
-			if time.Since(lastReport) >= progressInterval {
-				setDone()
-				r.progress()
-				lastReport = time.Now()
-			}
-		}
-		if depth == n {
-			if limit > 0 && emitted == limit {
-				return false
-			}
-			g := genes[len(batch)*n : (len(batch)+1)*n : (len(batch)+1)*n]
-			copy(g, partial)
-			batch = append(batch, g)
-			emitted++
-			if len(batch) == size {
-				if err = flush(); err != nil {
-					return false
-				}
-			}
-			return true
-		}
-		gene := order[depth]
-		vals := sp.values[gene]
-		if x.Values != nil {
-			vals = x.Values(partial, depth, bufs[depth][:0])
-			bufs[depth] = vals
-			calls++
-			for _, v := range vals {
-				k, ok := sp.index[gene][v]
-				if !ok {
-					err = fmt.Errorf("moo: enumeration offers gene %d the value %d, not one of %v", gene, v, sp.values[gene])
-					return false
-				}
-				if stamp[gene][k] == calls {
-					err = fmt.Errorf("moo: enumeration offers gene %d the value %d twice", gene, v)
-					return false
-				}
-				stamp[gene][k] = calls
-			}
-		}
-		for _, v := range vals {
-			examined++
-			partial[gene] = v
-			if x.Prune != nil && x.Prune(partial, depth+1) {
-				r.pruned++
-				continue
-			}
-			if !walk(depth + 1) {
-				return false
-			}
-		}
-		return true
-	}
-	complete := walk(0)
-	if err != nil {
-		return NotTerminated, err
-	}
-	if err = flush(); err != nil {
-		return NotTerminated, err
+		e.mu.Unlock()
 	}
 	switch {
-	case interrupted:
+	case e.err != nil:
+		return NotTerminated, e.err
+	case e.interrupted.Load():
 		return Interrupted, nil
-	case !complete: // stopped at a genome beyond the evaluation limit
+	case e.limited:
 		return EvaluationLimit, nil
 	}
-	r.done = 1
-	r.progress()
 	return Exhausted, nil
+}
+
+// enumeration is the state the workers of an Exhaustive run share.
+type enumeration struct {
+	r       *run
+	order   []int
+	limit   int // Settings.MaxEvaluations; then there is one worker
+	walkers int
+
+	mu     sync.Mutex  // guards what follows, and r's archive and counts
+	cond   sync.Cond   // signalled when a task is queued or the run ends
+	queue  []task      // tasks waiting for a worker, oldest first
+	idle   int         // workers waiting for a task
+	over   bool        // no more tasks will come: every worker is to stop
+	err    error       // the first error
+	hungry atomic.Bool // a worker waits for a task: a busy one is to share
+
+	limited     bool          // the run stopped at the evaluation limit
+	flushed     chan struct{} // a worker merged its points
+	stop        atomic.Bool   // a worker failed, or the run was interrupted: every worker is to stop
+	interrupted atomic.Bool   // Settings.Context ended the run
+	examined    atomic.Int64  // children examined so far, for Progress.Done
+}
+
+// task is a part of the enumeration tree: the siblings vals of gene
+// Order[depth] below the genes Order[:depth] of partial, with their
+// subtrees. The root task has depth 0 and nil vals, which the worker asks of
+// its Walker.
+type task struct {
+	partial []int
+	depth   int
+	vals    []int
+}
+
+// take returns the next task, waiting for one while other workers work, or
+// false when the enumeration is over: every worker is waiting, so no task
+// will come, or the run has stopped.
+func (e *enumeration) take() (task, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for len(e.queue) == 0 && !e.over {
+		if e.idle == e.walkers-1 {
+			e.over = true
+			e.wanted()
+			e.cond.Broadcast()
+			break
+		}
+		e.idle++
+		e.wanted()
+		e.cond.Wait()
+		e.idle--
+	}
+	if e.over {
+		return task{}, false
+	}
+	t := e.queue[0]
+	e.queue[0] = task{}
+	e.queue = e.queue[1:]
+	e.wanted()
+	return t, true
+}
+
+// wanted sets hungry: whether a worker waits and no task waits for it. One
+// task at a time is queued, so that a worker that shares keeps half of its
+// work while the waiting worker wakes up, rather than sharing again and
+// again and then, having little left, taking its own shares back.
+func (e *enumeration) wanted() {
+	e.hungry.Store(e.idle > 0 && len(e.queue) == 0 && !e.over)
+}
+
+// give queues the task t makes for a waiting worker, if one still wants it.
+func (e *enumeration) give(t func() task) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.hungry.Load() {
+		e.queue = append(e.queue, t())
+		e.wanted()
+		e.cond.Signal()
+	}
+}
+
+// interrupt stops every worker because Settings.Context is done; what the
+// workers found so far is merged as usual.
+func (e *enumeration) interrupt() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.interrupted.Store(true)
+	e.stop.Store(true)
+	e.over = true
+	e.wanted()
+	e.cond.Broadcast()
+}
+
+// fail records err, if it is the first, and stops every worker.
+func (e *enumeration) fail(err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.err == nil {
+		e.err = err
+	}
+	e.stop.Store(true)
+	e.over = true
+	e.wanted()
+	e.cond.Broadcast()
+}
+
+// walk is one worker of an enumeration: its Walker and Evaluator, the path
+// it is on, and the points and counts it has not yet merged into the run's.
+type walk struct {
+	e      *enumeration
+	sp     *space
+	walker Walker
+	ev     Evaluator
+
+	partial []int
+	base    int     // the depth of the current task
+	vals    [][]int // vals[d]: the values of gene Order[d] on the path
+	next    []int   // next[d]: the index in vals[d] of the next sibling
+	end     []int   // end[d]: where this worker stops in vals[d]
+	stamp   [][]int // stamp[g][k]: the last call to Values that offered value k of gene g
+	calls   int
+
+	eval                          Evaluation
+	archive                       *Archive
+	least                         leastViolating
+	evaluations, feasible, pruned int
+	unflushed, emitted            int
+	nodes, examined               int // nodes since the last look at the context; children not yet counted in e.examined
+}
+
+func newWalk(e *enumeration, wk Walker, ev Evaluator) *walk {
+	sp := e.r.sp
+	w := &walk{e: e, sp: sp, walker: wk, ev: ev, partial: make([]int, sp.n), nodes: contextCheckNodes - 1, // the first node looks at the context
+		vals: make([][]int, sp.n), next: make([]int, sp.n), end: make([]int, sp.n), stamp: make([][]int, sp.n),
+		eval: Evaluation{Objectives: make([]float64, sp.m)}, archive: NewArchive(sp.m), least: leastViolating{k: e.r.least.k}}
+	for g := range w.stamp {
+		w.stamp[g] = make([]int, len(sp.values[g]))
+	}
+	return w
+}
+
+// work runs tasks until the enumeration is over.
+func (w *walk) work() {
+	for {
+		t, ok := w.e.take()
+		if !ok {
+			return
+		}
+		copy(w.partial, t.partial)
+		w.base = t.depth
+		if t.vals == nil {
+			if !w.values(t.depth) {
+				return
+			}
+		} else {
+			w.vals[t.depth] = append(w.vals[t.depth][:0], t.vals...)
+		}
+		complete := w.visit(t.depth)
+		w.flush()
+		if !complete {
+			return
+		}
+	}
+}
+
+// values asks the Walker for the values of gene Order[depth] into
+// vals[depth] and checks them; false means the run has failed.
+func (w *walk) values(depth int) bool {
+	gene := w.e.order[depth]
+	vals := w.walker.Values(w.partial, depth, w.vals[depth][:0])
+	w.vals[depth] = vals
+	w.calls++
+	for _, v := range vals {
+		k, ok := w.sp.index[gene][v]
+		if !ok {
+			w.e.fail(fmt.Errorf("moo: enumeration offers gene %d the value %d, not one of %v", gene, v, w.sp.values[gene]))
+			return false
+		}
+		if w.stamp[gene][k] == w.calls {
+			w.e.fail(fmt.Errorf("moo: enumeration offers gene %d the value %d twice", gene, v))
+			return false
+		}
+		w.stamp[gene][k] = w.calls
+	}
+	return true
+}
+
+// visit enumerates the values vals[depth] of gene Order[depth] and their
+// subtrees, depth first, and reports whether it got to the end (rather than
+// stopping at the evaluation limit or a failure). While another worker waits
+// for work it hands over the siblings it has yet to visit.
+func (w *walk) visit(depth int) bool {
+	e := w.e
+	n := len(w.partial)
+	gene := e.order[depth]
+	w.end[depth] = len(w.vals[depth])
+	for i := 0; i < w.end[depth]; i++ {
+		w.next[depth] = i + 1
+		if e.stop.Load() {
+			return false
+		}
+		w.examined++
+		if w.nodes++; w.nodes == contextCheckNodes {
+			w.nodes = 0
+			e.examined.Add(int64(w.examined))
+			w.examined = 0
+			if e.r.interrupted() {
+				e.interrupt()
+				return false
+			}
+		}
+		if e.hungry.Load() {
+			w.share(depth)
+		}
+		w.partial[gene] = w.vals[depth][i]
+		if w.walker.Prune(w.partial, depth+1) {
+			w.pruned++
+			continue
+		}
+		if depth+1 == n {
+			if !w.leaf() {
+				return false
+			}
+			continue
+		}
+		if !w.values(depth+1) || !w.visit(depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// share hands the later half of the siblings not yet visited at the
+// shallowest level of the path that has some, with their subtrees, to a
+// waiting worker; near the root, subtrees are largest. The values of the
+// genes above that level are those of the path in partial.
+func (w *walk) share(depth int) {
+	for d := w.base; d <= depth; d++ {
+		if left := w.end[d] - w.next[d]; left > 0 {
+			w.e.give(func() task {
+				keep := w.next[d] + left/2
+				t := task{partial: append([]int(nil), w.partial...), depth: d,
+					vals: append([]int(nil), w.vals[d][keep:w.end[d]]...)}
+				w.end[d] = keep
+				return t
+			})
+			return
+		}
+	}
+}
+
+// leaf evaluates the complete genome in partial and keeps it in the
+// worker's archive or least-violating points. It returns false when the run
+// is to stop: at the genome beyond the evaluation limit, or on an invalid
+// evaluation.
+func (w *walk) leaf() bool {
+	if w.e.limit > 0 && w.emitted == w.e.limit {
+		w.e.mu.Lock()
+		w.e.limited = true
+		w.e.mu.Unlock()
+		return false
+	}
+	w.emitted++
+	ev := &w.eval
+	if err := evaluateOne(w.ev, w.partial, ev); err != nil {
+		w.e.fail(err)
+		return false
+	}
+	if err := w.sp.checkEvaluation(w.partial, ev); err != nil {
+		w.e.fail(err)
+		return false
+	}
+	w.evaluations++
+	p := Point{Genome: w.partial, Evaluation: *ev}
+	if ev.Feasible() {
+		w.feasible++
+		w.archive.Add(p)
+	} else {
+		w.least.add(p)
+	}
+	ev.Payload = nil
+	if w.unflushed++; w.unflushed == flushEvery {
+		w.flush()
+	}
+	return true
+}
+
+// flush merges the worker's points and counts into the run's and tells the
+// goroutine that reports progress.
+func (w *walk) flush() {
+	r := w.e.r
+	w.e.mu.Lock()
+	for _, p := range w.archive.points {
+		r.archive.Add(p)
+	}
+	for _, p := range w.least.points {
+		r.least.add(p)
+	}
+	r.evaluations += w.evaluations
+	r.feasible += w.feasible
+	r.pruned += w.pruned
+	w.e.examined.Add(int64(w.examined))
+	w.examined = 0
+	w.e.mu.Unlock()
+	w.archive.reset()
+	w.least.reset()
+	w.evaluations, w.feasible, w.pruned, w.unflushed = 0, 0, 0, 0
+	select {
+	case w.e.flushed <- struct{}{}:
+	default:
+	}
 }

@@ -3,7 +3,9 @@ package moo
 import (
 	"bytes"
 	"encoding/gob"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestExhaustiveHand enumerates the hand problem with its symmetries broken
@@ -12,21 +14,23 @@ import (
 // are pruned, times 6 pairs (x2, x3) leaves 4·6 = 24 evaluations and 2 cuts.
 func TestExhaustiveHand(t *testing.T) {
 	h := &handProblem{need: 2}
-	x := &Exhaustive{
-		Values: func(partial []int, depth int, dst []int) []int {
-			lo := 0
-			if depth%2 == 1 { // x1 ≥ x0, x3 ≥ x2
-				lo = partial[depth-1]
-			}
-			for v := lo; v <= 2; v++ {
-				dst = append(dst, v)
-			}
-			return dst
-		},
-		Prune: func(partial []int, depth int) bool {
-			return depth == 2 && partial[0]+partial[1] < 2
-		},
-	}
+	x := &Exhaustive{NewWalker: func() Walker {
+		return funcWalker{
+			values: func(partial []int, depth int, dst []int) []int {
+				lo := 0
+				if depth%2 == 1 { // x1 ≥ x0, x3 ≥ x2
+					lo = partial[depth-1]
+				}
+				for v := lo; v <= 2; v++ {
+					dst = append(dst, v)
+				}
+				return dst
+			},
+			prune: func(partial []int, depth int) bool {
+				return depth == 2 && partial[0]+partial[1] < 2
+			},
+		}
+	}}
 	res, err := Minimize(h, x, &Settings{Workers: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -77,12 +81,17 @@ func TestExhaustiveKnapsack(t *testing.T) {
 	k = newKnapsack(3)
 	res, err = Minimize(k, &Exhaustive{
 		Order: heavy,
-		Prune: func(partial []int, depth int) bool {
-			w := 0
-			for _, i := range heavy[:depth] {
-				w += partial[i] * k.weight[i]
+		NewWalker: func() Walker {
+			return funcWalker{
+				values: func(_ []int, depth int, dst []int) []int { return append(dst, k.Domain(heavy[depth])...) },
+				prune: func(partial []int, depth int) bool {
+					w := 0
+					for _, i := range heavy[:depth] {
+						w += partial[i] * k.weight[i]
+					}
+					return w > k.capacity
+				},
 			}
-			return w > k.capacity
 		},
 	}, &Settings{Workers: 2})
 	if err != nil {
@@ -124,4 +133,204 @@ func TestExhaustiveKnapsack(t *testing.T) {
 	if res.Status != Exhausted || res.Evaluations != 81 {
 		t.Errorf("status %v with %d evaluations, want Exhausted with 81", res.Status, res.Evaluations)
 	}
+}
+
+// weightWalker cuts the knapsack's partial packings over capacity, heaviest
+// items first, computing the partial weights in scratch state of its own, as
+// the optimizer's walkers analyse partial mappings in theirs; it reports any
+// use by two goroutines at once.
+type weightWalker struct {
+	k       *knapsack
+	order   []int
+	weight  []int // weight[d]: the packed weight of the genes order[:d]
+	busy    atomic.Bool
+	overlap *atomic.Bool
+}
+
+func (w *weightWalker) enter() {
+	if w.busy.Swap(true) {
+		w.overlap.Store(true)
+	}
+}
+
+func (w *weightWalker) Values(_ []int, depth int, dst []int) []int {
+	w.enter()
+	defer w.busy.Store(false)
+	return append(dst, w.k.Domain(w.order[depth])...)
+}
+
+func (w *weightWalker) Prune(partial []int, depth int) bool {
+	w.enter()
+	defer w.busy.Store(false)
+	for d, i := range w.order[:depth] {
+		w.weight[d+1] = w.weight[d] + partial[i]*w.k.weight[i]
+	}
+	return w.weight[depth] > w.k.capacity
+}
+
+// countingEvaluator counts the genomes one worker evaluates.
+type countingEvaluator struct {
+	Evaluator
+	calls *atomic.Int64
+	p     *perWorker
+}
+
+// Evaluate waits a millisecond before each genome as long as only one
+// worker of several has evaluated any (for at most 5 s): on a busy machine
+// a waiting worker can take milliseconds to wake, and the first worker
+// would otherwise have finished by then, taking back what it shared.
+func (c countingEvaluator) Evaluate(x []int, out *Evaluation) {
+	if c.calls.Add(1) == 1 {
+		c.p.active.Add(1)
+	}
+	if len(c.p.counts) > 1 && c.p.active.Load() < 2 && time.Since(c.p.start) < 5*time.Second {
+		time.Sleep(time.Millisecond)
+	}
+	c.Evaluator.Evaluate(x, out)
+}
+
+// perWorker is a knapsack whose workers count their evaluations apart.
+type perWorker struct {
+	*knapsack
+	counts []*atomic.Int64
+	active atomic.Int64 // workers that have evaluated a genome
+	start  time.Time
+}
+
+func (p *perWorker) NewWorker() Evaluator {
+	c := new(atomic.Int64)
+	p.counts = append(p.counts, c)
+	return countingEvaluator{p.knapsack.NewWorker(), c, p}
+}
+
+// TestExhaustiveWorkers checks that the enumeration gives the same Result,
+// byte for byte, with 1, 2, 3 and 4 workers, each with its own stateful
+// walker, on a knapsack whose evaluations take uneven times and whose
+// partial packings over capacity are cut; that the counts are those of a
+// brute-force pass over the same tree; and that with several workers the
+// work is indeed shared out.
+func TestExhaustiveWorkers(t *testing.T) {
+	gob.Register(knapsackPayload{})
+	heavy := []int{2, 5, 0, 4, 1, 3, 6}
+
+	// Brute force over the tree: every prefix in order, cut when over
+	// capacity (weights are positive, so a cut prefix stays over).
+	k := newKnapsack(3)
+	cuts, leaves, feasible := 0, 0, 0
+	var rec func(depth, w int)
+	rec = func(depth, w int) {
+		if depth == len(heavy) {
+			leaves++
+			feasible++ // the leaves reached are within capacity
+			return
+		}
+		for _, v := range k.Domain(heavy[depth]) {
+			if w+v*k.weight[heavy[depth]] > k.capacity {
+				cuts++
+				continue
+			}
+			rec(depth+1, w+v*k.weight[heavy[depth]])
+		}
+	}
+	rec(0, 0)
+
+	var first []byte
+	for _, workers := range []int{1, 2, 3, 4} {
+		p := &perWorker{knapsack: newKnapsack(3), start: time.Now()}
+		p.jitter = true
+		var overlap atomic.Bool
+		walkers := 0
+		x := &Exhaustive{Order: heavy, NewWalker: func() Walker {
+			walkers++
+			return &weightWalker{k: p.knapsack, order: heavy, weight: make([]int, len(heavy)+1), overlap: &overlap}
+		}}
+		res, err := Minimize(p, x, &Settings{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != Exhausted || res.Evaluations != leaves || res.Pruned != cuts || res.FeasibleEvaluations != feasible {
+			t.Errorf("%d workers: %v, %d evaluations (%d feasible), %d cuts; brute force: %d leaves (%d feasible), %d cuts",
+				workers, res.Status, res.Evaluations, res.FeasibleEvaluations, res.Pruned, leaves, feasible, cuts)
+		}
+		if walkers != workers || overlap.Load() {
+			t.Errorf("%d workers: %d walkers made, used by two goroutines at once: %v", workers, walkers, overlap.Load())
+		}
+		busy := 0
+		for _, c := range p.counts {
+			if c.Load() > 0 {
+				busy++
+			}
+		}
+		if workers > 1 && busy < 2 {
+			t.Errorf("%d workers: only %d evaluated anything", workers, busy)
+		}
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(res); err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = buf.Bytes()
+		} else if !bytes.Equal(first, buf.Bytes()) {
+			t.Errorf("%d workers give another result than 1", workers)
+		}
+		var per []int64
+		for _, c := range p.counts {
+			per = append(per, c.Load())
+		}
+		t.Logf("%d workers: %d evaluations, %d cuts, front of %d; evaluations per worker %v", workers, res.Evaluations, res.Pruned, len(res.Front), per)
+	}
+}
+
+// TestExhaustiveStops checks that a failing evaluation and a panicking
+// walker stop every worker with an error, rather than hanging or crashing.
+func TestExhaustiveStops(t *testing.T) {
+	bad := &badProblem{domain: []int{0, 1, 2, 3}, eval: func(x []int, out *Evaluation) {
+		if x[0] == 3 && x[3] == 2 {
+			out.Violation = -1
+		}
+	}}
+	for _, workers := range []int{1, 4} {
+		done := make(chan error)
+		go func() {
+			_, err := Minimize(bad, &Exhaustive{}, &Settings{Workers: workers})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Errorf("%d workers: no error for a negative violation", workers)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%d workers: the enumeration did not stop after an invalid evaluation", workers)
+		}
+		_, err := Minimize(&handProblem{}, &Exhaustive{NewWalker: func() Walker {
+			return funcWalker{
+				values: func(_ []int, depth int, dst []int) []int { return append(dst, 0, 1, 2) },
+				prune: func(partial []int, depth int) bool {
+					if depth == 3 && partial[2] == 2 {
+						panic("walker broken")
+					}
+					return false
+				},
+			}
+		}}, &Settings{Workers: workers})
+		if err == nil || !bytes.Contains([]byte(err.Error()), []byte("walker broken")) {
+			t.Errorf("%d workers: error %v for a panicking walker", workers, err)
+		}
+	}
+}
+
+// funcWalker is a Walker of two functions, which must be safe for
+// concurrent use; a nil prune cuts nothing.
+type funcWalker struct {
+	values func(partial []int, depth int, dst []int) []int
+	prune  func(partial []int, depth int) bool
+}
+
+func (w funcWalker) Values(partial []int, depth int, dst []int) []int {
+	return w.values(partial, depth, dst)
+}
+
+func (w funcWalker) Prune(partial []int, depth int) bool {
+	return w.prune != nil && w.prune(partial, depth)
 }

@@ -79,7 +79,8 @@ func TestExhaustiveInterruptedWhileCutting(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	cuts := 0
-	x := &Exhaustive{Prune: func(_ []int, depth int) bool {
+	grid := gridProblem{n: 10, k: 4}
+	x := &Exhaustive{NewWalker: pruneWalker(grid, nil, func(_ []int, depth int) bool {
 		if depth < 10 {
 			return false
 		}
@@ -87,8 +88,8 @@ func TestExhaustiveInterruptedWhileCutting(t *testing.T) {
 			cancel()
 		}
 		return true
-	}}
-	res, err := Minimize(gridProblem{n: 10, k: 4}, x, &Settings{Context: ctx})
+	})}
+	res, err := Minimize(grid, x, &Settings{Context: ctx, Workers: 1}) // one walker: one count of cuts
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,13 +145,13 @@ func TestProgressDone(t *testing.T) {
 	var seen []float64
 	heavy := []int{2, 5, 0, 4, 1, 3, 6}
 	k := newKnapsack(3)
-	x := &Exhaustive{Order: heavy, Prune: func(partial []int, depth int) bool {
+	x := &Exhaustive{Order: heavy, NewWalker: pruneWalker(k, heavy, func(partial []int, depth int) bool {
 		w := 0
 		for _, g := range heavy[:depth] {
 			w += partial[g] * k.weight[g]
 		}
 		return w > k.capacity
-	}}
+	})}
 	res, err := Minimize(k, x, &Settings{Workers: 1, Progress: func(p Progress) { seen = append(seen, p.Done) }})
 	if err != nil {
 		t.Fatal(err)
@@ -196,4 +197,18 @@ func TestLeastViolatingTiebreak(t *testing.T) {
 			t.Errorf("%T: least violating %v, want the genomes of %v", m, res.LeastViolating, want)
 		}
 	}
+}
+
+// pruneWalker makes the NewWalker of an Exhaustive that offers every gene
+// of problem p its whole domain, in the enumeration order order (nil: gene
+// order), and cuts by prune.
+func pruneWalker(p Problem, order []int, prune func(partial []int, depth int) bool) func() Walker {
+	values := func(_ []int, depth int, dst []int) []int {
+		gene := depth
+		if order != nil {
+			gene = order[depth]
+		}
+		return append(dst, p.Domain(gene)...)
+	}
+	return func() Walker { return funcWalker{values: values, prune: prune} }
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math/rand"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -33,7 +31,8 @@ type Settings struct {
 	Patience int
 
 	// Workers is the number of goroutines that evaluate genomes, each with
-	// its own Evaluator. The default, for 0 or less, is
+	// its own Evaluator (and, for Exhaustive, that walk the enumeration
+	// tree, each with its own Walker). The default, for 0 or less, is
 	// runtime.GOMAXPROCS(0). The result does not depend on it.
 	Workers int
 
@@ -53,8 +52,9 @@ type Settings struct {
 
 	// Progress, when not nil, is called from the goroutine that called
 	// Minimize after the initial population and after every generation
-	// (NSGA-II), or after every batch of evaluations and, while the walk
-	// only cuts, at least every progressInterval (Exhaustive).
+	// (NSGA-II), or whenever a worker has merged a batch of evaluations into
+	// the run's and at least every progressInterval while the walk only cuts
+	// (Exhaustive).
 	Progress func(Progress)
 
 	// Context, when not nil, ends the run early once it is done (cancelled
@@ -144,9 +144,14 @@ type Result struct {
 	// increasing violation, then Tiebreak, then genome. It is empty otherwise.
 	LeastViolating []Point
 
-	// Evaluations is the number of distinct genomes evaluated, that is of
-	// calls to Evaluator.Evaluate.
+	// Evaluations is the number of calls to Evaluator.Evaluate: of
+	// distinct genomes evaluated, except that NSGA-II evaluates again a
+	// genome bred after its evaluation left the cache (NSGA2.CacheSize).
 	Evaluations int
+
+	// FeasibleEvaluations is how many of those evaluations were feasible;
+	// for Exhaustive, the number of distinct feasible genomes visited.
+	FeasibleEvaluations int
 
 	// CacheHits is the number of genomes NSGA-II bred again after they had
 	// been evaluated, whose evaluation came from the cache.
@@ -223,13 +228,14 @@ func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{
-		Status:      status,
-		Feasible:    r.archive.Len() > 0,
-		Front:       r.archive.Points(),
-		Evaluations: r.evaluations,
-		CacheHits:   r.cacheHits,
-		Generations: r.generations,
-		Pruned:      r.pruned,
+		Status:              status,
+		Feasible:            r.archive.Len() > 0,
+		Front:               r.archive.Points(),
+		Evaluations:         r.evaluations,
+		FeasibleEvaluations: r.feasible,
+		CacheHits:           r.cacheHits,
+		Generations:         r.generations,
+		Pruned:              r.pruned,
 	}
 	if !res.Feasible {
 		res.LeastViolating = r.least.points
@@ -286,58 +292,6 @@ func (r *run) version() int {
 		return -1 - r.least.version
 	}
 	return r.archive.version
-}
-
-// evaluate evaluates genomes[i] into out[i] for every i, on the workers in
-// parallel, and then records the evaluations in order. out[i].Objectives
-// must have length NumObjectives. The outcome does not depend on the number
-// of workers or on their scheduling: each result is placed by its index and
-// the first invalid evaluation, by index, is the error.
-func (r *run) evaluate(genomes [][]int, out []Evaluation) error {
-	errs := make([]error, len(genomes))
-	call := func(ev Evaluator, i int) {
-		defer func() {
-			if v := recover(); v != nil {
-				errs[i] = fmt.Errorf("moo: evaluation of genome %v panicked: %v", genomes[i], v)
-			}
-		}()
-		e := &out[i]
-		clear(e.Objectives)
-		e.Violation, e.Tiebreak, e.Payload = 0, 0, nil
-		ev.Evaluate(genomes[i], e)
-	}
-	if w := min(len(r.workers), len(genomes)); w <= 1 {
-		for i := range genomes {
-			call(r.workers[0], i)
-		}
-	} else {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for _, ev := range r.workers[:w] {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= len(genomes) {
-						return
-					}
-					call(ev, i)
-				}
-			}()
-		}
-		wg.Wait()
-	}
-	for i, g := range genomes {
-		if errs[i] != nil {
-			return errs[i]
-		}
-		if err := r.sp.checkEvaluation(g, &out[i]); err != nil {
-			return err
-		}
-		r.record(g, &out[i])
-	}
-	return nil
 }
 
 // record counts an evaluation and offers it to the archive or to the

@@ -62,9 +62,23 @@ type NSGA2 struct {
 	// Revisit lets breeding yield genomes evaluated in earlier generations
 	// (their evaluation then comes from the cache). By default breeding
 	// discards them, like duplicates of the population, so that every
-	// offspring is a genome never evaluated before.
+	// offspring is a genome never evaluated before (as far as the cache
+	// remembers).
 	Revisit bool
+
+	// CacheSize is how many evaluations the cache remembers: the most
+	// recent ones, first in, first out, so that memory does not grow with
+	// the number of evaluations (about 8·(genes + objectives) + 48 bytes an
+	// entry). A genome bred again after it left the cache is evaluated
+	// again. The default, for 0, is DefaultCacheSize; a negative value
+	// remembers nothing.
+	CacheSize int
 }
+
+// DefaultCacheSize is the default of NSGA2.CacheSize: 2¹⁷ evaluations, more
+// than the 100 100 of a default run on WATERS (100 generations… 1 000 of a
+// population of 100), about 30 MB there.
+const DefaultCacheSize = 1 << 17
 
 // operators holds what a genome needs to mutate and recombine itself.
 type operators struct {
@@ -76,14 +90,19 @@ type operators struct {
 
 // genome is NSGA-II's eaopt.Genome: integer genes, each one of its gene's
 // allowed values, with the genome's evaluation and its rank and crowding
-// distance in the population that holds it.
+// distance in the population that holds it. The model recycles the genomes
+// of individuals that die, so that breeding allocates nothing in steady
+// state.
 type genome struct {
 	genes []int
 	ops   *operators
+	hash  uint64 // hashGenome(genes), set when the genes are final
 
-	eval     *Evaluation // nil until evaluated; shared by clones, never modified
-	rank     int         // its front, 0 the best
-	crowding float64     // its crowding distance in that front
+	eval      Evaluation // its own Objectives buffer, valid when evaluated
+	evaluated bool
+	rank      int     // its front, 0 the best
+	crowding  float64 // its crowding distance in that front
+	kept      int     // the last ranking that kept it in the population
 }
 
 var (
@@ -102,7 +121,7 @@ func (g *genome) fitness() float64 {
 // only returns the genome's fitness; it reports an error for a genome that
 // has not been evaluated.
 func (g *genome) Evaluate() (float64, error) {
-	if g.eval == nil {
+	if !g.evaluated {
 		return math.Inf(1), errors.New("moo: genome evaluated outside its population")
 	}
 	return g.fitness(), nil
@@ -132,7 +151,7 @@ func (g *genome) Mutate(rng *rand.Rand) {
 	if g.ops.extra != nil {
 		g.ops.extra(g.genes, rng)
 	}
-	g.eval = nil
+	g.evaluated = false
 }
 
 // Crossover implements eaopt.Genome: it recombines g and mate, which must be
@@ -156,28 +175,73 @@ func (g *genome) Crossover(mate eaopt.Genome, rng *rand.Rand) {
 			}
 		}
 	}
-	g.eval, o.eval = nil, nil
+	g.evaluated, o.evaluated = false, false
 }
 
-// Clone implements eaopt.Genome.
+// Clone implements eaopt.Genome. Only eaopt clones (into its hall of fame,
+// when the best fitness improves); the model copies parents into recycled
+// genomes instead.
 func (g *genome) Clone() eaopt.Genome {
 	c := *g
 	c.genes = slices.Clone(g.genes)
+	c.eval.Objectives = slices.Clone(g.eval.Objectives)
 	return &c
 }
 
 func asGenome(ind eaopt.Individual) *genome { return ind.Genome.(*genome) }
 
+// skipRandString draws from rng what eaopt's Individual.Clone draws for the
+// random identifier it gives a clone (eaopt's randString of 6 letters: 6 bits
+// a letter, 10 letters a draw, indices 52 to 63 rejected), without building
+// the string. Breeding copies parents into recycled genomes instead of
+// cloning them, and draws these numbers so that a run takes the same random
+// choices as one that clones (TestSkipRandString checks it against eaopt).
+func skipRandString(rng *rand.Rand) {
+	const letters, bitsPer, perDraw = 52, 6, 63 / 6
+	cache, remain := rng.Int63(), perDraw
+	for i := 0; i < 6; {
+		if remain == 0 {
+			cache, remain = rng.Int63(), perDraw
+		}
+		if cache&(1<<bitsPer-1) < letters {
+			i++
+		}
+		cache >>= bitsPer
+		remain--
+	}
+}
+
 // model is NSGA-II's eaopt.Model. Apply turns a ranked population of parents
 // into the next ranked population: it breeds offspring by binary tournament,
 // crossover and mutation, evaluates them, and keeps the best of parents and
-// offspring by non-dominated sorting and crowding distance.
+// offspring by non-dominated sorting and crowding distance. It keeps its
+// buffers from one generation to the next.
 type model struct {
 	r         *run
 	ops       *operators
 	crossover float64
 	revisit   bool
-	cache     map[string]*Evaluation
+	cache     *evalCache
+
+	free    []*genome // genomes of individuals that died, for reuse
+	seen    genomeSet // breeding: the parents and offspring of a generation
+	pending genomeSet // evaluation: the genomes of a batch to evaluate
+
+	offspring, all, next eaopt.Individuals
+
+	pipe      *pipeline
+	budget    int       // evaluations the batch may make, or -1
+	leaders   []*genome // the batch's genomes to evaluate, distinct
+	followers []int     // pairs: a batch index, its leader's index in leaders
+	admitted  int       // individuals of the batch admitted so far
+	cut       bool      // the budget has cut the batch
+
+	sorter  sorter
+	evals   []Evaluation
+	dist    []float64
+	order   []int
+	pos     []int
+	ranking int // rankings made, to mark the genomes each keeps
 }
 
 // Validate implements eaopt.Model.
@@ -194,13 +258,37 @@ func (m *model) Validate() error {
 // Apply implements eaopt.Model.
 func (m *model) Apply(pop *eaopt.Population) error {
 	parents := pop.Individuals
-	offspring := m.breed(parents, pop.RNG)
-	n, err := m.evaluate(offspring)
+	m.begin(len(parents))
+	offspring := m.breed(parents, pop.RNG) // admitting each offspring as it comes
+	n, err := m.finish(offspring)
 	if err != nil {
 		return err
 	}
+	for _, c := range offspring[n:] { // beyond the evaluation budget
+		m.release(asGenome(c))
+	}
 	pop.Individuals = m.survive(parents, offspring[:n], len(parents))
 	return nil
+}
+
+// newGenome returns a genome of the problem, recycled if one is free, marked
+// for evaluation; its genes and objectives hold stale values.
+func (m *model) newGenome() *genome {
+	if k := len(m.free); k > 0 {
+		g := m.free[k-1]
+		m.free[k-1] = nil
+		m.free = m.free[:k-1]
+		g.evaluated = false
+		return g
+	}
+	sp := m.ops.sp
+	return &genome{genes: make([]int, sp.n), ops: m.ops, eval: Evaluation{Objectives: make([]float64, sp.m)}}
+}
+
+// release hands back the genome of an individual that left the population.
+func (m *model) release(g *genome) {
+	g.eval.Payload = nil
+	m.free = append(m.free, g)
 }
 
 // tournament returns the index of the winner of a binary tournament between
@@ -232,116 +320,166 @@ func tournament(pop eaopt.Individuals, rng *rand.Rand) int {
 	return j
 }
 
+// child returns a copy of the parent ind in a recycled genome, as eaopt's
+// Individual.Clone would, random draws included.
+func (m *model) child(ind eaopt.Individual, rng *rand.Rand) *genome {
+	skipRandString(rng)
+	g := m.newGenome()
+	copy(g.genes, asGenome(ind).genes)
+	return g
+}
+
 // breed returns up to len(parents) offspring, none equal to a parent, to
-// another offspring or, unless revisiting, to a genome evaluated before, each
-// marked for evaluation. It gives up after
-// 20·len(parents) children when the space is too small or the population too
-// uniform to yield that many distinct ones.
+// another offspring or, unless revisiting, to a genome in the cache, each
+// marked for evaluation and admitted to the current batch as soon as it is
+// bred. It gives up after 20·len(parents) children when the space is too
+// small or the population too uniform to yield that many distinct ones. The
+// slice is reused by the next call.
 func (m *model) breed(parents eaopt.Individuals, rng *rand.Rand) eaopt.Individuals {
 	n := len(parents)
-	seen := make(map[string]struct{}, 2*n)
+	m.seen.reset(2 * n)
 	for _, p := range parents {
-		seen[genomeKey(asGenome(p).genes)] = struct{}{}
+		g := asGenome(p)
+		m.seen.add(g.genes, g.hash)
 	}
-	offspring := make(eaopt.Individuals, 0, n)
+	offspring := m.offspring[:0]
 	for tries := 0; len(offspring) < n && tries < 20*n; tries += 2 {
-		c1 := parents[tournament(parents, rng)].Clone(rng)
-		c2 := parents[tournament(parents, rng)].Clone(rng)
+		g1 := m.child(parents[tournament(parents, rng)], rng)
+		g2 := m.child(parents[tournament(parents, rng)], rng)
 		if rng.Float64() < m.crossover {
-			// eaopt's Individual.Crossover takes the mate by value and
-			// so leaves its Evaluated flag and old fitness: the flags
-			// are reset below for both children.
-			c1.Crossover(c2, rng)
+			g1.Crossover(g2, rng)
 		}
-		c1.Mutate(rng)
-		c2.Mutate(rng)
-		for _, c := range [2]eaopt.Individual{c1, c2} {
-			g := asGenome(c)
-			g.eval = nil
-			c.Evaluated, c.Fitness = false, math.Inf(1)
-			k := genomeKey(g.genes)
-			if _, dup := seen[k]; dup || len(offspring) == n {
+		g1.Mutate(rng)
+		g2.Mutate(rng)
+		for _, g := range [2]*genome{g1, g2} {
+			// Every child is marked for evaluation: eaopt's
+			// Individual.Crossover, which the model does not use, would
+			// leave the mate's flag and old fitness.
+			g.evaluated = false
+			g.hash = hashGenome(g.genes)
+			if len(offspring) == n || m.seen.has(g.genes, g.hash) {
+				m.release(g)
 				continue
 			}
-			if _, old := m.cache[k]; old && !m.revisit {
+			cached := m.cache.lookup(g.genes, g.hash)
+			if cached >= 0 && !m.revisit {
+				m.release(g)
 				continue
 			}
-			seen[k] = struct{}{}
-			offspring = append(offspring, c)
+			m.seen.add(g.genes, g.hash)
+			offspring = append(offspring, eaopt.Individual{Genome: g, Fitness: math.Inf(1)})
+			m.admit(len(offspring)-1, g, cached)
 		}
 	}
+	m.offspring = offspring
 	return offspring
 }
 
-// evaluate gives the leading genomes of inds their evaluations, from the
-// cache or by evaluating them, as many as the evaluation budget allows, and
-// returns how many that is.
-func (m *model) evaluate(inds eaopt.Individuals) (int, error) {
-	budget := m.r.budget()
-	var todo [][]int
-	var keys []string
-	pending := make(map[string]bool)
-	n := 0
-	for _, ind := range inds {
-		g := asGenome(ind)
-		if g.eval == nil {
-			k := genomeKey(g.genes)
-			if _, hit := m.cache[k]; !hit && !pending[k] {
-				if budget >= 0 && len(todo) == budget {
-					break
-				}
-				pending[k] = true
-				todo = append(todo, g.genes)
-				keys = append(keys, k)
+// A batch is a list of individuals to evaluate, in order: the initial
+// population, or the offspring of a generation as breeding yields them. Each
+// is admitted in turn (admit): it takes its evaluation from the cache, or
+// follows an equal genome earlier in the batch, or goes to the pipeline to
+// be evaluated while the batch is still being made; once the evaluation
+// budget is spent, the batch is cut and nothing more is admitted. finish
+// waits for the evaluations and records them.
+
+// begin starts a batch of at most size individuals.
+func (m *model) begin(size int) {
+	m.budget = m.r.budget()
+	m.leaders, m.followers = m.leaders[:0], m.followers[:0]
+	m.pending.reset(size)
+	m.admitted, m.cut = 0, false
+	m.pipe.reset()
+}
+
+// admit takes individual i of the batch, whose genome is g and which the
+// cache holds as entry cached (or -1), and reports whether it was admitted
+// (false once the budget has cut the batch).
+func (m *model) admit(i int, g *genome, cached int) bool {
+	if m.cut {
+		return false
+	}
+	if !g.evaluated {
+		if k := cached; k >= 0 {
+			m.cache.get(k, &g.eval)
+			g.evaluated = true
+			m.r.cacheHits++
+		} else if k, added := m.pending.add(g.genes, g.hash); !added {
+			m.followers = append(m.followers, i, k)
+		} else {
+			if m.budget >= 0 && len(m.leaders) == m.budget {
+				m.cut = true
+				return false
 			}
+			m.leaders = append(m.leaders, g)
+			m.pipe.add(g.genes, &g.eval)
 		}
-		n++
 	}
-	out := make([]Evaluation, len(todo))
-	objs := make([]float64, len(todo)*m.r.sp.m)
-	for i := range out {
-		out[i].Objectives = objs[i*m.r.sp.m : (i+1)*m.r.sp.m : (i+1)*m.r.sp.m]
-	}
-	if err := m.r.evaluate(todo, out); err != nil {
+	m.admitted++
+	return true
+}
+
+// finish completes the batch inds: it waits for the evaluations, records
+// them, remembers them in the cache and gives the followers their leaders'.
+// It returns how many individuals, from the first, were admitted.
+func (m *model) finish(inds eaopt.Individuals) (int, error) {
+	if err := m.pipe.finish(); err != nil {
 		return 0, err
 	}
-	for i, k := range keys {
-		m.cache[k] = &out[i]
+	for _, g := range m.leaders {
+		g.evaluated = true
+		m.cache.put(g.genes, g.hash, &g.eval)
 	}
-	for _, ind := range inds[:n] {
+	for f := 0; f < len(m.followers); f += 2 {
+		g, leader := asGenome(inds[m.followers[f]]), m.leaders[m.followers[f+1]]
+		copy(g.eval.Objectives, leader.eval.Objectives)
+		g.eval.Violation, g.eval.Tiebreak, g.eval.Payload, g.evaluated = leader.eval.Violation, leader.eval.Tiebreak, leader.eval.Payload, true
+	}
+	clear(m.leaders)
+	return m.admitted, nil
+}
+
+// evaluate gives the leading individuals of inds their evaluations, from the
+// cache or by evaluating them, as many as the evaluation budget allows, and
+// returns how many that is. Genomes repeated in inds are evaluated once.
+func (m *model) evaluate(inds eaopt.Individuals) (int, error) {
+	m.begin(len(inds))
+	for i, ind := range inds {
 		g := asGenome(ind)
-		if g.eval == nil {
-			k := genomeKey(g.genes)
-			g.eval = m.cache[k]
-			if !pending[k] {
-				m.r.cacheHits++
-			}
+		cached := -1
+		if !g.evaluated {
+			cached = m.cache.lookup(g.genes, g.hash)
+		}
+		if !m.admit(i, g, cached) {
+			break
 		}
 	}
-	return n, nil
+	return m.finish(inds)
 }
 
 // rank sorts inds into fronts by constraint domination, gives every member
-// of the fronts it needs its rank and crowding distance, and returns the n
-// best: whole fronts in order, the last one cut by decreasing crowding
-// distance (ties by position). The returned individuals are marked evaluated
-// with their fitness, so eaopt does not evaluate them again.
-func rank(inds eaopt.Individuals, n int) eaopt.Individuals {
-	evals := make([]Evaluation, len(inds))
-	for i, ind := range inds {
-		evals[i] = *asGenome(ind).eval
+// of the fronts it needs its rank and crowding distance, and appends the n
+// best to next: whole fronts in order, the last one cut by decreasing
+// crowding distance (ties by position). The individuals appended are marked
+// evaluated with their fitness, so eaopt does not evaluate them again, and
+// their genomes with this ranking.
+func (m *model) rank(inds eaopt.Individuals, n int, next eaopt.Individuals) eaopt.Individuals {
+	m.ranking++
+	m.evals = m.evals[:0]
+	for _, ind := range inds {
+		m.evals = append(m.evals, asGenome(ind).eval)
 	}
-	next := make(eaopt.Individuals, 0, n)
-	for r, front := range NonDominatedSort(evals) {
+	for r, front := range m.sorter.sort(m.evals) {
 		if len(next) == n {
 			break
 		}
-		cd := CrowdingDistance(evals, front)
-		pos := make([]int, len(front))
+		m.dist, m.order = crowding(m.evals, front, m.dist, m.order)
+		cd := m.dist
+		pos := m.pos[:0]
 		for t, i := range front {
 			g := asGenome(inds[i])
 			g.rank, g.crowding = r, cd[t]
-			pos[t] = t
+			pos = append(pos, t)
 		}
 		if len(next)+len(front) > n {
 			slices.SortStableFunc(pos, func(a, b int) int { return cmp.Compare(cd[b], cd[a]) })
@@ -349,19 +487,32 @@ func rank(inds eaopt.Individuals, n int) eaopt.Individuals {
 		}
 		for _, t := range pos {
 			ind := inds[front[t]]
-			ind.Fitness, ind.Evaluated = asGenome(ind).fitness(), true
+			g := asGenome(ind)
+			g.kept = m.ranking
+			ind.Fitness, ind.Evaluated = g.fitness(), true
 			next = append(next, ind)
 		}
+		m.pos = pos
 	}
+	clear(m.evals) // drop the payloads
 	return next
 }
 
-// survive returns the next population: the n best of parents and offspring.
+// survive returns the next population, the n best of parents and offspring,
+// and recycles the genomes of the others. It fills the slice that held the
+// previous population and keeps the parents' for the next generation.
 func (m *model) survive(parents, offspring eaopt.Individuals, n int) eaopt.Individuals {
-	all := make(eaopt.Individuals, 0, len(parents)+len(offspring))
-	all = append(all, parents...)
-	all = append(all, offspring...)
-	return rank(all, n)
+	m.all = append(append(m.all[:0], parents...), offspring...)
+	next := m.rank(m.all, n, m.next[:0])
+	for _, ind := range m.all {
+		if g := asGenome(ind); g.kept != m.ranking {
+			m.release(g)
+		}
+	}
+	clear(m.all)
+	clear(parents)
+	m.next = parents[:0]
+	return next
 }
 
 // minimize samples the initial population from the run's generator and
@@ -386,7 +537,20 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	case ops.mutation < 0:
 		ops.mutation = 0
 	}
-	m := &model{r: r, ops: ops, crossover: a.CrossoverRate, revisit: a.Revisit, cache: make(map[string]*Evaluation)}
+	capacity := a.CacheSize
+	switch {
+	case capacity == 0:
+		capacity = DefaultCacheSize
+	case capacity < 0:
+		capacity = 0
+	}
+	expect := n * (1 + r.set.Generations) // evaluations if none is answered by the cache
+	if r.set.MaxEvaluations > 0 {
+		expect = min(expect, r.set.MaxEvaluations)
+	}
+	m := &model{r: r, ops: ops, crossover: a.CrossoverRate, revisit: a.Revisit, cache: newEvalCache(sp.n, sp.m, capacity, expect),
+		pipe: newPipeline(r, n)}
+	defer m.pipe.close()
 	switch {
 	case m.crossover == 0:
 		m.crossover = 0.9
@@ -404,28 +568,30 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	// (repeats only when distinct ones are too hard to find).
 	rng := r.set.Rand
 	initial := make(eaopt.Individuals, 0, n)
-	seen := make(map[string]struct{}, n)
-	add := func(genes []int, force bool) {
-		k := genomeKey(genes)
-		if _, dup := seen[k]; dup && !force {
+	m.seen.reset(n)
+	add := func(g *genome, force bool) {
+		g.hash = hashGenome(g.genes)
+		if _, added := m.seen.add(g.genes, g.hash); !added && !force {
+			m.release(g)
 			return
 		}
-		seen[k] = struct{}{}
-		initial = append(initial, eaopt.Individual{Genome: &genome{genes: genes, ops: ops}, Fitness: math.Inf(1)})
+		initial = append(initial, eaopt.Individual{Genome: g, Fitness: math.Inf(1)})
 	}
-	for _, g := range a.Initial {
+	for _, genes := range a.Initial {
 		if len(initial) == n {
 			break
 		}
-		if err := sp.check(g); err != nil {
+		if err := sp.check(genes); err != nil {
 			return NotTerminated, fmt.Errorf("moo: initial genome: %w", err)
 		}
-		add(slices.Clone(g), false)
+		g := m.newGenome()
+		copy(g.genes, genes)
+		add(g, false)
 	}
-	random := func() []int {
-		g := make([]int, sp.n)
+	random := func() *genome {
+		g := m.newGenome()
 		for i, vals := range sp.values {
-			g[i] = vals[rng.Intn(len(vals))]
+			g.genes[i] = vals[rng.Intn(len(vals))]
 		}
 		return g
 	}
@@ -438,7 +604,7 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	if _, err := m.evaluate(initial); err != nil {
 		return NotTerminated, err
 	}
-	initial = rank(initial, n)
+	initial = m.rank(initial, n, make(eaopt.Individuals, 0, n))
 	if r.interrupted() {
 		return Interrupted, nil
 	}
@@ -447,7 +613,7 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	lastVersion, lastChange := r.version(), 0
 	stop := func() Status {
 		switch {
-		case r.evaluations >= sp.size:
+		case m.cache.len() >= sp.size: // every genome evaluated and remembered
 			return Exhausted
 		case r.set.MaxEvaluations > 0 && r.evaluations >= r.set.MaxEvaluations:
 			return EvaluationLimit

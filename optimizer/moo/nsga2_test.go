@@ -110,21 +110,26 @@ func checkFront(t *testing.T, p Problem, front []Point) {
 }
 
 // TestNSGA2Determinism checks that the same seed gives byte-identical
-// results with 1 and 4 workers, on a problem whose evaluations take uneven
-// times so that the workers finish out of order.
+// results with 1, 2 and 4 workers, on a problem whose evaluations take uneven
+// times so that the workers finish out of order, with the default cache and
+// with one so small (50 evaluations) that genomes leave it and are evaluated
+// again.
 func TestNSGA2Determinism(t *testing.T) {
-	encode := func(workers int, seed int64) ([]byte, *Result) {
+	gob.Register(knapsackPayload{})
+	encode := func(workers int, seed int64, cache int, byRand bool) ([]byte, *Result) {
 		k := newKnapsack(3)
 		k.jitter = true
-		gob.Register(knapsackPayload{})
 		s := &Settings{Generations: 25, Workers: workers, Seed: seed}
-		if workers == 2 {
+		if byRand {
 			s.Rand = rand.New(rand.NewSource(seed)) // the same as Seed
 			s.Seed = 999
 		}
-		res, err := Minimize(k, &NSGA2{Population: 40}, s)
+		res, err := Minimize(k, &NSGA2{Population: 40, CacheSize: cache}, s)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if int(k.calls.Load()) != res.Evaluations {
+			t.Errorf("%d evaluations counted, %d made", res.Evaluations, k.calls.Load())
 		}
 		var buf bytes.Buffer
 		if err := gob.NewEncoder(&buf).Encode(res); err != nil {
@@ -132,19 +137,68 @@ func TestNSGA2Determinism(t *testing.T) {
 		}
 		return buf.Bytes(), res
 	}
-	one, r1 := encode(1, 11)
-	four, r4 := encode(4, 11)
-	if !bytes.Equal(one, four) {
-		t.Errorf("1 and 4 workers give different results:\n%+v\n%+v", r1, r4)
+	for _, cache := range []int{0, 50} {
+		one, r1 := encode(1, 11, cache, false)
+		for _, w := range []int{2, 4} {
+			if other, rw := encode(w, 11, cache, false); !bytes.Equal(one, other) {
+				t.Errorf("cache %d: 1 and %d workers give different results:\n%+v\n%+v", cache, w, r1, rw)
+			}
+		}
+		if two, _ := encode(2, 11, cache, true); !bytes.Equal(one, two) {
+			t.Errorf("cache %d: Settings.Rand seeded with 11 and Settings.Seed 11 give different results", cache)
+		}
+		if other, _ := encode(4, 12, cache, false); bytes.Equal(one, other) {
+			t.Errorf("cache %d: seeds 11 and 12 give the same result", cache)
+		}
+		t.Logf("cache %d, seed 11: %d evaluations, front of %d points, %d bytes encoded, identical with 1, 2 and 4 workers", cache, r1.Evaluations, len(r1.Front), len(one))
 	}
-	if two, _ := encode(2, 11); !bytes.Equal(one, two) {
-		t.Error("Settings.Rand seeded with 11 and Settings.Seed 11 give different results")
+}
+
+// TestNSGA2SmallCache checks what a cache too small for the run changes:
+// genomes that left it are evaluated again, so more evaluations are made
+// than distinct genomes, and the front is still made of true evaluations.
+func TestNSGA2SmallCache(t *testing.T) {
+	k := newKnapsack(2)
+	distinct := map[string]bool{}
+	k.seen = func(g []int) { distinct[fmt.Sprint(g)] = true }
+	res, err := Minimize(k, &NSGA2{Population: 40, CacheSize: 50}, &Settings{Generations: 60, Workers: 1, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
 	}
-	other, _ := encode(4, 12)
-	if bytes.Equal(one, other) {
-		t.Error("seeds 11 and 12 give the same result")
+	if res.Evaluations <= len(distinct) {
+		t.Errorf("%d evaluations of %d distinct genomes: none evaluated again with a cache of 50", res.Evaluations, len(distinct))
 	}
-	t.Logf("seed 11: %d evaluations, front of %d points, %d bytes encoded, identical with 1 and 4 workers", r1.Evaluations, len(r1.Front), len(one))
+	checkFront(t, newKnapsack(2), res.Front)
+	t.Logf("%d evaluations of %d distinct genomes, front of %d points", res.Evaluations, len(distinct), len(res.Front))
+}
+
+// TestGenerationAllocations checks that a generation of NSGA-II allocates
+// nothing in steady state, with one worker and with two (where offspring go
+// to the helper goroutine in chunks as they are bred).
+func TestGenerationAllocations(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		k := newKnapsack(3)
+		r, m, pop := newTestModel(t, k, 100)
+		if workers == 2 {
+			r.workers = append(r.workers, k.NewWorker())
+			m.pipe = newPipeline(r, 100)
+		}
+		m.revisit = true
+		for range 20 { // warm up: buffers and the pool of genomes reach their size
+			if err := m.Apply(pop); err != nil {
+				t.Fatal(err)
+			}
+		}
+		allocs := testing.AllocsPerRun(50, func() {
+			if err := m.Apply(pop); err != nil {
+				t.Fatal(err)
+			}
+		})
+		m.pipe.close()
+		if allocs > 0 {
+			t.Errorf("%d workers: %v allocations per generation of 100 offspring, want none", workers, allocs)
+		}
+	}
 }
 
 // TestOffspringMarkedForEvaluation checks that every offspring comes out of
@@ -165,14 +219,18 @@ func TestOffspringMarkedForEvaluation(t *testing.T) {
 
 	h := &handProblem{need: 2}
 	_, m, pop := newTestModel(t, h, 20)
+	m.begin(len(pop.Individuals))
 	off := m.breed(pop.Individuals, pop.RNG)
 	if len(off) == 0 {
 		t.Fatal("no offspring")
 	}
 	for _, c := range off {
-		if c.Evaluated || asGenome(c).eval != nil {
+		if c.Evaluated || asGenome(c).evaluated {
 			t.Errorf("offspring %v not marked for evaluation", c)
 		}
+	}
+	if _, err := m.finish(off); err != nil {
+		t.Fatal(err)
 	}
 	ev := h.NewWorker()
 	for gen := range 10 {
@@ -203,20 +261,21 @@ func newTestModel(tb testing.TB, p Problem, n int) (*run, *model, *eaopt.Populat
 	}
 	r := &run{sp: sp, archive: NewArchive(sp.m), least: leastViolating{k: 10}, workers: []Evaluator{p.NewWorker()}}
 	ops := &operators{sp: sp, mutation: 1 / float64(sp.n)}
-	m := &model{r: r, ops: ops, crossover: 0.9, cache: make(map[string]*Evaluation)}
+	m := &model{r: r, ops: ops, crossover: 0.9, cache: newEvalCache(sp.n, sp.m, DefaultCacheSize, 0), pipe: newPipeline(r, n)}
 	rng := rand.New(rand.NewSource(1))
 	inds := make(eaopt.Individuals, n)
 	for i := range inds {
-		g := make([]int, sp.n)
+		g := m.newGenome()
 		for j, vals := range sp.values {
-			g[j] = vals[rng.Intn(len(vals))]
+			g.genes[j] = vals[rng.Intn(len(vals))]
 		}
-		inds[i] = eaopt.NewIndividual(&genome{genes: g, ops: ops}, rng)
+		g.hash = hashGenome(g.genes)
+		inds[i] = eaopt.NewIndividual(g, rng)
 	}
 	if _, err := m.evaluate(inds); err != nil {
 		tb.Fatal(err)
 	}
-	return r, m, &eaopt.Population{Individuals: rank(inds, n), RNG: rng}
+	return r, m, &eaopt.Population{Individuals: m.rank(inds, n, nil), RNG: rng}
 }
 
 func TestNSGA2Limits(t *testing.T) {
@@ -314,8 +373,12 @@ func TestErrors(t *testing.T) {
 		{"crossover", &handProblem{}, &NSGA2{Crossover: 7}, nil, "unknown crossover"},
 		{"max evaluations", &handProblem{}, nil, &Settings{MaxEvaluations: -1}, "MaxEvaluations"},
 		{"order", &handProblem{}, &Exhaustive{Order: []int{0, 1, 1, 3}}, nil, "not a permutation"},
-		{"values outside", &handProblem{}, &Exhaustive{Values: func(_ []int, _ int, dst []int) []int { return append(dst, 3) }}, nil, "value 3, not one of"},
-		{"values twice", &handProblem{}, &Exhaustive{Values: func(_ []int, _ int, dst []int) []int { return append(dst, 1, 1) }}, nil, "value 1 twice"},
+		{"values outside", &handProblem{}, &Exhaustive{NewWalker: func() Walker {
+			return funcWalker{values: func(_ []int, _ int, dst []int) []int { return append(dst, 3) }}
+		}}, nil, "value 3, not one of"},
+		{"values twice", &handProblem{}, &Exhaustive{NewWalker: func() Walker {
+			return funcWalker{values: func(_ []int, _ int, dst []int) []int { return append(dst, 1, 1) }}
+		}}, nil, "value 1 twice"},
 	} {
 		_, err := Minimize(c.p, c.m, c.s)
 		if err == nil || !strings.Contains(err.Error(), c.substr) {

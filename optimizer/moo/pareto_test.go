@@ -62,6 +62,48 @@ func naiveSort(evals []Evaluation) [][]int {
 	return fronts
 }
 
+// fastNonDominatedSort is the fast non-dominated sort of Deb et al. (2002),
+// O(M·N²), the reference for NonDominatedSort: it counts for every
+// evaluation how many others constraint-dominate it, then peels the fronts
+// off by decrementing the counts of those each front dominates.
+func fastNonDominatedSort(evals []Evaluation) [][]int {
+	n := len(evals)
+	if n == 0 {
+		return nil
+	}
+	count := make([]int, n)
+	dominated := make([][]int, n) // dominated[i]: the evaluations i dominates
+	for i := range n {
+		for j := range n {
+			if ConstrainedDominates(&evals[i], &evals[j]) {
+				dominated[i] = append(dominated[i], j)
+				count[j]++
+			}
+		}
+	}
+	var fronts [][]int
+	var front []int
+	for i, c := range count {
+		if c == 0 {
+			front = append(front, i)
+		}
+	}
+	for len(front) > 0 {
+		fronts = append(fronts, front)
+		var next []int
+		for _, i := range front {
+			for _, j := range dominated[i] {
+				if count[j]--; count[j] == 0 {
+					next = append(next, j)
+				}
+			}
+		}
+		slices.Sort(next)
+		front = next
+	}
+	return fronts
+}
+
 func TestNonDominatedSort(t *testing.T) {
 	evals := []Evaluation{
 		ev(0, 1, 4), // 0: front 0
@@ -80,22 +122,60 @@ func TestNonDominatedSort(t *testing.T) {
 	if got := NonDominatedSort(nil); got != nil {
 		t.Errorf("NonDominatedSort(nil) = %v", got)
 	}
+	// Three objectives, where the last member of a front is not the one
+	// that dominates: (1,1,5) and (2,5,1) form front 0; (3,2,6) is
+	// dominated by the first only, (3,6,2) by the second only.
+	evals = []Evaluation{ev(0, 3, 2, 6), ev(0, 1, 1, 5), ev(0, 2, 5, 1), ev(0, 3, 6, 2)}
+	want = [][]int{{1, 2}, {0, 3}}
+	if got := NonDominatedSort(evals); !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("NonDominatedSort = %v, want %v", got, want)
+	}
+}
 
+// TestSortProperty checks NonDominatedSort against the fast non-dominated
+// sort of Deb et al. (2002) and against peeling, on random populations of
+// 1 to 5 objectives with many ties (objectives drawn from a few values, so
+// that duplicates are common), including -0 next to +0, and a quarter of
+// infeasible members with tied violations; one sorter is reused throughout,
+// as NSGA-II reuses its own, and must give what a fresh one gives.
+func TestSortProperty(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
-	for range 300 {
-		evals := make([]Evaluation, 1+rng.Intn(40))
-		m := 1 + rng.Intn(3)
+	var s sorter
+	for trial := range 3000 {
+		n := 1 + rng.Intn(60)
+		if trial%10 == 0 {
+			n = 100 + rng.Intn(150)
+		}
+		m := 1 + rng.Intn(5)
+		levels := 2 + rng.Intn(6)
+		evals := make([]Evaluation, n)
 		for i := range evals {
 			evals[i].Objectives = make([]float64, m)
 			for k := range m {
-				evals[i].Objectives[k] = float64(rng.Intn(5))
+				evals[i].Objectives[k] = float64(rng.Intn(levels))
+				if evals[i].Objectives[k] == 0 && rng.Intn(2) == 0 {
+					evals[i].Objectives[k] = math.Copysign(0, -1)
+				}
+			}
+			if i > 0 && rng.Intn(8) == 0 { // an exact duplicate
+				evals[i] = evals[rng.Intn(i)]
 			}
 			if rng.Intn(4) == 0 {
-				evals[i].Violation = float64(1 + rng.Intn(3))
+				evals[i].Violation = float64(1+rng.Intn(3)) / 2
 			}
 		}
-		if got, want := NonDominatedSort(evals), naiveSort(evals); !slices.EqualFunc(got, want, slices.Equal) {
-			t.Fatalf("NonDominatedSort(%v) = %v, peeling gives %v", evals, got, want)
+		want := fastNonDominatedSort(evals)
+		got := NonDominatedSort(evals)
+		if !slices.EqualFunc(got, want, slices.Equal) {
+			t.Fatalf("NonDominatedSort(%v) = %v, the fast non-dominated sort gives %v", evals, got, want)
+		}
+		if trial%10 == 1 {
+			if peeled := naiveSort(evals); !slices.EqualFunc(got, peeled, slices.Equal) {
+				t.Fatalf("NonDominatedSort(%v) = %v, peeling gives %v", evals, got, peeled)
+			}
+		}
+		if reused := s.sort(evals); !slices.EqualFunc(reused, want, slices.Equal) {
+			t.Fatalf("a reused sorter gives %v for %v, want %v", reused, evals, want)
 		}
 	}
 }
@@ -121,6 +201,14 @@ func TestCrowdingDistance(t *testing.T) {
 	}
 	if got := CrowdingDistance(evals, []int{2, 4}); got[0] != inf || got[1] != inf {
 		t.Errorf("crowding distances of a front of two = %v, want +Inf", got)
+	}
+	// Buffers reused from a larger front give the same distances.
+	dist, order := crowding(evals, []int{0, 1, 2, 3, 4, 5}, nil, nil)
+	for i := range dist {
+		dist[i], order[i] = -7, 99
+	}
+	if reused, _ := crowding(evals, front, dist, order); !slices.Equal(reused, got) {
+		t.Errorf("crowding with reused buffers = %v, want %v", reused, got)
 	}
 	// A constant objective adds nothing; ties are broken by index.
 	flat := []Evaluation{ev(0, 1, 5), ev(0, 1, 5), ev(0, 1, 5)}

@@ -1,7 +1,6 @@
 package moo
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -168,14 +167,3 @@ func (sp *space) checkEvaluation(g []int, e *Evaluation) error {
 	}
 	return nil
 }
-
-// appendKey appends a compact encoding of genome g, the key of the cache and
-// of duplicate detection, to buf.
-func appendKey(buf []byte, g []int) []byte {
-	for _, v := range g {
-		buf = binary.AppendVarint(buf, int64(v))
-	}
-	return buf
-}
-
-func genomeKey(g []int) string { return string(appendKey(nil, g)) }

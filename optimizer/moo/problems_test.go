@@ -77,6 +77,7 @@ type knapsack struct {
 	capacity   int
 	jitter     bool // vary the cost of an evaluation, to shuffle the workers
 	calls      atomic.Int64
+	seen       func(genome []int) // if set, called with every genome evaluated (one worker only)
 }
 
 func newKnapsack(objectives int) *knapsack {
@@ -116,6 +117,9 @@ type knapsackPayload struct{ Weight int }
 func (e *knapsackEvaluator) Evaluate(x []int, out *Evaluation) {
 	k := e.k
 	k.calls.Add(1)
+	if k.seen != nil {
+		k.seen(x)
+	}
 	clear(e.scratch)
 	w := 0
 	for i, v := range x {
