@@ -7,7 +7,8 @@ import (
 
 // Search configures `hetmap optimize`. The zero value means the defaults.
 type Search struct {
-	// Algorithm is "nsga2" (default) or "exhaustive".
+	// Algorithm is "auto" (default: the exhaustive search when an estimate
+	// says it finishes quickly, NSGA-II otherwise), "nsga2" or "exhaustive".
 	Algorithm string `json:"algorithm" yaml:"algorithm,omitempty"`
 	// Objectives are minimised together; the default is every chain's
 	// latency as analysis.chain_latency chooses it (maximum reaction time
@@ -51,6 +52,8 @@ const (
 
 	AlgorithmNSGA2      = "nsga2"
 	AlgorithmExhaustive = "exhaustive"
+	// AlgorithmAuto chooses between the two when the search starts.
+	AlgorithmAuto = "auto"
 
 	GeneUnits         = "units"
 	GeneOffloading    = "offloading"
@@ -86,7 +89,7 @@ func (s Search) WithDefaults(sys *System, latency ChainLatency) Search {
 
 func (s *Search) defaults(sys *System, latency ChainLatency) {
 	if s.Algorithm == "" {
-		s.Algorithm = AlgorithmNSGA2
+		s.Algorithm = AlgorithmAuto
 	}
 	if len(s.Objectives) == 0 {
 		for _, c := range sys.Chains {
@@ -158,9 +161,9 @@ func (s *Search) CheckObjectives() error {
 
 func (s *Search) validate(sys *System) error {
 	switch s.Algorithm {
-	case AlgorithmNSGA2, AlgorithmExhaustive:
+	case AlgorithmNSGA2, AlgorithmExhaustive, AlgorithmAuto:
 	default:
-		return inputErrorf("search.algorithm", "%q is not an algorithm (nsga2 or exhaustive)", s.Algorithm)
+		return inputErrorf("search.algorithm", "%q is not an algorithm (auto, nsga2 or exhaustive)", s.Algorithm)
 	}
 	seen := map[string]bool{}
 	for i, o := range s.Objectives {

@@ -274,6 +274,9 @@ type Outcome struct {
 	// a complete exhaustive search is not exact.
 	Exact   bool
 	Inexact []string
+	// AlgorithmChoice says, when the configuration left the algorithm to
+	// auto, which one ran and why.
+	AlgorithmChoice string
 }
 
 // Interrupted reports whether the search's context ended it before its
@@ -314,11 +317,56 @@ func problemOf(e *Evaluator, opts Options) (*Problem, error) {
 		return nil, fmt.Errorf("workers: must not be negative, got %d", opts.Workers)
 	}
 	switch s.Algorithm {
-	case "", configs.AlgorithmNSGA2, configs.AlgorithmExhaustive:
+	case "", configs.AlgorithmAuto, configs.AlgorithmNSGA2, configs.AlgorithmExhaustive:
 	default:
-		return nil, fmt.Errorf("unknown algorithm %q (nsga2 or exhaustive)", s.Algorithm)
+		return nil, fmt.Errorf("unknown algorithm %q (auto, nsga2 or exhaustive)", s.Algorithm)
 	}
-	return NewProblem(e, s)
+	p, err := NewProblem(e, s)
+	if err != nil {
+		return nil, err
+	}
+	if p.search.Algorithm == configs.AlgorithmAuto {
+		p.chooseAlgorithm()
+	}
+	return p, nil
+}
+
+// AutoExhaustiveNodes is the size, in nodes the enumeration examines
+// (offered values, cut or not), up to which the auto algorithm chooses the
+// exhaustive search: on the WATERS problems a node costs a few
+// microseconds, so this is a few seconds of search.
+const AutoExhaustiveNodes = 500_000
+
+// chooseAlgorithm decides an auto search: the exhaustive search when
+// Knuth's estimate of its size (moo.Exhaustive.Estimate, drawn from the
+// search's seed) is at most AutoExhaustiveNodes, NSGA-II otherwise; it
+// records the choice and why in p.search and p.choice.
+func (p *Problem) chooseAlgorithm() {
+	est, err := p.Exhaustive().Estimate(p, rand.New(rand.NewSource(p.search.Seed)))
+	switch {
+	case err != nil:
+		p.setAlgorithm(configs.AlgorithmNSGA2)
+		p.choice = fmt.Sprintf("auto: NSGA-II (the size of the exhaustive search could not be estimated: %v)", err)
+	case est <= AutoExhaustiveNodes:
+		p.setAlgorithm(configs.AlgorithmExhaustive)
+		p.choice = fmt.Sprintf("auto: the exhaustive search, estimated at %s nodes (at most %s)", countWords(est), countWords(AutoExhaustiveNodes))
+	default:
+		p.setAlgorithm(configs.AlgorithmNSGA2)
+		p.choice = fmt.Sprintf("auto: NSGA-II, since the exhaustive search is estimated at %s nodes (more than %s); --algorithm exhaustive runs it anyway", countWords(est), countWords(AutoExhaustiveNodes))
+	}
+}
+
+// countWords writes a count for people: 4 100, 3.2 million.
+func countWords(v float64) string {
+	switch {
+	case v >= 1e9:
+		return strconv.FormatFloat(v/1e9, 'f', 1, 64) + " billion"
+	case v >= 1e6:
+		return strconv.FormatFloat(v/1e6, 'f', 1, 64) + " million"
+	case v >= 1e4:
+		return strconv.FormatFloat(math.Round(v/1e3), 'f', 0, 64) + " thousand"
+	}
+	return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
 }
 
 // Run searches the mappings of the evaluator's configuration. The search
@@ -365,7 +413,7 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{Search: s, Objectives: p.ObjectiveNames(), Status: res.Status, Feasible: res.Feasible,
+	out := &Outcome{Search: s, AlgorithmChoice: p.choice, Objectives: p.ObjectiveNames(), Status: res.Status, Feasible: res.Feasible,
 		Evaluations: res.Evaluations + constructed, ConstructionEvaluations: constructed, FeasibleEvaluations: res.FeasibleEvaluations, Pruned: res.Pruned, Generations: res.Generations}
 	out.Front = p.front(res.Front, out)
 	if s.Algorithm == configs.AlgorithmExhaustive && res.Status == moo.Exhausted {

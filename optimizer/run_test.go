@@ -47,7 +47,7 @@ func TestRunInterrupted(t *testing.T) {
 	ctx, cancel = context.WithCancel(context.Background())
 	defer cancel()
 	seed := int64(3)
-	ga, err := optimizer.Run(ctx, e, optimizer.Options{Seed: &seed, Workers: 1, Progress: func(p moo.Progress) {
+	ga, err := optimizer.Run(ctx, e, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Seed: &seed, Workers: 1, Progress: func(p moo.Progress) {
 		if p.Generation == 5 {
 			cancel()
 		}
@@ -57,7 +57,7 @@ func TestRunInterrupted(t *testing.T) {
 	}
 	short := *cfg
 	short.Search.Generations = 5
-	want := watersRun(t, &short, optimizer.Options{Seed: &seed, Workers: 1})
+	want := watersRun(t, &short, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Seed: &seed, Workers: 1})
 	if !ga.Interrupted() || ga.Generations != 5 || ga.Evaluations != want.Evaluations || !reflect.DeepEqual(objectives(ga.Front), objectives(want.Front)) {
 		t.Errorf("genetic search cancelled at generation 5: status %v after %d generations, %d evaluations, front %v; want interrupted, 5, %d, %v",
 			ga.Status, ga.Generations, ga.Evaluations, objectives(ga.Front), want.Evaluations, objectives(want.Front))

@@ -67,6 +67,8 @@ type Problem struct {
 	// misses under its derived orders is checked against the relaxed test
 	// every order must pass (refute).
 	refutes bool
+	// choice says why an auto search chose its algorithm (chooseAlgorithm).
+	choice string
 
 	mu      sync.Mutex
 	workers []*worker // the workers of the run in progress
@@ -153,7 +155,7 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 			p.anyRelevant = true
 		}
 	}
-	p.refutes = s.Algorithm == configs.AlgorithmExhaustive && (e.count != memory.ChallengeCount || e.activated)
+	p.setAlgorithm(s.Algorithm)
 	specs := e.Tasks()
 	unitsFree := s.IsFree(configs.GeneUnits)
 	for i, ts := range specs {
@@ -213,6 +215,12 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// setAlgorithm sets the algorithm of the search and what depends on it.
+func (p *Problem) setAlgorithm(a string) {
+	p.search.Algorithm = a
+	p.refutes = a == configs.AlgorithmExhaustive && (p.e.count != memory.ChallengeCount || p.e.activated)
 }
 
 // Search returns the settings in force (defaults applied).

@@ -55,10 +55,12 @@ type Manifest struct {
 	// orders).
 	PriorityVariants int `json:"priority_variants"`
 	// Exact: the front is exact over every mapping and priority order.
-	Exact         bool    `json:"exact"`
-	WallTimeMs    float64 `json:"wall_time_ms"`
-	StartedUTC    string  `json:"started_utc"`
-	ResultsFormat int     `json:"results_format"`
+	Exact bool `json:"exact"`
+	// AlgorithmChoice: why an auto search ran the algorithm it ran.
+	AlgorithmChoice string  `json:"algorithm_choice,omitempty"`
+	WallTimeMs      float64 `json:"wall_time_ms"`
+	StartedUTC      string  `json:"started_utc"`
+	ResultsFormat   int     `json:"results_format"`
 }
 
 // FrontPointJSON is one mapping of the front (or, when none is feasible,
@@ -279,7 +281,9 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		case len(out.Inexact) > 0:
 			exact = " (not exact: " + strings.Join(out.Inexact, "; ") + ")"
 		}
-		p.f("Pareto front: %d mapping(s)%s\n", len(points), exact)
+		for _, l := range wrapWords(fmt.Sprintf("Pareto front: %d mapping(s)%s", len(points), exact), TextWidth) {
+			p.f("%s\n", l)
+		}
 	}
 	units := cfg.System.Units
 	var heads []string
@@ -704,8 +708,8 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		Status: statusToken(out.Status), Feasible: out.Feasible, FrontSize: len(out.Front), Evaluations: out.Evaluations,
 		Pruned: out.Pruned, Generations: out.Generations, WallTimeMs: float64(out.Wall.Microseconds()) / 1000,
 		FeasibleMappings: out.FeasibleMappings, PriorityVariants: out.Variants, Exact: out.Exact,
-		ConstructionEvaluations: out.ConstructionEvaluations,
-		StartedUTC:              info.Started.UTC().Format(time.RFC3339), ResultsFormat: 1}
+		ConstructionEvaluations: out.ConstructionEvaluations, AlgorithmChoice: out.AlgorithmChoice,
+		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: 1}
 	if err := writeJSON(filepath.Join(dir, "manifest.json"), m); err != nil {
 		return err
 	}

@@ -26,10 +26,11 @@ func newOptimizeCmd() *cobra.Command {
 stream priorities or time slices) that are Pareto-optimal for the configured objectives
 (default: every chain's maximum reaction time) among those that meet every deadline.
 
---algorithm nsga2 (default) runs the genetic search; exhaustive enumerates every distinct
-mapping, with identical cores treated as interchangeable and partial mappings cut as soon
-as they are unschedulable, and gives the exact front. The same --seed gives the same front
-with any number of --workers.
+--algorithm nsga2 runs the genetic search; exhaustive enumerates every distinct mapping,
+with identical cores treated as interchangeable and partial mappings cut as soon as they
+are unschedulable, and gives the exact front; auto (the default) runs the exhaustive
+search when an estimate of its size says it finishes quickly, NSGA-II otherwise, and
+says which and why. The same --seed gives the same front with any number of --workers.
 
 Writes report.html (a self-contained page for an architecture review), front.csv,
 front.json, manifest.json, config.yaml and mappings/point-N.yaml (each accepted by
@@ -114,7 +115,13 @@ proof that no feasible mapping exists).`,
 			if err := claim.WriteRun(cfg, res, info); err != nil {
 				return err
 			}
-			werr := results.WriteFrontText(stdout, cfg, res, results.TextOptions{Wide: wide})
+			werr := error(nil)
+			if res.AlgorithmChoice != "" {
+				_, werr = fmt.Fprintf(stdout, "Search: %s.\n\n", res.AlgorithmChoice)
+			}
+			if werr == nil {
+				werr = results.WriteFrontText(stdout, cfg, res, results.TextOptions{Wide: wide})
+			}
 			if werr == nil {
 				_, werr = fmt.Fprintf(stdout, "\n%s, %s in %s; %s.\nFiles in %s: %s\n",
 					describe(res), evaluations(res), res.Wall.Round(time.Millisecond), feasibleCount(res), out, strings.Join(results.RunFiles, ", "))
@@ -131,7 +138,7 @@ proof that no feasible mapping exists).`,
 		},
 	}
 	sf.add(cmd)
-	cmd.Flags().StringVar(&algorithm, "algorithm", "", "nsga2 or exhaustive (default: the configuration's search.algorithm, nsga2)")
+	cmd.Flags().StringVar(&algorithm, "algorithm", "", "auto, nsga2 or exhaustive (default: the configuration's search.algorithm, auto: the exhaustive search when it is estimated to finish quickly)")
 	cmd.Flags().Int64Var(&seed, "seed", 0, "seed of the search's random generator (default: the configuration's search.seed, 1)")
 	cmd.Flags().StringVar(&out, "out", "", "folder for the result files (default runs/<UTC time>)")
 	cmd.Flags().IntVar(&workers, "workers", 0, "parallel evaluations; 0: the configuration's search.workers, else the number of CPUs")

@@ -16,7 +16,7 @@ import (
 )
 
 // longSearch is a configuration whose genetic search runs for minutes.
-const longSearch = "model: builtin\nsearch: {generations: 1000000}\n"
+const longSearch = "model: builtin\nsearch: {algorithm: nsga2, generations: 1000000}\n"
 
 // lockedBuffer is a buffer that a process's output goroutine writes while
 // the test reads it.

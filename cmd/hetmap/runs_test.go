@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-const quickSearch = "model: builtin\nsearch: {generations: 3}\n"
+const quickSearch = "model: builtin\nsearch: {algorithm: nsga2, generations: 3}\n"
 
 // TestOptimizeDefaultFolder: without --out a run goes to runs/<UTC time>/
 // in the working directory (not into the results package of the source

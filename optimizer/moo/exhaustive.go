@@ -104,6 +104,37 @@ const progressInterval = 250 * time.Millisecond
 // walk for Progress.Done.
 const estimateProbes = 256
 
+// Estimate returns Knuth's estimate (see estimateExamined) of how many
+// children the enumeration of problem p examines, nodes that Values offers
+// whether Prune then cuts them or not, with a Walker of its own (from
+// NewWalker, or every gene's whole domain) and random choices from rng. It
+// lets a caller judge, before it runs, whether the enumeration will finish
+// quickly; the estimate is rough, within a factor of a few on the WATERS
+// problems.
+func (x *Exhaustive) Estimate(p Problem, rng *rand.Rand) (float64, error) {
+	sp, err := newSpace(p)
+	if err != nil {
+		return 0, err
+	}
+	order := x.Order
+	if order == nil {
+		order = make([]int, sp.n)
+		for i := range order {
+			order[i] = i
+		}
+	}
+	if len(order) != sp.n {
+		return 0, fmt.Errorf("moo: enumeration order %v has %d genes, the problem %d", order, len(order), sp.n)
+	}
+	var wk Walker = domainWalker{sp, order}
+	if x.NewWalker != nil {
+		if wk = x.NewWalker(); wk == nil {
+			return 0, errors.New("moo: Exhaustive.NewWalker returned nil")
+		}
+	}
+	return estimateExamined(sp, order, wk, rng), nil
+}
+
 // estimateExamined estimates how many children the walk examines (Values
 // offers them; Prune then cuts some), by Knuth's estimator of the size of
 // a backtrack tree (D. E. Knuth, "Estimating the efficiency of backtrack
