@@ -52,7 +52,9 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		ur.Tasks, ur.AccessesMemory, ur.Utilisation, ur.CopyUtilisation, ur.Explicit, ur.Undecided = 0, false, 0, 0, false, false
 	}
 	bGPU := false
-	for i := range e.tasks {
+	// In deadline-monotonic order, so that every core's list comes sorted
+	// the way rta orders its tasks first.
+	for _, i := range e.dmOrder {
 		ti := &e.tasks[i]
 		tr := &r.Tasks[i]
 		u := a.Unit[i]
@@ -561,27 +563,43 @@ func (e *Evaluator) missedAssumptions(a *Assignment, r *Result) (changed bool, e
 		}
 		changed = true
 		for u := range e.units {
-			if e.units[u].gpu || !e.hostsUnprovenWait(r, u) {
-				continue
-			}
-			if err := e.core(a, r, u); err != nil {
-				return changed, err
+			if !e.units[u].gpu {
+				e.withdrawBelow(r, u)
 			}
 		}
 	}
 	return changed, nil
 }
 
-// hostsUnprovenWait reports whether core u hosts an offloading task whose
-// GPU task's response is not a bound but was analysed as one.
-func (e *Evaluator) hostsUnprovenWait(r *Result, u int) bool {
+// withdrawBelow applies, on core u, what the analysis with rta.Task.NoBound
+// gives an offloading task whose GPU response has just lost its bound: the
+// task itself has none (GPUNoBound), nor has any task below it (or, under
+// explicit priorities, beside it), whose interference term needs its C or
+// its jitter. The priority order and the response times are kept: they are
+// those of an analysis that took the GPU response for a bound, now lower
+// bounds only, and the mapping misses a deadline anyway (only such mappings
+// lose a bound).
+func (e *Evaluator) withdrawBelow(r *Result, u int) {
+	top := -1 // the most urgent rank of a task that lost its bound
 	for _, i := range e.onCore[u] {
 		tr := &r.Tasks[i]
 		if (tr.Role == OffloadSync || tr.Role == OffloadAsync) && !r.GPU[tr.GPU].Bound(r) && tr.Verdict != GPUNoBound {
-			return true
+			tr.Verdict, tr.Status = GPUNoBound, rta.InputUnbounded
+			if top < 0 || tr.Rank < top {
+				top = tr.Rank
+			}
 		}
 	}
-	return false
+	if top < 0 {
+		return
+	}
+	for _, i := range e.onCore[u] {
+		tr := &r.Tasks[i]
+		below := tr.Rank > top || (tr.Explicit && tr.Rank == top && tr.Verdict != GPUNoBound)
+		if below && tr.Verdict.Bounded() {
+			tr.Verdict, tr.Status = InterfererNoBound, rta.InterfererUnbounded
+		}
+	}
 }
 
 func clampTime(v int64) int64 { return min(v, rta.MaxTime) }

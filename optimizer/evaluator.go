@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sort"
 
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
@@ -140,6 +141,9 @@ type Evaluator struct {
 	memoTasks []taskMemo
 	noMemo    bool
 	maxLimit  rta.Limit
+	// dmOrder lists the tasks by deadline (the period where there is
+	// none), then period, then index: rta's deadline-monotonic order.
+	dmOrder []int
 	// notes says what the evaluator chose in place of the configuration
 	// (Notes).
 	notes []string
@@ -392,6 +396,23 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 		e.count = memory.ChallengeCount
 	}
 	e.initRequirements(s)
+	e.dmOrder = make([]int, len(e.tasks))
+	for i := range e.dmOrder {
+		e.dmOrder[i] = i
+	}
+	dl := func(i int) int64 {
+		if d := e.tasks[i].deadline; d > 0 {
+			return d
+		}
+		return e.tasks[i].period
+	}
+	sort.SliceStable(e.dmOrder, func(x, y int) bool {
+		i, j := e.dmOrder[x], e.dmOrder[y]
+		if dl(i) != dl(j) {
+			return dl(i) < dl(j)
+		}
+		return e.tasks[i].period < e.tasks[j].period
+	})
 	e.initScratch()
 	return e, nil
 }
@@ -445,7 +466,7 @@ func (e *Evaluator) initScratch() {
 func (e *Evaluator) Clone() *Evaluator {
 	c := &Evaluator{cfg: e.cfg, units: e.units, gpuUnit: e.gpuUnit, tasks: e.tasks, gpus: e.gpus, ce: e.ce, dev: e.dev,
 		policy: e.policy, model: e.model, count: e.count, fifo: e.fifo, fixedC: e.fixedC, fixedCE: e.fixedCE, chains: e.chains, chainObjective: e.chainObjective, maxLimit: e.maxLimit,
-		activated: e.activated, reqs: e.reqs, notes: e.notes, noVariants: e.noVariants, partialByChallenge: e.partialByChallenge}
+		activated: e.activated, reqs: e.reqs, notes: e.notes, dmOrder: e.dmOrder, noVariants: e.noVariants, partialByChallenge: e.partialByChallenge}
 	c.initScratch()
 	return c
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/optimizer/moo"
+	"github.com/hetmap/hetmap/rta"
 )
 
 // Exhaustive returns the exact enumeration of the problem's space: every
@@ -60,6 +61,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 		Order: order,
 		NewWalker: func() moo.Walker {
 			e := p.e.Clone()
+			e.SetLimit(rta.LimitDeadline) // a cut needs only the verdicts
 			return &walker{en: en, e: e, a: e.NewAssignment(), r: e.NewResult(), used: make([]bool, len(p.e.units))}
 		},
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/optimizer/moo"
+	"github.com/hetmap/hetmap/rta"
 )
 
 // geneKind says what a gene of the search decides.
@@ -296,6 +297,10 @@ func (p *Problem) normalise(a *Assignment) {
 // met and the priority-order variants (variants.go) of the feasible ones.
 func (p *Problem) NewWorker() moo.Evaluator {
 	e := p.e.Clone()
+	// An infeasible genome needs only a rank (how badly it misses), not
+	// every response time iterated to its fixed point; Run re-evaluates
+	// the mappings it reports with the evaluator's own limit.
+	e.SetLimit(rta.LimitRank)
 	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewResult(), ca: e.NewAssignment(), b: e.NewAssignment(),
 		rc: e.NewResult(), rb: e.NewResult(), rx: e.NewResult(),
 		obj: make([]float64, len(p.objectives)), feasible: map[uint64]bool{},

@@ -50,7 +50,16 @@ const (
 	// LimitNone iterates to the fixed point (or MaxIterations); a value
 	// beyond T is still reported as Exceeded.
 	LimitNone
+	// LimitRank iterates up to RankPeriods periods: a value beyond T is a
+	// lower bound of the analysis value either way, and this far is enough
+	// to rank how badly a task misses, which is what a search needs of an
+	// infeasible mapping, at a fraction of LimitNone's cost when the
+	// interference nearly saturates the core.
+	LimitRank
 )
+
+// RankPeriods is how many periods LimitRank iterates a response time.
+const RankPeriods = 4
 
 // Result is the analysis result of one task.
 type Result struct {
@@ -236,6 +245,8 @@ func (a *Analyzer) limitFor(t *Task) int64 {
 		return t.T
 	case LimitNone:
 		return MaxTime
+	case LimitRank:
+		return min(MaxTime, RankPeriods*t.T)
 	default:
 		return t.D
 	}
@@ -275,6 +286,15 @@ func (a *Analyzer) sortOrder(ts []Task, less func([]Task, int, int) bool) {
 	for i := range o {
 		o[i] = i
 	}
+	// A caller that keeps its tasks in this order (hetmap's evaluator, in
+	// deadline-monotonic order) pays one pass.
+	sorted := true
+	for i := 1; i < len(o) && sorted; i++ {
+		sorted = !less(ts, i, i-1)
+	}
+	if sorted {
+		return
+	}
 	if len(o) > 32 {
 		slices.SortFunc(o, func(x, y int) int {
 			if less(ts, x, y) {
@@ -311,17 +331,22 @@ func (a *Analyzer) assignOPA(ts []Task) {
 	for i := range ts {
 		a.dlIf[i] = ts[i].InterfererAtDeadline()
 	}
+	// hp holds the unassigned tasks' interferers in cand's order; the test
+	// of candidate ci swaps its own to the end and leaves it out, so that a
+	// level costs one response time per candidate tried, not a rebuilt list.
+	hp := a.hp[:0]
+	for _, x := range cand {
+		hp = append(hp, a.dlIf[x])
+	}
 	level := n - 1
 	for ; level >= 0; level-- {
 		found := -1
+		last := len(cand) - 1
 		for ci, c := range cand {
-			hp := a.hp[:0]
-			for k, x := range cand {
-				if k != ci {
-					hp = append(hp, a.dlIf[x])
-				}
-			}
-			if r, st := a.respond(&ts[c], hp, ts[c].D, &a.testX[c]); st == Schedulable {
+			hp[ci], hp[last] = hp[last], hp[ci]
+			r, st := a.respond(&ts[c], hp[:last], ts[c].D, &a.testX[c])
+			hp[ci], hp[last] = hp[last], hp[ci]
+			if st == Schedulable {
 				a.testR[c] = r
 				found = ci
 				break
@@ -332,6 +357,7 @@ func (a *Analyzer) assignOPA(ts []Task) {
 		}
 		a.order[level] = cand[found]
 		cand = append(cand[:found], cand[found+1:]...)
+		hp = append(hp[:found], hp[found+1:]...)
 	}
 	a.levels = n - 1 - level
 	// Levels 0..level: the rest in deadline-monotonic order (cand holds
