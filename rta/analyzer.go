@@ -238,6 +238,15 @@ func (a *Analyzer) respond(t *Task, hp []Interferer, limit int64, x *windowInfo)
 	return contended(t, hp, limit, a.scratch, a.Contention, x)
 }
 
+// overloaded reports, for the challenge's analysis (no Contention term),
+// whether the tasks above t, of utilisation u, certainly use the whole
+// core, so that respond would find t Unbounded: u exceeds 1 by more than
+// the float sum's error (respond decides the band around 1 exactly), and t
+// has work (a job without work completes when released).
+func (a *Analyzer) overloaded(t *Task, u float64) bool {
+	return a.Contention == nil && u > 1+1e-9 && t.C+t.S+t.B > 0
+}
+
 // limitFor returns the iteration limit for the reported response time of t.
 func (a *Analyzer) limitFor(t *Task) int64 {
 	switch a.Limit {
@@ -335,14 +344,19 @@ func (a *Analyzer) assignOPA(ts []Task) {
 	// of candidate ci swaps its own to the end and leaves it out, so that a
 	// level costs one response time per candidate tried, not a rebuilt list.
 	hp := a.hp[:0]
+	uAll := 0.0 // Σ C/T of the unassigned tasks
 	for _, x := range cand {
 		hp = append(hp, a.dlIf[x])
+		uAll += float64(ts[x].C) / float64(ts[x].T)
 	}
 	level := n - 1
 	for ; level >= 0; level-- {
 		found := -1
 		last := len(cand) - 1
 		for ci, c := range cand {
+			if a.overloaded(&ts[c], uAll-float64(ts[c].C)/float64(ts[c].T)) {
+				continue // the others use the whole core: c fails here
+			}
 			hp[ci], hp[last] = hp[last], hp[ci]
 			r, st := a.respond(&ts[c], hp[:last], ts[c].D, &a.testX[c])
 			hp[ci], hp[last] = hp[last], hp[ci]
@@ -356,6 +370,7 @@ func (a *Analyzer) assignOPA(ts []Task) {
 			break
 		}
 		a.order[level] = cand[found]
+		uAll -= float64(ts[cand[found]].C) / float64(ts[cand[found]].T)
 		cand = append(cand[:found], cand[found+1:]...)
 		hp = append(hp[:found], hp[found+1:]...)
 	}
@@ -377,16 +392,21 @@ func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
 	tainted := false
 	suspending := false
 	all := true
+	uHP := 0.0 // Σ C/T of the tasks above
 	for rank, i := range a.order {
 		t := &ts[i]
 		var r int64
 		var st Status
 		var x windowInfo
-		if rank >= reuseFrom && !suspending {
+		switch {
+		case rank >= reuseFrom && !suspending:
 			r, st, x = a.testR[i], Schedulable, a.testX[i]
-		} else {
+		case a.overloaded(t, uHP):
+			r, st = Infinity, Unbounded // what respond finds, without its iterations
+		default:
 			r, st = a.respond(t, hp, a.limitFor(t), &x)
 		}
+		uHP += float64(t.C) / float64(t.T)
 		st = inputStatus(t, st)
 		if tainted && (st.Bounded() || st == InputUnbounded) {
 			st = InterfererUnbounded
