@@ -342,15 +342,24 @@ func prepare(sw *configs.Sweep, opts Options) (map[string]bool, error) {
 // sweep.yaml, the sweep file as given, or checks that an existing folder
 // is one. Shards starting at once may all create it: creating a folder
 // twice is no error, and sweep.yaml is written whole (the same bytes) by
-// whichever comes; for a shard, an existing empty folder is one that
-// another shard has just created (or that the job script made).
+// whichever comes; for a shard, an existing folder that is empty, or holds
+// only what shards are still writing (temporary files and folders, such as
+// another shard's sweep.yaml on its way), is one that another shard has
+// just created (or that the job script made).
 func createSweepFolder(sw *configs.Sweep, out string, exists, shard bool) error {
 	yaml := filepath.Join(out, results.SweepFileName)
 	if exists {
 		if _, err := os.Stat(yaml); err == nil {
 			return nil
 		}
-		if entries, err := os.ReadDir(out); err != nil || len(entries) > 0 || !shard {
+		entries, err := os.ReadDir(out)
+		others := 0 // what is there besides what other shards are writing
+		for _, en := range entries {
+			if !results.IsSweepTemp(en.Name()) {
+				others++
+			}
+		}
+		if err != nil || others > 0 || !shard {
 			return &configs.InputError{What: fmt.Sprintf("%s is not a sweep folder (it has no %s)", out, results.SweepFileName)}
 		}
 	}
