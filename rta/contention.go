@@ -2,7 +2,6 @@ package rta
 
 import (
 	"math"
-	"math/big"
 	"math/bits"
 )
 
@@ -237,26 +236,7 @@ func exceededC(r int64, hp []Interferer) (int64, Status) {
 // utilisationC0AtLeastOne reports whether Σ C0_j/T_j ≥ 1 exactly, as
 // utilisationAtLeastOne does for C.
 func utilisationC0AtLeastOne(hp []Interferer) bool {
-	var u float64
-	for _, h := range hp {
-		if h.C0 > 0 {
-			u += float64(h.C0) / float64(h.T)
-		}
-	}
-	if u < 1-1e-9 {
-		return false
-	}
-	if u > 1+1e-9 {
-		return true
-	}
-	sum := new(big.Rat)
-	term := new(big.Rat)
-	for _, h := range hp {
-		if h.C0 > 0 {
-			sum.Add(sum, term.SetFrac64(h.C0, h.T))
-		}
-	}
-	return sum.Cmp(big.NewRat(1, 1)) >= 0
+	return demandAtLeastOne(hp, func(h *Interferer) int64 { return h.C0 })
 }
 
 // satAdd returns a+b for a, b ≥ 0, saturating at math.MaxInt64.

@@ -429,15 +429,20 @@ func classify(t *Task, r int64) Status {
 	}
 }
 
-// utilisationAtLeastOne reports whether Σ C_j/T_j ≥ 1 exactly. A float64
+// utilisationAtLeastOne reports whether Σ C_j/T_j ≥ 1 exactly.
+func utilisationAtLeastOne(hp []Interferer) bool {
+	return demandAtLeastOne(hp, func(h *Interferer) int64 { return h.C })
+}
+
+// demandAtLeastOne reports whether Σ cost(j)/T_j ≥ 1 exactly. A float64
 // sum decides all but a band of ±1e-9 around 1 (its rounding error is
 // below 1e-15 for any realistic number of tasks); inside the band, and only
 // there, the sum is recomputed exactly with math/big, which allocates.
-func utilisationAtLeastOne(hp []Interferer) bool {
+func demandAtLeastOne(hp []Interferer, cost func(*Interferer) int64) bool {
 	var u float64
-	for _, h := range hp {
-		if h.C > 0 {
-			u += float64(h.C) / float64(h.T)
+	for i := range hp {
+		if c := cost(&hp[i]); c > 0 {
+			u += float64(c) / float64(hp[i].T)
 		}
 	}
 	if u < 1-1e-9 {
@@ -448,9 +453,9 @@ func utilisationAtLeastOne(hp []Interferer) bool {
 	}
 	sum := new(big.Rat)
 	term := new(big.Rat)
-	for _, h := range hp {
-		if h.C > 0 {
-			sum.Add(sum, term.SetFrac64(h.C, h.T))
+	for i := range hp {
+		if c := cost(&hp[i]); c > 0 {
+			sum.Add(sum, term.SetFrac64(c, hp[i].T))
 		}
 	}
 	return sum.Cmp(big.NewRat(1, 1)) >= 0
