@@ -471,24 +471,28 @@ func (p *Problem) front(found []moo.Point, out *Outcome) []Point {
 	for _, pt := range found {
 		cands = append(cands, cand{pt: pt})
 	}
-	seen := map[uint64]bool{}
+	// Workers may meet the same mapping; what they learn of it is the
+	// same (mappingSeen), so each mapping counts once.
+	seen := map[uint64]mappingSeen{}
 	p.mu.Lock()
 	for _, w := range p.workers {
-		for k, ok := range w.feasible {
-			seen[k] = seen[k] || ok
+		for k, m := range w.feasible {
+			seen[k] = m
 		}
-		out.Variants += w.variants
 		out.Unrefuted += w.unrefuted
-		out.VariantsIncomplete += w.incomplete
 		out.Undecided += w.undecided
 		for k := range w.side {
 			cands = append(cands, cand{variant: &w.side[k]})
 		}
 	}
 	p.mu.Unlock()
-	for _, ok := range seen {
-		if ok {
+	for _, m := range seen {
+		if m.feasible {
 			out.FeasibleMappings++
+		}
+		out.Variants += int(m.variants)
+		if m.incomplete {
+			out.VariantsIncomplete++
 		}
 	}
 	obj := func(c cand) []float64 {

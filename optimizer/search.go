@@ -303,7 +303,7 @@ func (p *Problem) NewWorker() moo.Evaluator {
 	e.SetLimit(rta.LimitRank)
 	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewResult(), ca: e.NewAssignment(), b: e.NewAssignment(),
 		rc: e.NewResult(), rb: e.NewResult(), rx: e.NewResult(),
-		obj: make([]float64, len(p.objectives)), feasible: map[uint64]bool{},
+		obj: make([]float64, len(p.objectives)), feasible: map[uint64]mappingSeen{},
 		rename: make([]int, len(e.units)), next: make([]int, len(e.units))}
 	p.mu.Lock()
 	p.workers = append(p.workers, w)
@@ -319,18 +319,26 @@ type worker struct {
 	buf []chains.Member
 
 	// Variants and counts (see NewWorker).
-	ca, b      *Assignment
-	rc, rb     *Result
-	obj        []float64
-	side       sideArchive
-	feasible   map[uint64]bool // canonical keys of the mappings that meet every deadline: whether some order meets every requirement too
-	variants   int             // variants evaluated
-	incomplete int             // feasible mappings whose variants were cut short
-	undecided  int             // evaluations with a core whose priority search was undecided
-	unrefuted  int             // exhaustive, cores coupled: mappings that miss but that the relaxed test does not refute
-	rx         *Result         // refute's scratch
-	rename     []int           // canonicalise's scratch
-	next       []int
+	ca, b     *Assignment
+	rc, rb    *Result
+	obj       []float64
+	side      sideArchive
+	feasible  map[uint64]mappingSeen // by canonical key, the mappings met that meet every deadline
+	undecided int                    // evaluations with a core whose priority search was undecided
+	unrefuted int                    // exhaustive, cores coupled: mappings that miss but that the relaxed test does not refute
+	rx        *Result                // refute's scratch
+	rename    []int                  // canonicalise's scratch
+	next      []int
+}
+
+// mappingSeen is what a worker learnt of a mapping that meets every
+// deadline. It depends only on the mapping's canonical form, so workers
+// that meet the same mapping learn the same, and Run counts each mapping
+// once whatever the number of workers.
+type mappingSeen struct {
+	feasible   bool  // some priority order also meets every requirement
+	variants   int32 // priority-order variants evaluated
+	incomplete bool  // the variants were cut short
 }
 
 // psPerMs converts the picoseconds of the analyses to the milliseconds of

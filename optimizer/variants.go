@@ -227,7 +227,8 @@ func (w *worker) feasibleMapping(feasible bool) {
 	if _, seen := w.feasible[key]; seen {
 		return
 	}
-	w.feasible[key] = feasible
+	seen := mappingSeen{feasible: feasible}
+	defer func() { w.feasible[key] = seen }()
 	if !p.anyRelevant || p.e.noVariants {
 		return
 	}
@@ -235,10 +236,10 @@ func (w *worker) feasibleMapping(feasible bool) {
 		panic(fmt.Sprintf("optimizer: evaluating a canonical mapping: %v", err))
 	}
 	complete, err := w.e.PriorityVariants(w.ca, w.rc, p.relevant, w.b, w.rb, func(b *Assignment, rb *Result) {
-		w.variants++
+		seen.variants++
 		w.buf = p.objectivesOf(w.e, rb, w.obj, w.buf)
 		if rb.Schedulable && rb.RequirementsMet {
-			w.feasible[key] = true
+			seen.feasible = true
 			w.side.add(w.obj, b)
 		}
 	})
@@ -247,9 +248,7 @@ func (w *worker) feasibleMapping(feasible bool) {
 		// here is a bug, as in Evaluate.
 		panic(fmt.Sprintf("optimizer: evaluating a priority variant: %v", err))
 	}
-	if !complete {
-		w.incomplete++
-	}
+	seen.incomplete = !complete
 }
 
 // sidePoint is a priority-order variant of a feasible mapping: its
