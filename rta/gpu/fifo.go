@@ -96,22 +96,7 @@ func (a *FIFOAnalyzer) analyzeTask(dev Device, tasks []Task, i int, ceSum int64,
 	t, ti := &tasks[i], &a.info[i]
 	order := r.WorstOrder[:0]
 	*r = Response{CopyIn: t.CopyIn, CopyOut: t.CopyOut, KernelIsolated: ti.iso, Bounded: true}
-	// CE: one FIFO queue, one copy at a time. A copy of another task can
-	// be ahead only while it heads its stream, so at most one copy (in
-	// or out) of every other task is in service or queued ahead.
-	ceOthers := ceSum - ti.ce
-	if t.CopyIn > 0 {
-		r.CopyInWait = ceOthers
-	}
-	if t.CopyOut > 0 {
-		r.CopyOutWait = ceOthers
-	}
-	copies := satAdd(satAdd(r.CopyInWait, r.CopyIn), satAdd(r.CopyOutWait, r.CopyOut))
-	horizon := int64(maxTime)
-	if t.Period > 0 {
-		horizon = t.Period
-	}
-	kHorizon := max(horizon-copies, 0) // kernel parts above it exceed the horizon
+	copies, kHorizon := copyWaits(t, ti, ceSum, r)
 
 	a.set, a.per = a.set[:0], a.per[:0]
 	var k int64
@@ -321,4 +306,27 @@ func (a *FIFOAnalyzer) worstOrder(dev Device, tasks []Task, i int) (int64, error
 		return 0, fmt.Errorf("gpu: internal error: no queue order evaluated")
 	}
 	return worst, nil
+}
+
+// copyWaits sets the copy-engine waits of task t (info ti) in r, under both
+// GPU models, and returns its copies with their waits and the horizon of
+// its kernel part: its period (no period: maxTime) less those; kernel parts
+// above it exceed the horizon. The copy engine is one FIFO queue, one copy at a
+// time: a copy of another task can be ahead only while it heads its
+// stream, so at most one copy (in or out) of every other task is in
+// service or queued ahead (ceSum is the sum of every task's ce).
+func copyWaits(t *Task, ti *taskInfo, ceSum int64, r *Response) (copies, kHorizon int64) {
+	ceOthers := ceSum - ti.ce
+	if t.CopyIn > 0 {
+		r.CopyInWait = ceOthers
+	}
+	if t.CopyOut > 0 {
+		r.CopyOutWait = ceOthers
+	}
+	copies = satAdd(satAdd(r.CopyInWait, r.CopyIn), satAdd(r.CopyOutWait, r.CopyOut))
+	horizon := int64(maxTime)
+	if t.Period > 0 {
+		horizon = t.Period
+	}
+	return copies, max(horizon-copies, 0)
 }

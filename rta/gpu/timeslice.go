@@ -81,19 +81,7 @@ func (a *TimeSliceAnalyzer) analyzeTask(tasks []Task, i int, ceSum int64, r *Res
 	order := r.WorstOrder[:0]
 	*r = Response{CopyIn: t.CopyIn, CopyOut: t.CopyOut, KernelIsolated: ti.iso,
 		Bounded: true, Bound: BoundTimeSlice, WorstOrder: order}
-	ceOthers := ceSum - ti.ce
-	if t.CopyIn > 0 {
-		r.CopyInWait = ceOthers
-	}
-	if t.CopyOut > 0 {
-		r.CopyOutWait = ceOthers
-	}
-	copies := satAdd(satAdd(r.CopyInWait, r.CopyIn), satAdd(r.CopyOutWait, r.CopyOut))
-	horizon := int64(maxTime)
-	if t.Period > 0 {
-		horizon = t.Period
-	}
-	kHorizon := max(horizon-copies, 0)
+	copies, kHorizon := copyWaits(t, ti, ceSum, r)
 
 	e := ti.iso
 	n := ceilDiv(e, t.Slice) // turns task i needs
