@@ -31,6 +31,7 @@ func TestAutoAlgorithm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		p.chooseAlgorithm()
 		if p.search.Algorithm != c.want || !strings.HasPrefix(p.choice, c.says) || (c.says == "") != (p.choice == "") {
 			t.Errorf("%q: %s (%q), want %s (%q…)", c.config, p.search.Algorithm, p.choice, c.want, c.says)
 		}

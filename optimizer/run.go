@@ -56,7 +56,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 	}
 	sort.SliceStable(cpu, func(a, b int) bool { return load(cpu[a]) > load(cpu[b]) })
 	order := append(append(append([]int(nil), gpuUnits...), gpuKnobs...), cpu...)
-	en := &enumeration{p: p, order: order, gpuUnits: gpuUnits, fixedAt: len(gpuUnits) + len(gpuKnobs)}
+	en := &enumeration{p: p, order: order, fixedAt: len(gpuUnits) + len(gpuKnobs)}
 	return &moo.Exhaustive{
 		Order: order,
 		NewWalker: func() moo.Walker {
@@ -70,10 +70,9 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 // enumeration is what the walkers of an exhaustive search share: the
 // problem and the order of the genes, read only.
 type enumeration struct {
-	p        *Problem
-	order    []int
-	gpuUnits []int // the unit genes of the GPU tasks
-	fixedAt  int   // the depth at which the GPU side is fixed
+	p       *Problem
+	order   []int
+	fixedAt int // the depth at which the GPU side is fixed
 }
 
 // walker is the moo.Walker of one worker of the exhaustive search: the
@@ -86,17 +85,6 @@ type walker struct {
 	used []bool
 }
 
-// onGPU reports whether GPU task gpuIdx runs on the GPU in partial.
-func (en *enumeration) onGPU(partial []int, gpuIdx int) bool {
-	p := en.p
-	for _, gi := range en.gpuUnits {
-		if g := p.genes[gi]; g.gpu == gpuIdx {
-			return g.values[partial[gi]] == p.e.gpuUnit
-		}
-	}
-	return false
-}
-
 // relevant reports whether gene gi matters given the GPU genes of partial:
 // the mode, priority and slice of a GPU task and the placement of its
 // offloading task matter only when it runs on the GPU.
@@ -104,9 +92,9 @@ func (en *enumeration) relevant(partial []int, gi int) bool {
 	g := en.p.genes[gi]
 	switch {
 	case g.kind != geneUnit:
-		return en.onGPU(partial, g.gpu)
+		return en.p.onGPU(partial, g.gpu)
 	case en.p.e.tasks[g.task].kind == kindOffloading:
-		return en.onGPU(partial, g.gpu)
+		return en.p.onGPU(partial, g.gpu)
 	}
 	return true
 }
@@ -161,18 +149,8 @@ func (w *walker) Prune(partial []int, depth int) bool {
 	if depth < en.fixedAt || depth == len(en.order) || !en.relevant(partial, en.order[depth-1]) {
 		return false
 	}
-	a := w.a
-	a.CopyFrom(p.base)
-	for _, t := range p.genes {
-		if t.kind == geneUnit {
-			a.Unit[t.task] = NoUnit
-		}
-	}
-	for _, gi := range en.order[:depth] {
-		p.setGene(a, gi, partial[gi])
-	}
-	p.normalise(a)
-	if err := w.e.EvaluatePartial(a, w.r); err != nil {
+	p.partialAssignment(w.a, partial, en.order[:depth])
+	if err := w.e.EvaluatePartial(w.a, w.r); err != nil {
 		return false
 	}
 	// A core whose priority search stopped undecided is not proven
@@ -181,6 +159,22 @@ func (w *walker) Prune(partial []int, depth int) bool {
 	// orders, which a completion may choose otherwise (only the deadlines
 	// are decided over every order).
 	return !w.r.Schedulable && w.r.Undecided == 0
+}
+
+// partialAssignment writes into a the partial mapping of the genes in
+// assigned, with the values g gives them: the configuration's mapping with
+// every task whose unit is a gene unplaced, then those genes set.
+func (p *Problem) partialAssignment(a *Assignment, g, assigned []int) {
+	a.CopyFrom(p.base)
+	for _, t := range p.genes {
+		if t.kind == geneUnit {
+			a.Unit[t.task] = NoUnit
+		}
+	}
+	for _, gi := range assigned {
+		p.setGene(a, gi, g[gi])
+	}
+	p.normalise(a)
 }
 
 func contains(list []int, v int) bool {
@@ -323,14 +317,7 @@ func problemOf(e *Evaluator, opts Options) (*Problem, error) {
 	default:
 		return nil, fmt.Errorf("unknown algorithm %q (auto, nsga2 or exhaustive)", s.Algorithm)
 	}
-	p, err := NewProblem(e, s)
-	if err != nil {
-		return nil, err
-	}
-	if p.search.Algorithm == configs.AlgorithmAuto {
-		p.chooseAlgorithm()
-	}
-	return p, nil
+	return NewProblem(e, s)
 }
 
 // AutoExhaustiveNodes is the size, in nodes the enumeration examines
@@ -342,8 +329,12 @@ const AutoExhaustiveNodes = 500_000
 // chooseAlgorithm decides an auto search: the exhaustive search when
 // Knuth's estimate of its size (moo.Exhaustive.Estimate, drawn from the
 // search's seed) is at most AutoExhaustiveNodes, NSGA-II otherwise; it
-// records the choice and why in p.search and p.choice.
+// records the choice and why in p.search and p.choice. It does nothing
+// unless the algorithm is auto.
 func (p *Problem) chooseAlgorithm() {
+	if p.search.Algorithm != configs.AlgorithmAuto {
+		return
+	}
 	est, err := p.Exhaustive().Estimate(p, rand.New(rand.NewSource(p.search.Seed)))
 	switch {
 	case err != nil:
@@ -381,6 +372,7 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.chooseAlgorithm()
 	s := p.search
 	settings := &moo.Settings{Generations: s.Generations, MaxEvaluations: s.MaxEvaluations, Workers: s.Workers, Seed: s.Seed,
 		Progress: opts.Progress, Context: ctx, KeepInfeasible: leastViolatingKept}
@@ -868,7 +860,7 @@ func (p *Problem) gpuSideKey(g, order []int) string {
 }
 
 // onGPU reports whether GPU task k (Evaluator.GPUTasks order) is on the GPU
-// under the genome g.
+// under the genome (or partial genome) g.
 func (p *Problem) onGPU(g []int, k int) bool {
 	gi := p.e.gpus[k].task // unit genes come first, one per task
 	return p.genes[gi].values[g[gi]] == p.e.gpuUnit
@@ -878,16 +870,7 @@ func (p *Problem) onGPU(g []int, k int) bool {
 // the largest ratio of a GPU task's response to its deadline (+Inf when a
 // response has no bound).
 func (p *Problem) gpuScore(g, order []int, a *Assignment, r *Result) float64 {
-	a.CopyFrom(p.base)
-	for _, t := range p.genes {
-		if t.kind == geneUnit {
-			a.Unit[t.task] = NoUnit
-		}
-	}
-	for _, x := range order {
-		p.setGene(a, x, g[x])
-	}
-	p.normalise(a)
+	p.partialAssignment(a, g, order)
 	if p.e.EvaluatePartial(a, r) != nil {
 		return math.Inf(1)
 	}

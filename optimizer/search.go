@@ -133,11 +133,8 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 		p.classCores[c] = append(p.classCores[c], u)
 	}
 	p.relevant = make([]bool, len(e.tasks))
-	for _, o := range p.objectives {
-		if o.chain < 0 {
-			continue
-		}
-		for _, k := range e.chains[o.chain] {
+	markChain := func(chain int) {
+		for _, k := range e.chains[chain] {
 			p.relevant[k] = true
 			if ti := &e.tasks[k]; ti.gpu >= 0 { // a GPU task and its offloading task stand for each other
 				p.relevant[e.gpus[ti.gpu].task], p.relevant[e.gpus[ti.gpu].pre] = true, true
@@ -145,16 +142,15 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 			p.anyRelevant = true
 		}
 	}
+	for _, o := range p.objectives {
+		if o.chain >= 0 {
+			markChain(o.chain)
+		}
+	}
 	// A chain latency requirement is a constraint on a chain: its members'
 	// orders matter for feasibility as an objective's do.
 	for _, q := range e.reqs {
-		for _, k := range e.chains[q.chain] {
-			p.relevant[k] = true
-			if ti := &e.tasks[k]; ti.gpu >= 0 {
-				p.relevant[e.gpus[ti.gpu].task], p.relevant[e.gpus[ti.gpu].pre] = true, true
-			}
-			p.anyRelevant = true
-		}
+		markChain(q.chain)
 	}
 	p.setAlgorithm(s.Algorithm)
 	specs := e.Tasks()
