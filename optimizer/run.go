@@ -5,12 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
@@ -391,9 +395,14 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 			nsga.Initial = [][]int{g}
 		}
 		rng := rand.New(rand.NewSource(s.Seed))
-		// The constructions take at most half of an evaluation budget.
+		// The constructions take at most half of an evaluation budget,
+		// and run on the search's workers.
+		workers := s.Workers
+		if workers <= 0 {
+			workers = runtime.GOMAXPROCS(0)
+		}
 		var genomes [][]int
-		genomes, constructed = p.construct(ctx, rng, s.Population/2, s.MaxEvaluations/2)
+		genomes, constructed = p.construct(ctx, rng, s.Population/2, s.MaxEvaluations/2, workers)
 		nsga.Initial = append(nsga.Initial, genomes...)
 		if settings.MaxEvaluations > 0 {
 			settings.MaxEvaluations = max(1, settings.MaxEvaluations-constructed)
@@ -689,123 +698,245 @@ func indexOf(list []int, v int) int {
 // steps per genome (then the rest is filled at random). On a platform as
 // full as the TX2 random genomes are almost never feasible; these usually
 // are, and the search then works on the objectives.
+//
+// Every genome draws from its own generator, seeded from rng before any is
+// built, so the genomes do not depend on how many workers build them.
 func (p *Problem) Construct(rng *rand.Rand, n int) [][]int {
-	g, _ := p.construct(context.Background(), rng, n, 0)
+	g, _ := p.construct(context.Background(), rng, n, 0, 1)
 	return g
 }
 
-// construct is Construct that, once ctx is done or it has analysed
-// maxAnalyses mappings (0: no limit), fills the remaining genomes at random
-// instead of constructing them; it also returns how many mappings, complete
-// and partial, it analysed.
-func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses int) ([][]int, int) {
-	ex := p.Exhaustive()
-	walk := ex.NewWalker().(*walker)
-	// What the constructions analyse: complete mappings on p.e, partial
-	// ones on the walker's clone.
-	analyses := func() int { return p.e.analyses + walk.e.analyses }
-	start := analyses()
-	spent := func() bool { return maxAnalyses > 0 && analyses()-start >= maxAnalyses }
-	a, r := p.e.NewAssignment(), p.e.NewResult()
-	feasible := func(g []int) bool {
-		p.Decode(g, a)
-		return p.e.Evaluate(a, r) == nil && r.Schedulable && r.RequirementsMet
+// construct is Construct on workers goroutines that, once ctx is done or a
+// genome has cost its share of maxAnalyses analyses (0: no limit), fills
+// that genome at random instead of constructing it; it also returns how
+// many mappings, complete and partial, it analysed. The share is
+// maxAnalyses/n per genome, so that what a genome may spend does not
+// depend on the order in which the workers build them.
+func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses, workers int) ([][]int, int) {
+	if n <= 0 {
+		return nil, 0
 	}
+	ex := p.Exhaustive()
+	memo := &sliceMemo{seed: rng.Int63(), m: map[string]*descent{}}
+	seeds := make([]int64, n)
+	for i := range seeds {
+		seeds[i] = rng.Int63()
+	}
+	share := 0
+	if maxAnalyses > 0 {
+		share = max(1, maxAnalyses/n)
+	}
+	out := make([][]int, n)
+	spent := make([]int, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(workers, n)) {
+		wg.Go(func() {
+			b := p.newBuilder(ex, memo)
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				out[i], spent[i] = b.genome(ctx, i, rand.New(rand.NewSource(seeds[i])), share)
+			}
+		})
+	}
+	wg.Wait()
+	total := 0
+	for _, s := range spent {
+		total += s
+	}
+	return out, total
+}
+
+// builder is the state of one goroutine of construct: the exhaustive
+// search's order, the shared memo of slice descents, and its own
+// evaluators (a clone for complete mappings and the slice descents, a
+// walker's for the cuts).
+type builder struct {
+	p       *Problem
+	ex      *moo.Exhaustive
+	memo    *sliceMemo
+	walk    *walker
+	e       *Evaluator
+	a       *Assignment
+	r       *Result
+	knobs   int // the depth of the GPU's first knob (mode, stream priority, slice)
+	fixedAt int // the depth of the first CPU task: the GPU side is fixed
+}
+
+func (p *Problem) newBuilder(ex *moo.Exhaustive, memo *sliceMemo) *builder {
+	e := p.e.Clone()
+	b := &builder{p: p, ex: ex, memo: memo, walk: ex.NewWalker().(*walker), e: e, a: e.NewAssignment(), r: e.NewResult(),
+		knobs: len(ex.Order), fixedAt: len(ex.Order)}
 	// The GPU's knobs (offloading modes, stream priorities, slices) sit
 	// between the GPU tasks' units and the CPU tasks in the order.
-	knobs, fixedAt := len(ex.Order), len(ex.Order)
 	for depth, gi := range ex.Order {
 		g := &p.genes[gi]
-		if g.kind != geneUnit && knobs == len(ex.Order) {
-			knobs = depth
+		if g.kind != geneUnit && b.knobs == len(ex.Order) {
+			b.knobs = depth
 		}
 		if g.kind == geneUnit && p.e.tasks[g.task].kind != kindGPU {
-			fixedAt = depth
+			b.fixedAt = depth
 			break
 		}
 	}
-	descended := map[string][]int{} // GPU side (without slices) → slices
-	var out [][]int
-	for len(out) < n {
-		g := make([]int, len(p.genes))
-		var budget int
-		var dive func(depth int) bool
-		dive = func(depth int) bool {
-			if depth == len(ex.Order) {
-				return feasible(g)
-			}
-			if spent() {
-				return false
-			}
-			if depth == knobs && len(p.sliceGenes) > 0 && knobs < fixedAt {
-				// Time slices: their feasible values form narrow bands
-				// that depend on each other, which a value-by-value
-				// search seldom finds. Set every knob at once, the
-				// slices by coordinate descent on the GPU side, a few
-				// times from random starts.
-				for try := 0; try < 4; try++ {
-					if budget -= 10; budget < 0 {
-						return false
-					}
-					for d := knobs; d < fixedAt; d++ {
-						vals := walk.Values(g, d, nil)
-						g[ex.Order[d]] = vals[rng.Intn(len(vals))]
-					}
-					// The descent depends only on the GPU side, which
-					// constructions meet again and again: remember it.
-					key := p.gpuSideKey(g, ex.Order[:fixedAt])
-					if sl, ok := descended[key]; ok {
-						for k, gi := range p.sliceGenes {
-							g[gi] = sl[k]
-						}
-					} else {
-						p.descendSlices(g, ex.Order[:fixedAt], a, r)
-						sl := make([]int, len(p.sliceGenes))
-						for k, gi := range p.sliceGenes {
-							sl[k] = g[gi]
-						}
-						descended[key] = sl
-					}
-					if !walk.Prune(g, fixedAt) && dive(fixedAt) {
-						return true
-					}
-				}
-				return false
-			}
-			gi := ex.Order[depth]
-			vals := walk.Values(g, depth, nil)
-			rng.Shuffle(len(vals), func(a, b int) { vals[a], vals[b] = vals[b], vals[a] })
-			for _, v := range vals {
-				if budget--; budget < 0 {
+	return b
+}
+
+// analyses counts the mappings, complete and partial, b has analysed.
+func (b *builder) analyses() int { return b.e.analyses + b.walk.e.analyses }
+
+// genome builds one genome from rng, analysing at most maxAnalyses mappings
+// (0: no limit), and returns it with the number it analysed.
+func (b *builder) genome(ctx context.Context, index int, rng *rand.Rand, maxAnalyses int) ([]int, int) {
+	p, ex, walk := b.p, b.ex, b.walk
+	knobs, fixedAt := b.knobs, b.fixedAt
+	start := b.analyses()
+	// What the genome is charged: its own analyses, with every slice
+	// descent it uses at the descent's cost whichever builder ran it, so
+	// that the charge does not depend on the workers.
+	charge := 0
+	spent := func() bool { return maxAnalyses > 0 && b.analyses()-start+charge >= maxAnalyses }
+	feasible := func(g []int) bool {
+		p.Decode(g, b.a)
+		return b.e.Evaluate(b.a, b.r) == nil && b.r.Schedulable && b.r.RequirementsMet
+	}
+	g := make([]int, len(p.genes))
+	var budget int
+	var dive func(depth int) bool
+	dive = func(depth int) bool {
+		if depth == len(ex.Order) {
+			return feasible(g)
+		}
+		if spent() {
+			return false
+		}
+		if depth == knobs && len(p.sliceGenes) > 0 && knobs < fixedAt {
+			// Time slices: their feasible values form narrow bands that
+			// depend on each other, which a value-by-value search seldom
+			// finds. Set every knob at once, the slices by coordinate
+			// descent on the GPU side, a few times from random starts.
+			for try := 0; try < 4; try++ {
+				if budget -= 10; budget < 0 {
 					return false
 				}
-				g[gi] = v
-				if !walk.Prune(g, depth+1) && dive(depth+1) {
+				for d := knobs; d < fixedAt; d++ {
+					vals := walk.Values(g, d, nil)
+					g[ex.Order[d]] = vals[rng.Intn(len(vals))]
+				}
+				// The descent depends only on the GPU side, which the
+				// constructions meet again and again: it runs once per
+				// GPU side, shared by the workers.
+				if spent() {
+					return false
+				}
+				charge += b.descend(g, index)
+				if !walk.Prune(g, fixedAt) && dive(fixedAt) {
 					return true
 				}
 			}
 			return false
 		}
-		// Randomised restarts: a depth-first search that went wrong near
-		// the root (a GPU side no core placement can complete) seldom
-		// recovers within its budget, while a fresh random order often
-		// succeeds at once (the heavy tail of backtracking search; Gomes,
-		// Selman and Kautz, "Boosting combinatorial search through
-		// randomization", AAAI 1998).
-		found := false
-		for try := 0; try < constructionRestarts && !found && ctx.Err() == nil && !spent(); try++ {
-			budget = constructionBudget / constructionRestarts
-			found = dive(0)
-		}
-		if !found {
-			for gi := range g {
-				g[gi] = rng.Intn(len(p.genes[gi].values))
+		gi := ex.Order[depth]
+		vals := walk.Values(g, depth, nil)
+		rng.Shuffle(len(vals), func(a, b int) { vals[a], vals[b] = vals[b], vals[a] })
+		for _, v := range vals {
+			if budget--; budget < 0 {
+				return false
+			}
+			g[gi] = v
+			if !walk.Prune(g, depth+1) && dive(depth+1) {
+				return true
 			}
 		}
-		out = append(out, g)
+		return false
 	}
-	return out, analyses() - start
+	// Randomised restarts: a depth-first search that went wrong near the
+	// root (a GPU side no core placement can complete) seldom recovers
+	// within its budget, while a fresh random order often succeeds at once
+	// (the heavy tail of backtracking search; Gomes, Selman and Kautz,
+	// "Boosting combinatorial search through randomization", AAAI 1998).
+	found := false
+	for try := 0; try < constructionRestarts && !found && ctx.Err() == nil && !spent(); try++ {
+		budget = constructionBudget / constructionRestarts
+		found = dive(0)
+	}
+	if !found {
+		for gi := range g {
+			g[gi] = rng.Intn(len(p.genes[gi].values))
+		}
+	}
+	return g, b.analyses() - start
 }
+
+// sliceMemo is the constructions' shared memo of slice descents,
+// descentLines per GPU side (the genes before the CPU tasks, but the
+// slices).
+type sliceMemo struct {
+	seed int64 // the descents' starts derive from it and the GPU side
+	mu   sync.Mutex
+	m    map[string]*descent
+}
+
+// descent is one slice descent: its result and what it cost.
+type descent struct {
+	once   sync.Once
+	slices []int
+	cost   int // analyses
+}
+
+// descend sets the slice genes of g by the descent of g's GPU side in the
+// line of genome number genome, which it runs unless some builder already
+// has. The descent starts from slices drawn from the memo's seed, the line
+// and the GPU side, and is never cut short, so that its result and cost
+// depend on those only, whoever runs it.
+// descend returns the analyses b is to be charged besides its own: the
+// descent's cost if another builder ran it.
+func (b *builder) descend(g []int, genome int) int {
+	p, order := b.p, b.ex.Order[:b.fixedAt]
+	key := strconv.Itoa(genome%descentLines) + ": " + p.gpuSideKey(g, order)
+	b.memo.mu.Lock()
+	d, ok := b.memo.m[key]
+	if !ok {
+		d = &descent{}
+		b.memo.m[key] = d
+	}
+	b.memo.mu.Unlock()
+	ran := false
+	d.once.Do(func() {
+		ran = true
+		h := fnv.New64a()
+		h.Write([]byte(key))
+		rng := rand.New(rand.NewSource(b.memo.seed ^ int64(h.Sum64()>>1)))
+		for _, gi := range p.sliceGenes {
+			g[gi] = rng.Intn(len(p.genes[gi].values))
+		}
+		before := b.analyses()
+		p.descendSlices(b.e, g, order, b.a, b.r)
+		d.cost = b.analyses() - before
+		d.slices = make([]int, len(p.sliceGenes))
+		for k, gi := range p.sliceGenes {
+			d.slices[k] = g[gi]
+		}
+	})
+	for k, gi := range p.sliceGenes {
+		g[gi] = d.slices[k]
+	}
+	if ran {
+		return 0
+	}
+	return d.cost
+}
+
+// descentLines is the number of slice descents run per GPU side: genome i
+// of the constructions uses descent i mod descentLines, so that genomes
+// with the same GPU side need not share their slices (with one line, as
+// when the memo was a single map, seed 10 of
+// TestGeneticSearchFindsTimeSliceRegion finds no feasible mapping; with a
+// memo per genome the constructions cost 6 times as many analyses).
+const descentLines = 2
 
 // descendSlices sets the free slice genes of g (the genes of order
 // assigned, the rest unplaced) by coordinate descent: each in turn takes
@@ -814,7 +945,7 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses 
 // current value stays), searched coarse to fine, two rounds over all of
 // them. It is a heuristic for the construction only; the search itself
 // explores every slice.
-func (p *Problem) descendSlices(g, order []int, a *Assignment, r *Result) {
+func (p *Problem) descendSlices(e *Evaluator, g, order []int, a *Assignment, r *Result) {
 	for round := 0; round < 2; round++ {
 		for _, gi := range p.sliceGenes {
 			if !p.onGPU(g, p.genes[gi].gpu) {
@@ -824,11 +955,11 @@ func (p *Problem) descendSlices(g, order []int, a *Assignment, r *Result) {
 			// the best of those.
 			n := len(p.genes[gi].values)
 			step := max(1, n/8)
-			best, bestScore := g[gi], p.gpuScore(g, order, a, r)
+			best, bestScore := g[gi], p.gpuScore(e, g, order, a, r)
 			try := func(v int) {
 				old := g[gi]
 				g[gi] = v
-				if sc := p.gpuScore(g, order, a, r); sc < bestScore {
+				if sc := p.gpuScore(e, g, order, a, r); sc < bestScore {
 					best, bestScore = v, sc
 				}
 				g[gi] = old
@@ -869,9 +1000,9 @@ func (p *Problem) onGPU(g []int, k int) bool {
 // gpuScore analyses the partial mapping of the genes of order and returns
 // the largest ratio of a GPU task's response to its deadline (+Inf when a
 // response has no bound).
-func (p *Problem) gpuScore(g, order []int, a *Assignment, r *Result) float64 {
+func (p *Problem) gpuScore(e *Evaluator, g, order []int, a *Assignment, r *Result) float64 {
 	p.partialAssignment(a, g, order)
-	if p.e.EvaluatePartial(a, r) != nil {
+	if e.EvaluatePartial(a, r) != nil {
 		return math.Inf(1)
 	}
 	worst := 0.0

@@ -317,3 +317,41 @@ func TestGeneticSearchFindsTimeSliceRegion(t *testing.T) {
 		}
 	}
 }
+
+// TestConstructionsAcrossWorkers: the initial constructions run on the
+// search's workers, each genome from its own generator and within its own
+// share of the budget, so the population they open, what they cost and the
+// front do not depend on the number of workers; the time-slice model (slice
+// descents) under an evaluation budget that the constructions reach.
+func TestConstructionsAcrossWorkers(t *testing.T) {
+	cfg := loadYAML(t, "model: builtin\nanalysis: {gpu_model: timeslice, contention: challenge}\nsearch: {generations: 1000, max_evaluations: 4000}\n")
+	e := evaluator(t, cfg)
+	encode := func(out *optimizer.Outcome) string {
+		s := fmt.Sprintln(out.Evaluations, out.ConstructionEvaluations, out.FeasibleEvaluations, out.Feasible)
+		for _, p := range out.Front {
+			b, _ := json.Marshal(p.Mapping)
+			s += fmt.Sprintln(p.Objectives, string(b))
+		}
+		return s
+	}
+	for seed := int64(1); seed <= 3; seed++ {
+		var first string
+		for _, w := range []int{1, 2, 4} {
+			out, err := optimizer.Run(context.Background(), e, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Seed: &seed, Workers: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The constructions stop at half the budget, a genome's last
+			// slice descent (never cut short) perhaps beyond it, and the
+			// genetic search takes the rest.
+			if out.ConstructionEvaluations < 2000 || out.ConstructionEvaluations >= 4000 || out.Evaluations != 4000 {
+				t.Errorf("seed %d, %d workers: %d evaluations of which %d by the constructions, want 4000 of which 2000 to 3999", seed, w, out.Evaluations, out.ConstructionEvaluations)
+			}
+			if got := encode(out); w == 1 {
+				first = got
+			} else if got != first {
+				t.Errorf("seed %d: 1 worker gives\n%s%d workers\n%s", seed, first, w, got)
+			}
+		}
+	}
+}
