@@ -267,8 +267,13 @@
 //     the model's own mapping and with randomised depth-first constructions
 //     that backtrack out of unschedulable partial mappings (Construct), and
 //     offspring are also mutated by swapping two tasks' units
-//     (SwapMutation). Every random choice comes from the search's one seed;
-//     the same seed gives the same front with any number of workers.
+//     (SwapMutation). The constructions run on the search's workers: each
+//     genome draws from its own generator, seeded before any is built, and
+//     spends at most its share of the budget; the slice descents they share
+//     start from seeds of their own, so a descent's result and cost do not
+//     depend on which worker runs it (TestConstructionsAcrossWorkers).
+//     Every random choice comes from the search's one seed; the same seed
+//     gives the same front with any number of workers.
 //   - Exhaustive enumeration (Exhaustive): every distinct mapping once.
 //     Identical cores (same kind, frequency and DRAM latencies) are
 //     interchangeable: a task may go to a core of such a class only if an
