@@ -706,28 +706,36 @@ func (p *Problem) Construct(rng *rand.Rand, n int) [][]int {
 	return g
 }
 
-// construct is Construct on workers goroutines that, once ctx is done or a
-// genome has cost its share of maxAnalyses analyses (0: no limit), fills
-// that genome at random instead of constructing it; it also returns how
-// many mappings, complete and partial, it analysed. The share is
-// maxAnalyses/n per genome, so that what a genome may spend does not
-// depend on the order in which the workers build them.
+// construct is Construct on workers goroutines that stops constructing
+// once ctx is done or the constructions have cost maxAnalyses analyses
+// (0: no limit), filling the remaining genomes at random; it also returns
+// how many mappings, complete and partial, they analysed.
+//
+// The budget is spent as by one worker building the genomes in order: each
+// may spend what the genomes before it left, and a slice descent costs only
+// the first genome that uses it. The workers build the genomes in
+// parallel, each with the whole budget; then, in order, a genome that cost
+// more than was left (or that the whole budget may have cut) is built
+// again within what was left (the same steps, cut where the budget ends),
+// and every later one is filled at random. A descent's cost is what it
+// took whoever ran it, so that no count depends on the workers.
 func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses, workers int) ([][]int, int) {
 	if n <= 0 {
 		return nil, 0
 	}
 	ex := p.Exhaustive()
-	memo := &sliceMemo{seed: rng.Int63(), m: map[string]*descent{}}
+	memo := &sliceMemo{lines: descentLines, seed: rng.Int63(), m: map[string]*descent{}}
+	if maxAnalyses > 0 {
+		memo.lines = 1
+	}
 	seeds := make([]int64, n)
 	for i := range seeds {
 		seeds[i] = rng.Int63()
 	}
-	share := 0
-	if maxAnalyses > 0 {
-		share = max(1, maxAnalyses/n)
-	}
-	out := make([][]int, n)
-	spent := make([]int, n)
+	built := make([]construction, n)
+	var mu sync.Mutex
+	done := make([]bool, n)
+	prefix, prefixCost := 0, 0 // the genomes 0..prefix-1 are built; their cost
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range max(1, min(workers, n)) {
@@ -735,19 +743,72 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses,
 			b := p.newBuilder(ex, memo)
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= n {
+				mu.Lock()
+				over := maxAnalyses > 0 && prefixCost >= maxAnalyses
+				mu.Unlock()
+				if i >= n || over {
 					return
 				}
-				out[i], spent[i] = b.genome(ctx, i, rand.New(rand.NewSource(seeds[i])), share)
+				c := b.genome(ctx, i, seeds[i], maxAnalyses, nil)
+				mu.Lock()
+				built[i], done[i] = c, true
+				for prefix < n && done[prefix] {
+					prefixCost += built[prefix].cost
+					prefix++
+				}
+				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	total := 0
-	for _, s := range spent {
-		total += s
+	// In order: each genome spends what those before it left, a descent
+	// costing only the first genome that uses it.
+	b := p.newBuilder(ex, memo)
+	left, total := maxAnalyses, 0
+	paid := map[*descent]bool{}
+	for i := range built {
+		switch {
+		case maxAnalyses == 0:
+		case left <= 0:
+			built[i] = b.genome(ctx, i, seeds[i], -1, paid)
+		case !done[i] || built[i].cost >= maxAnalyses || built[i].costBesides(paid) > left:
+			// Not built, or perhaps cut by the budget, or over what is
+			// left: build it again within what is left.
+			built[i] = b.genome(ctx, i, seeds[i], left, paid)
+		}
+		c := built[i].costBesides(paid)
+		left -= c
+		total += c
+		for _, d := range built[i].descents {
+			paid[d] = true
+		}
+	}
+	out := make([][]int, n)
+	for i := range built {
+		out[i] = built[i].genes
 	}
 	return out, total
+}
+
+// construction is a genome built by builder.genome, with what it cost.
+type construction struct {
+	genes []int
+	// own counts the analyses but those of slice descents, which descents
+	// lists (each once); cost is own plus the costs of the descents that
+	// were not paid for when it was built.
+	own, cost int
+	descents  []*descent
+}
+
+// costBesides returns what c costs besides the descents paid.
+func (c *construction) costBesides(paid map[*descent]bool) int {
+	cost := c.own
+	for _, d := range c.descents {
+		if !paid[d] {
+			cost += d.cost
+		}
+	}
+	return cost
 }
 
 // builder is the state of one goroutine of construct: the exhaustive
@@ -788,17 +849,22 @@ func (p *Problem) newBuilder(ex *moo.Exhaustive, memo *sliceMemo) *builder {
 // analyses counts the mappings, complete and partial, b has analysed.
 func (b *builder) analyses() int { return b.e.analyses + b.walk.e.analyses }
 
-// genome builds one genome from rng, analysing at most maxAnalyses mappings
-// (0: no limit), and returns it with the number it analysed.
-func (b *builder) genome(ctx context.Context, index int, rng *rand.Rand, maxAnalyses int) ([]int, int) {
+// genome builds a genome from its seed, at a cost of at most
+// maxAnalyses analyses (0: no limit, negative: none, the genome is filled
+// at random), a slice descent costing the analyses it took, whoever ran
+// it, unless it is in paid.
+func (b *builder) genome(ctx context.Context, line int, seed int64, maxAnalyses int, paid map[*descent]bool) construction {
 	p, ex, walk := b.p, b.ex, b.walk
 	knobs, fixedAt := b.knobs, b.fixedAt
+	rng := rand.New(rand.NewSource(seed))
 	start := b.analyses()
-	// What the genome is charged: its own analyses, with every slice
-	// descent it uses at the descent's cost whichever builder ran it, so
-	// that the charge does not depend on the workers.
-	charge := 0
-	spent := func() bool { return maxAnalyses > 0 && b.analyses()-start+charge >= maxAnalyses }
+	var c construction
+	ran := 0 // the analyses of the descents b ran for this genome
+	cost := func() int {
+		c.own = b.analyses() - start - ran
+		return c.costBesides(paid)
+	}
+	spent := func() bool { return maxAnalyses < 0 || maxAnalyses > 0 && cost() >= maxAnalyses }
 	feasible := func(g []int) bool {
 		p.Decode(g, b.a)
 		return b.e.Evaluate(b.a, b.r) == nil && b.r.Schedulable && b.r.RequirementsMet
@@ -832,7 +898,11 @@ func (b *builder) genome(ctx context.Context, index int, rng *rand.Rand, maxAnal
 				if spent() {
 					return false
 				}
-				charge += b.descend(g, index)
+				d, cost := b.descend(g, line)
+				ran += cost
+				if !slices.Contains(c.descents, d) {
+					c.descents = append(c.descents, d)
+				}
 				if !walk.Prune(g, fixedAt) && dive(fixedAt) {
 					return true
 				}
@@ -868,16 +938,17 @@ func (b *builder) genome(ctx context.Context, index int, rng *rand.Rand, maxAnal
 			g[gi] = rng.Intn(len(p.genes[gi].values))
 		}
 	}
-	return g, b.analyses() - start
+	c.genes, c.cost = g, cost()
+	return c
 }
 
-// sliceMemo is the constructions' shared memo of slice descents,
-// descentLines per GPU side (the genes before the CPU tasks, but the
-// slices).
+// sliceMemo is the constructions' shared memo of slice descents, one per
+// GPU side (the genes before the CPU tasks, but the slices).
 type sliceMemo struct {
-	seed int64 // the descents' starts derive from it and the GPU side
-	mu   sync.Mutex
-	m    map[string]*descent
+	lines int   // descents per GPU side
+	seed  int64 // the descents' starts derive from it and the GPU side
+	mu    sync.Mutex
+	m     map[string]*descent
 }
 
 // descent is one slice descent: its result and what it cost.
@@ -887,16 +958,15 @@ type descent struct {
 	cost   int // analyses
 }
 
-// descend sets the slice genes of g by the descent of g's GPU side in the
-// line of genome number genome, which it runs unless some builder already
-// has. The descent starts from slices drawn from the memo's seed, the line
-// and the GPU side, and is never cut short, so that its result and cost
-// depend on those only, whoever runs it.
-// descend returns the analyses b is to be charged besides its own: the
-// descent's cost if another builder ran it.
-func (b *builder) descend(g []int, genome int) int {
+// descend sets the slice genes of g by the descent of g's GPU side, which
+// it runs unless some builder already has. The descent starts from slices
+// drawn from the memo's seed and the GPU side, and is never cut short, so
+// that its result and cost depend on those only, whoever runs it.
+// descend returns the descent and the analyses b ran for it (0 if another
+// builder ran it).
+func (b *builder) descend(g []int, line int) (*descent, int) {
 	p, order := b.p, b.ex.Order[:b.fixedAt]
-	key := strconv.Itoa(genome%descentLines) + ": " + p.gpuSideKey(g, order)
+	key := strconv.Itoa(line%b.memo.lines) + ": " + p.gpuSideKey(g, order)
 	b.memo.mu.Lock()
 	d, ok := b.memo.m[key]
 	if !ok {
@@ -904,9 +974,8 @@ func (b *builder) descend(g []int, genome int) int {
 		b.memo.m[key] = d
 	}
 	b.memo.mu.Unlock()
-	ran := false
+	ran := 0
 	d.once.Do(func() {
-		ran = true
 		h := fnv.New64a()
 		h.Write([]byte(key))
 		rng := rand.New(rand.NewSource(b.memo.seed ^ int64(h.Sum64()>>1)))
@@ -916,6 +985,7 @@ func (b *builder) descend(g []int, genome int) int {
 		before := b.analyses()
 		p.descendSlices(b.e, g, order, b.a, b.r)
 		d.cost = b.analyses() - before
+		ran = d.cost
 		d.slices = make([]int, len(p.sliceGenes))
 		for k, gi := range p.sliceGenes {
 			d.slices[k] = g[gi]
@@ -924,18 +994,18 @@ func (b *builder) descend(g []int, genome int) int {
 	for k, gi := range p.sliceGenes {
 		g[gi] = d.slices[k]
 	}
-	if ran {
-		return 0
-	}
-	return d.cost
+	return d, ran
 }
 
 // descentLines is the number of slice descents run per GPU side: genome i
 // of the constructions uses descent i mod descentLines, so that genomes
-// with the same GPU side need not share their slices (with one line, as
-// when the memo was a single map, seed 10 of
-// TestGeneticSearchFindsTimeSliceRegion finds no feasible mapping; with a
-// memo per genome the constructions cost 6 times as many analyses).
+// with the same GPU side need not share their slices. Under an evaluation
+// budget the constructions use one (the second costs analyses the dives
+// need). Measured on configs/examples/waters-timeslice.yaml, seeds 1–30,
+// runs that found a feasible mapping: 5 generations without a budget, 29
+// with two lines, 24 with one; a budget of 60 000 evaluations, 11 with
+// two, 22 with one (one shared memo, before the constructions ran on the
+// workers: 26 and 23).
 const descentLines = 2
 
 // descendSlices sets the free slice genes of g (the genes of order
