@@ -112,6 +112,11 @@ type Analyzer struct {
 	levels  int          // OPA: levels filled from the bottom
 	ordered bool
 	srch    orderSearch // the exact priority search (search.go)
+	// Interferer classes (classes.go): the iteration runs over them
+	// instead of the tasks when there is no Contention term.
+	cls       classSet
+	clsOf     []int // OPA: per task, its class
+	noClasses bool  // tests: iterate over the tasks (the reference)
 }
 
 // Order returns the priority order of the last Analyze, most urgent first,
@@ -221,11 +226,22 @@ func (a *Analyzer) grow(n int) {
 		a.scratch = make([]int64, 4*n)
 		a.testR = make([]int64, n)
 		a.testX = make([]windowInfo, n)
+		a.clsOf = make([]int, n)
+		a.cls.cls = make([]Interferer, 0, n)
 	}
 	a.order = a.order[:n]
 	a.dlIf = a.dlIf[:n]
 	a.testR = a.testR[:n]
 	a.testX = a.testX[:n]
+	a.clsOf = a.clsOf[:n]
+}
+
+// useClasses reports whether the response times of ts's tasks are
+// iterated over interferer classes (classes.go): without a Contention term,
+// on cores of at least classMinTasks tasks (on smaller ones building the
+// classes costs about what they save).
+func (a *Analyzer) useClasses(ts []Task) bool {
+	return a.Contention == nil && !a.noClasses && len(ts) >= classMinTasks && classesFit(ts)
 }
 
 // respond computes the response time of task t below the interferers hp,
@@ -349,6 +365,15 @@ func (a *Analyzer) assignOPA(ts []Task) {
 		hp = append(hp, a.dlIf[x])
 		uAll += float64(ts[x].C) / float64(ts[x].T)
 	}
+	classes := a.useClasses(ts)
+	if classes {
+		// The test of candidate c takes its C out of its class instead.
+		a.cls.reset()
+		for _, x := range cand {
+			a.clsOf[x] = a.cls.add(&a.dlIf[x])
+		}
+	}
+	cls := a.cls.cls
 	level := n - 1
 	for ; level >= 0; level-- {
 		found := -1
@@ -357,9 +382,18 @@ func (a *Analyzer) assignOPA(ts []Task) {
 			if a.overloaded(&ts[c], uAll-float64(ts[c].C)/float64(ts[c].T)) {
 				continue // the others use the whole core: c fails here
 			}
-			hp[ci], hp[last] = hp[last], hp[ci]
-			r, st := a.respond(&ts[c], hp[:last], ts[c].D, &a.testX[c])
-			hp[ci], hp[last] = hp[last], hp[ci]
+			var r int64
+			var st Status
+			if classes {
+				k := a.clsOf[c]
+				cls[k].C -= ts[c].C
+				r, st = respondClasses(&ts[c], cls, nil, ts[c].D, a.scratch[:len(cls)], a.scratch[len(cls):2*len(cls)])
+				cls[k].C += ts[c].C
+			} else {
+				hp[ci], hp[last] = hp[last], hp[ci]
+				r, st = a.respond(&ts[c], hp[:last], ts[c].D, &a.testX[c])
+				hp[ci], hp[last] = hp[last], hp[ci]
+			}
 			if st == Schedulable {
 				a.testR[c] = r
 				found = ci
@@ -369,10 +403,15 @@ func (a *Analyzer) assignOPA(ts []Task) {
 		if found < 0 {
 			break
 		}
-		a.order[level] = cand[found]
-		uAll -= float64(ts[cand[found]].C) / float64(ts[cand[found]].T)
+		c := cand[found]
+		a.order[level] = c
+		uAll -= float64(ts[c].C) / float64(ts[c].T)
 		cand = append(cand[:found], cand[found+1:]...)
-		hp = append(hp[:found], hp[found+1:]...)
+		if classes {
+			cls[a.clsOf[c]].C -= ts[c].C
+		} else {
+			hp = append(hp[:found], hp[found+1:]...)
+		}
 	}
 	a.levels = n - 1 - level
 	// Levels 0..level: the rest in deadline-monotonic order (cand holds
@@ -389,6 +428,8 @@ func (a *Analyzer) assignOPA(ts []Task) {
 // same interferers with the same jitters.
 func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
 	hp := a.hp[:0]
+	classes := a.useClasses(ts)
+	a.cls.reset()
 	tainted := false
 	suspending := false
 	all := true
@@ -403,6 +444,9 @@ func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
 			r, st, x = a.testR[i], Schedulable, a.testX[i]
 		case a.overloaded(t, uHP):
 			r, st = Infinity, Unbounded // what respond finds, without its iterations
+		case classes:
+			cls := a.cls.cls
+			r, st = respondClasses(t, cls, hp, a.limitFor(t), a.scratch[:len(cls)], a.scratch[len(cls):2*len(cls)])
 		default:
 			r, st = a.respond(t, hp, a.limitFor(t), &x)
 		}
@@ -420,6 +464,9 @@ func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
 			tainted = true
 		}
 		hp = append(hp, t.Interferer(r))
+		if classes {
+			a.cls.add(&hp[len(hp)-1])
+		}
 	}
 	return all
 }
