@@ -105,7 +105,6 @@ type Analyzer struct {
 	order   []int        // priority order, most urgent first
 	cand    []int        // OPA: unassigned tasks, largest deadline first
 	hp      []Interferer // interferers of the task under analysis
-	dlIf    []Interferer // per task: InterfererAtDeadline
 	scratch []int64      // iteration state, 2 per task
 	testR   []int64      // OPA: response time found by the assignment test
 	testX   []windowInfo // OPA: its window information
@@ -222,7 +221,6 @@ func (a *Analyzer) grow(n int) {
 		a.order = make([]int, n)
 		a.cand = make([]int, 0, n)
 		a.hp = make([]Interferer, 0, n)
-		a.dlIf = make([]Interferer, n)
 		a.scratch = make([]int64, 4*n)
 		a.testR = make([]int64, n)
 		a.testX = make([]windowInfo, n)
@@ -230,7 +228,6 @@ func (a *Analyzer) grow(n int) {
 		a.cls.cls = make([]Interferer, 0, n)
 	}
 	a.order = a.order[:n]
-	a.dlIf = a.dlIf[:n]
 	a.testR = a.testR[:n]
 	a.testX = a.testX[:n]
 	a.clsOf = a.clsOf[:n]
@@ -353,24 +350,26 @@ func (a *Analyzer) assignOPA(ts []Task) {
 	for k := n - 1; k >= 0; k-- { // largest deadline first
 		cand = append(cand, a.order[k])
 	}
-	for i := range ts {
-		a.dlIf[i] = ts[i].InterfererAtDeadline()
-	}
-	// hp holds the unassigned tasks' interferers in cand's order; the test
-	// of candidate ci swaps its own to the end and leaves it out, so that a
-	// level costs one response time per candidate tried, not a rebuilt list.
-	hp := a.hp[:0]
 	uAll := 0.0 // Σ C/T of the unassigned tasks
 	for _, x := range cand {
-		hp = append(hp, a.dlIf[x])
 		uAll += float64(ts[x].C) / float64(ts[x].T)
 	}
+	// Without classes, hp holds the unassigned tasks' interferers in cand's
+	// order; the test of candidate ci swaps its own to the end and leaves it
+	// out, so that a level costs one response time per candidate tried, not
+	// a rebuilt list. With classes, the test of candidate c takes its C out
+	// of its class instead.
 	classes := a.useClasses(ts)
+	hp := a.hp[:0]
 	if classes {
-		// The test of candidate c takes its C out of its class instead.
 		a.cls.reset()
 		for _, x := range cand {
-			a.clsOf[x] = a.cls.add(&a.dlIf[x])
+			t := &ts[x]
+			a.clsOf[x] = a.cls.add(t.C, t.T, t.deadlineJitter())
+		}
+	} else {
+		for _, x := range cand {
+			hp = append(hp, ts[x].InterfererAtDeadline())
 		}
 	}
 	cls := a.cls.cls
@@ -387,7 +386,7 @@ func (a *Analyzer) assignOPA(ts []Task) {
 			if classes {
 				k := a.clsOf[c]
 				cls[k].C -= ts[c].C
-				r, st = respondClasses(&ts[c], cls, nil, ts[c].D, a.scratch[:len(cls)], a.scratch[len(cls):2*len(cls)])
+				r, st, _ = respondClasses(&ts[c], cls, ts[c].D, a.scratch[:len(cls)], a.scratch[len(cls):2*len(cls)])
 				cls[k].C += ts[c].C
 			} else {
 				hp[ci], hp[last] = hp[last], hp[ci]
@@ -446,7 +445,16 @@ func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
 			r, st = Infinity, Unbounded // what respond finds, without its iterations
 		case classes:
 			cls := a.cls.cls
-			r, st = respondClasses(t, cls, hp, a.limitFor(t), a.scratch[:len(cls)], a.scratch[len(cls):2*len(cls)])
+			var p passed
+			r, st, p = respondClasses(t, cls, a.limitFor(t), a.scratch[:len(cls)], a.scratch[len(cls):2*len(cls)])
+			if p.overLimit {
+				// The tasks above as interferers, in order, for the
+				// replay; built only when a replay needs them.
+				for _, k := range a.order[len(hp):rank] {
+					hp = append(hp, ts[k].Interferer(out[k].R))
+				}
+				r, st = p.replay(t, cls, hp)
+			}
 		default:
 			r, st = a.respond(t, hp, a.limitFor(t), &x)
 		}
@@ -463,9 +471,10 @@ func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
 		if taints(t, st) {
 			tainted = true
 		}
-		hp = append(hp, t.Interferer(r))
 		if classes {
-			a.cls.add(&hp[len(hp)-1])
+			a.cls.add(t.C, t.T, t.responseJitter(r))
+		} else {
+			hp = append(hp, t.Interferer(r))
 		}
 	}
 	return all

@@ -11,13 +11,13 @@ package rta
 // 250-task system holds about 40 tasks in 7 classes), so iterating over the
 // classes instead of the tasks makes every step of the fixed-point iteration
 // several times cheaper. The iterates are the same numbers: integer sums in
-// another order. Only two things depend on the order of the interferers:
-// where respond stops when an iteration passes its limit (it reports the
-// partial sum at which it noticed), and nothing else; respondClasses
-// reproduces that partial sum from the two last iterates in one pass over
-// the interferers in their order (exceededAt), so that its result is
-// respond's bit for bit. TestClassesEqualRespond and TestClassesChangeNothing
-// check this against respond and against the Analyzer without classes.
+// another order. Only one thing depends on the order of the interferers:
+// the R that respond reports when an iteration passes its limit, the partial
+// sum at which it noticed; passed.replay reproduces it from the last two
+// iterates in one pass over the interferers in their order, so that the
+// result is respond's bit for bit. TestClassesEqualRespond checks this
+// against respond, TestClassesChangeNothing the Analyzer against itself
+// without classes.
 
 // classMinTasks is the number of tasks from which an Analyzer iterates over
 // classes.
@@ -32,16 +32,16 @@ type classSet struct {
 
 func (s *classSet) reset() { s.cls = s.cls[:0] }
 
-// add adds h to its class, which it creates if needed, and returns the
-// class's index.
-func (s *classSet) add(h *Interferer) int {
+// add adds an interferer of execution time c, period t and jitter j to its
+// class, which it creates if needed, and returns the class's index.
+func (s *classSet) add(c, t, j int64) int {
 	for k := range s.cls {
-		if c := &s.cls[k]; c.T == h.T && c.J == h.J {
-			c.C += h.C
+		if x := &s.cls[k]; x.T == t && x.J == j {
+			x.C += c
 			return k
 		}
 	}
-	s.cls = append(s.cls, Interferer{C: h.C, T: h.T, J: h.J})
+	s.cls = append(s.cls, Interferer{C: c, T: t, J: j})
 	return len(s.cls) - 1
 }
 
@@ -60,19 +60,30 @@ func classesFit(ts []Task) bool {
 	return true
 }
 
+// passed records where an iteration over classes passed its limit, so that
+// replay can report what respond reports there.
+type passed struct {
+	lim       int64 // limit − J
+	w, prev   int64 // the iterate whose pass passed lim, and its predecessor
+	pass      int   // that pass (from 0); −1: the start value passed lim
+	overLimit bool  // the iteration passed lim (the other fields are set)
+}
+
 // respondClasses returns respond(t, hp, limit, …) for a valid t, where cls
-// are the classes of hp (classes with C = 0 may be present). Without hp
-// (nil) it answers only whether t is Schedulable (with its exact R) and
-// reports any other outcome as Exceeded or Unbounded with an unspecified R;
-// OPA's tests need no more. n and bound are scratch, len(cls) each.
-func respondClasses(t *Task, cls, hp []Interferer, limit int64, n, bound []int64) (int64, Status) {
+// are the classes of hp (classes with C = 0 may be present), except when
+// the iteration passes its limit with a utilisation below 1 or unknown:
+// then p.overLimit is set, the status is Exceeded and R unspecified, and
+// p.replay(t, cls, hp) returns respond's result. OPA's tests, which need
+// only whether t is Schedulable (with its exact R), need no replay. n and
+// bound are scratch, len(cls) each.
+func respondClasses(t *Task, cls []Interferer, limit int64, n, bound []int64) (r int64, st Status, p passed) {
 	a := t.C + t.S + t.B
 	limit = max(0, min(limit, MaxTime))
 	if a == 0 { // the job completes when released
 		if t.J > limit {
-			return t.J, Exceeded
+			return t.J, Exceeded, p
 		}
-		return t.J, classify(t, t.J)
+		return t.J, classify(t, t.J), p
 	}
 	lim := limit - t.J
 	w := a
@@ -82,7 +93,7 @@ func respondClasses(t *Task, cls, hp []Interferer, limit int64, n, bound []int64
 		if c.C >= c.T {
 			// The utilisation is at least 1: respond finds no fixed point
 			// and reports Unbounded on every path.
-			return Infinity, Unbounded
+			return Infinity, Unbounded, p
 		}
 		if !over {
 			w += c.C
@@ -90,7 +101,7 @@ func respondClasses(t *Task, cls, hp []Interferer, limit int64, n, bound []int64
 		}
 	}
 	if over || w > lim { // w > lim: a alone passes lim
-		return exceededAt(t, a, hp, lim, 0, 0, -1)
+		return 0, Exceeded, passed{lim: lim, pass: -1, overLimit: true}
 	}
 	for k := range cls {
 		n[k] = 1
@@ -100,7 +111,7 @@ func respondClasses(t *Task, cls, hp []Interferer, limit int64, n, bound []int64
 	prev := w // the iterate before w (none before w0: its counts are 1)
 	for i := range MaxIterations {
 		if i == unboundedCheck && utilisationAtLeastOne(cls) {
-			return Infinity, Unbounded
+			return Infinity, Unbounded, p
 		}
 		for k := range cls {
 			if w <= bound[k] {
@@ -118,37 +129,36 @@ func respondClasses(t *Task, cls, hp []Interferer, limit int64, n, bound []int64
 			inter += (m - n[k]) * c.C // < w + J + T ≤ 3·2^60
 			n[k] = m
 			if inter > lim-a {
-				return exceededAt(t, a, hp, lim, w, prev, i)
+				return 0, Exceeded, passed{lim: lim, w: w, prev: prev, pass: i, overLimit: true}
 			}
 		}
 		next := a + inter
 		if next == w {
-			return w + t.J, classify(t, w+t.J)
+			return w + t.J, classify(t, w+t.J), p
 		}
 		prev, w = w, next
 	}
-	return exceeded(w+t.J, cls)
+	r, st = exceeded(w+t.J, cls)
+	return r, st, p
 }
 
-// exceededAt returns what respond returns when its iteration passes lim
-// (lim = limit − J, a = C + S + B): Unbounded if hp's utilisation is at
-// least 1, otherwise Exceeded with the partial sum at which
-// iterateIncremental notices, found by replaying its pass over hp in order.
-// With pass < 0 the start value w0 = a + Σ C_j passed lim, and respond
-// reports the first prefix a + C_1 + … + C_k above it (a itself without
-// interferers); otherwise pass i
-// (from the iterate w, whose predecessor is prev, or, for pass 0, counts of
-// one job each) did, and the counts of hp's interferers move from
-// prev's to w's one interferer at a time. Without hp it reports Exceeded
-// with an unspecified R.
-func exceededAt(t *Task, a int64, hp []Interferer, lim, w, prev int64, pass int) (int64, Status) {
-	if hp == nil {
-		return lim + 1 + t.J, Exceeded
-	}
-	if utilisationAtLeastOne(hp) {
+// replay returns what respond returns when its iteration passes lim
+// (p.lim = limit − J) for t below hp, whose classes are cls: Unbounded if
+// the utilisation is at least 1, otherwise Exceeded with the partial sum at
+// which iterateIncremental notices, found by replaying its pass over hp in
+// order. With p.pass < 0 the start value w0 = C + S + B + Σ C_j passed lim,
+// and respond reports the first prefix C + S + B + C_1 + … + C_k above it
+// (C + S + B itself without interferers); otherwise pass i (from the
+// iterate w, whose predecessor is prev, or, for pass 0, counts of one job
+// each) did, and the counts of hp's interferers move from prev's to w's
+// one interferer at a time.
+func (p *passed) replay(t *Task, cls, hp []Interferer) (int64, Status) {
+	// cls and hp have the same utilisation; cls has fewer terms.
+	if utilisationAtLeastOne(cls) {
 		return Infinity, Unbounded
 	}
-	if pass < 0 {
+	a, lim, w := t.C+t.S+t.B, p.lim, p.w
+	if p.pass < 0 {
 		s := a
 		for k := range hp {
 			s += hp[k].C
@@ -162,12 +172,12 @@ func exceededAt(t *Task, a int64, hp []Interferer, lim, w, prev int64, pass int)
 	for k := range hp {
 		h := &hp[k]
 		m := (w + h.J + h.T - 1) / h.T
-		p := int64(1)
-		if pass > 0 {
-			p = (prev + h.J + h.T - 1) / h.T
+		c := int64(1)
+		if p.pass > 0 {
+			c = (p.prev + h.J + h.T - 1) / h.T
 		}
-		if m > p {
-			inter += (m - p) * h.C
+		if m > c {
+			inter += (m - c) * h.C
 			if inter > lim-a {
 				return a + inter + t.J, Exceeded
 			}
