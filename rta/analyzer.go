@@ -225,7 +225,7 @@ func (a *Analyzer) grow(n int) {
 		a.testR = make([]int64, n)
 		a.testX = make([]windowInfo, n)
 		a.clsOf = make([]int, n)
-		a.cls.cls = make([]Interferer, 0, n)
+		a.cls.cls = make([]class, 0, n)
 	}
 	a.order = a.order[:n]
 	a.testR = a.testR[:n]
@@ -344,35 +344,25 @@ func (a *Analyzer) sortOrder(ts []Task, less func([]Task, int, int) bool) {
 // (OPA-compatible) test, falling back to deadline-monotonic order for the
 // levels it cannot fill.
 func (a *Analyzer) assignOPA(ts []Task) {
+	if a.useClasses(ts) {
+		a.assignOPAClasses(ts)
+		return
+	}
 	n := len(ts)
 	a.sortOrder(ts, dmLess)
 	cand := a.cand[:0]
 	for k := n - 1; k >= 0; k-- { // largest deadline first
 		cand = append(cand, a.order[k])
 	}
+	// hp holds the unassigned tasks' interferers in cand's order; the test
+	// of candidate ci swaps its own to the end and leaves it out, so that a
+	// level costs one response time per candidate tried, not a rebuilt list.
+	hp := a.hp[:0]
 	uAll := 0.0 // Σ C/T of the unassigned tasks
 	for _, x := range cand {
+		hp = append(hp, ts[x].InterfererAtDeadline())
 		uAll += float64(ts[x].C) / float64(ts[x].T)
 	}
-	// Without classes, hp holds the unassigned tasks' interferers in cand's
-	// order; the test of candidate ci swaps its own to the end and leaves it
-	// out, so that a level costs one response time per candidate tried, not
-	// a rebuilt list. With classes, the test of candidate c takes its C out
-	// of its class instead.
-	classes := a.useClasses(ts)
-	hp := a.hp[:0]
-	if classes {
-		a.cls.reset()
-		for _, x := range cand {
-			t := &ts[x]
-			a.clsOf[x] = a.cls.add(t.C, t.T, t.deadlineJitter())
-		}
-	} else {
-		for _, x := range cand {
-			hp = append(hp, ts[x].InterfererAtDeadline())
-		}
-	}
-	cls := a.cls.cls
 	level := n - 1
 	for ; level >= 0; level-- {
 		found := -1
@@ -381,18 +371,9 @@ func (a *Analyzer) assignOPA(ts []Task) {
 			if a.overloaded(&ts[c], uAll-float64(ts[c].C)/float64(ts[c].T)) {
 				continue // the others use the whole core: c fails here
 			}
-			var r int64
-			var st Status
-			if classes {
-				k := a.clsOf[c]
-				cls[k].C -= ts[c].C
-				r, st, _ = respondClasses(&ts[c], cls, ts[c].D, a.scratch[:len(cls)], a.scratch[len(cls):2*len(cls)])
-				cls[k].C += ts[c].C
-			} else {
-				hp[ci], hp[last] = hp[last], hp[ci]
-				r, st = a.respond(&ts[c], hp[:last], ts[c].D, &a.testX[c])
-				hp[ci], hp[last] = hp[last], hp[ci]
-			}
+			hp[ci], hp[last] = hp[last], hp[ci]
+			r, st := a.respond(&ts[c], hp[:last], ts[c].D, &a.testX[c])
+			hp[ci], hp[last] = hp[last], hp[ci]
 			if st == Schedulable {
 				a.testR[c] = r
 				found = ci
@@ -402,15 +383,10 @@ func (a *Analyzer) assignOPA(ts []Task) {
 		if found < 0 {
 			break
 		}
-		c := cand[found]
-		a.order[level] = c
-		uAll -= float64(ts[c].C) / float64(ts[c].T)
+		a.order[level] = cand[found]
+		uAll -= float64(ts[cand[found]].C) / float64(ts[cand[found]].T)
 		cand = append(cand[:found], cand[found+1:]...)
-		if classes {
-			cls[a.clsOf[c]].C -= ts[c].C
-		} else {
-			hp = append(hp[:found], hp[found+1:]...)
-		}
+		hp = append(hp[:found], hp[found+1:]...)
 	}
 	a.levels = n - 1 - level
 	// Levels 0..level: the rest in deadline-monotonic order (cand holds
@@ -418,6 +394,60 @@ func (a *Analyzer) assignOPA(ts []Task) {
 	for k := 0; k <= level; k++ {
 		a.order[k] = cand[len(cand)-1-k]
 	}
+}
+
+// assignOPAClasses is assignOPA with its tests iterated over interferer
+// classes (classes.go): the test of candidate c takes c's C out of its
+// class. It tries the candidates in assignOPA's order, largest deadline
+// first, and sums the same floating-point utilisations in the same order;
+// cand holds the unassigned tasks in deadline-monotonic order and is
+// scanned from its end, so that taking the task found, mostly the last one,
+// moves nothing.
+func (a *Analyzer) assignOPAClasses(ts []Task) {
+	n := len(ts)
+	a.sortOrder(ts, dmLess)
+	cand := append(a.cand[:0], a.order...)
+	uAll := 0.0 // Σ C/T of the unassigned tasks
+	a.cls.reset()
+	for k := n - 1; k >= 0; k-- {
+		t := &ts[cand[k]]
+		uAll += float64(t.C) / float64(t.T)
+		a.clsOf[cand[k]] = a.cls.add(t.C, t.T, t.deadlineJitter())
+	}
+	cls := a.cls.cls
+	level := n - 1
+	for ; level >= 0; level-- {
+		found := -1
+		uFound := 0.0
+		for ci := len(cand) - 1; ci >= 0; ci-- {
+			c := cand[ci]
+			t := &ts[c]
+			u := float64(t.C) / float64(t.T)
+			if a.overloaded(t, uAll-u) {
+				continue // the others use the whole core: c fails here
+			}
+			k := a.clsOf[c]
+			cls[k].C -= t.C
+			r, st, _ := respondClasses(t, cls, t.D)
+			cls[k].C += t.C
+			if st == Schedulable {
+				a.testR[c] = r
+				found, uFound = ci, u
+				break
+			}
+		}
+		if found < 0 {
+			break
+		}
+		c := cand[found]
+		a.order[level] = c
+		uAll -= uFound
+		cls[a.clsOf[c]].C -= ts[c].C
+		cand = append(cand[:found], cand[found+1:]...)
+	}
+	a.levels = n - 1 - level
+	// Levels 0..level: the rest in deadline-monotonic order.
+	copy(a.order[:level+1], cand)
 }
 
 // evaluate computes the response times for the strict order a.order, most
@@ -446,7 +476,7 @@ func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
 		case classes:
 			cls := a.cls.cls
 			var p passed
-			r, st, p = respondClasses(t, cls, a.limitFor(t), a.scratch[:len(cls)], a.scratch[len(cls):2*len(cls)])
+			r, st, p = respondClasses(t, cls, a.limitFor(t))
 			if p.overLimit {
 				// The tasks above as interferers, in order, for the
 				// replay; built only when a replay needs them.

@@ -23,11 +23,17 @@ package rta
 // classes.
 const classMinTasks = 12
 
-// classSet is a set of interferer classes: each element is an Interferer
-// whose C is the sum of its members' C (other fields of the members are
-// ignored: classes serve only the analysis without Contention).
+// class is an interferer class: the interferers with period T and jitter
+// J, C the sum of their execution times; n and bound are respondClasses'
+// iteration state (its count of jobs, and the largest window it holds for).
+type class struct {
+	C, T, J  int64
+	n, bound int64
+}
+
+// classSet is a set of interferer classes.
 type classSet struct {
-	cls []Interferer
+	cls []class
 }
 
 func (s *classSet) reset() { s.cls = s.cls[:0] }
@@ -41,8 +47,14 @@ func (s *classSet) add(c, t, j int64) int {
 			return k
 		}
 	}
-	s.cls = append(s.cls, Interferer{C: c, T: t, J: j})
+	s.cls = append(s.cls, class{C: c, T: t, J: j})
 	return len(s.cls) - 1
+}
+
+// classesAtLeastOne reports whether Σ C/T ≥ 1 exactly over the classes,
+// which is the same sum as over their members.
+func classesAtLeastOne(cls []class) bool {
+	return demandAtLeastOne(cls, func(c *class) (int64, int64) { return c.C, c.T })
 }
 
 // classesFit reports whether the classes of ts's tasks can be summed
@@ -74,9 +86,8 @@ type passed struct {
 // the iteration passes its limit with a utilisation below 1 or unknown:
 // then p.overLimit is set, the status is Exceeded and R unspecified, and
 // p.replay(t, cls, hp) returns respond's result. OPA's tests, which need
-// only whether t is Schedulable (with its exact R), need no replay. n and
-// bound are scratch, len(cls) each.
-func respondClasses(t *Task, cls []Interferer, limit int64, n, bound []int64) (r int64, st Status, p passed) {
+// only whether t is Schedulable (with its exact R), need no replay.
+func respondClasses(t *Task, cls []class, limit int64) (r int64, st Status, p passed) {
 	a := t.C + t.S + t.B
 	limit = max(0, min(limit, MaxTime))
 	if a == 0 { // the job completes when released
@@ -104,30 +115,30 @@ func respondClasses(t *Task, cls []Interferer, limit int64, n, bound []int64) (r
 		return 0, Exceeded, passed{lim: lim, pass: -1, overLimit: true}
 	}
 	for k := range cls {
-		n[k] = 1
-		bound[k] = cls[k].T - cls[k].J
+		c := &cls[k]
+		c.n, c.bound = 1, c.T-c.J
 	}
 	inter := w - a
 	prev := w // the iterate before w (none before w0: its counts are 1)
 	for i := range MaxIterations {
-		if i == unboundedCheck && utilisationAtLeastOne(cls) {
+		if i == unboundedCheck && classesAtLeastOne(cls) {
 			return Infinity, Unbounded, p
 		}
 		for k := range cls {
-			if w <= bound[k] {
+			c := &cls[k]
+			if w <= c.bound {
 				continue
 			}
-			c := &cls[k]
 			var m int64
-			if w-bound[k] <= c.T {
-				m = n[k] + 1
-				bound[k] += c.T
+			if w-c.bound <= c.T {
+				m = c.n + 1
+				c.bound += c.T
 			} else {
 				m = (w + c.J + c.T - 1) / c.T
-				bound[k] = m*c.T - c.J
+				c.bound = m*c.T - c.J
 			}
-			inter += (m - n[k]) * c.C // < w + J + T ≤ 3·2^60
-			n[k] = m
+			inter += (m - c.n) * c.C // < w + J + T ≤ 3·2^60
+			c.n = m
 			if inter > lim-a {
 				return 0, Exceeded, passed{lim: lim, w: w, prev: prev, pass: i, overLimit: true}
 			}
@@ -138,8 +149,10 @@ func respondClasses(t *Task, cls []Interferer, limit int64, n, bound []int64) (r
 		}
 		prev, w = w, next
 	}
-	r, st = exceeded(w+t.J, cls)
-	return r, st, p
+	if classesAtLeastOne(cls) {
+		return Infinity, Unbounded, p
+	}
+	return w + t.J, Exceeded, p // as exceeded(w+J, hp) reports
 }
 
 // replay returns what respond returns when its iteration passes lim
@@ -152,9 +165,9 @@ func respondClasses(t *Task, cls []Interferer, limit int64, n, bound []int64) (r
 // iterate w, whose predecessor is prev, or, for pass 0, counts of one job
 // each) did, and the counts of hp's interferers move from prev's to w's
 // one interferer at a time.
-func (p *passed) replay(t *Task, cls, hp []Interferer) (int64, Status) {
+func (p *passed) replay(t *Task, cls []class, hp []Interferer) (int64, Status) {
 	// cls and hp have the same utilisation; cls has fewer terms.
-	if utilisationAtLeastOne(cls) {
+	if classesAtLeastOne(cls) {
 		return Infinity, Unbounded
 	}
 	a, lim, w := t.C+t.S+t.B, p.lim, p.w

@@ -78,7 +78,7 @@ func TestClassesEqualRespond(t *testing.T) {
 		}
 		s := make([]int64, 2*m+2)
 		wantR, wantSt := respond(&task, hp, limit, s)
-		gotR, gotSt, p := respondClasses(&task, set.cls, limit, s[:len(set.cls)], s[len(set.cls):2*len(set.cls)])
+		gotR, gotSt, p := respondClasses(&task, set.cls, limit)
 		if (gotSt == Schedulable) != (wantSt == Schedulable) || (gotSt == Schedulable && gotR != wantR) {
 			t.Fatalf("case %d before the replay: classes (%d, %v), tasks (%d, %v)", c, gotR, gotSt, wantR, wantSt)
 		}

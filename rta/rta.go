@@ -440,18 +440,20 @@ func classify(t *Task, r int64) Status {
 
 // utilisationAtLeastOne reports whether Σ C_j/T_j ≥ 1 exactly.
 func utilisationAtLeastOne(hp []Interferer) bool {
-	return demandAtLeastOne(hp, func(h *Interferer) int64 { return h.C })
+	return demandAtLeastOne(hp, func(h *Interferer) (int64, int64) { return h.C, h.T })
 }
 
-// demandAtLeastOne reports whether Σ cost(j)/T_j ≥ 1 exactly. A float64
-// sum decides all but a band of ±1e-9 around 1 (its rounding error is
-// below 1e-15 for any realistic number of tasks); inside the band, and only
-// there, the sum is recomputed exactly with math/big, which allocates.
-func demandAtLeastOne(hp []Interferer, cost func(*Interferer) int64) bool {
+// demandAtLeastOne reports whether Σ c_j/T_j ≥ 1 exactly, where cost gives
+// c_j and T_j of an element. A float64 sum decides all but a band of ±1e-9
+// around 1 (its rounding error is below 1e-15 for any realistic number of
+// tasks); inside the band, and only there, the sum is recomputed exactly
+// with math/big, which allocates. The answer does not depend on the order
+// of the terms, nor on whether terms of equal T are summed first (classes.go).
+func demandAtLeastOne[E any](xs []E, cost func(*E) (c, t int64)) bool {
 	var u float64
-	for i := range hp {
-		if c := cost(&hp[i]); c > 0 {
-			u += float64(c) / float64(hp[i].T)
+	for i := range xs {
+		if c, t := cost(&xs[i]); c > 0 {
+			u += float64(c) / float64(t)
 		}
 	}
 	if u < 1-1e-9 {
@@ -462,9 +464,9 @@ func demandAtLeastOne(hp []Interferer, cost func(*Interferer) int64) bool {
 	}
 	sum := new(big.Rat)
 	term := new(big.Rat)
-	for i := range hp {
-		if c := cost(&hp[i]); c > 0 {
-			sum.Add(sum, term.SetFrac64(c, hp[i].T))
+	for i := range xs {
+		if c, t := cost(&xs[i]); c > 0 {
+			sum.Add(sum, term.SetFrac64(c, t))
 		}
 	}
 	return sum.Cmp(big.NewRat(1, 1)) >= 0

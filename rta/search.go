@@ -305,7 +305,7 @@ func (a *Analyzer) subOPA(ts []Task, depth int, ifs []Interferer, tasks []int, r
 			if classes {
 				k := a.clsOf[c]
 				cls[k].C -= ts[c].C
-				_, st, _ = respondClasses(&ts[c], cls, ts[c].D, a.scratch[:len(cls)], a.scratch[len(cls):2*len(cls)])
+				_, st, _ = respondClasses(&ts[c], cls, ts[c].D)
 				cls[k].C += ts[c].C
 			} else {
 				hp := append(a.hp[:0], s.prefIf...)
