@@ -202,7 +202,7 @@ func (a *Analyzer) Analyze(policy Policy, tasks []Task, out []Result) (bool, err
 		// order OPA left, whose statuses show what fails.
 		reuseFrom = n - a.levels
 	case DeadlineMonotonic:
-		a.sortOrder(tasks, dmLess)
+		a.sortDM(tasks)
 	case RateMonotonic:
 		a.sortOrder(tasks, rmLess)
 	case Explicit:
@@ -302,6 +302,22 @@ func explicitLess(ts []Task, i, j int) bool {
 	return i < j
 }
 
+// sortDM fills a.order with 0..n-1 in deadline-monotonic order, as
+// sortOrder(ts, dmLess) does, with the common case of tasks that come in
+// that order checked without an indirect call per pair.
+func (a *Analyzer) sortDM(ts []Task) {
+	for i := 1; i < len(ts); i++ {
+		if dmLess(ts, i, i-1) {
+			a.sortOrder(ts, dmLess)
+			return
+		}
+	}
+	o := a.order
+	for i := range o {
+		o[i] = i
+	}
+}
+
 // sortOrder fills a.order with 0..n-1 sorted by less (a strict total order).
 func (a *Analyzer) sortOrder(ts []Task, less func([]Task, int, int) bool) {
 	o := a.order
@@ -349,7 +365,7 @@ func (a *Analyzer) assignOPA(ts []Task) {
 		return
 	}
 	n := len(ts)
-	a.sortOrder(ts, dmLess)
+	a.sortDM(ts)
 	cand := a.cand[:0]
 	for k := n - 1; k >= 0; k-- { // largest deadline first
 		cand = append(cand, a.order[k])
@@ -405,7 +421,7 @@ func (a *Analyzer) assignOPA(ts []Task) {
 // moves nothing.
 func (a *Analyzer) assignOPAClasses(ts []Task) {
 	n := len(ts)
-	a.sortOrder(ts, dmLess)
+	a.sortDM(ts)
 	cand := append(a.cand[:0], a.order...)
 	uAll := 0.0 // Σ C/T of the unassigned tasks
 	a.cls.reset()

@@ -33,22 +33,33 @@ type class struct {
 
 // classSet is a set of interferer classes.
 type classSet struct {
-	cls []class
+	cls  []class
+	last int // the class add found or made last
 }
 
-func (s *classSet) reset() { s.cls = s.cls[:0] }
+func (s *classSet) reset() { s.cls, s.last = s.cls[:0], 0 }
 
 // add adds an interferer of execution time c, period t and jitter j to its
-// class, which it creates if needed, and returns the class's index.
+// class, which it creates if needed, and returns the class's index. Tasks
+// come mostly in deadline-monotonic order, where those of one class follow
+// each other: add looks at the last class first.
 func (s *classSet) add(c, t, j int64) int {
+	if s.last < len(s.cls) {
+		if x := &s.cls[s.last]; x.T == t && x.J == j {
+			x.C += c
+			return s.last
+		}
+	}
 	for k := range s.cls {
 		if x := &s.cls[k]; x.T == t && x.J == j {
 			x.C += c
+			s.last = k
 			return k
 		}
 	}
 	s.cls = append(s.cls, class{C: c, T: t, J: j})
-	return len(s.cls) - 1
+	s.last = len(s.cls) - 1
+	return s.last
 }
 
 // classesAtLeastOne reports whether Σ C/T ≥ 1 exactly over the classes,
@@ -106,6 +117,7 @@ func respondClasses(t *Task, cls []class, limit int64) (r int64, st Status, p pa
 			// and reports Unbounded on every path.
 			return Infinity, Unbounded, p
 		}
+		c.n, c.bound = 1, c.T-c.J
 		if !over {
 			w += c.C
 			over = w > lim
@@ -113,10 +125,6 @@ func respondClasses(t *Task, cls []class, limit int64) (r int64, st Status, p pa
 	}
 	if over || w > lim { // w > lim: a alone passes lim
 		return 0, Exceeded, passed{lim: lim, pass: -1, overLimit: true}
-	}
-	for k := range cls {
-		c := &cls[k]
-		c.n, c.bound = 1, c.T-c.J
 	}
 	inter := w - a
 	prev := w // the iterate before w (none before w0: its counts are 1)

@@ -91,7 +91,7 @@ func (a *Analyzer) searchOrder(ts []Task) bool {
 		}
 	}
 	copy(s.opa, a.order) // OPA's order, restored when the search fails
-	a.sortOrder(ts, dmLess)
+	a.sortDM(ts)
 	copy(s.byDM, a.order)
 	s.prefIf, s.stuck, s.stuckR = s.prefIf[:0], s.stuck[:0], s.stuckR[:0]
 	if s.memo == nil {
