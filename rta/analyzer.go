@@ -95,6 +95,12 @@ type Analyzer struct {
 	// MaxSearchNodes bounds the exact priority search of the OPA policy
 	// (partial orders examined per core); 0 means DefaultMaxSearchNodes.
 	MaxSearchNodes int
+	// ByTask makes the classic analysis iterate over every interferer even
+	// on cores where it would iterate over interferer classes (tasks of
+	// one period and jitter, summed; see the package documentation,
+	// "Interferer classes"). The results are the same either way; ByTask
+	// is the reference the tests compare the classes with.
+	ByTask bool
 	// Contention, when set, adds the window-dependent contention term of
 	// the package documentation ("Window-dependent contention") to every
 	// response time of the core: each task's bound is the least fixed
@@ -113,9 +119,8 @@ type Analyzer struct {
 	srch    orderSearch // the exact priority search (search.go)
 	// Interferer classes (classes.go): the iteration runs over them
 	// instead of the tasks when there is no Contention term.
-	cls       classSet
-	clsOf     []int // OPA: per task, its class
-	noClasses bool  // tests: iterate over the tasks (the reference)
+	cls   classSet
+	clsOf []int // OPA and the exact search's sub-OPA: per task, its class
 }
 
 // Order returns the priority order of the last Analyze, most urgent first,
@@ -238,7 +243,7 @@ func (a *Analyzer) grow(n int) {
 // on cores of at least classMinTasks tasks (on smaller ones building the
 // classes costs about what they save).
 func (a *Analyzer) useClasses(ts []Task) bool {
-	return a.Contention == nil && !a.noClasses && len(ts) >= classMinTasks && classesFit(ts)
+	return a.Contention == nil && !a.ByTask && len(ts) >= classMinTasks && classesFit(ts)
 }
 
 // respond computes the response time of task t below the interferers hp,

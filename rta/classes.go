@@ -1,23 +1,8 @@
 package rta
 
-// Interferer classes. Under the classic analysis (no Contention term) the
-// demand of the interferers in a window w is
-//
-//	Σ_j ceil((w + J_j)/T_j)·C_j = Σ_classes ceil((w + J)/T)·Σ_{j∈class} C_j,
-//
-// where a class holds the interferers with the same period T and jitter J.
-// Task sets of real systems use few periods (WATERS and the automotive
-// benchmarks of Kramer et al. 2015 about ten; a core of hetmap's synthetic
-// 250-task system holds about 40 tasks in 7 classes), so iterating over the
-// classes instead of the tasks makes every step of the fixed-point iteration
-// several times cheaper. The iterates are the same numbers: integer sums in
-// another order. Only one thing depends on the order of the interferers:
-// the R that respond reports when an iteration passes its limit, the partial
-// sum at which it noticed; passed.replay reproduces it from the last two
-// iterates in one pass over the interferers in their order, so that the
-// result is respond's bit for bit. TestClassesEqualRespond checks this
-// against respond, TestClassesChangeNothing the Analyzer against itself
-// without classes.
+// Interferer classes: the classic iteration over classes of interferers
+// of equal period and jitter (see the package documentation, "Interferer
+// classes").
 
 // classMinTasks is the number of tasks from which an Analyzer iterates over
 // classes.

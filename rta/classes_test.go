@@ -109,7 +109,7 @@ func TestClassesChangeNothing(t *testing.T) {
 		cases = 150
 	}
 	var fast, slow Analyzer
-	slow.noClasses = true
+	slow.ByTask = true
 	// What the cases cover: cores OPA fills, cores where the exact search
 	// finds an order, cores it gives up on or rejects, and statuses.
 	var opaFull, searchFound, searchFailed, capped int
