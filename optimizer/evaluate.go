@@ -427,9 +427,14 @@ func (e *Evaluator) coreTasksOf(a *Assignment, r *Result, u int, explicit bool) 
 	ur := &r.Units[u]
 	lat := ur.LineLatency
 	base := memory.LineLatency(ui.mem, 0, false)
-	ts := e.coreTasks[u][:0]
+	ids := e.onCore[u]
+	ts := e.coreTasks[u]
+	if cap(ts) < len(ids) {
+		ts = make([]rta.Task, len(ids))
+	}
+	ts = ts[:len(ids)]
 	ur.Utilisation = 0 // missedAssumptions may analyse a core again
-	for _, i := range e.onCore[u] {
+	for k, i := range ids {
 		ti := &e.tasks[i]
 		tr := &r.Tasks[i]
 		c := &ti.cpu[u]
@@ -453,7 +458,9 @@ func (e *Evaluator) coreTasksOf(a *Assignment, r *Result, u int, explicit bool) 
 		tr.Contention = satMul(lines, lat-base)
 		tr.C = clampTime(satAdd(satAdd(exec, satMul(lines, lat)), tr.GPUWait))
 		tr.BCRT = satAdd(satAdd(tr.Memory, bestExec), gpuBest)
-		t := rta.Task{C: tr.C, T: ti.period, D: tr.D, S: clampTime(tr.Suspension), J: clampTime(tr.Jitter)}
+		// Written in place: the task is large, and a core holds dozens.
+		t := &ts[k]
+		*t = rta.Task{C: tr.C, T: ti.period, D: tr.D, S: clampTime(tr.Suspension), J: clampTime(tr.Jitter)}
 		// Without the contention of other units: compute, the lines at the
 		// baseline latency, the busy-wait.
 		t.C0 = min(t.C, clampTime(satAdd(satAdd(exec, tr.Memory), tr.GPUWait)))
@@ -474,7 +481,6 @@ func (e *Evaluator) coreTasksOf(a *Assignment, r *Result, u int, explicit bool) 
 		if explicit {
 			t.Priority = a.Priority[i]
 		}
-		ts = append(ts, t)
 		ur.Utilisation += float64(tr.C) / float64(ti.period)
 	}
 	e.coreTasks[u] = ts

@@ -95,6 +95,12 @@ type Analyzer struct {
 	// MaxSearchNodes bounds the exact priority search of the OPA policy
 	// (partial orders examined per core); 0 means DefaultMaxSearchNodes.
 	MaxSearchNodes int
+	// ByTask makes the classic analysis iterate over every interferer even
+	// on cores where it would iterate over interferer classes (tasks of
+	// one period and jitter, summed; see the package documentation,
+	// "Interferer classes"). The results are the same either way; ByTask
+	// is the reference the tests compare the classes with.
+	ByTask bool
 	// Contention, when set, adds the window-dependent contention term of
 	// the package documentation ("Window-dependent contention") to every
 	// response time of the core: each task's bound is the least fixed
@@ -105,13 +111,16 @@ type Analyzer struct {
 	order   []int        // priority order, most urgent first
 	cand    []int        // OPA: unassigned tasks, largest deadline first
 	hp      []Interferer // interferers of the task under analysis
-	dlIf    []Interferer // per task: InterfererAtDeadline
 	scratch []int64      // iteration state, 2 per task
 	testR   []int64      // OPA: response time found by the assignment test
 	testX   []windowInfo // OPA: its window information
 	levels  int          // OPA: levels filled from the bottom
 	ordered bool
 	srch    orderSearch // the exact priority search (search.go)
+	// Interferer classes (classes.go): the iteration runs over them
+	// instead of the tasks when there is no Contention term.
+	cls   classSet
+	clsOf []int // OPA and the exact search's sub-OPA: per task, its class
 }
 
 // Order returns the priority order of the last Analyze, most urgent first,
@@ -198,7 +207,7 @@ func (a *Analyzer) Analyze(policy Policy, tasks []Task, out []Result) (bool, err
 		// order OPA left, whose statuses show what fails.
 		reuseFrom = n - a.levels
 	case DeadlineMonotonic:
-		a.sortOrder(tasks, dmLess)
+		a.sortDM(tasks)
 	case RateMonotonic:
 		a.sortOrder(tasks, rmLess)
 	case Explicit:
@@ -217,15 +226,24 @@ func (a *Analyzer) grow(n int) {
 		a.order = make([]int, n)
 		a.cand = make([]int, 0, n)
 		a.hp = make([]Interferer, 0, n)
-		a.dlIf = make([]Interferer, n)
 		a.scratch = make([]int64, 4*n)
 		a.testR = make([]int64, n)
 		a.testX = make([]windowInfo, n)
+		a.clsOf = make([]int, n)
+		a.cls.cls = make([]class, 0, n)
 	}
 	a.order = a.order[:n]
-	a.dlIf = a.dlIf[:n]
 	a.testR = a.testR[:n]
 	a.testX = a.testX[:n]
+	a.clsOf = a.clsOf[:n]
+}
+
+// useClasses reports whether the response times of ts's tasks are
+// iterated over interferer classes (classes.go): without a Contention term,
+// on cores of at least classMinTasks tasks (on smaller ones building the
+// classes costs about what they save).
+func (a *Analyzer) useClasses(ts []Task) bool {
+	return a.Contention == nil && !a.ByTask && len(ts) >= classMinTasks && classesFit(ts)
 }
 
 // respond computes the response time of task t below the interferers hp,
@@ -289,6 +307,22 @@ func explicitLess(ts []Task, i, j int) bool {
 	return i < j
 }
 
+// sortDM fills a.order with 0..n-1 in deadline-monotonic order, as
+// sortOrder(ts, dmLess) does, with the common case of tasks that come in
+// that order checked without an indirect call per pair.
+func (a *Analyzer) sortDM(ts []Task) {
+	for i := 1; i < len(ts); i++ {
+		if dmLess(ts, i, i-1) {
+			a.sortOrder(ts, dmLess)
+			return
+		}
+	}
+	o := a.order
+	for i := range o {
+		o[i] = i
+	}
+}
+
 // sortOrder fills a.order with 0..n-1 sorted by less (a strict total order).
 func (a *Analyzer) sortOrder(ts []Task, less func([]Task, int, int) bool) {
 	o := a.order
@@ -331,14 +365,15 @@ func (a *Analyzer) sortOrder(ts []Task, less func([]Task, int, int) bool) {
 // (OPA-compatible) test, falling back to deadline-monotonic order for the
 // levels it cannot fill.
 func (a *Analyzer) assignOPA(ts []Task) {
+	if a.useClasses(ts) {
+		a.assignOPAClasses(ts)
+		return
+	}
 	n := len(ts)
-	a.sortOrder(ts, dmLess)
+	a.sortDM(ts)
 	cand := a.cand[:0]
 	for k := n - 1; k >= 0; k-- { // largest deadline first
 		cand = append(cand, a.order[k])
-	}
-	for i := range ts {
-		a.dlIf[i] = ts[i].InterfererAtDeadline()
 	}
 	// hp holds the unassigned tasks' interferers in cand's order; the test
 	// of candidate ci swaps its own to the end and leaves it out, so that a
@@ -346,7 +381,7 @@ func (a *Analyzer) assignOPA(ts []Task) {
 	hp := a.hp[:0]
 	uAll := 0.0 // Σ C/T of the unassigned tasks
 	for _, x := range cand {
-		hp = append(hp, a.dlIf[x])
+		hp = append(hp, ts[x].InterfererAtDeadline())
 		uAll += float64(ts[x].C) / float64(ts[x].T)
 	}
 	level := n - 1
@@ -382,6 +417,60 @@ func (a *Analyzer) assignOPA(ts []Task) {
 	}
 }
 
+// assignOPAClasses is assignOPA with its tests iterated over interferer
+// classes (classes.go): the test of candidate c takes c's C out of its
+// class. It tries the candidates in assignOPA's order, largest deadline
+// first, and sums the same floating-point utilisations in the same order;
+// cand holds the unassigned tasks in deadline-monotonic order and is
+// scanned from its end, so that taking the task found, mostly the last one,
+// moves nothing.
+func (a *Analyzer) assignOPAClasses(ts []Task) {
+	n := len(ts)
+	a.sortDM(ts)
+	cand := append(a.cand[:0], a.order...)
+	uAll := 0.0 // Σ C/T of the unassigned tasks
+	a.cls.reset()
+	for k := n - 1; k >= 0; k-- {
+		t := &ts[cand[k]]
+		uAll += float64(t.C) / float64(t.T)
+		a.clsOf[cand[k]] = a.cls.add(t.C, t.T, t.deadlineJitter())
+	}
+	cls := a.cls.cls
+	level := n - 1
+	for ; level >= 0; level-- {
+		found := -1
+		uFound := 0.0
+		for ci := len(cand) - 1; ci >= 0; ci-- {
+			c := cand[ci]
+			t := &ts[c]
+			u := float64(t.C) / float64(t.T)
+			if a.overloaded(t, uAll-u) {
+				continue // the others use the whole core: c fails here
+			}
+			k := a.clsOf[c]
+			cls[k].C -= t.C
+			r, st, _ := respondClasses(t, cls, t.D)
+			cls[k].C += t.C
+			if st == Schedulable {
+				a.testR[c] = r
+				found, uFound = ci, u
+				break
+			}
+		}
+		if found < 0 {
+			break
+		}
+		c := cand[found]
+		a.order[level] = c
+		uAll -= uFound
+		cls[a.clsOf[c]].C -= ts[c].C
+		cand = append(cand[:found], cand[found+1:]...)
+	}
+	a.levels = n - 1 - level
+	// Levels 0..level: the rest in deadline-monotonic order.
+	copy(a.order[:level+1], cand)
+}
+
 // evaluate computes the response times for the strict order a.order, most
 // urgent first, with the tight jitter of self-suspending interferers. A
 // task that OPA placed (rank ≥ reuseFrom) with no self-suspending task
@@ -389,6 +478,8 @@ func (a *Analyzer) assignOPA(ts []Task) {
 // same interferers with the same jitters.
 func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
 	hp := a.hp[:0]
+	classes := a.useClasses(ts)
+	a.cls.reset()
 	tainted := false
 	suspending := false
 	all := true
@@ -403,6 +494,18 @@ func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
 			r, st, x = a.testR[i], Schedulable, a.testX[i]
 		case a.overloaded(t, uHP):
 			r, st = Infinity, Unbounded // what respond finds, without its iterations
+		case classes:
+			cls := a.cls.cls
+			var p passed
+			r, st, p = respondClasses(t, cls, a.limitFor(t))
+			if p.overLimit {
+				// The tasks above as interferers, in order, for the
+				// replay; built only when a replay needs them.
+				for _, k := range a.order[len(hp):rank] {
+					hp = append(hp, ts[k].Interferer(out[k].R))
+				}
+				r, st = p.replay(t, cls, hp)
+			}
 		default:
 			r, st = a.respond(t, hp, a.limitFor(t), &x)
 		}
@@ -419,7 +522,11 @@ func (a *Analyzer) evaluate(ts []Task, out []Result, reuseFrom int) bool {
 		if taints(t, st) {
 			tainted = true
 		}
-		hp = append(hp, t.Interferer(r))
+		if classes {
+			a.cls.add(t.C, t.T, t.responseJitter(r))
+		} else {
+			hp = append(hp, t.Interferer(r))
+		}
 	}
 	return all
 }

@@ -236,7 +236,7 @@ func exceededC(r int64, hp []Interferer) (int64, Status) {
 // utilisationC0AtLeastOne reports whether Σ C0_j/T_j ≥ 1 exactly, as
 // utilisationAtLeastOne does for C.
 func utilisationC0AtLeastOne(hp []Interferer) bool {
-	return demandAtLeastOne(hp, func(h *Interferer) int64 { return h.C0 })
+	return demandAtLeastOne(hp, func(h *Interferer) (int64, int64) { return h.C0, h.T })
 }
 
 // satAdd returns a+b for a, b ≥ 0, saturating at math.MaxInt64.

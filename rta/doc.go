@@ -340,4 +340,29 @@
 // Interferers, and an Analyzer keeps reusable scratch buffers and writes
 // results into a caller-provided slice. Only the error path and the exact
 // utilisation check near 1 allocate.
+//
+// # Interferer classes
+//
+// Without a Contention term, the demand of the interferers in a window w is
+//
+//	Σ_j ceil((w + J_j)/T_j)·C_j = Σ_classes ceil((w + J)/T)·Σ_{j∈class} C_j,
+//
+// where a class holds the interferers of equal period T and jitter J. Task
+// sets use few periods (the automotive benchmark of Kramer, Ziegenbein and
+// Hamann, "Real world automotive benchmarks for free", WATERS 2015, draws
+// from nine; a core of hetmap's synthetic 250-task system holds about 40
+// tasks in 7 classes), so on cores of classMinTasks tasks or more the
+// Analyzer iterates over classes: OPA's tests (the test of a candidate takes
+// its C out of its class), the exact search's sub-OPA tests, and the final
+// response times (a class set that grows by one task per rank). The
+// iterates are the same integers, summed in another order, and so are the
+// fixed points, the statuses and the utilisation test. The one value that
+// depends on the order of the interferers is the R reported when an
+// iteration passes its limit: the partial sum at which the task-by-task
+// iteration noticed. The class iteration records the last two iterates, and
+// a replay over the interferers in their order (passed.replay) computes that
+// partial sum, so results are bit-identical. TestClassesEqualRespond checks
+// the class iteration and its replay against the task-by-task one;
+// TestClassesChangeNothing (here) and TestClassesChangeNothing (optimizer)
+// check whole analyses against Analyzer.ByTask.
 package rta

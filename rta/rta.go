@@ -154,16 +154,21 @@ type Interferer struct {
 // 2018; Chen et al. 2019). For the window term a self-suspending task has
 // J0 = r − Access (at least J, at most MaxTime), J0 = J otherwise.
 func (t Task) Interferer(r int64) Interferer {
-	j, j0 := t.J, t.J
-	if t.S > 0 {
-		if r-t.C > j {
-			j = r - t.C
-		}
-		if r-t.Access > j0 {
-			j0 = r - t.Access
-		}
+	j0 := t.J
+	if t.S > 0 && r-t.Access > j0 {
+		j0 = r - t.Access
 	}
-	return Interferer{C: t.C, T: t.T, J: min(j, MaxTime), C0: t.C0, Lines: t.Lines, J0: min(j0, MaxTime), Readies: t.readies()}
+	return Interferer{C: t.C, T: t.T, J: t.responseJitter(r), C0: t.C0, Lines: t.Lines, J0: min(j0, MaxTime), Readies: t.readies()}
+}
+
+// responseJitter is the jitter J of Interferer(r): r − C (at least J, at
+// most MaxTime) for a self-suspending task, J otherwise.
+func (t *Task) responseJitter(r int64) int64 {
+	j := t.J
+	if t.S > 0 && r-t.C > j {
+		j = r - t.C
+	}
+	return min(j, MaxTime)
 }
 
 // InterfererAtDeadline returns t as an interferer with its jitter bounded
@@ -173,16 +178,20 @@ func (t Task) Interferer(r int64) Interferer {
 // does not depend on t's own interferers, which makes a test that uses it
 // OPA-compatible.
 func (t Task) InterfererAtDeadline() Interferer {
-	j, j0 := t.J, t.J
-	if t.S > 0 {
-		if t.D-t.C > j {
-			j = t.D - t.C
-		}
-		if t.D-t.Access > j0 {
-			j0 = t.D - t.Access
-		}
+	j0 := t.J
+	if t.S > 0 && t.D-t.Access > j0 {
+		j0 = t.D - t.Access
 	}
-	return Interferer{C: t.C, T: t.T, J: j, C0: t.C0, Lines: t.Lines, J0: j0, Readies: t.readies()}
+	return Interferer{C: t.C, T: t.T, J: t.deadlineJitter(), C0: t.C0, Lines: t.Lines, J0: j0, Readies: t.readies()}
+}
+
+// deadlineJitter is the jitter J of InterfererAtDeadline: D − C (at least
+// J) for a self-suspending task, J otherwise.
+func (t *Task) deadlineJitter() int64 {
+	if t.S > 0 && t.D-t.C > t.J {
+		return t.D - t.C
+	}
+	return t.J
 }
 
 // Status classifies a response-time result.
@@ -431,18 +440,20 @@ func classify(t *Task, r int64) Status {
 
 // utilisationAtLeastOne reports whether Σ C_j/T_j ≥ 1 exactly.
 func utilisationAtLeastOne(hp []Interferer) bool {
-	return demandAtLeastOne(hp, func(h *Interferer) int64 { return h.C })
+	return demandAtLeastOne(hp, func(h *Interferer) (int64, int64) { return h.C, h.T })
 }
 
-// demandAtLeastOne reports whether Σ cost(j)/T_j ≥ 1 exactly. A float64
-// sum decides all but a band of ±1e-9 around 1 (its rounding error is
-// below 1e-15 for any realistic number of tasks); inside the band, and only
-// there, the sum is recomputed exactly with math/big, which allocates.
-func demandAtLeastOne(hp []Interferer, cost func(*Interferer) int64) bool {
+// demandAtLeastOne reports whether Σ c_j/T_j ≥ 1 exactly, where cost gives
+// c_j and T_j of an element. A float64 sum decides all but a band of ±1e-9
+// around 1 (its rounding error is below 1e-15 for any realistic number of
+// tasks); inside the band, and only there, the sum is recomputed exactly
+// with math/big, which allocates. The answer does not depend on the order
+// of the terms, nor on whether terms of equal T are summed first (classes.go).
+func demandAtLeastOne[E any](xs []E, cost func(*E) (c, t int64)) bool {
 	var u float64
-	for i := range hp {
-		if c := cost(&hp[i]); c > 0 {
-			u += float64(c) / float64(hp[i].T)
+	for i := range xs {
+		if c, t := cost(&xs[i]); c > 0 {
+			u += float64(c) / float64(t)
 		}
 	}
 	if u < 1-1e-9 {
@@ -453,9 +464,9 @@ func demandAtLeastOne(hp []Interferer, cost func(*Interferer) int64) bool {
 	}
 	sum := new(big.Rat)
 	term := new(big.Rat)
-	for i := range hp {
-		if c := cost(&hp[i]); c > 0 {
-			sum.Add(sum, term.SetFrac64(c, hp[i].T))
+	for i := range xs {
+		if c, t := cost(&xs[i]); c > 0 {
+			sum.Add(sum, term.SetFrac64(c, t))
 		}
 	}
 	return sum.Cmp(big.NewRat(1, 1)) >= 0

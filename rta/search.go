@@ -91,7 +91,7 @@ func (a *Analyzer) searchOrder(ts []Task) bool {
 		}
 	}
 	copy(s.opa, a.order) // OPA's order, restored when the search fails
-	a.sortOrder(ts, dmLess)
+	a.sortDM(ts)
 	copy(s.byDM, a.order)
 	s.prefIf, s.stuck, s.stuckR = s.prefIf[:0], s.stuck[:0], s.stuckR[:0]
 	if s.memo == nil {
@@ -283,17 +283,40 @@ func (a *Analyzer) subOPA(ts []Task, depth int, ifs []Interferer, tasks []int, r
 			cand = append(cand, tasks[k])
 		}
 	}
+	// With interferer classes (classes.go), the test of candidate c takes
+	// its C out of its class; otherwise it builds its interferers anew.
+	classes := a.useClasses(ts)
+	if classes {
+		a.cls.reset()
+		for k := range s.prefIf {
+			h := &s.prefIf[k]
+			a.cls.add(h.C, h.T, h.J)
+		}
+		for _, x := range cand {
+			a.clsOf[x] = a.cls.add(ifs[x].C, ifs[x].T, ifs[x].J)
+		}
+	}
+	cls := a.cls.cls
 	filled := 0
 	for len(cand) > 0 {
 		found := -1
 		for ci, c := range cand {
-			hp := append(a.hp[:0], s.prefIf...)
-			for k, x := range cand {
-				if k != ci {
-					hp = append(hp, ifs[x])
+			var st Status
+			if classes {
+				k := a.clsOf[c]
+				cls[k].C -= ts[c].C
+				_, st, _ = respondClasses(&ts[c], cls, ts[c].D)
+				cls[k].C += ts[c].C
+			} else {
+				hp := append(a.hp[:0], s.prefIf...)
+				for k, x := range cand {
+					if k != ci {
+						hp = append(hp, ifs[x])
+					}
 				}
+				_, st = a.respond(&ts[c], hp, ts[c].D, nil)
 			}
-			if _, st := a.respond(&ts[c], hp, ts[c].D, nil); st == Schedulable {
+			if st == Schedulable {
 				found = ci
 				break
 			}
@@ -301,10 +324,13 @@ func (a *Analyzer) subOPA(ts []Task, depth int, ifs []Interferer, tasks []int, r
 		if found < 0 {
 			break
 		}
+		c := cand[found]
 		if record {
-			c := cand[found]
 			a.order[len(ts)-1-filled] = c
 			s.bottom[c] = true
+		}
+		if classes {
+			cls[a.clsOf[c]].C -= ts[c].C
 		}
 		filled++
 		cand = append(cand[:found], cand[found+1:]...)
