@@ -251,6 +251,11 @@ func (a *Analyzer) useClasses(ts []Task) bool {
 // receives the window information.
 func (a *Analyzer) respond(t *Task, hp []Interferer, limit int64, x *windowInfo) (int64, Status) {
 	if a.Contention == nil {
+		// No window information; x may hold an earlier contended test's
+		// (OPA's test results are reused).
+		if x != nil {
+			*x = windowInfo{}
+		}
 		return respond(t, hp, limit, a.scratch)
 	}
 	return contended(t, hp, limit, a.scratch, a.Contention, x)
@@ -452,7 +457,7 @@ func (a *Analyzer) assignOPAClasses(ts []Task) {
 			r, st, _ := respondClasses(t, cls, t.D)
 			cls[k].C += t.C
 			if st == Schedulable {
-				a.testR[c] = r
+				a.testR[c], a.testX[c] = r, windowInfo{} // no window information without a contention term
 				found, uFound = ci, u
 				break
 			}

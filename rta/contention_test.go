@@ -369,3 +369,41 @@ func TestContentionUntilChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestClassicAfterContended: an Analyzer that analysed with a contention
+// term and then without one reports what a fresh Analyzer reports: no
+// window information (Accesses, Pauses, Delay, FromC are zero without a
+// contention term), also for the tasks whose OPA test result is reused.
+// It once kept the contended analysis's window information for those.
+func TestClassicAfterContended(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for trial := range 300 {
+		n := 2 + rng.Intn(16)
+		ts := make([]Task, n)
+		for i := range ts {
+			c0 := 1 + rng.Int63n(20)
+			lines := rng.Int63n(5)
+			ts[i] = Task{C: c0 + lines, C0: c0, Lines: lines, Access: min(lines, c0), T: 50 * (1 + rng.Int63n(8))}
+			ts[i].D = ts[i].T
+		}
+		var reused, fresh Analyzer
+		out := make([]Result, n)
+		reused.Contention = perAccess{1}
+		if _, err := reused.Analyze(OPA, ts, out); err != nil {
+			t.Fatal(err)
+		}
+		reused.Contention = nil
+		want := make([]Result, n)
+		if _, err := fresh.Analyze(OPA, ts, want); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := reused.Analyze(OPA, ts, out); err != nil {
+			t.Fatal(err)
+		}
+		for i := range out {
+			if out[i] != want[i] {
+				t.Fatalf("trial %d, task %d of %d: after a contended analysis %+v, fresh %+v", trial, i, n, out[i], want[i])
+			}
+		}
+	}
+}
