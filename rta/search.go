@@ -76,6 +76,15 @@ func (a *Analyzer) searchOrder(ts []Task) bool {
 		// OPA is optimal: it has already failed.
 		return false
 	}
+	if a.Contention == nil && utilisation(ts) > 1+1e-9 {
+		// The tasks certainly need more than the core: every job may
+		// execute its C (without a contention term C is what each job
+		// may take), and then some job misses its deadline in any order,
+		// so no order passes a sound test. (The float sum's error is far
+		// below the margin. Under a contention term a job's bound may
+		// stay below its C, and the search decides.)
+		return false
+	}
 	a.growSearch(n)
 	for i := range ts {
 		s.placed[i], s.bottom[i] = false, false
@@ -374,4 +383,13 @@ func (a *Analyzer) remember(mask uint64) {
 	s.pool = append(s.pool, s.vec...)
 	s.memoE = append(s.memoE, memoEntry{next: head, off: int32(off)})
 	s.memo[mask] = int32(len(s.memoE) - 1)
+}
+
+// utilisation returns Σ C/T over ts.
+func utilisation(ts []Task) float64 {
+	u := 0.0
+	for i := range ts {
+		u += float64(ts[i].C) / float64(ts[i].T)
+	}
+	return u
 }
