@@ -27,8 +27,9 @@ type Search struct {
 	MaxEvaluations int `json:"max_evaluations" yaml:"max_evaluations,omitempty"`
 	// Seed seeds the one random generator of the search (default 1).
 	Seed int64 `json:"seed" yaml:"seed,omitempty"`
-	// Workers evaluate in parallel (default: the number of CPUs). The same
-	// seed gives the same front with any number of workers.
+	// Workers evaluate, and build NSGA-II's initial constructions, in
+	// parallel (default: the number of CPUs). The same seed gives the same
+	// front with any number of workers.
 	Workers int `json:"workers" yaml:"workers,omitempty"`
 }
 
