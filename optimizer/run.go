@@ -60,7 +60,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 	}
 	sort.SliceStable(cpu, func(a, b int) bool { return load(cpu[a]) > load(cpu[b]) })
 	order := append(append(append([]int(nil), gpuUnits...), gpuKnobs...), cpu...)
-	en := &enumeration{p: p, order: order, fixedAt: len(gpuUnits) + len(gpuKnobs)}
+	en := &enumeration{p: p, order: order, knobsAt: len(gpuUnits), fixedAt: len(gpuUnits) + len(gpuKnobs)}
 	return &moo.Exhaustive{
 		Order: order,
 		NewWalker: func() moo.Walker {
@@ -76,7 +76,8 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 type enumeration struct {
 	p       *Problem
 	order   []int
-	fixedAt int // the depth at which the GPU side is fixed
+	knobsAt int // the depth of the GPU's first knob (mode, stream priority, slice), if any
+	fixedAt int // the depth at which the GPU side is fixed: of the first CPU task
 }
 
 // walker is the moo.Walker of one worker of the exhaustive search: the
@@ -816,34 +817,18 @@ func (c *construction) costBesides(paid map[*descent]bool) int {
 // evaluators (a clone for complete mappings and the slice descents, a
 // walker's for the cuts).
 type builder struct {
-	p       *Problem
-	ex      *moo.Exhaustive
-	memo    *sliceMemo
-	walk    *walker
-	e       *Evaluator
-	a       *Assignment
-	r       *Result
-	knobs   int // the depth of the GPU's first knob (mode, stream priority, slice)
-	fixedAt int // the depth of the first CPU task: the GPU side is fixed
+	p    *Problem
+	ex   *moo.Exhaustive
+	memo *sliceMemo
+	walk *walker
+	e    *Evaluator
+	a    *Assignment
+	r    *Result
 }
 
 func (p *Problem) newBuilder(ex *moo.Exhaustive, memo *sliceMemo) *builder {
 	e := p.e.Clone()
-	b := &builder{p: p, ex: ex, memo: memo, walk: ex.NewWalker().(*walker), e: e, a: e.NewAssignment(), r: e.NewResult(),
-		knobs: len(ex.Order), fixedAt: len(ex.Order)}
-	// The GPU's knobs (offloading modes, stream priorities, slices) sit
-	// between the GPU tasks' units and the CPU tasks in the order.
-	for depth, gi := range ex.Order {
-		g := &p.genes[gi]
-		if g.kind != geneUnit && b.knobs == len(ex.Order) {
-			b.knobs = depth
-		}
-		if g.kind == geneUnit && p.e.tasks[g.task].kind != kindGPU {
-			b.fixedAt = depth
-			break
-		}
-	}
-	return b
+	return &builder{p: p, ex: ex, memo: memo, walk: ex.NewWalker().(*walker), e: e, a: e.NewAssignment(), r: e.NewResult()}
 }
 
 // analyses counts the mappings, complete and partial, b has analysed.
@@ -852,10 +837,13 @@ func (b *builder) analyses() int { return b.e.analyses + b.walk.e.analyses }
 // genome builds a genome from its seed, at a cost of at most
 // maxAnalyses analyses (0: no limit, negative: none, the genome is filled
 // at random), a slice descent costing the analyses it took, whoever ran
-// it, unless it is in paid.
+// it, unless it is in paid. line is the genome's number, which picks its
+// slice descents (descentLines).
 func (b *builder) genome(ctx context.Context, line int, seed int64, maxAnalyses int, paid map[*descent]bool) construction {
 	p, ex, walk := b.p, b.ex, b.walk
-	knobs, fixedAt := b.knobs, b.fixedAt
+	// The GPU's knobs (offloading modes, stream priorities, slices) sit
+	// between the GPU tasks' units and the CPU tasks in the order.
+	knobs, fixedAt := walk.en.knobsAt, walk.en.fixedAt
 	rng := rand.New(rand.NewSource(seed))
 	start := b.analyses()
 	var c construction
@@ -942,11 +930,11 @@ func (b *builder) genome(ctx context.Context, line int, seed int64, maxAnalyses 
 	return c
 }
 
-// sliceMemo is the constructions' shared memo of slice descents, one per
-// GPU side (the genes before the CPU tasks, but the slices).
+// sliceMemo is the constructions' shared memo of slice descents, lines of
+// them per GPU side (the genes before the CPU tasks, but the slices).
 type sliceMemo struct {
 	lines int   // descents per GPU side
-	seed  int64 // the descents' starts derive from it and the GPU side
+	seed  int64 // the descents' starts derive from it, the line and the GPU side
 	mu    sync.Mutex
 	m     map[string]*descent
 }
@@ -958,14 +946,15 @@ type descent struct {
 	cost   int // analyses
 }
 
-// descend sets the slice genes of g by the descent of g's GPU side, which
-// it runs unless some builder already has. The descent starts from slices
-// drawn from the memo's seed and the GPU side, and is never cut short, so
-// that its result and cost depend on those only, whoever runs it.
+// descend sets the slice genes of g by the descent of g's GPU side in the
+// given line, which it runs unless some builder already has. The descent
+// starts from slices drawn from the memo's seed, the line and the GPU side,
+// and is never cut short, so that its result and cost depend on those
+// only, whoever runs it.
 // descend returns the descent and the analyses b ran for it (0 if another
 // builder ran it).
 func (b *builder) descend(g []int, line int) (*descent, int) {
-	p, order := b.p, b.ex.Order[:b.fixedAt]
+	p, order := b.p, b.ex.Order[:b.walk.en.fixedAt]
 	key := strconv.Itoa(line%b.memo.lines) + ": " + p.gpuSideKey(g, order)
 	b.memo.mu.Lock()
 	d, ok := b.memo.m[key]
