@@ -53,6 +53,9 @@ type refineScratch struct {
 	used, usedCE [][]int64
 	stab         [][]memory.Stability
 	valid        []bool
+	// start keeps the unconditional start of refineOnce while it tries the
+	// start that assumes every deadline met.
+	start []int64
 }
 
 func (rs *refineScratch) init(e *Evaluator) {
@@ -245,12 +248,67 @@ func (e *Evaluator) refineOnce(a *Assignment, r *Result) error {
 		}
 		clear(rs.valid)
 	}
-	// Rounds: every core with its order fixed, analysed with the other
-	// cores' current bounds; a bound that shrinks replaces the old one at
-	// once (every value in use is a sound bound), until a whole round
-	// changes none.
-	// A core whose window changed by less than the slack of its last
-	// analysis would give the same results, and is not analysed again.
+	done := false
+	if !allMeet {
+		// The start has a deadline miss, so it holds unconditionally
+		// (challenge bounds) but may be far from tight. Try first the
+		// start that holds provided every task meets its deadline: each
+		// bound capped at the task's deadline. If the rounds from there
+		// show every task meeting its deadline, the assumption holds (at
+		// a first miss, if there were one, every job up to it would have
+		// respected the bounds used, so the analysis would apply up to it
+		// and exclude the miss), and the rounds' bounds are sound. This
+		// is the argument of selectOrders, for every order: an order
+		// given explicitly gets the bounds its derivation would have
+		// found, so that a mapping written back with its priorities
+		// analyses as it did when derived.
+		saved := append(rs.start[:0], rs.resp...)
+		rs.start = saved
+		for u := range e.units {
+			if !e.units[u].gpu {
+				for _, i := range e.onCore[u] {
+					rs.resp[i] = min(rs.resp[i], r.Tasks[i].D)
+				}
+			}
+		}
+		e.syncDemands(r)
+		clear(rs.valid)
+		if err := e.rounds(r); err != nil {
+			return err
+		}
+		if e.everyTaskMeets() {
+			done = true
+		} else {
+			// The assumption fails: the unconditional start, rounds again.
+			copy(rs.resp, saved)
+			clear(rs.valid)
+		}
+	}
+	if !done {
+		if err := e.rounds(r); err != nil {
+			return err
+		}
+	}
+	for u := range e.units {
+		ids := e.onCore[u]
+		if e.units[u].gpu || len(ids) == 0 {
+			continue
+		}
+		if err := e.verdicts(a, r, u, ids, r.Units[u].Explicit, e.coreOut[u][:len(ids)]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rounds analyses every core, its order fixed, with the other cores'
+// current bounds (e.ref.resp); a bound that shrinks replaces the old one at
+// once (every value in use is a sound bound), until a whole round changes
+// none or MaxRounds. A core whose window changed by less than the slack of
+// its last analysis would give the same results, and is not analysed
+// again. The cores' results are left in e.coreOut.
+func (e *Evaluator) rounds(r *Result) error {
+	rs := &e.ref
 	e.syncDemands(r)
 	r.Rounds, r.Converged = 0, false
 	for round := 1; round <= MaxRounds; round++ {
@@ -283,16 +341,24 @@ func (e *Evaluator) refineOnce(a *Assignment, r *Result) error {
 			break
 		}
 	}
+	return nil
+}
+
+// everyTaskMeets reports whether the cores' last analyses (e.coreOut) show
+// every task on a CPU core meeting its deadline.
+func (e *Evaluator) everyTaskMeets() bool {
 	for u := range e.units {
 		ids := e.onCore[u]
-		if e.units[u].gpu || len(ids) == 0 {
+		if e.units[u].gpu {
 			continue
 		}
-		if err := e.verdicts(a, r, u, ids, r.Units[u].Explicit, e.coreOut[u][:len(ids)]); err != nil {
-			return err
+		for k := range ids {
+			if e.coreOut[u][k].Status != rta.Schedulable {
+				return false
+			}
 		}
 	}
-	return nil
+	return true
 }
 
 // selectOrders derives the priority orders of the cores that are not
