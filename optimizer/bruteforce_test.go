@@ -2,6 +2,7 @@ package optimizer
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -11,6 +12,8 @@ import (
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
 )
+
+var longBruteForce = flag.Bool("long-brute-force", false, "compare the exhaustive search with brute force on more random systems")
 
 // bruteForce evaluates every genome of p (the whole product of the gene
 // domains: no symmetry breaking, no pruning) under every combination of
@@ -171,7 +174,7 @@ func TestExhaustiveEqualsBruteForce(t *testing.T) {
 			MaxSlice:    2 * configs.Millisecond,
 			// The claim of an exact front over every priority order is
 			// made under the challenge's count, where the cores' orders
-			// do not interact (see Outcome.Exact).
+			// do not interact (TestExhaustiveEqualsJointBruteForce covers the others).
 			Contention: configs.ContentionChallenge,
 		}
 		if s.Tasks+2*s.GPUTasks > 6 {
@@ -203,9 +206,9 @@ func TestExhaustiveEqualsBruteForce(t *testing.T) {
 			got = append(got, pt.Objectives)
 		}
 		got = paretoSet(got)
-		if fmt.Sprint(got) != fmt.Sprint(want) || out.FeasibleMappings != wantFeasible || !out.Exact {
+		if fmt.Sprint(got) != fmt.Sprint(want) || out.FeasibleMappings != wantFeasible || !out.Exact() {
 			t.Fatalf("system %d: exhaustive front %v (%d feasible mappings, exact %v), brute force %v (%d)\n%s",
-				sys, got, out.FeasibleMappings, out.Exact, want, wantFeasible, y)
+				sys, got, out.FeasibleMappings, out.Exact(), want, wantFeasible, y)
 		}
 		switch {
 		case len(want) == 0:
@@ -246,7 +249,7 @@ func TestExactFrontDominatesEveryOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !out.Exact {
+	if !out.Exact() {
 		t.Fatal("the exhaustive search does not claim an exact front")
 	}
 	var front [][]float64
@@ -296,5 +299,103 @@ func TestExactFrontDominatesEveryOrder(t *testing.T) {
 	t.Logf("%d mappings, %d (mapping, priority order) pairs accepted, front of %d points", mappings, accepted, len(front))
 	if accepted < 1000 {
 		t.Errorf("only %d accepted pairs: the check no longer covers the space", accepted)
+	}
+}
+
+// TestExhaustiveEqualsJointBruteForce checks the exhaustive search's claim
+// of an exact front under every contention count, where under the refined
+// and request counts the cores' priority orders interact: on small random
+// systems its front, found with symmetry breaking, the relaxed cut of
+// partial mappings, derived priorities and the joint orders of decide and
+// JointOrders, equals the front of a brute-force enumeration of every
+// genome under every combination of per-core priority orders given
+// explicitly, it counts the same distinct feasible mappings, and it says
+// the front is exact. With the joint enumeration broken on purpose (each
+// core keeps only the first order that passes the relaxed test, as an
+// unsound dominance rule would), the fronts differ on some system: the
+// test can catch a broken pruning.
+func TestExhaustiveEqualsJointBruteForce(t *testing.T) {
+	systems := 60
+	if testing.Short() {
+		systems = 24
+	}
+	if *longBruteForce {
+		systems = 400
+	}
+	rng := rand.New(rand.NewPCG(20, 20))
+	stats := map[string]int{}
+	caught := 0
+	counts := []string{configs.ContentionRefined, configs.ContentionRequest, configs.ContentionChallenge}
+	for sys := range systems {
+		count := counts[sys%len(counts)]
+		s := synth.Settings{
+			Tasks:       3 + rng.IntN(3),
+			GPUTasks:    rng.IntN(2),
+			A57:         1 + rng.IntN(2),
+			Denver:      1,
+			Chains:      1 + rng.IntN(2),
+			ChainLength: 2 + rng.IntN(2),
+			MaxSlice:    2 * configs.Millisecond,
+			Contention:  count,
+		}
+		s.Utilisation = (0.5 + 0.6*rng.Float64()) * float64(s.A57+s.Denver)
+		if rng.IntN(3) == 0 {
+			s.GPUModel = configs.GPUModelTimeSlice
+		}
+		cfg, y, err := synth.Config(s, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := func(broken bool) (*Outcome, [][]float64) {
+			e, err := NewEvaluator(cfg)
+			if err != nil {
+				t.Fatalf("system %d: %v\n%s", sys, err, y)
+			}
+			e.jointBroken = broken
+			out, err := Run(context.Background(), e, Options{Algorithm: configs.AlgorithmExhaustive, Workers: 1 + sys%2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [][]float64
+			for _, pt := range out.Front {
+				got = append(got, pt.Objectives)
+			}
+			return out, paretoSet(got)
+		}
+		e, err := NewEvaluator(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewProblem(e, cfg.Search)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantFeasible := bruteForce(t, p)
+		out, got := run(false)
+		if fmt.Sprint(got) != fmt.Sprint(want) || out.FeasibleMappings != wantFeasible || !out.Exact() {
+			t.Fatalf("system %d (%s): exhaustive front %v (%d feasible mappings, %s), brute force %v (%d)\n%s",
+				sys, count, got, out.FeasibleMappings, out.Proof.Statement(out.Feasible), want, wantFeasible, y)
+		}
+		if _, bad := run(true); fmt.Sprint(bad) != fmt.Sprint(want) {
+			caught++
+		}
+		switch {
+		case len(want) == 0:
+			stats[count+": no feasible mapping"]++
+		default:
+			stats[count+": feasible"]++
+		}
+		if out.Variants > 0 {
+			stats[count+": with other orders"]++
+		}
+	}
+	t.Logf("%d systems: %v; the broken joint enumeration gives a wrong front on %d", systems, stats, caught)
+	if caught == 0 {
+		t.Error("the broken joint enumeration went unnoticed on every system: the test cannot catch one")
+	}
+	for _, c := range counts {
+		if stats[c+": feasible"] < systems/12 || stats[c+": with other orders"] == 0 {
+			t.Errorf("the systems no longer exercise %s with feasible mappings and other orders: %v", c, stats)
+		}
 	}
 }

@@ -171,7 +171,7 @@ func TestExhaustiveMatchesBruteForceRefined(t *testing.T) {
 		e := evaluator(t, cfg)
 		// Derived priorities only on both sides: under the refined counts
 		// the priority-order variants are no exhaustive search of the
-		// orders (Outcome.Inexact), and the brute force derives them too.
+		// orders (which TestExhaustiveEqualsJointBruteForce covers), and the brute force derives them too.
 		optimizer.SetPriorityVariants(e, false)
 		want, feasible := bruteForceFront(t, e, cfg.Search)
 		ex, err := optimizer.Run(context.Background(), e, optimizer.Options{Workers: 1})

@@ -192,7 +192,52 @@
 // jointly: a core that fails the deadline-based selection of step 2 keeps
 // OPA's order, and the rounds may still show it schedulable in that order
 // or leave it failing where another order would pass with the tighter
-// bounds of the rounds.
+// bounds of the rounds. The exhaustive search closes that gap with the
+// joint orders below.
+//
+// Explicit priorities. When the start of the rounds has a deadline miss
+// (explicit priorities, or a policy that does not depend on the analysis,
+// that miss under the challenge count), the rounds first start from every
+// bound capped at its task's deadline, which holds provided every task
+// meets its deadline; if every task then meets it, the assumption holds
+// by the argument of step 2, and those bounds are the result. Otherwise
+// the rounds start again from the unconditional challenge bounds. So a
+// mapping with its derived orders written out as explicit priorities
+// analyses as the derivation did.
+//
+// # Joint priority orders
+//
+// Under the refined and request counts a core's window counts the other
+// cores' tasks with their response times, which depend on those cores'
+// orders (with activated tasks, an activated task's jitter depends on its
+// activator's order likewise). JointOrders enumerates, for one mapping,
+// the combinations of per-core orders, each evaluated with explicit
+// priorities, with one cut: an order of a core in which a task misses its
+// deadline under the relaxed test of EvaluatePartial (every task of another
+// core counted with a lower bound of its response time that no order
+// lowers, no phase cut by a preemption; under the challenge count with
+// activated tasks, no activation jitter) misses it in every combination,
+// since the sound bounds of any combination are at least those lower
+// bounds and the window term and the response-time fixed point are
+// non-decreasing in them. The orders of a core that pass are enumerated
+// from the most urgent level down, a prefix cut as soon as its last task
+// misses (a task's response depends only on the tasks above it). A core
+// whose priorities the mapping gives keeps them. At most maxJointCombos
+// (4096) combinations are evaluated per mapping, and cores of at most
+// maxVariantTasks (8) tasks varied; beyond, the mapping stays undecided.
+//
+// The exhaustive search uses it twice. A mapping that misses a deadline
+// under its derived orders, where the orders interact or a core's priority
+// search stopped undecided, and that passes the relaxed test, is decided
+// over its joint orders (worker.decide): feasible if one combination is,
+// proven infeasible if none is, undecided if the enumeration was cut. A
+// feasible mapping's joint orders replace its per-core variants (which
+// assume independent cores). TestExhaustiveEqualsJointBruteForce compares
+// the exhaustive front with brute force over every genome under every
+// combination of explicit orders on random small systems under the
+// refined, request and challenge counts, and checks that a broken joint
+// enumeration (each core keeping only its first order) gives a wrong front
+// on some of them.
 //
 // # The exhaustive search's cut under the refined counts
 //
@@ -330,18 +375,18 @@
 // configs/examples/waters-3obj.yaml that every mapping the enumeration
 // reaches, under every priority order, is weakly dominated by the front.
 //
-// Outcome.Exact says whether the claim holds for a run: the exhaustive
-// search ran to the end, no core's priority search stopped undecided,
-// every feasible mapping's variants were enumerated (cores of at most 8
-// tasks), and the cores' orders do not interact. Under the refined and
-// request counts they do: a core's window contention counts the other
-// cores' tasks with their response times, which depend on those cores'
-// orders, and the orders are chosen core by core against the other cores'
-// challenge bounds (see "Refined contention"). The enumeration of mappings
-// is then still complete and its cut sound, but the front is not claimed
-// exact over every joint priority order (Outcome.Inexact says so). Outcome.FeasibleMappings counts the distinct feasible mappings
-// the search met (up to interchangeable cores); for an exact run, every
-// one that exists.
+// Outcome.Proof says what a run proved, one typed value (Exactness, with
+// the reasons and the undecided mappings) that every writer renders:
+// Exact when the exhaustive search ran to the end, decided every mapping
+// it reached under every priority order (joint orders where the cores'
+// orders interact, or where a core's priority search stopped undecided),
+// and enumerated every feasible mapping's orders that can change an
+// objective; NotExact, with the reasons and the mappings left undecided,
+// when a limit stopped one of these, or when tasks are activated by tasks
+// of other cores (activation.go); Heuristic for NSGA-II; Stopped for an interrupted run.
+// Outcome.FeasibleMappings counts the distinct feasible mappings the
+// search met (up to interchangeable cores); for an exact run, every one
+// that exists.
 //
 // Run takes a context: once it is done, the search stops (between
 // generations, or every few thousand nodes of the enumeration) and Run

@@ -131,7 +131,10 @@ type Evaluator struct {
 	partialByChallenge bool
 	// noVariants turns the priority-order variants off (tests only).
 	noVariants bool
-	chainBuf   []chains.Member
+	// jointBroken breaks JointOrders on purpose (tests only): each core
+	// keeps only its first order that passes the relaxed test.
+	jointBroken bool
+	chainBuf    []chains.Member
 	// chainPlans keep each chain's plan of its job-level values (its
 	// periods do not depend on the mapping), per evaluator like all scratch.
 	chainPlans []chains.Planner
@@ -165,6 +168,7 @@ type Evaluator struct {
 	sliceAn   gpu.TimeSliceAnalyzer
 	key       []byte
 	vars      variantScratch   // PriorityVariants
+	joint     jointScratch     // JointOrders
 	cache     map[string]int32 // GPU configuration → offset into cacheR
 	cacheR    []gpu.Response   // len(gpus) per entry; WorstOrder always nil
 }
@@ -466,7 +470,7 @@ func (e *Evaluator) initScratch() {
 func (e *Evaluator) Clone() *Evaluator {
 	c := &Evaluator{cfg: e.cfg, units: e.units, gpuUnit: e.gpuUnit, tasks: e.tasks, gpus: e.gpus, ce: e.ce, dev: e.dev,
 		policy: e.policy, model: e.model, count: e.count, fifo: e.fifo, fixedC: e.fixedC, fixedCE: e.fixedCE, chains: e.chains, chainObjective: e.chainObjective, maxLimit: e.maxLimit,
-		activated: e.activated, reqs: e.reqs, notes: e.notes, dmOrder: e.dmOrder, noVariants: e.noVariants, partialByChallenge: e.partialByChallenge}
+		activated: e.activated, reqs: e.reqs, notes: e.notes, dmOrder: e.dmOrder, noVariants: e.noVariants, jointBroken: e.jointBroken, partialByChallenge: e.partialByChallenge}
 	c.initScratch()
 	return c
 }

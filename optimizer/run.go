@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -222,10 +221,9 @@ type Outcome struct {
 	// ended it, and then Front (or LeastViolating) is what it had found.
 	Status moo.Status
 	// Feasible: some mapping meets every deadline. Front is then the
-	// Pareto front (exact with the exhaustive algorithm, unless
-	// interrupted); otherwise LeastViolating lists the mappings that miss
-	// the least, and with the exhaustive algorithm run to its end that is a
-	// proof that no feasible mapping exists.
+	// Pareto front (exact where Proof says so); otherwise LeastViolating
+	// lists the mappings that miss the least, and where Proof is Exact
+	// that is a proof that no feasible mapping exists.
 	Feasible       bool
 	Front          []Point
 	LeastViolating []Point
@@ -259,22 +257,13 @@ type Outcome struct {
 	// Undecided is the number of evaluations in which a core's exact
 	// priority search stopped undecided (rta.Analyzer.Decided).
 	Undecided int
-	// Unrefuted counts, in an exhaustive search whose cores' orders
-	// interact (refined counts, activated tasks), the mappings that miss a
-	// deadline under their derived priorities but pass the relaxed test
-	// every order must pass: another order might make them feasible.
-	Unrefuted int
-	// NoProof says, for an exhaustive search that found no feasible
-	// mapping, why that is no proof that none exists (empty: it is one).
-	NoProof []string
-	// Exact: the front is the exact Pareto front over every mapping and
-	// every priority order that passes the final test: the exhaustive
-	// search ran to the end, no core's priority search stopped undecided,
-	// every feasible mapping's priority variants were enumerated, and no
-	// task is activated by another task (activation.go). Inexact says why
-	// a complete exhaustive search is not exact.
-	Exact   bool
-	Inexact []string
+	// Proof says what the front is proven to be (exact, not exact and
+	// why, heuristic, interrupted): the one statement every writer
+	// renders.
+	Proof Proof
+	// undecided describes the mappings the exhaustive search left
+	// undecided (decide), sorted.
+	undecided []string
 	// AlgorithmChoice says, when the configuration left the algorithm to
 	// auto, which one ran and why.
 	AlgorithmChoice string
@@ -283,6 +272,42 @@ type Outcome struct {
 // Interrupted reports whether the search's context ended it before its
 // own criteria did.
 func (o *Outcome) Interrupted() bool { return o.Status == moo.Interrupted }
+
+// Exact reports whether the front is proven exact (Proof).
+func (o *Outcome) Exact() bool { return o.Proof.Exactness == Exact }
+
+// proof states what the run proved: a genetic search nothing, an
+// interrupted one nothing; a complete exhaustive search an exact front
+// unless something stayed undecided, which the reasons name.
+func (p *Problem) proof(e *Evaluator, st moo.Status, out *Outcome) Proof {
+	pr := Proof{Algorithm: p.search.Algorithm}
+	switch {
+	case st == moo.Interrupted:
+		pr.Exactness = Stopped
+		return pr
+	case p.search.Algorithm != configs.AlgorithmExhaustive || st != moo.Exhausted:
+		pr.Exactness = Heuristic
+		return pr
+	}
+	if n := len(out.undecided); n > 0 {
+		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d mapping(s) miss a deadline under their derived priorities and have more priority-order combinations passing the relaxed test than the %d the search tries, or a core of more than %d tasks: they stay undecided", n, maxJointCombos, maxVariantTasks))
+		pr.UndecidedCount = n
+		pr.Undecided = out.undecided[:min(n, maxNamedUndecided)]
+	}
+	if out.VariantsIncomplete > 0 {
+		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d feasible mapping(s) have a core of more than %d tasks or more priority orders than tried", out.VariantsIncomplete, maxVariantTasks))
+	}
+	if e.activated {
+		// JointOrders varies the activators' orders too, but no brute-force
+		// test checks the claim for activated tasks (activation.go).
+		pr.Reasons = append(pr.Reasons, "tasks activated by tasks of other cores couple the cores' priority orders, and the joint search over them is not checked against brute force")
+	}
+	pr.Exactness = Exact
+	if len(pr.Reasons) > 0 {
+		pr.Exactness = NotExact
+	}
+	return pr
+}
 
 // leastViolatingShown is how many least-violating mappings an Outcome
 // lists; the search keeps leastViolatingKept, since several genomes can
@@ -420,29 +445,7 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 	out := &Outcome{Search: s, AlgorithmChoice: p.choice, Objectives: p.ObjectiveNames(), Status: res.Status, Feasible: res.Feasible,
 		Evaluations: res.Evaluations + constructed, ConstructionEvaluations: constructed, FeasibleEvaluations: res.FeasibleEvaluations, Pruned: res.Pruned, Generations: res.Generations}
 	out.Front = p.front(res.Front, out)
-	if s.Algorithm == configs.AlgorithmExhaustive && res.Status == moo.Exhausted {
-		if out.Undecided > 0 {
-			out.Inexact = append(out.Inexact, fmt.Sprintf("in %d evaluation(s) a core's priority search stopped undecided", out.Undecided))
-		}
-		if out.VariantsIncomplete > 0 {
-			out.Inexact = append(out.Inexact, fmt.Sprintf("%d feasible mapping(s) have a core of more than %d tasks or more priority orders than tried", out.VariantsIncomplete, maxVariantTasks))
-		}
-		if e.activated {
-			out.Inexact = append(out.Inexact, "tasks activated by tasks of other cores couple the cores' priority orders")
-		}
-		if out.Unrefuted > 0 {
-			why := fmt.Sprintf("%d mapping(s) miss a deadline under their derived priorities but pass the relaxed test every priority order must pass", out.Unrefuted)
-			out.NoProof = append(out.NoProof, why)
-			out.Inexact = append(out.Inexact, why)
-		}
-		if out.Undecided > 0 {
-			out.NoProof = append(out.NoProof, fmt.Sprintf("in %d evaluation(s) a core's priority search stopped undecided", out.Undecided))
-		}
-		if e.count != memory.ChallengeCount {
-			out.Inexact = append(out.Inexact, fmt.Sprintf("under the %s contention count the cores' priority orders interact: each mapping's latencies are those of its derived orders and their per-core alternatives", e.count))
-		}
-		out.Exact = len(out.Inexact) == 0
-	}
+	out.Proof = p.proof(e, res.Status, out)
 	out.LeastViolatingBy = s.Algorithm
 	if !res.Feasible && len(res.LeastViolating) == 0 && s.Algorithm == configs.AlgorithmExhaustive && ctx.Err() == nil {
 		nsga := &moo.NSGA2{Population: s.Population, Mutate: p.SwapMutation}
@@ -476,18 +479,26 @@ func (p *Problem) front(found []moo.Point, out *Outcome) []Point {
 	// Workers may meet the same mapping; what they learn of it is the
 	// same (mappingSeen), so each mapping counts once.
 	seen := map[uint64]mappingSeen{}
+	open := map[uint64]string{}
 	p.mu.Lock()
 	for _, w := range p.workers {
 		for k, m := range w.feasible {
 			seen[k] = m
 		}
-		out.Unrefuted += w.unrefuted
 		out.Undecided += w.undecided
+		for k, d := range w.open {
+			open[k] = d
+		}
 		for k := range w.side {
 			cands = append(cands, cand{variant: &w.side[k]})
 		}
 	}
 	p.mu.Unlock()
+	out.undecided = out.undecided[:0]
+	for _, d := range open {
+		out.undecided = append(out.undecided, d)
+	}
+	slices.Sort(out.undecided)
 	for _, m := range seen {
 		if m.feasible {
 			out.FeasibleMappings++

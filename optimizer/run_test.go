@@ -28,11 +28,11 @@ func TestRunInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !out.Interrupted() || out.Exact || out.Evaluations >= exact.Evaluations {
-		t.Fatalf("status %v, exact %v, %d evaluations (complete: %d); want interrupted, not exact, fewer", out.Status, out.Exact, out.Evaluations, exact.Evaluations)
+	if !out.Interrupted() || out.Exact() || out.Evaluations >= exact.Evaluations {
+		t.Fatalf("status %v, exact %v, %d evaluations (complete: %d); want interrupted, not exact, fewer", out.Status, out.Exact(), out.Evaluations, exact.Evaluations)
 	}
-	if !exact.Exact || exact.Interrupted() {
-		t.Errorf("the complete exhaustive search: status %v, exact %v", exact.Status, exact.Exact)
+	if !exact.Exact() || exact.Interrupted() {
+		t.Errorf("the complete exhaustive search: status %v, exact %v", exact.Status, exact.Exact())
 	}
 	for _, p := range out.Front {
 		covered := false

@@ -63,11 +63,16 @@ type Problem struct {
 	anyRelevant bool
 	// sliceGenes are the indices of the free time-slice genes.
 	sliceGenes []int
-	// refutes: an exhaustive search in which the cores' priority orders
-	// interact (refined counts, activated tasks), so that a mapping that
-	// misses under its derived orders is checked against the relaxed test
-	// every order must pass (refute).
-	refutes bool
+	// exhaustive: the search is the exhaustive one, which decides every
+	// mapping it reaches: one that misses under its derived orders while
+	// another order might pass (the cores' orders interact, or a core's
+	// priority search stopped undecided) is decided over its joint orders
+	// (decide, JointOrders).
+	exhaustive bool
+	// interact: the cores' priority orders interact (refined and request
+	// counts, activated tasks): the exhaustive search varies a feasible
+	// mapping's orders jointly (JointOrders) instead of core by core.
+	interact bool
 	// choice says why an auto search chose its algorithm (chooseAlgorithm).
 	choice string
 
@@ -217,7 +222,8 @@ func b2i(b bool) int {
 // setAlgorithm sets the algorithm of the search and what depends on it.
 func (p *Problem) setAlgorithm(a string) {
 	p.search.Algorithm = a
-	p.refutes = a == configs.AlgorithmExhaustive && (p.e.count != memory.ChallengeCount || p.e.activated)
+	p.exhaustive = a == configs.AlgorithmExhaustive
+	p.interact = p.e.count != memory.ChallengeCount || p.e.activated
 }
 
 // Search returns the settings in force (defaults applied).
@@ -298,8 +304,8 @@ func (p *Problem) NewWorker() moo.Evaluator {
 	// the mappings it reports with the evaluator's own limit.
 	e.SetLimit(rta.LimitRank)
 	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewResult(), ca: e.NewAssignment(), b: e.NewAssignment(),
-		rc: e.NewResult(), rb: e.NewResult(), rx: e.NewResult(),
-		obj: make([]float64, len(p.objectives)), feasible: map[uint64]mappingSeen{},
+		rc: e.NewResult(), rb: e.NewResult(),
+		obj: make([]float64, len(p.objectives)), feasible: map[uint64]mappingSeen{}, decided: map[uint64]bool{}, open: map[uint64]string{},
 		rename: make([]int, len(e.units)), next: make([]int, len(e.units))}
 	p.mu.Lock()
 	p.workers = append(p.workers, w)
@@ -321,8 +327,8 @@ type worker struct {
 	side      sideArchive
 	feasible  map[uint64]mappingSeen // by canonical key, the mappings met that meet every deadline
 	undecided int                    // evaluations with a core whose priority search was undecided
-	unrefuted int                    // exhaustive, cores coupled: mappings that miss but that the relaxed test does not refute
-	rx        *Result                // refute's scratch
+	decided   map[uint64]bool        // exhaustive: the mappings decide has seen, by canonical key
+	open      map[uint64]string      // exhaustive: the mappings decide left undecided, described
 	rename    []int                  // canonicalise's scratch
 	next      []int
 }
@@ -332,9 +338,10 @@ type worker struct {
 // that meet the same mapping learn the same, and Run counts each mapping
 // once whatever the number of workers.
 type mappingSeen struct {
-	feasible   bool  // some priority order also meets every requirement
-	variants   int32 // priority-order variants evaluated
-	incomplete bool  // the variants were cut short
+	feasible    bool  // some priority order also meets every requirement
+	schedulable bool  // some priority order meets every deadline
+	variants    int32 // priority-order variants evaluated
+	incomplete  bool  // the variants were cut short
 }
 
 // psPerMs converts the picoseconds of the analyses to the milliseconds of
@@ -356,8 +363,8 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	feasible := w.r.Schedulable && w.r.RequirementsMet
 	if w.r.Schedulable {
 		w.feasibleMapping(feasible)
-	} else if w.p.refutes {
-		w.refute()
+	} else if w.p.exhaustive && !w.p.e.noVariants && (w.p.interact || w.r.Undecided > 0) {
+		w.decide()
 	}
 	if !feasible {
 		out.Violation = float64(w.r.Violation) / psPerMs
@@ -371,19 +378,48 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	}
 }
 
-// refute checks a mapping that misses a deadline under its derived priority
-// orders against the relaxed test of EvaluatePartial, which every priority
-// order must pass (the other cores' tasks at order-independent lower bounds;
-// the priorities of each core searched exactly): when that test fails too,
-// no order makes the mapping feasible, and otherwise it counts in
-// w.unrefuted, the mappings an exhaustive search cannot prove infeasible
-// when the cores' orders interact.
-func (w *worker) refute() {
-	if err := w.e.EvaluatePartial(w.a, w.rx); err != nil {
-		panic(fmt.Sprintf("optimizer: the relaxed test of a decoded genome: %v", err))
+// decide settles a mapping that misses a deadline under its derived
+// priority orders when another joint order might make it feasible: the
+// cores' orders interact (refined and request counts, activated tasks), or
+// a core's priority search stopped undecided. It evaluates the mapping, in
+// its canonical form, under every combination of orders that passes the
+// relaxed test (JointOrders): a combination that meets every deadline makes
+// the mapping feasible, and its non-dominated combinations join the front's
+// candidates as variants do; a mapping no combination passes is proven
+// infeasible; one whose combinations exceed the limit stays undecided
+// (w.open), and the front is then not exact.
+func (w *worker) decide() {
+	p := w.p
+	p.canonicalise(w.a, w.ca, w.rename, w.next)
+	key := p.hashAssignment(w.ca)
+	if w.decided[key] {
+		return
 	}
-	if w.rx.Schedulable || w.rx.Undecided > 0 {
-		w.unrefuted++
+	w.decided[key] = true
+	seen := mappingSeen{}
+	jr, err := w.e.JointOrders(w.ca, 0, w.b, w.rb, func(b *Assignment, rb *Result) {
+		seen.variants++
+		if !rb.Schedulable {
+			return
+		}
+		w.buf = p.objectivesOf(w.e, rb, w.obj, w.buf)
+		if rb.Schedulable && rb.RequirementsMet {
+			seen.feasible = true
+			w.side.add(w.obj, b)
+		}
+		seen.schedulable = seen.schedulable || rb.Schedulable
+	})
+	if err != nil {
+		// The combinations are the mapping with explicit priorities: an
+		// error here is a bug, as in Evaluate.
+		panic(fmt.Sprintf("optimizer: evaluating a joint priority order: %v", err))
+	}
+	seen.incomplete = !jr.Complete
+	if !jr.Complete {
+		w.open[key] = w.e.describe(w.ca)
+	}
+	if seen.schedulable {
+		w.feasible[key] = seen
 	}
 }
 

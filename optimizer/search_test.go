@@ -235,7 +235,7 @@ func determinismAcrossWorkers(t *testing.T, cfg *configs.Config) {
 	encode := func(out *optimizer.Outcome) []byte {
 		var buf bytes.Buffer
 		fmt.Fprintln(&buf, out.Status, out.Evaluations, out.FeasibleEvaluations, out.Pruned, out.Generations,
-			out.FeasibleMappings, out.Variants, out.VariantsIncomplete, out.Unrefuted, out.Undecided)
+			out.FeasibleMappings, out.Variants, out.VariantsIncomplete, out.Proof.UndecidedCount, out.Undecided)
 		for _, p := range out.Front {
 			b, _ := json.Marshal(struct {
 				O []float64

@@ -227,22 +227,36 @@ func (w *worker) feasibleMapping(feasible bool) {
 	if _, seen := w.feasible[key]; seen {
 		return
 	}
-	seen := mappingSeen{feasible: feasible}
+	seen := mappingSeen{feasible: feasible, schedulable: true}
 	defer func() { w.feasible[key] = seen }()
 	if !p.anyRelevant || p.e.noVariants {
 		return
 	}
-	if err := w.e.Evaluate(w.ca, w.rc); err != nil {
-		panic(fmt.Sprintf("optimizer: evaluating a canonical mapping: %v", err))
-	}
-	complete, err := w.e.PriorityVariants(w.ca, w.rc, p.relevant, w.b, w.rb, func(b *Assignment, rb *Result) {
+	emit := func(b *Assignment, rb *Result) {
 		seen.variants++
+		if !rb.Schedulable {
+			return
+		}
 		w.buf = p.objectivesOf(w.e, rb, w.obj, w.buf)
 		if rb.Schedulable && rb.RequirementsMet {
 			seen.feasible = true
 			w.side.add(w.obj, b)
 		}
-	})
+	}
+	if p.exhaustive && p.interact {
+		// The cores' orders interact: every joint order that can pass.
+		w.decided[key] = true
+		jr, err := w.e.JointOrders(w.ca, 0, w.b, w.rb, emit)
+		if err != nil {
+			panic(fmt.Sprintf("optimizer: evaluating a joint priority order: %v", err))
+		}
+		seen.incomplete = !jr.Complete
+		return
+	}
+	if err := w.e.Evaluate(w.ca, w.rc); err != nil {
+		panic(fmt.Sprintf("optimizer: evaluating a canonical mapping: %v", err))
+	}
+	complete, err := w.e.PriorityVariants(w.ca, w.rc, p.relevant, w.b, w.rb, emit)
 	if err != nil {
 		// The variants are the mapping with explicit priorities: an error
 		// here is a bug, as in Evaluate.

@@ -54,8 +54,12 @@ type Manifest struct {
 	// evaluated for feasible mappings (the front is over mappings and
 	// orders).
 	PriorityVariants int `json:"priority_variants"`
-	// Exact: the front is exact over every mapping and priority order.
-	Exact bool `json:"exact"`
+	// Proof: what the front is proven to be (exact, not exact and why,
+	// heuristic, interrupted), as every writer states it.
+	Proof ProofJSON `json:"proof"`
+	// Exact is results format 1's form of Proof (read only: format 2
+	// writes Proof).
+	Exact bool `json:"exact,omitempty"`
 	// AlgorithmChoice: why an auto search ran the algorithm it ran.
 	AlgorithmChoice string  `json:"algorithm_choice,omitempty"`
 	WallTimeMs      float64 `json:"wall_time_ms"`
@@ -83,7 +87,7 @@ type FrontJSON struct {
 	System     string           `json:"system"`
 	Objectives []string         `json:"objectives"`
 	Feasible   bool             `json:"feasible"`
-	Exact      bool             `json:"exact"` // optimizer.Outcome.Exact: exact over every mapping and priority order
+	Proof      ProofJSON        `json:"proof"`
 	Points     []FrontPointJSON `json:"points"`
 	// LeastViolating lists, when no mapping is feasible, those that miss the
 	// least, with the constraints each one misses.
@@ -161,7 +165,7 @@ func pointJSON(cfg *configs.Config, id int, p optimizer.Point, file string) Fron
 // NewFrontJSON builds front.json from a search outcome.
 func NewFrontJSON(cfg *configs.Config, out *optimizer.Outcome) FrontJSON {
 	f := FrontJSON{System: cfg.System.Name, Objectives: out.Objectives, Feasible: out.Feasible,
-		Exact: out.Exact, Points: []FrontPointJSON{}}
+		Proof: NewProofJSON(out.Proof, out.Feasible), Points: []FrontPointJSON{}}
 	for i, p := range out.Front {
 		f.Points = append(f.Points, pointJSON(cfg, i+1, p, mappingFile(i+1)))
 	}
@@ -169,6 +173,41 @@ func NewFrontJSON(cfg *configs.Config, out *optimizer.Outcome) FrontJSON {
 		f.LeastViolating = append(f.LeastViolating, pointJSON(cfg, i+1, p, leastFile(i+1)))
 	}
 	return f
+}
+
+// ResultsFormat is the version of the run folder's files that this hetmap
+// writes: 2 states the proof (ProofJSON) where 1 had a boolean exact.
+const ResultsFormat = 2
+
+// ProofJSON is optimizer.Proof as manifest.json and front.json carry it,
+// with the sentence every writer prints.
+type ProofJSON struct {
+	optimizer.Proof
+	Statement string `json:"statement"`
+}
+
+// NewProofJSON states p for a run that found a feasible mapping or not.
+func NewProofJSON(p optimizer.Proof, feasible bool) ProofJSON {
+	return ProofJSON{Proof: p, Statement: p.Statement(feasible)}
+}
+
+// RunProof returns the proof of a run folder's manifest: format 2's own,
+// or for format 1 what its boolean exact and its algorithm say.
+func RunProof(m *Manifest) ProofJSON {
+	if m.ResultsFormat >= 2 {
+		return m.Proof
+	}
+	p := optimizer.Proof{Algorithm: m.Algorithm, Exactness: optimizer.Heuristic}
+	switch {
+	case IsInterrupted(m):
+		p.Exactness = optimizer.Stopped
+	case m.Exact:
+		p.Exactness = optimizer.Exact
+	case m.Algorithm == configs.AlgorithmExhaustive:
+		p.Exactness = optimizer.NotExact
+		p.Reasons = []string{"a run of results format 1 does not say why"}
+	}
+	return NewProofJSON(p, m.Feasible)
 }
 
 func mappingFile(id int) string { return fmt.Sprintf("mappings/point-%d.yaml", id) }
@@ -264,8 +303,8 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 			p.f("No feasible mapping found before the interruption. The least-violating mappings it saw:\n")
 		case out.Search.Algorithm != configs.AlgorithmExhaustive:
 			p.f("No feasible mapping: the search found no mapping that meets %s.\nThe least-violating mappings it saw:\n", meets)
-		case len(out.NoProof) > 0:
-			for _, l := range wrapWords("No feasible mapping found, but this is no proof: "+strings.Join(out.NoProof, "; ")+". The least-violating mappings:", TextWidth) {
+		case out.Proof.Exactness == optimizer.NotExact:
+			for _, l := range wrapWords("No feasible mapping found, but this is no proof: "+strings.Join(out.Proof.Reasons, "; ")+". The least-violating mappings:", TextWidth) {
 				p.f("%s\n", l)
 			}
 		case out.LeastViolatingBy == configs.AlgorithmExhaustive:
@@ -274,14 +313,7 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 			p.f("No feasible mapping: the exhaustive search proves that no mapping meets %s (it cut\nevery partial mapping that misses a deadline, %d cuts). The least-violating complete mappings,\nfound by a short genetic search:\n", meets, out.Pruned)
 		}
 	} else {
-		exact := ""
-		switch {
-		case out.Exact:
-			exact = " (exact: every distinct mapping and priority order was enumerated or cut)"
-		case len(out.Inexact) > 0:
-			exact = " (not exact: " + strings.Join(out.Inexact, "; ") + ")"
-		}
-		for _, l := range wrapWords(fmt.Sprintf("Pareto front: %d mapping(s)%s", len(points), exact), TextWidth) {
+		for _, l := range wrapWords(fmt.Sprintf("Pareto front: %d mapping(s) (%s)", len(points), out.Proof.Statement(true)), TextWidth) {
 			p.f("%s\n", l)
 		}
 	}
@@ -707,9 +739,9 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		Algorithm: out.Search.Algorithm, Seed: out.Search.Seed, Workers: info.Workers, Settings: out.Search, Objectives: out.Objectives,
 		Status: statusToken(out.Status), Feasible: out.Feasible, FrontSize: len(out.Front), Evaluations: out.Evaluations,
 		Pruned: out.Pruned, Generations: out.Generations, WallTimeMs: float64(out.Wall.Microseconds()) / 1000,
-		FeasibleMappings: out.FeasibleMappings, PriorityVariants: out.Variants, Exact: out.Exact,
+		FeasibleMappings: out.FeasibleMappings, PriorityVariants: out.Variants, Proof: NewProofJSON(out.Proof, out.Feasible),
 		ConstructionEvaluations: out.ConstructionEvaluations, AlgorithmChoice: out.AlgorithmChoice,
-		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: 1}
+		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: ResultsFormat}
 	if err := writeJSON(filepath.Join(dir, "manifest.json"), m); err != nil {
 		return err
 	}

@@ -96,8 +96,8 @@ func loadRun(dir string) (*reportRun, error) {
 	if m.Tool != "hetmap" {
 		return nil, fail("%s: tool %q: not a manifest written by hetmap optimize", filepath.Join(dir, "manifest.json"), m.Tool)
 	}
-	if m.ResultsFormat != 1 {
-		return nil, fail("%s: results format %d; this hetmap reads format 1", filepath.Join(dir, "manifest.json"), m.ResultsFormat)
+	if m.ResultsFormat != 1 && m.ResultsFormat != ResultsFormat {
+		return nil, fail("%s: results format %d; this hetmap reads formats 1 and %d", filepath.Join(dir, "manifest.json"), m.ResultsFormat, ResultsFormat)
 	}
 	if len(run.front.Objectives) != len(m.Objectives) {
 		return nil, fail("%s: %d objectives, but the manifest names %d", filepath.Join(dir, "front.json"), len(run.front.Objectives), len(m.Objectives))

@@ -29,6 +29,7 @@ const reportHTML = `<!DOCTYPE html>
 <h1>{{.Title}}</h1>
 <p class="lead">{{.Subtitle}}</p>
 {{if .Interrupted}}<div class="warn" id="interrupted"><strong>{{.Interrupted}}</strong></div>{{end}}
+<div class="{{if eq .Proof.Exactness 1}}proof{{else}}warn{{end}}" id="proof"><strong>Front {{.Proof.Statement}}.</strong>{{if .Proof.Undecided}} Undecided mappings{{if gt .Proof.UndecidedCount (len .Proof.Undecided)}} (the first {{len .Proof.Undecided}} of {{.Proof.UndecidedCount}}){{end}}:<ul>{{range .Proof.Undecided}}<li>{{.}}</li>{{end}}</ul>{{end}}</div>
 <nav><a href="#summary">System</a> · <a href="#{{.FrontID}}">{{.FrontTitle}}</a> · <a href="#mappings">Mappings</a> · <a href="#run">Run</a> · <a href="#reading">How to read</a></nav>
 </header>
 
@@ -217,6 +218,7 @@ details.point[open] > summary { border-bottom: 1px solid var(--line); border-rad
 .pbody { padding: 4px 16px 12px; overflow-x: auto; }
 .warn { background: #fff4e5; border-left: 4px solid #f0a030; padding: 8px 12px; margin: 8px 0; }
 .warn ul { margin: 4px 0 0; padding-left: 20px; }
+.proof { background: #eaf5ea; border-left: 4px solid #3a9a3a; padding: 8px 12px; margin: 8px 0; }
 details.warnings { margin-top: 12px; font-size: 13.5px; }
 #reading li { margin-bottom: 6px; }
 @media print { details.point { break-inside: avoid; } }`

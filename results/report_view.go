@@ -20,7 +20,9 @@ type reportView struct {
 	Subtitle string
 	// Interrupted says why the run is incomplete, when it was stopped.
 	Interrupted string
-	Feasible    bool
+	// Proof is what the front is proven to be, stated near the top.
+	Proof    ProofJSON
+	Feasible bool
 	// FrontID, FrontTitle and FrontIntro head the front (or
 	// least-violating) section.
 	FrontID    string
@@ -216,13 +218,10 @@ func buildView(run *reportRun) *reportView {
 	col := taskColours(s)
 	v := &reportView{System: s.Name, Feasible: f.Feasible}
 	v.Title = "hetmap report: " + s.Name
-	exact := ""
-	if f.Exact {
-		exact = " (exact: every distinct mapping and priority order enumerated or cut as unschedulable)"
-	}
+	v.Proof = RunProof(m)
 	if f.Feasible {
-		v.Subtitle = fmt.Sprintf("%d Pareto-optimal mapping(s)%s; %s search, seed %d, %d evaluations in %s; started %s.",
-			len(f.Points), exact, m.Algorithm, m.Seed, m.Evaluations, FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
+		v.Subtitle = fmt.Sprintf("%d Pareto-optimal mapping(s); %s search, seed %d, %d evaluations in %s; started %s.",
+			len(f.Points), m.Algorithm, m.Seed, m.Evaluations, FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
 	} else {
 		v.Subtitle = fmt.Sprintf("No feasible mapping; %s search, seed %d, %d evaluations in %s; started %s.",
 			m.Algorithm, m.Seed, m.Evaluations, FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
@@ -399,7 +398,7 @@ func buildFront(v *reportView, run *reportRun) {
 				break
 			}
 		}
-		if f.Exact {
+		if RunProof(m).Exactness == optimizer.Exact {
 			v.FrontIntro += " The front is exact: the exhaustive search enumerated every distinct mapping (identical cores merged), each with every priority order that passes the schedulability test and can change an objective, or cut it as unschedulable."
 		}
 		var ids []int
@@ -919,6 +918,7 @@ func manifestRows(m *Manifest) ([]keyValue, []keyValue) {
 		{Key: "Seed", Value: strconv.FormatInt(m.Seed, 10)},
 		{Key: "Workers", Value: strconv.Itoa(m.Workers)},
 		{Key: "Status", Value: StatusText(m)},
+		{Key: "Proof", Value: RunProof(m).Statement},
 		{Key: "Feasible", Value: strconv.FormatBool(m.Feasible)},
 		{Key: "Front size", Value: strconv.Itoa(m.FrontSize)},
 		{Key: "Evaluations", Value: strconv.Itoa(m.Evaluations)},

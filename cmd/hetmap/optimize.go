@@ -185,7 +185,7 @@ func evaluations(res *optimizer.Outcome) string {
 func feasibleCount(res *optimizer.Outcome) string {
 	var s string
 	switch {
-	case res.Exact:
+	case res.Exact():
 		s = fmt.Sprintf("%d distinct feasible mapping(s) exist, all enumerated", res.FeasibleMappings)
 	default:
 		s = fmt.Sprintf("%d distinct feasible mapping(s) met", res.FeasibleMappings)

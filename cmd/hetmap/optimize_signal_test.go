@@ -117,8 +117,8 @@ func TestOptimizeCtrlC(t *testing.T) {
 			t.Errorf("%v: manifest %+v (%v)", sig, manifest, err)
 		}
 		front := readFront(t, out)
-		if len(front.Points) != manifest.FrontSize || front.Exact {
-			t.Errorf("%v: front.json has %d points (exact %v), the manifest %d", sig, len(front.Points), front.Exact, manifest.FrontSize)
+		if len(front.Points) != manifest.FrontSize || front.Proof.Exactness != "interrupted" {
+			t.Errorf("%v: front.json has %d points (%v), the manifest %d", sig, len(front.Points), front.Proof.Exactness, manifest.FrontSize)
 		}
 		report, err := os.ReadFile(filepath.Join(out, "report.html"))
 		if err != nil || !strings.Contains(string(report), `<div class="warn" id="interrupted"><strong>Interrupted: interrupted (Ctrl-C or a stop signal) after `) {

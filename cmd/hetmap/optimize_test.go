@@ -10,8 +10,11 @@ import (
 )
 
 type frontFile struct {
-	Feasible   bool     `json:"feasible"`
-	Exact      bool     `json:"exact"`
+	Feasible bool `json:"feasible"`
+	Proof    struct {
+		Exactness string `json:"exactness"`
+		Statement string `json:"statement"`
+	} `json:"proof"`
 	Objectives []string `json:"objectives"`
 	Points     []struct {
 		ID          int       `json:"id"`
@@ -137,8 +140,8 @@ func TestOptimizeExhaustiveGolden(t *testing.T) {
 	}
 	golden(t, "optimize_exhaustive_3obj.txt", wallTime.ReplaceAllString(stdout, "evaluations in (time);$1.\nFiles in (folder)"))
 	front := readFront(t, out)
-	if !front.Exact || len(front.Points) != 15 {
-		t.Errorf("exact %v, %d points, want 15", front.Exact, len(front.Points))
+	if front.Proof.Exactness != "exact" || len(front.Points) != 15 {
+		t.Errorf("exact %v, %d points, want 15", front.Proof.Exactness, len(front.Points))
 	}
 }
 

@@ -1,0 +1,133 @@
+package optimizer
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hetmap/hetmap/configs"
+)
+
+// Exactness is what a search proved about its front, as gonum's optimize
+// carries a Status: one value that every writer renders, so that the
+// console, the report, manifest.json, front.json and a sweep's summary
+// say the same.
+type Exactness int
+
+const (
+	// Heuristic: a genetic search's front, the best mappings it met; no
+	// claim that no other mapping is better.
+	Heuristic Exactness = iota
+	// Exact: the exhaustive search ran to its end and decided every
+	// mapping under every priority order: the front is the exact Pareto
+	// front over mappings and priority orders (or, with no feasible point,
+	// it is proven that no mapping meets every deadline and requirement).
+	Exact
+	// NotExact: the exhaustive search ran to its end, but some mappings or
+	// priority orders stayed undecided (Proof.Reasons, Proof.Undecided).
+	NotExact
+	// Stopped: the search was interrupted before its end.
+	Stopped
+)
+
+// String returns the word a reviewer quotes: "exact", "not exact",
+// "heuristic" or "interrupted" (also the token of manifest.json,
+// front.json and summary.csv).
+func (x Exactness) String() string {
+	switch x {
+	case Exact:
+		return "exact"
+	case NotExact:
+		return "not exact"
+	case Stopped:
+		return "interrupted"
+	}
+	return "heuristic"
+}
+
+// ParseExactness reads the token String writes.
+func ParseExactness(s string) (Exactness, error) {
+	for _, x := range []Exactness{Heuristic, Exact, NotExact, Stopped} {
+		if x.String() == s {
+			return x, nil
+		}
+	}
+	return Heuristic, fmt.Errorf("unknown exactness %q (exact, not exact, heuristic or interrupted)", s)
+}
+
+// maxNamedUndecided bounds the undecided mappings a Proof names; the
+// count says how many there were.
+const maxNamedUndecided = 20
+
+// Proof is what a search's front is proven to be, and why not more.
+type Proof struct {
+	Exactness Exactness `json:"exactness"`
+	// Algorithm is the algorithm that ran (nsga2 or exhaustive).
+	Algorithm string `json:"algorithm"`
+	// Reasons say why the front is not exact (empty for an exact one).
+	Reasons []string `json:"reasons,omitempty"`
+	// Undecided names the mappings the exhaustive search could not
+	// decide (at most 20, in a stable order; UndecidedCount says how many
+	// there were), each by unit as CompactUnits writes it.
+	Undecided      []string `json:"undecided_mappings,omitempty"`
+	UndecidedCount int      `json:"undecided_count,omitempty"`
+}
+
+// Statement is the proof in one sentence: what it claims and why not more.
+// feasible says whether the search found a feasible mapping.
+func (p Proof) Statement(feasible bool) string {
+	switch p.Exactness {
+	case Exact:
+		if !feasible {
+			return "exact: the exhaustive search proves that no mapping meets every deadline and requirement, under any priority order"
+		}
+		return "exact: every distinct mapping, with every priority order that can pass, was enumerated or proven unschedulable"
+	case NotExact:
+		return "not exact: " + strings.Join(p.Reasons, "; ")
+	case Stopped:
+		return "not exact: the search was interrupted before its end"
+	}
+	return "not exact: a genetic search (NSGA-II) returns the best mappings it met, with no proof that none is better"
+}
+
+// describe writes mapping a by unit on one line, as the undecided mappings
+// are named: "Core0: A, B | Core1: C | GP10B: D (high priority)".
+func (e *Evaluator) describe(a *Assignment) string {
+	var parts []string
+	for u := range e.units {
+		var names []string
+		for i, v := range a.Unit {
+			if v != u {
+				continue
+			}
+			name := e.tasks[i].name
+			if g := e.tasks[i].gpu; e.tasks[i].kind == kindGPU && u == e.gpuUnit {
+				switch {
+				case e.fifo && a.High[g]:
+					name += " (high priority)"
+				case !e.fifo:
+					name += " (slice " + configs.Duration(a.Slice[g]).String() + ")"
+				}
+			} else if e.tasks[i].kind == kindOffloading && a.Async[g] {
+				name += " (async)"
+			}
+			names = append(names, name)
+		}
+		if len(names) > 0 {
+			parts = append(parts, e.units[u].name+": "+strings.Join(names, ", "))
+		}
+	}
+	return strings.Join(parts, " | ")
+}
+
+// MarshalText writes the token String returns.
+func (x Exactness) MarshalText() ([]byte, error) { return []byte(x.String()), nil }
+
+// UnmarshalText reads the token String returns.
+func (x *Exactness) UnmarshalText(b []byte) error {
+	v, err := ParseExactness(string(b))
+	if err != nil {
+		return err
+	}
+	*x = v
+	return nil
+}
