@@ -31,6 +31,11 @@ type Search struct {
 	// parallel (default: the number of CPUs). The same seed gives the same
 	// front with any number of workers.
 	Workers int `json:"workers" yaml:"workers,omitempty"`
+	// MaxJointOrders bounds, per mapping, the combinations of the cores'
+	// priority orders the exhaustive search evaluates where the orders
+	// interact (default 4096, at most 1 000 000); a mapping with more stays
+	// undecided, and the front is then not exact.
+	MaxJointOrders int `json:"max_joint_orders" yaml:"max_joint_orders,omitempty"`
 }
 
 // Objective is one thing the search minimises: a chain's latency (Chain
@@ -72,6 +77,11 @@ const (
 	MaxPopulation  = 100_000
 	MaxGenerations = 10_000_000
 	MaxEvaluations = 1_000_000_000
+	// MaxJointOrders bounds search.max_joint_orders: the evaluations of
+	// one mapping's orders, at a few microseconds each.
+	MaxJointOrders = 1_000_000
+	// DefaultJointOrders is search.max_joint_orders when left out.
+	DefaultJointOrders = 4096
 )
 
 // AllGenes lists the search genes.
@@ -128,6 +138,9 @@ func (s *Search) defaults(sys *System, latency ChainLatency) {
 	}
 	if s.Seed == 0 {
 		s.Seed = 1
+	}
+	if s.MaxJointOrders == 0 {
+		s.MaxJointOrders = DefaultJointOrders
 	}
 }
 
@@ -208,6 +221,8 @@ func (s *Search) validate(sys *System) error {
 		return inputErrorf("search.max_evaluations", "must be 0 (no limit) or up to %d, got %d", MaxEvaluations, s.MaxEvaluations)
 	case s.Workers < 0:
 		return inputErrorf("search.workers", "must not be negative (0: the number of CPUs), got %d", s.Workers)
+	case s.MaxJointOrders < 1 || s.MaxJointOrders > MaxJointOrders:
+		return inputErrorf("search.max_joint_orders", "must be between 1 and %d, got %d", MaxJointOrders, s.MaxJointOrders)
 	}
 	return nil
 }

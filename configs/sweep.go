@@ -59,6 +59,7 @@ import (
 //	search.population               -                  whole number
 //	search.generations              -                  whole number
 //	search.max_evaluations          -                  whole number (0: no limit)
+//	search.max_joint_orders         -                  whole number
 //	search.algorithm                -                  auto, nsga2, exhaustive
 //
 // A memory.baseline/per_core/copy_engine parameter without `kind` sets the
@@ -527,6 +528,7 @@ var sweepSpecs = []*sweepSpec{
 	{name: sweepSeed, typ: svInt, nonzero: true, apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Search.Seed = v.n }},
 	{name: "search.population", typ: svInt, positive: true, apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Search.Population = int(v.n) }},
 	{name: "search.generations", typ: svInt, positive: true, apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Search.Generations = int(v.n) }},
+	{name: "search.max_joint_orders", typ: svInt, positive: true, apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Search.MaxJointOrders = int(v.n) }},
 	{name: "search.max_evaluations", typ: svInt, apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Search.MaxEvaluations = int(v.n) }},
 	{name: "search.algorithm", typ: svChoice, choices: []string{AlgorithmAuto, AlgorithmNSGA2, AlgorithmExhaustive},
 		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Search.Algorithm = v.s }},

@@ -17,6 +17,7 @@ var zeroMeansDefault = map[string]string{
 	"search.population":        "give at least 2, or leave the key out for the default, 100",
 	"search.generations":       "give at least 1, or leave the key out for the default, 1000",
 	"search.seed":              "give a seed other than 0, or leave the key out for the default, 1",
+	"search.max_joint_orders":  "give at least 1, or leave the key out for the default, 4096",
 	"search.free":              "list the genes the search may change (units, offloading, gpu_priorities, time_slices), or leave the key out for all of them",
 	"search.objectives":        "list what to minimise, or leave the key out for every chain's latency",
 	"analysis.time_slice_step": "give a positive duration, or leave the key out for the default, 1ms",

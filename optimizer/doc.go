@@ -222,8 +222,9 @@
 // non-decreasing in them. The orders of a core that pass are enumerated
 // from the most urgent level down, a prefix cut as soon as its last task
 // misses (a task's response depends only on the tasks above it). A core
-// whose priorities the mapping gives keeps them. At most maxJointCombos
-// (4096) combinations are evaluated per mapping, and cores of at most
+// whose priorities the mapping gives keeps them. At most
+// search.max_joint_orders (default 4096) combinations are evaluated per
+// mapping, and cores of at most
 // maxVariantTasks (8) tasks varied; beyond, the mapping stays undecided.
 //
 // The exhaustive search uses it twice. A mapping that misses a deadline

@@ -1,6 +1,7 @@
 package optimizer
 
 import (
+	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -31,11 +32,9 @@ import (
 // A core whose priorities the mapping gives keeps them; a core of one
 // task has one order.
 
-// maxJointCombos bounds the combinations JointOrders evaluates for one
-// mapping; a mapping with more is left undecided (its enumeration
-// incomplete). On the WATERS problems the largest mapping has 12 (cores
-// of at most three tasks); 4096 evaluations cost about 20 ms.
-const maxJointCombos = 4096
+// The combinations JointOrders evaluates for one mapping are bounded by
+// search.max_joint_orders (configs.DefaultJointOrders, 4096); a mapping
+// with more is left undecided (its enumeration incomplete).
 
 // JointResult is what JointOrders found for a mapping.
 type JointResult struct {
@@ -65,13 +64,14 @@ type jointScratch struct {
 
 // JointOrders evaluates the mapping a (complete, its CPU placement and GPU
 // settings fixed) under every combination of per-core priority orders that
-// passes the relaxed test, at most limit combinations (0: maxJointCombos),
+// passes the relaxed test, at most limit combinations (0: the default,
+// configs.DefaultJointOrders),
 // each as a copy b with explicit priorities evaluated into rb, and calls
 // visit(b, rb) after each. b and rb are the caller's scratch; the
 // evaluator's scratch is overwritten.
 func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Result, visit func(*Assignment, *Result)) (JointResult, error) {
 	if limit <= 0 {
-		limit = maxJointCombos
+		limit = configs.DefaultJointOrders
 	}
 	j := &e.joint
 	if j.rx == nil {

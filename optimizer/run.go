@@ -285,17 +285,19 @@ func (p *Problem) proof(e *Evaluator, st moo.Status, out *Outcome) Proof {
 	case st == moo.Interrupted:
 		pr.Exactness = Stopped
 		return pr
-	case p.search.Algorithm != configs.AlgorithmExhaustive || st != moo.Exhausted:
+	case p.search.Algorithm != configs.AlgorithmExhaustive:
 		pr.Exactness = Heuristic
 		return pr
+	case st != moo.Exhausted:
+		pr.Reasons = append(pr.Reasons, fmt.Sprintf("the enumeration stopped at search.max_evaluations (%d) before its end, so the mappings it did not reach are undecided", p.search.MaxEvaluations))
 	}
 	if n := len(out.undecided); n > 0 {
-		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d mapping(s) miss a deadline under their derived priorities and have more priority-order combinations passing the relaxed test than the %d the search tries, or a core of more than %d tasks: they stay undecided", n, maxJointCombos, maxVariantTasks))
+		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d mapping(s) stay undecided: they miss a deadline under their derived priorities, and more combinations of the cores' priority orders pass the relaxed test than search.max_joint_orders (%d) allows, or a core has more than %d tasks", n, p.search.MaxJointOrders, maxVariantTasks))
 		pr.UndecidedCount = n
 		pr.Undecided = out.undecided[:min(n, maxNamedUndecided)]
 	}
 	if out.VariantsIncomplete > 0 {
-		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d feasible mapping(s) have a core of more than %d tasks or more priority orders than tried", out.VariantsIncomplete, maxVariantTasks))
+		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d feasible mapping(s) have a core of more than %d tasks or more priority orders than search.max_joint_orders (%d) allows, so not every order that can change an objective was tried", out.VariantsIncomplete, maxVariantTasks, p.search.MaxJointOrders))
 	}
 	if e.activated {
 		// JointOrders varies the activators' orders too, but no brute-force

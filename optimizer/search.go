@@ -397,7 +397,7 @@ func (w *worker) decide() {
 	}
 	w.decided[key] = true
 	seen := mappingSeen{}
-	jr, err := w.e.JointOrders(w.ca, 0, w.b, w.rb, func(b *Assignment, rb *Result) {
+	jr, err := w.e.JointOrders(w.ca, p.search.MaxJointOrders, w.b, w.rb, func(b *Assignment, rb *Result) {
 		seen.variants++
 		if !rb.Schedulable {
 			return

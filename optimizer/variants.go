@@ -246,7 +246,7 @@ func (w *worker) feasibleMapping(feasible bool) {
 	if p.exhaustive && p.interact {
 		// The cores' orders interact: every joint order that can pass.
 		w.decided[key] = true
-		jr, err := w.e.JointOrders(w.ca, 0, w.b, w.rb, emit)
+		jr, err := w.e.JointOrders(w.ca, p.search.MaxJointOrders, w.b, w.rb, emit)
 		if err != nil {
 			panic(fmt.Sprintf("optimizer: evaluating a joint priority order: %v", err))
 		}

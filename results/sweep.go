@@ -180,7 +180,12 @@ type SweepRow struct {
 	Folder   string
 	Settings []string // per SweepSummary.Parameters
 	Seed     int64
-	Feasible bool
+	// Algorithm is the algorithm that ran (nsga2 or exhaustive), and
+	// Exactness what its front is proven to be (optimizer.Exactness's
+	// token: exact, not exact, heuristic, interrupted), so that a genetic
+	// search's statistics are never read as an exhaustive one's.
+	Algorithm, Exactness string
+	Feasible             bool
 	// FrontSize is 0 for an infeasible run; Hypervolume (NaN when not
 	// computed) is then 0; Best (the least value of every objective over
 	// the front) is nil.
@@ -233,7 +238,9 @@ func NewSweepSummary(sw *configs.Sweep, runs []*SweepRunData) (*SweepSummary, er
 		s.Reference = optimizer.ReferencePoint(union)
 	}
 	for _, r := range runs {
+		proof := RunProof(&r.Manifest)
 		row := SweepRow{Run: r.Record.Index, Folder: r.Record.Name, Seed: r.Manifest.Seed, Feasible: r.Manifest.Feasible,
+			Algorithm: r.Manifest.Algorithm, Exactness: proof.Exactness.String(),
 			FrontSize: len(r.Front), Hypervolume: math.NaN(), FeasibleShare: math.NaN(), Evaluations: r.Manifest.Evaluations, WallMs: r.Manifest.WallTimeMs, Report: r.Report}
 		for _, k := range keep {
 			if k >= len(r.Record.Settings) {
@@ -269,7 +276,7 @@ func (s *SweepSummary) CSVHeader() []string {
 	for _, p := range s.Parameters {
 		head = append(head, p.Label)
 	}
-	head = append(head, "seed", "feasible", "front_size", "hypervolume")
+	head = append(head, "seed", "algorithm", "exactness", "feasible", "front_size", "hypervolume")
 	for i, o := range s.Objectives {
 		h := "best " + o
 		if s.Units[i] != "" {
@@ -303,7 +310,7 @@ func WriteSweepCSV(w io.Writer, s *SweepSummary) error {
 func (s *SweepSummary) csvRow(r *SweepRow) []string {
 	row := []string{strconv.Itoa(r.Run), r.Folder}
 	row = append(row, r.Settings...)
-	row = append(row, strconv.FormatInt(r.Seed, 10), strconv.FormatBool(r.Feasible), strconv.Itoa(r.FrontSize), sweepNum(r.Hypervolume, 'g', 10))
+	row = append(row, strconv.FormatInt(r.Seed, 10), r.Algorithm, r.Exactness, strconv.FormatBool(r.Feasible), strconv.Itoa(r.FrontSize), sweepNum(r.Hypervolume, 'g', 10))
 	for i := range s.Objectives {
 		if r.Best == nil {
 			row = append(row, "")

@@ -282,6 +282,11 @@ type sweepPage struct {
 	// Request names the request count's hardware assumption when a run
 	// of the sweep uses that count (analysis.contention: request).
 	Request string
+	// Proofs counts the runs by what their fronts are proven to be
+	// ("2 exact (exhaustive), 4 heuristic (nsga2)"); Mixed says that the
+	// plots pool fronts of different kinds.
+	Proofs string
+	Mixed  bool
 }
 
 // WriteSweepHTML writes summary.html: a self-contained page (inline SVG
@@ -304,6 +309,21 @@ func WriteSweepHTML(w io.Writer, s *SweepSummary) error {
 		}
 	}
 	pg.Seeds = strings.Join(seedList, ", ")
+	kinds := map[string]int{}
+	var kindList []string
+	for _, r := range s.Rows {
+		k := r.Exactness + " (" + r.Algorithm + ")"
+		if kinds[k] == 0 {
+			kindList = append(kindList, k)
+		}
+		kinds[k]++
+	}
+	sort.Strings(kindList)
+	var proofs []string
+	for _, k := range kindList {
+		proofs = append(proofs, fmt.Sprintf("%d %s", kinds[k], k))
+	}
+	pg.Proofs, pg.Mixed = strings.Join(proofs, ", "), len(kindList) > 1
 	for _, p := range s.Parameters {
 		if p.Label != "analysis.contention" {
 			continue
@@ -374,6 +394,7 @@ h1 { font-size: 1.5em; margin-bottom: 0.2em; }
 h2 { font-size: 1.2em; border-bottom: 1px solid #c8d0dc; padding-bottom: 0.2em; margin-top: 1.6em; }
 h3 { font-size: 1.05em; margin: 1.2em 0 0.4em; }
 p.note { color: #4a5568; max-width: 60em; }
+p.warn { background: #fff4e5; border-left: 4px solid #f0a030; padding: 6px 10px; max-width: 60em; }
 table { border-collapse: collapse; font-size: 0.85em; }
 th, td { border: 1px solid #d5dbe3; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
 th { background: #eef2f7; }
@@ -397,6 +418,7 @@ figcaption { font-size: 0.8em; color: #4a5568; max-width: 30em; }
 <tr><th>runs</th><td>{{len .S.Rows}} ({{.Feasible}} with a feasible mapping)</td></tr>
 {{range .S.Parameters}}<tr><th>{{.Label}}</th><td>{{range $i, $v := .Display}}{{if $i}}, {{end}}{{$v}}{{end}}</td></tr>
 {{end}}<tr><th>seeds</th><td>{{.Seeds}}</td></tr>
+<tr><th>fronts</th><td>{{.Proofs}}</td></tr>
 <tr><th>objectives</th><td>{{range $i, $o := .S.Objectives}}{{if $i}}; {{end}}{{$o}}{{end}}</td></tr>
 {{if .Reference}}<tr><th>hypervolume reference</th><td>{{.Reference}} (10 % beyond the worst value of every objective over the fronts of all runs)</td></tr>
 {{end}}</table>
@@ -405,6 +427,7 @@ figcaption { font-size: 0.8em; color: #4a5568; max-width: 30em; }
 <section id="plots">
 <h2>How the results move with each parameter</h2>
 <p class="note">Each plot groups the runs by one parameter's value. The box spans the quartiles, the thick line is the median (the dashed line joins the medians), the whiskers reach the least and the greatest value, over the seeds and every value of the other parameters. Best values count only the runs with a feasible mapping; an infeasible run has front size 0 and hypervolume 0.</p>
+{{if .Mixed}}<p class="warn">The runs' fronts are not of one kind ({{.Proofs}}): an exact front is the best there is, a heuristic one the best a genetic search met. The plots pool them; compare values of one kind (the runs table's algorithm and exactness columns).</p>{{end}}
 {{if .NoPlots}}<p class="note">No parameter has two values or more: nothing to plot.</p>{{end}}
 {{range .Sections}}<h3>{{.Metric}}</h3>
 <div class="plots">

@@ -1,0 +1,146 @@
+package results
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"html"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
+)
+
+// TestProofAgreesEverywhere checks that the console, report.html,
+// manifest.json, front.json and a sweep's summary state the same proof,
+// from the one optimizer.Proof, for an exhaustive run that is exact, one
+// stopped by a bound (search.max_joint_orders too small to decide the
+// mappings whose derived orders miss, and search.max_evaluations), a
+// genetic run and an interrupted one.
+func TestProofAgreesEverywhere(t *testing.T) {
+	cases := []struct {
+		name      string
+		yaml      string
+		algorithm string
+		cancel    bool
+		want      optimizer.Exactness
+		reason    string // a part of the reasons, for a front that is not exact
+	}{
+		{name: "exhaustive, exact", yaml: "model: builtin\n", algorithm: configs.AlgorithmExhaustive, want: optimizer.Exact},
+		{name: "exhaustive, joint orders bounded", yaml: "model: builtin\nanalysis: {contention: request}\nsearch: {max_joint_orders: 1}\n", algorithm: configs.AlgorithmExhaustive,
+			want: optimizer.NotExact, reason: "search.max_joint_orders (1)"},
+		{name: "exhaustive, evaluations bounded", yaml: "model: builtin\nsearch: {max_evaluations: 300}\n", algorithm: configs.AlgorithmExhaustive,
+			want: optimizer.NotExact, reason: "stopped at search.max_evaluations (300)"},
+		{name: "genetic", yaml: "model: builtin\nsearch: {generations: 3, population: 20}\n", algorithm: configs.AlgorithmNSGA2, want: optimizer.Heuristic},
+		{name: "interrupted", yaml: "model: builtin\n", algorithm: configs.AlgorithmExhaustive, cancel: true, want: optimizer.Stopped},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config.yaml")
+			if err := os.WriteFile(path, []byte(tc.yaml), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := configs.LoadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := optimizer.NewEvaluator(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			if tc.cancel {
+				cancel()
+			}
+			out, err := optimizer.Run(ctx, e, optimizer.Options{Algorithm: tc.algorithm, Workers: 1})
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out.Proof.Exactness != tc.want {
+				t.Fatalf("proof %v (%s), want %v", out.Proof.Exactness, out.Proof.Statement(out.Feasible), tc.want)
+			}
+			statement := out.Proof.Statement(out.Feasible)
+			if tc.reason != "" && !strings.Contains(statement, tc.reason) {
+				t.Errorf("the statement %q does not give the reason %q", statement, tc.reason)
+			}
+			if tc.name == "exhaustive, joint orders bounded" && (out.Proof.UndecidedCount == 0 || len(out.Proof.Undecided) == 0) {
+				t.Errorf("no undecided mapping named: %+v", out.Proof)
+			}
+			dir := filepath.Join(t.TempDir(), "run")
+			if err := WriteRun(dir, cfg, out, RunInfo{Version: "test", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Workers: 1}); err != nil {
+				t.Fatal(err)
+			}
+			var console bytes.Buffer
+			if err := WriteFrontText(&console, cfg, out, TextOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			// The console wraps its lines: compare with the spaces joined.
+			flat := strings.Join(strings.Fields(console.String()), " ")
+			switch {
+			case !out.Feasible && tc.want == optimizer.Stopped:
+				if !strings.Contains(flat, "before the interruption") {
+					t.Errorf("the console does not say the run was interrupted:\n%s", console.String())
+				}
+			case out.Feasible && !strings.Contains(flat, strings.Join(strings.Fields(statement), " ")):
+				t.Errorf("the console does not state %q:\n%s", statement, console.String())
+			}
+			var m Manifest
+			readJSONFile(t, filepath.Join(dir, "manifest.json"), &m)
+			var f FrontJSON
+			readJSONFile(t, filepath.Join(dir, "front.json"), &f)
+			for what, p := range map[string]ProofJSON{"manifest.json": m.Proof, "front.json": f.Proof, "RunProof": RunProof(&m)} {
+				if p.Exactness != tc.want || p.Statement != statement || p.UndecidedCount != out.Proof.UndecidedCount {
+					t.Errorf("%s states %v, %q (%d undecided); the run %v, %q (%d)", what, p.Exactness, p.Statement, p.UndecidedCount, tc.want, statement, out.Proof.UndecidedCount)
+				}
+			}
+			report, err := os.ReadFile(filepath.Join(dir, "report.html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			top := string(report)
+			if i := strings.Index(top, "<nav>"); i >= 0 {
+				top = top[:i] // near the top: before the navigation
+			}
+			if !strings.Contains(html.UnescapeString(top), "Front "+statement) {
+				t.Errorf("report.html does not state %q before its navigation", statement)
+			}
+			for _, u := range out.Proof.Undecided {
+				if !strings.Contains(html.UnescapeString(string(report)), u) {
+					t.Errorf("report.html does not name the undecided mapping %q", u)
+				}
+			}
+			sw := &configs.Sweep{File: "sweep.yaml"}
+			s, err := NewSweepSummary(sw, []*SweepRunData{{Record: SweepRunRecord{Index: 1, Name: "run"}, Manifest: m, Front: frontObjectives(f)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := s.Rows[0]; r.Exactness != tc.want.String() || r.Algorithm != out.Search.Algorithm {
+				t.Errorf("the summary's row says %s (%s), the run %v (%s)", r.Exactness, r.Algorithm, tc.want, out.Search.Algorithm)
+			}
+		})
+	}
+}
+
+func readJSONFile(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+func frontObjectives(f FrontJSON) [][]float64 {
+	var o [][]float64
+	for _, p := range f.Points {
+		o = append(o, p.Objectives)
+	}
+	return o
+}
