@@ -15,7 +15,9 @@ import (
 
 // AnalysisJSON is the machine-readable analysis of one mapping. Times are
 // nanoseconds rounded up from the internal picoseconds, so a bound stays a
-// bound; a response time without a finite value is null.
+// bound; a response time that is no bound (bounded false: the task's
+// verdict is one of the "no bound" ones) is null, whatever value the
+// analysis stopped at.
 type AnalysisJSON struct {
 	System      string `json:"system"`
 	Source      string `json:"source"`
@@ -62,14 +64,16 @@ type AnalysisTaskJSON struct {
 	PeriodNs int64  `json:"period_ns"`
 	// DeadlineNs is the model's deadline, 0 when it has none (the period
 	// is then checked).
-	DeadlineNs     int64  `json:"deadline_ns"`
-	WCETNs         int64  `json:"wcet_ns"`
-	ComputeNs      int64  `json:"compute_ns"`
-	MemoryNs       int64  `json:"memory_ns"`
-	ContentionNs   int64  `json:"contention_ns"`
-	GPUWaitNs      int64  `json:"gpu_wait_ns"`
-	SuspensionNs   int64  `json:"suspension_ns"`
-	Lines          int64  `json:"lines"`
+	DeadlineNs   int64 `json:"deadline_ns"`
+	WCETNs       int64 `json:"wcet_ns"`
+	ComputeNs    int64 `json:"compute_ns"`
+	MemoryNs     int64 `json:"memory_ns"`
+	ContentionNs int64 `json:"contention_ns"`
+	GPUWaitNs    int64 `json:"gpu_wait_ns"`
+	SuspensionNs int64 `json:"suspension_ns"`
+	Lines        int64 `json:"lines"`
+	// ResponseTimeNs is the response-time bound R, null when Bounded is
+	// false (the analysis gives no bound: no number is one).
 	ResponseTimeNs *int64 `json:"response_time_ns"`
 	BCRTNs         int64  `json:"bcrt_ns"`
 	Bounded        bool   `json:"bounded"`
@@ -137,10 +141,13 @@ type AnalysisGPUJSON struct {
 	KernelNs        int64  `json:"kernel_ns"`
 	CopyOutWaitNs   int64  `json:"copy_out_wait_ns"`
 	CopyOutNs       int64  `json:"copy_out_ns"`
-	ResponseNs      int64  `json:"response_ns"`
-	BlockingNs      int64  `json:"blocking_ns,omitempty"`
-	Bound           string `json:"bound"`
-	WithinPeriod    bool   `json:"within_period"`
+	// ResponseNs is the GPU response (copy-in call to the end of the copy
+	// out), null when it is no bound (the GPU task's bounded is false);
+	// the terms above are what the analysis computed either way.
+	ResponseNs   *int64 `json:"response_ns"`
+	BlockingNs   int64  `json:"blocking_ns,omitempty"`
+	Bound        string `json:"bound"`
+	WithinPeriod bool   `json:"within_period"`
 }
 
 // AnalysisUnitJSON is one unit under the mapping.
@@ -196,7 +203,7 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 				p := t.Priority
 				tj.Priority = &p
 			}
-			if t.R != rta.Infinity {
+			if t.Verdict.Bounded() && t.R != rta.Infinity {
 				v := ns(t.R)
 				tj.ResponseTimeNs = &v
 			}
@@ -221,8 +228,12 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 		resp := &gr.Response
 		gj := AnalysisGPUJSON{Name: gr.Name, Blocks: gr.Blocks, ThreadsPerBlock: gr.ThreadsPerBlock, BlockTimeNs: ns(gr.BlockTime),
 			CopyInWaitNs: ns(resp.CopyInWait), CopyInNs: ns(resp.CopyIn), KernelQueueNs: ns(resp.KernelQueue), KernelNs: ns(resp.KernelIsolated),
-			CopyOutWaitNs: ns(resp.CopyOutWait), CopyOutNs: ns(resp.CopyOut), ResponseNs: ns(resp.Total), BlockingNs: ns(resp.Blocking),
+			CopyOutWaitNs: ns(resp.CopyOutWait), CopyOutNs: ns(resp.CopyOut), BlockingNs: ns(resp.Blocking),
 			Bound: resp.Bound.String(), WithinPeriod: gr.WithinPeriod}
+		if r.Tasks[gr.Task].Verdict.Bounded() {
+			v := ns(resp.Total)
+			gj.ResponseNs = &v
+		}
 		if r.GPUModel == configs.GPUModelFIFO {
 			gj.StreamPriority = streamPriority(gr.High)
 		} else {
@@ -574,12 +585,12 @@ func taskLabel(r *optimizer.Result, t *optimizer.TaskResult) string {
 	return t.Name
 }
 
+// formatR writes a task's response-time bound, or "no bound" when the
+// analysis gives none: never the value it stopped at (the ok column says
+// why).
 func formatR(t *optimizer.TaskResult) string {
-	switch {
-	case t.R == rta.Infinity:
-		return "∞"
-	case t.Verdict == optimizer.NoBound:
-		return "≥ " + FormatDuration(configs.Duration(t.R))
+	if !t.Verdict.Bounded() || t.R == rta.Infinity {
+		return noBound
 	}
 	return FormatDuration(configs.Duration(t.R))
 }

@@ -677,12 +677,11 @@ func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) 
 	return barChart(bars, "utilisation Σ C/T [%] (100 % dashed)", xmax*1.02, 100, fmt.Sprintf("utilisation per unit, mapping %d", id))
 }
 
+// formatRns is formatR for the JSON form: "no bound" where the analysis
+// gives none.
 func formatRns(t *AnalysisTaskJSON) string {
-	switch {
-	case t.ResponseTimeNs == nil:
-		return "∞"
-	case !t.Bounded:
-		return "≥ " + dns(*t.ResponseTimeNs)
+	if !t.Bounded || t.ResponseTimeNs == nil {
+		return noBound
 	}
 	return dns(*t.ResponseTimeNs)
 }
@@ -749,7 +748,10 @@ func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup
 	for _, g := range ev.GPU {
 		row := gpuRow{Task: g.Name, Knob: g.StreamPriority, Geometry: fmt.Sprintf("%d × %d threads, %s blocks", g.Blocks, g.ThreadsPerBlock, dns(g.BlockTimeNs)),
 			CopyInWait: dns(g.CopyInWaitNs), CopyIn: dns(g.CopyInNs), KernelQueue: dns(g.KernelQueueNs), Kernel: dns(g.KernelNs),
-			CopyOutWait: dns(g.CopyOutWaitNs), CopyOut: dns(g.CopyOutNs), R: dns(g.ResponseNs), Colour: col.css(g.Name)}
+			CopyOutWait: dns(g.CopyOutWaitNs), CopyOut: dns(g.CopyOutNs), R: noBound, Colour: col.css(g.Name)}
+		if g.ResponseNs != nil {
+			row.R = dns(*g.ResponseNs)
+		}
 		if ev.GPUModel == configs.GPUModelTimeSlice {
 			row.Knob = dns(g.TimeSliceNs)
 		}
