@@ -52,6 +52,9 @@ type AnalysisJSON struct {
 	// Requirements holds the chains' latency requirements; a missed one
 	// makes the mapping infeasible.
 	Requirements []RequirementJSON `json:"requirements,omitempty"`
+	// NotApplied lists the tasks' requirements of the model that the
+	// deadline convention sets aside: the verdicts do not check them.
+	NotApplied []NotAppliedJSON `json:"requirements_not_applied"`
 }
 
 // AnalysisTaskJSON is one running task. WCETNs = ComputeNs + MemoryNs +
@@ -176,6 +179,7 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 		GPUSound: r.GPUSound, Tasks: []AnalysisTaskJSON{}, Merged: []MergedJSON{}, GPU: []AnalysisGPUJSON{}, Reasons: r.Reasons()}
 	out.Chains = NewChainsJSON(r)
 	out.Requirements = NewRequirementsJSON(r)
+	out.NotApplied = NewNotAppliedJSON(cfg)
 	if out.Reasons == nil {
 		out.Reasons = []string{}
 	}
@@ -334,6 +338,12 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *opti
 	p.f("GPU model %s; priorities %s (higher = more urgent); deadlines = %s\n", r.GPUModel, cfg.Analysis.Priorities, cfg.Conventions.Deadlines)
 	p.f("contention: %s; bGPU = %s\n", conv, bgpu)
 	p.f("C = compute + memory (uncontended) + contention + GPU wait (synchronous offloading); suspension (asynchronous) is not part of C\n")
+	if nas := cfg.NotAppliedRequirements(); len(nas) > 0 {
+		p.f("requirements of the model not applied (convention: deadlines = %s; the verdicts do not check them):\n", cfg.Conventions.Deadlines)
+		for _, na := range nas {
+			p.f("  %s\n", notAppliedLine(na, s.Task(na.Task).Period))
+		}
+	}
 	switch r.ContentionCount {
 	case configs.ContentionChallenge:
 		p.f("contention count: challenge (every access of a core is charged every other memory user, as in C)\n")

@@ -137,7 +137,11 @@ func testReportStructure(t *testing.T, dir string) {
 	html := readReport(t, dir)
 	golden(t, "report_structure_3obj.txt", skeleton(t, html))
 	for _, want := range []string{`data-plot="front-scatter"`, "<h2>Pareto front</h2>", `<details id="point-1" class="point" open>`,
-		"C = compute + memory (uncontended) + contention + GPU wait", "time since the synchronous release [ms]"} {
+		"C = compute + memory (uncontended) + contention + GPU wait", "time since the synchronous release [ms]",
+		// The model's requirement that deadlines: period sets aside, near
+		// the top and in the task table (WATERS: Planner 12 ms, T = 15 ms).
+		"<dt>Model requirements not applied</dt><dd>Planner: requirement 12 ms: not applied (convention); D = 15 ms (its period) is checked; set conventions.deadlines: model to apply it</dd>",
+		"15 ms (model requirement 12 ms: not applied (convention))"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the report lacks %q", want)
 		}

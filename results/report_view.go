@@ -266,6 +266,15 @@ func buildSummary(run *reportRun, col colours) summaryView {
 		{Key: "Contention count", Value: contentionCount(a.Contention)},
 		{Key: "Chain latency", Value: a.ChainLatency.Paradigm + " communication, " + a.ChainLatency.Metric + ", " + a.ChainLatency.Bound + " bound"},
 	}
+	notApplied := map[string]configs.NotApplied{}
+	if nas := cfg.NotAppliedRequirements(); len(nas) > 0 {
+		var lines []string
+		for _, na := range nas {
+			notApplied[na.Task] = na
+			lines = append(lines, notAppliedLine(na, s.Task(na.Task).Period))
+		}
+		sv.Facts = append(sv.Facts[:5:5], append([]keyValue{{Key: "Model requirements not applied", Value: strings.Join(lines, ". ")}}, sv.Facts[5:]...)...)
+	}
 	if s.TimeSlice.Max > 0 {
 		sv.Facts = append(sv.Facts, keyValue{Key: "GPU time slices", Value: FormatDuration(s.TimeSlice.Min) + " to " + FormatDuration(s.TimeSlice.Max)})
 	}
@@ -288,6 +297,9 @@ func buildSummary(run *reportRun, col colours) summaryView {
 			Colour: col.css(t.Name)}
 		if t.DeadlineNs == 0 {
 			row.Deadline = "= period"
+		}
+		if na, ok := notApplied[t.Name]; ok {
+			row.Deadline += " (model requirement " + FormatDuration(na.Requirement) + ": " + NotAppliedStatus + ")"
 		}
 		switch {
 		case t.Offload != nil:

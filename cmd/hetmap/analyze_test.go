@@ -332,3 +332,63 @@ func TestAnalyzeNoNumberWithoutBound(t *testing.T) {
 		}
 	}
 }
+
+// The model's requirements that the deadline convention sets aside are
+// shown where a reviewer reads the deadlines: hetmap model and analyze,
+// text and JSON, name each as "not applied (convention)" with the option
+// that applies it. WATERS 2019: Planner requires 12 ms, and under the
+// default deadlines: period its period, 15 ms, is checked; under
+// deadlines: model it is applied and nothing is listed.
+func TestNotAppliedRequirementsShown(t *testing.T) {
+	modelCfg := filepath.Join(t.TempDir(), "model.yaml")
+	if err := os.WriteFile(modelCfg, []byte("model: builtin\nconventions: {deadlines: model}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const line = "Planner: requirement 12 ms: not applied (convention); D = 15 ms (its period) is checked; set conventions.deadlines: model to apply it"
+	feasible := []string{"--mapping", "testdata/waters_feasible.yaml"}
+	for _, c := range []struct {
+		args []string
+		json bool
+		want bool // Planner's requirement is listed
+	}{
+		{[]string{"model"}, false, true},
+		{[]string{"model", "--json"}, true, true},
+		{append([]string{"analyze"}, feasible...), false, true},
+		{append([]string{"analyze", "--json"}, feasible...), true, true},
+		{[]string{"model", "--config", modelCfg}, false, false},
+		{[]string{"model", "--json", "--config", modelCfg}, true, false},
+		{append([]string{"analyze", "--json", "--config", modelCfg}, feasible...), true, false},
+	} {
+		out, errOut, _ := hetmap(t, c.args...)
+		if out == "" {
+			t.Fatalf("%v: no output: %s", c.args, errOut)
+		}
+		if !c.json {
+			if got := strings.Contains(out, line); got != c.want {
+				t.Errorf("%v: Planner's requirement listed %v, want %v:\n%s", c.args, got, c.want, out)
+			}
+			continue
+		}
+		var rep struct {
+			NotApplied []struct {
+				Task          string `json:"task"`
+				RequirementNs int64  `json:"requirement_ns"`
+				CheckedNs     int64  `json:"checked_deadline_ns"`
+				Status        string `json:"status"`
+				AppliedBy     string `json:"applied_by"`
+			} `json:"requirements_not_applied"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if rep.NotApplied == nil {
+			t.Errorf("%v: requirements_not_applied is missing or null", c.args)
+		}
+		n := rep.NotApplied
+		got := len(n) == 1 && n[0].Task == "Planner" && n[0].RequirementNs == 12_000_000 && n[0].CheckedNs == 15_000_000 &&
+			n[0].Status == "not applied (convention)" && n[0].AppliedBy == "conventions.deadlines: model"
+		if got != c.want || (!c.want && len(n) != 0) {
+			t.Errorf("%v: requirements_not_applied %+v, want Planner's: %v", c.args, n, c.want)
+		}
+	}
+}
