@@ -158,15 +158,23 @@ type AnalysisUnitJSON struct {
 	Name  string `json:"name"`
 	Kind  string `json:"kind"`
 	Tasks int    `json:"tasks"`
-	// Utilisation (Σ C/T, 1 = 100 %) and CopyUtilisation are exact, not
-	// rounded: whoever prints them rounds once (FormatPercent).
-	Utilisation      float64 `json:"utilisation"`
-	CopyUtilisation  float64 `json:"copy_utilisation,omitempty"`
-	AccessesMemory   bool    `json:"accesses_memory"`
-	InterferingCores int     `json:"interfering_cores"`
-	CopyEngineActive bool    `json:"copy_engine_active"`
-	LineLatencyPs    int64   `json:"line_latency_ps"`
-	Priorities       string  `json:"priorities,omitempty"`
+	// Utilisation (Σ C/T, 1 = 100 %, C with its per-job contention: the
+	// challenge count's) and CopyUtilisation are exact, not rounded:
+	// whoever prints them rounds once (FormatPercent).
+	Utilisation     float64 `json:"utilisation"`
+	CopyUtilisation float64 `json:"copy_utilisation,omitempty"`
+	// Demand is, on a CPU core with tasks under the refined and request
+	// counts, the share of the core that count charges in the long run
+	// (Σ C⁰/T plus its contention per unit of time; optimizer.UnitResult
+	// .Demand), what the verdicts rest on; DemandCount names the count.
+	// Absent under the challenge count, where it is Utilisation.
+	Demand           *float64 `json:"demand,omitempty"`
+	DemandCount      string   `json:"demand_count,omitempty"`
+	AccessesMemory   bool     `json:"accesses_memory"`
+	InterferingCores int      `json:"interfering_cores"`
+	CopyEngineActive bool     `json:"copy_engine_active"`
+	LineLatencyPs    int64    `json:"line_latency_ps"`
+	Priorities       string   `json:"priorities,omitempty"`
 }
 
 func ns(ps int64) int64 { return configs.Duration(ps).Nanoseconds() }
@@ -252,6 +260,9 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 			CopyEngineActive: ur.CopyEngineActive, LineLatencyPs: ur.LineLatency}
 		if !ur.GPU && ur.Tasks > 0 {
 			uj.Priorities = priorityOrigin(ur)
+		}
+		if d, ok := countedDemand(r, u); ok {
+			uj.Demand, uj.DemandCount = &d, r.ContentionCount
 		}
 		out.Units = append(out.Units, uj)
 	}
@@ -395,8 +406,8 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *opti
 		if !ur.AccessesMemory {
 			mem = "no label accesses"
 		}
-		p.f("\n%s (%s, %s): utilisation %s; %s; #C = %d, bGPU = %d: %s per line; priorities from %s\n",
-			ur.Name, ur.Kind, FormatFrequency(s.Units[u].Frequency), percent(ur.Utilisation), mem, ur.InterferingCores, b2i(ur.CopyEngineActive),
+		p.f("\n%s (%s, %s): %s; %s; #C = %d, bGPU = %d: %s per line; priorities from %s\n",
+			ur.Name, ur.Kind, FormatFrequency(s.Units[u].Frequency), loadWords(r, u), mem, ur.InterferingCores, b2i(ur.CopyEngineActive),
 			FormatDuration(configs.Duration(ur.LineLatency)), priorityOrigin(ur))
 		tw := p.table()
 		fmt.Fprintln(tw, "  task\tprio\tC\tcompute\tmemory\tcontention\tGPU wait\tsuspension\tR\tT\tD\tok")
@@ -629,6 +640,44 @@ func okWord(v optimizer.Verdict) string {
 }
 
 func percent(u float64) string { return FormatPercent(u) }
+
+// countedDemand returns the long-run demand of CPU core u under the
+// refined or request count (optimizer.UnitResult.Demand), and false under
+// the challenge count (where it is the utilisation), on the GPU, on an
+// idle core, or before optimizer.AnalyzeContention.
+func countedDemand(r *optimizer.Result, u int) (float64, bool) {
+	ur := &r.Units[u]
+	if ur.GPU || ur.Tasks == 0 || ur.Demand == 0 || r.ContentionCount == "" || r.ContentionCount == configs.ContentionChallenge {
+		return 0, false
+	}
+	return ur.Demand, true
+}
+
+// unitLoad is the share of unit u that its verdicts rest on: the demand
+// under the refined or request count, else the utilisation Σ C/T.
+func unitLoad(r *optimizer.Result, u int) float64 {
+	if d, ok := countedDemand(r, u); ok {
+		return d
+	}
+	return r.Units[u].Utilisation
+}
+
+// loadWords writes a core's load with its count: "utilisation 87.9 %"
+// under the challenge count; under refined and request the demand the
+// verdicts rest on first, then Σ C/T labelled with the challenge count.
+func loadWords(r *optimizer.Result, u int) string {
+	ur := &r.Units[u]
+	if d, ok := countedDemand(r, u); ok {
+		return demandWords(d, ur.Utilisation, r.ContentionCount)
+	}
+	return "utilisation " + percent(ur.Utilisation)
+}
+
+// demandWords is loadWords from the figures.
+func demandWords(demand, utilisation float64, count string) string {
+	return fmt.Sprintf("demand %s under the %s count (Σ C⁰/T + its contention per unit of time; Σ C/T with C's per-job contention, the challenge count: %s)",
+		percent(demand), count, percent(utilisation))
+}
 
 func b2i(b bool) int {
 	if b {
