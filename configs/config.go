@@ -179,3 +179,39 @@ func (c *Conventions) Defaults() {
 		c.Deadlines = DeadlinesPeriod
 	}
 }
+
+// NotApplied is a response-time requirement of the model that the deadline
+// convention sets aside: the task's deadline checked (its period, under
+// conventions.deadlines: period) differs from it.
+type NotApplied struct {
+	Task        string
+	Requirement Duration // the model's requirement
+	Deadline    Duration // the deadline checked instead
+	// AppliedBy is the option value under which the analyses check the
+	// requirement ("conventions.deadlines: model"); empty when none can (a
+	// requirement longer than the period: the analyses need D ≤ T).
+	AppliedBy string
+}
+
+// NotAppliedRequirements lists, in task order, the model's requirements
+// that the deadline convention sets aside (none under the model
+// convention). The configuration must be validated: the deadlines are the
+// resolved ones.
+func (c *Config) NotAppliedRequirements() []NotApplied {
+	var out []NotApplied
+	if c == nil || c.System == nil {
+		return nil
+	}
+	for i := range c.System.Tasks {
+		t := &c.System.Tasks[i]
+		if t.IsGPUTask() || t.Requirement == 0 || t.Requirement == t.Deadline {
+			continue
+		}
+		na := NotApplied{Task: t.Name, Requirement: t.Requirement, Deadline: t.Deadline}
+		if t.Requirement <= t.Period {
+			na.AppliedBy = "conventions.deadlines: " + DeadlinesModel
+		}
+		out = append(out, na)
+	}
+	return out
+}

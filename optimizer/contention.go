@@ -152,14 +152,115 @@ func (e *Evaluator) ContentionDetail(r *Result) ([]TaskContention, error) {
 	return out, nil
 }
 
-// AnalyzeContention fills r.Windows with ContentionDetail(r), for reports.
+// AnalyzeContention fills r.Windows with ContentionDetail(r) and every
+// core's UnitResult.Demand, for reports.
 func (e *Evaluator) AnalyzeContention(r *Result) error {
 	d, err := e.ContentionDetail(r)
 	if err != nil {
 		return err
 	}
 	r.Windows = d
+	e.countedDemand(r)
 	return nil
+}
+
+// demandHorizons is how many of the longest period the horizon H of
+// countedDemand spans at least.
+const demandHorizons = 1000
+
+// countedDemand sets UnitResult.Demand of every CPU core with tasks: the
+// long-run rate of the demand D(t) that the count in force charges for
+// all the core's jobs in a window t,
+//
+//	D(t) = Σ_j ⌈t/T_j⌉·C⁰_j + I(t),  I(t) = K·Σ_c O_c(t) + sGPU·O_CE(t)
+//
+// with N_p(t) = Σ_j ⌈t/T_j⌉·lines_j, the pauses Σ_j ⌈t/T_j⌉·readies_j, and
+// O_c the overlap of memory.Window under the count (contention.md), taken as
+// (D(2H) − D(H)) / H with H a multiple of every period on the core of at
+// least demandHorizons longest periods of the system: the constant terms
+// (the carry-in jobs of other cores, the +2 per phase, the floors) cancel,
+// and under the challenge count (O_c = N_p for every active interferer) it
+// is Σ C/T exactly. It reads the windows ContentionDetail left in e.ref.
+func (e *Evaluator) countedDemand(r *Result) {
+	count := e.count
+	rs := &e.ref
+	var longest int64
+	for i := range r.Tasks {
+		if r.Tasks[i].Role != NotRunning {
+			longest = max(longest, r.Tasks[i].T)
+		}
+	}
+	for u := range e.units {
+		if e.units[u].gpu || len(e.onCore[u]) == 0 || longest <= 0 {
+			continue
+		}
+		// H: the least common multiple of the core's periods, times as
+		// many as reach demandHorizons longest periods; without a common
+		// multiple within rta.MaxTime/4, demandHorizons longest periods
+		// (then the ceilings add at most one job per task over H).
+		h := int64(1)
+		for _, i := range e.onCore[u] {
+			t := r.Tasks[i].T
+			g := gcd(h, t)
+			if h/g > rta.MaxTime/4/t {
+				h = 0
+				break
+			}
+			h = h / g * t
+		}
+		want := satMul(longest, demandHorizons)
+		if h == 0 {
+			h = want
+		} else if h < want {
+			h *= (want + h - 1) / h
+		}
+		w := &rs.windows[u]
+		k, sGPU := e.units[u].mem.PerCore, e.units[u].mem.CopyEngine
+		demand := func(t int64) int64 {
+			var c0, n, pauses int64
+			for _, i := range e.onCore[u] {
+				tr := &r.Tasks[i]
+				jobs := (t + tr.T - 1) / tr.T
+				readies := int64(1)
+				if tr.Suspension > 0 {
+					readies = 2
+				}
+				c0 = satAdd(c0, satMul(jobs, satAdd(satAdd(tr.Compute, tr.Memory), tr.GPUWait)))
+				n = satAdd(n, satMul(jobs, tr.Lines))
+				pauses = satAdd(pauses, satMul(jobs, readies))
+			}
+			var cores, ce int64
+			for c := range w.Cores {
+				cores = satAdd(cores, w.Overlap(&w.Cores[c], t, n, pauses, count).Count)
+			}
+			if len(w.CopyEngine.Tasks) > 0 {
+				ce = w.Overlap(&w.CopyEngine, t, n, pauses, count).Count
+			}
+			if e.fixedC >= 0 {
+				fixed := satMul(n, int64(e.fixedC))
+				if count == memory.ChallengeCount {
+					cores = fixed
+				} else {
+					cores = min(cores, fixed)
+				}
+			}
+			switch e.fixedCE {
+			case 0:
+				ce = 0
+			case 1:
+				ce = n
+			}
+			return satAdd(c0, satAdd(satMul(k, cores), satMul(sGPU, ce)))
+		}
+		r.Units[u].Demand = float64(demand(2*h)-demand(h)) / float64(h)
+	}
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // windowAccesses is N_p(w) of task i on core u in its window w = R as the

@@ -50,6 +50,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		e.onCore[u] = e.onCore[u][:0]
 		ur := &r.Units[u]
 		ur.Tasks, ur.AccessesMemory, ur.Utilisation, ur.CopyUtilisation, ur.Explicit, ur.Undecided = 0, false, 0, 0, false, false
+		ur.Demand = 0
 	}
 	bGPU := false
 	// In deadline-monotonic order, so that every core's list comes sorted

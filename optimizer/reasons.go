@@ -121,8 +121,10 @@ func (r *Result) taskReason(k int) string {
 	case Misses:
 		return fmt.Sprintf("%s: R = %s > D = %s (misses by %s)%s", where, fmtDur(t.R), fmtDur(t.D), fmtDur(t.R-t.D), window)
 	case NoBound:
-		return fmt.Sprintf("%s: R ≥ %s > D = %s (misses by at least %s; the response passes the period %s, beyond which the analysis gives no bound)%s",
-			where, fmtDur(t.R), fmtDur(t.D), fmtDur(t.R-t.D), fmtDur(t.T), window)
+		// No number for the response: the value the iteration stopped at
+		// is no bound, nor is the window it was reached in.
+		return fmt.Sprintf("%s: no bound: its response-time iteration passes the period %s, beyond which the analysis gives no bound (D = %s)",
+			where, fmtDur(t.T), fmtDur(t.D))
 	case Overloaded:
 		var u float64
 		var names []string
@@ -175,11 +177,13 @@ func (r *Result) taskReason(k int) string {
 	case GPUNoBound:
 		g := &r.GPU[t.GPU]
 		s := fmt.Sprintf("%s: waits for the GPU task %s, whose GPU response has no bound (see %s)", where, g.Name, g.Name)
+		// What the task would get if that response were a bound, in words:
+		// no number is a response time of this task.
 		switch {
 		case t.R == rta.Infinity:
-			s += "; with the analysis value, R is infinite"
+			s += "; even if it were a bound, this task would have no finite response time"
 		case t.R > t.D:
-			s += fmt.Sprintf("; with the analysis value, R = %s > D = %s (by %s)", fmtDur(t.R), fmtDur(t.D), fmtDur(t.R-t.D))
+			s += fmt.Sprintf("; even if it were a bound, this task would miss D = %s", fmtDur(t.D))
 		}
 		return s
 	}
@@ -205,20 +209,18 @@ func (r *Result) gpuReasons(u int) []string {
 		where := gr.Name + " on " + unit
 		switch {
 		case !gr.WithinPeriod:
-			rel := ""
-			if !resp.Bounded {
-				rel = "≥ "
-			}
-			out = append(out, fmt.Sprintf("%s: GPU response %s%s > period %s: %s; the GPU analysis needs every GPU task to respond within its period",
-				where, rel, fmtDur(resp.Total), fmtDur(t.T), r.gpuTerms(g)))
+			// The terms where the analysis passed the period explain it;
+			// their sum is no bound, so it is not shown as a response.
+			out = append(out, fmt.Sprintf("%s: GPU response passes the period %s, beyond which the GPU analysis gives no bound (its terms there: %s); the GPU analysis needs every GPU task to respond within its period",
+				where, fmtDur(t.T), r.gpuTerms(g)))
 		case t.Verdict == GPUNoBound && gr.AssumptionMissedBy >= 0:
 			h := &r.GPU[gr.AssumptionMissedBy]
 			pre := &r.Tasks[r.offloaderOf(gr.AssumptionMissedBy)]
-			out = append(out, fmt.Sprintf("%s: GPU response %s ≤ period %s, but it is no bound: its analysis assumes that %s's jobs are launched with the release jitter and complete within the period they have while %s meets its deadline, and it does not: %s",
-				where, fmtDur(resp.Total), fmtDur(t.T), h.Name, pre.Name, pre.Verdict))
+			out = append(out, fmt.Sprintf("%s: GPU response within the period %s in the analysis, but it is no bound: its analysis assumes that %s's jobs are launched with the release jitter and complete within the period they have while %s meets its deadline, and it does not: %s",
+				where, fmtDur(t.T), h.Name, pre.Name, pre.Verdict))
 		case t.Verdict == GPUNoBound:
-			out = append(out, fmt.Sprintf("%s: GPU response %s ≤ period %s, but it is no bound: the GPU analysis assumes every GPU task responds within its period, and %s %s not",
-				where, fmtDur(resp.Total), fmtDur(t.T), strings.Join(late, ", "), doesDo(len(late))))
+			out = append(out, fmt.Sprintf("%s: GPU response within the period %s in the analysis, but it is no bound: the GPU analysis assumes every GPU task responds within its period, and %s %s not",
+				where, fmtDur(t.T), strings.Join(late, ", "), doesDo(len(late))))
 		case t.Verdict == Misses:
 			out = append(out, fmt.Sprintf("%s: GPU response %s > D = %s (misses by %s): %s", where, fmtDur(resp.Total), fmtDur(t.D), fmtDur(resp.Total-t.D), r.gpuTerms(g)))
 		}

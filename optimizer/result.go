@@ -229,10 +229,20 @@ type UnitResult struct {
 	// LineLatency is the time to move one line (ps) under that contention;
 	// for the GPU, the copy engine's.
 	LineLatency int64
-	// Utilisation is Σ C/T of the unit's tasks; for the GPU the kernels'
-	// isolated times, and CopyUtilisation the copies'.
+	// Utilisation is Σ C/T of the unit's tasks, C with its per-job
+	// contention (every access charged every other memory user: the
+	// challenge count's); for the GPU the kernels' isolated times, and
+	// CopyUtilisation the copies'.
 	Utilisation     float64
 	CopyUtilisation float64
+	// Demand is, for a CPU core with tasks once AnalyzeContention has run,
+	// the share of the core the count in force (Result.ContentionCount)
+	// charges in the long run: Σ C⁰/T (compute, lines at the baseline,
+	// busy-wait) plus the contention that count charges per unit of time
+	// for all the core's accesses (CountedDemand). Under the challenge
+	// count it equals Utilisation; under refined and request it is what the
+	// verdicts rest on, at most Utilisation. Zero otherwise.
+	Demand float64
 	// Explicit: the mapping's priorities are used on this core; otherwise
 	// Policy derived them.
 	Explicit bool

@@ -562,6 +562,9 @@ func (p *Problem) variantPoint(v *sidePoint) Point {
 		panic(fmt.Sprintf("optimizer: re-evaluating a priority variant: %v", err))
 	}
 	e.AnalyzeChains(r)
+	if err := e.AnalyzeContention(r); err != nil {
+		panic(fmt.Sprintf("optimizer: the contention of a priority variant: %v", err))
+	}
 	return Point{Mapping: e.Mapping(a), Assignment: a, Result: r, Objectives: slices.Clone(v.obj)}
 }
 

@@ -15,7 +15,9 @@ import (
 
 // AnalysisJSON is the machine-readable analysis of one mapping. Times are
 // nanoseconds rounded up from the internal picoseconds, so a bound stays a
-// bound; a response time without a finite value is null.
+// bound; a response time that is no bound (bounded false: the task's
+// verdict is one of the "no bound" ones) is null, whatever value the
+// analysis stopped at.
 type AnalysisJSON struct {
 	System      string `json:"system"`
 	Source      string `json:"source"`
@@ -50,6 +52,9 @@ type AnalysisJSON struct {
 	// Requirements holds the chains' latency requirements; a missed one
 	// makes the mapping infeasible.
 	Requirements []RequirementJSON `json:"requirements,omitempty"`
+	// NotApplied lists the tasks' requirements of the model that the
+	// deadline convention sets aside: the verdicts do not check them.
+	NotApplied []NotAppliedJSON `json:"requirements_not_applied"`
 }
 
 // AnalysisTaskJSON is one running task. WCETNs = ComputeNs + MemoryNs +
@@ -62,14 +67,16 @@ type AnalysisTaskJSON struct {
 	PeriodNs int64  `json:"period_ns"`
 	// DeadlineNs is the model's deadline, 0 when it has none (the period
 	// is then checked).
-	DeadlineNs     int64  `json:"deadline_ns"`
-	WCETNs         int64  `json:"wcet_ns"`
-	ComputeNs      int64  `json:"compute_ns"`
-	MemoryNs       int64  `json:"memory_ns"`
-	ContentionNs   int64  `json:"contention_ns"`
-	GPUWaitNs      int64  `json:"gpu_wait_ns"`
-	SuspensionNs   int64  `json:"suspension_ns"`
-	Lines          int64  `json:"lines"`
+	DeadlineNs   int64 `json:"deadline_ns"`
+	WCETNs       int64 `json:"wcet_ns"`
+	ComputeNs    int64 `json:"compute_ns"`
+	MemoryNs     int64 `json:"memory_ns"`
+	ContentionNs int64 `json:"contention_ns"`
+	GPUWaitNs    int64 `json:"gpu_wait_ns"`
+	SuspensionNs int64 `json:"suspension_ns"`
+	Lines        int64 `json:"lines"`
+	// ResponseTimeNs is the response-time bound R, null when Bounded is
+	// false (the analysis gives no bound: no number is one).
 	ResponseTimeNs *int64 `json:"response_time_ns"`
 	BCRTNs         int64  `json:"bcrt_ns"`
 	Bounded        bool   `json:"bounded"`
@@ -137,10 +144,13 @@ type AnalysisGPUJSON struct {
 	KernelNs        int64  `json:"kernel_ns"`
 	CopyOutWaitNs   int64  `json:"copy_out_wait_ns"`
 	CopyOutNs       int64  `json:"copy_out_ns"`
-	ResponseNs      int64  `json:"response_ns"`
-	BlockingNs      int64  `json:"blocking_ns,omitempty"`
-	Bound           string `json:"bound"`
-	WithinPeriod    bool   `json:"within_period"`
+	// ResponseNs is the GPU response (copy-in call to the end of the copy
+	// out), null when it is no bound (the GPU task's bounded is false);
+	// the terms above are what the analysis computed either way.
+	ResponseNs   *int64 `json:"response_ns"`
+	BlockingNs   int64  `json:"blocking_ns,omitempty"`
+	Bound        string `json:"bound"`
+	WithinPeriod bool   `json:"within_period"`
 }
 
 // AnalysisUnitJSON is one unit under the mapping.
@@ -148,15 +158,23 @@ type AnalysisUnitJSON struct {
 	Name  string `json:"name"`
 	Kind  string `json:"kind"`
 	Tasks int    `json:"tasks"`
-	// Utilisation (Σ C/T, 1 = 100 %) and CopyUtilisation are exact, not
-	// rounded: whoever prints them rounds once (FormatPercent).
-	Utilisation      float64 `json:"utilisation"`
-	CopyUtilisation  float64 `json:"copy_utilisation,omitempty"`
-	AccessesMemory   bool    `json:"accesses_memory"`
-	InterferingCores int     `json:"interfering_cores"`
-	CopyEngineActive bool    `json:"copy_engine_active"`
-	LineLatencyPs    int64   `json:"line_latency_ps"`
-	Priorities       string  `json:"priorities,omitempty"`
+	// Utilisation (Σ C/T, 1 = 100 %, C with its per-job contention: the
+	// challenge count's) and CopyUtilisation are exact, not rounded:
+	// whoever prints them rounds once (FormatPercent).
+	Utilisation     float64 `json:"utilisation"`
+	CopyUtilisation float64 `json:"copy_utilisation,omitempty"`
+	// Demand is, on a CPU core with tasks under the refined and request
+	// counts, the share of the core that count charges in the long run
+	// (Σ C⁰/T plus its contention per unit of time; optimizer.UnitResult
+	// .Demand), what the verdicts rest on; DemandCount names the count.
+	// Absent under the challenge count, where it is Utilisation.
+	Demand           *float64 `json:"demand,omitempty"`
+	DemandCount      string   `json:"demand_count,omitempty"`
+	AccessesMemory   bool     `json:"accesses_memory"`
+	InterferingCores int      `json:"interfering_cores"`
+	CopyEngineActive bool     `json:"copy_engine_active"`
+	LineLatencyPs    int64    `json:"line_latency_ps"`
+	Priorities       string   `json:"priorities,omitempty"`
 }
 
 func ns(ps int64) int64 { return configs.Duration(ps).Nanoseconds() }
@@ -169,6 +187,7 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 		GPUSound: r.GPUSound, Tasks: []AnalysisTaskJSON{}, Merged: []MergedJSON{}, GPU: []AnalysisGPUJSON{}, Reasons: r.Reasons()}
 	out.Chains = NewChainsJSON(r)
 	out.Requirements = NewRequirementsJSON(r)
+	out.NotApplied = NewNotAppliedJSON(cfg)
 	if out.Reasons == nil {
 		out.Reasons = []string{}
 	}
@@ -196,7 +215,7 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 				p := t.Priority
 				tj.Priority = &p
 			}
-			if t.R != rta.Infinity {
+			if t.Verdict.Bounded() && t.R != rta.Infinity {
 				v := ns(t.R)
 				tj.ResponseTimeNs = &v
 			}
@@ -221,8 +240,12 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 		resp := &gr.Response
 		gj := AnalysisGPUJSON{Name: gr.Name, Blocks: gr.Blocks, ThreadsPerBlock: gr.ThreadsPerBlock, BlockTimeNs: ns(gr.BlockTime),
 			CopyInWaitNs: ns(resp.CopyInWait), CopyInNs: ns(resp.CopyIn), KernelQueueNs: ns(resp.KernelQueue), KernelNs: ns(resp.KernelIsolated),
-			CopyOutWaitNs: ns(resp.CopyOutWait), CopyOutNs: ns(resp.CopyOut), ResponseNs: ns(resp.Total), BlockingNs: ns(resp.Blocking),
+			CopyOutWaitNs: ns(resp.CopyOutWait), CopyOutNs: ns(resp.CopyOut), BlockingNs: ns(resp.Blocking),
 			Bound: resp.Bound.String(), WithinPeriod: gr.WithinPeriod}
+		if r.Tasks[gr.Task].Verdict.Bounded() {
+			v := ns(resp.Total)
+			gj.ResponseNs = &v
+		}
 		if r.GPUModel == configs.GPUModelFIFO {
 			gj.StreamPriority = streamPriority(gr.High)
 		} else {
@@ -237,6 +260,9 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 			CopyEngineActive: ur.CopyEngineActive, LineLatencyPs: ur.LineLatency}
 		if !ur.GPU && ur.Tasks > 0 {
 			uj.Priorities = priorityOrigin(ur)
+		}
+		if d, ok := countedDemand(r, u); ok {
+			uj.Demand, uj.DemandCount = &d, r.ContentionCount
 		}
 		out.Units = append(out.Units, uj)
 	}
@@ -323,6 +349,12 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *opti
 	p.f("GPU model %s; priorities %s (higher = more urgent); deadlines = %s\n", r.GPUModel, cfg.Analysis.Priorities, cfg.Conventions.Deadlines)
 	p.f("contention: %s; bGPU = %s\n", conv, bgpu)
 	p.f("C = compute + memory (uncontended) + contention + GPU wait (synchronous offloading); suspension (asynchronous) is not part of C\n")
+	if nas := cfg.NotAppliedRequirements(); len(nas) > 0 {
+		p.f("requirements of the model not applied (convention: deadlines = %s; the verdicts do not check them):\n", cfg.Conventions.Deadlines)
+		for _, na := range nas {
+			p.f("  %s\n", notAppliedLine(na, s.Task(na.Task).Period))
+		}
+	}
 	switch r.ContentionCount {
 	case configs.ContentionChallenge:
 		p.f("contention count: challenge (every access of a core is charged every other memory user, as in C)\n")
@@ -374,8 +406,8 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *opti
 		if !ur.AccessesMemory {
 			mem = "no label accesses"
 		}
-		p.f("\n%s (%s, %s): utilisation %s; %s; #C = %d, bGPU = %d: %s per line; priorities from %s\n",
-			ur.Name, ur.Kind, FormatFrequency(s.Units[u].Frequency), percent(ur.Utilisation), mem, ur.InterferingCores, b2i(ur.CopyEngineActive),
+		p.f("\n%s (%s, %s): %s; %s; #C = %d, bGPU = %d: %s per line; priorities from %s\n",
+			ur.Name, ur.Kind, FormatFrequency(s.Units[u].Frequency), loadWords(r, u), mem, ur.InterferingCores, b2i(ur.CopyEngineActive),
 			FormatDuration(configs.Duration(ur.LineLatency)), priorityOrigin(ur))
 		tw := p.table()
 		fmt.Fprintln(tw, "  task\tprio\tC\tcompute\tmemory\tcontention\tGPU wait\tsuspension\tR\tT\tD\tok")
@@ -574,12 +606,12 @@ func taskLabel(r *optimizer.Result, t *optimizer.TaskResult) string {
 	return t.Name
 }
 
+// formatR writes a task's response-time bound, or "no bound" when the
+// analysis gives none: never the value it stopped at (the ok column says
+// why).
 func formatR(t *optimizer.TaskResult) string {
-	switch {
-	case t.R == rta.Infinity:
-		return "∞"
-	case t.Verdict == optimizer.NoBound:
-		return "≥ " + FormatDuration(configs.Duration(t.R))
+	if !t.Verdict.Bounded() || t.R == rta.Infinity {
+		return noBound
 	}
 	return FormatDuration(configs.Duration(t.R))
 }
@@ -608,6 +640,44 @@ func okWord(v optimizer.Verdict) string {
 }
 
 func percent(u float64) string { return FormatPercent(u) }
+
+// countedDemand returns the long-run demand of CPU core u under the
+// refined or request count (optimizer.UnitResult.Demand), and false under
+// the challenge count (where it is the utilisation), on the GPU, on an
+// idle core, or before optimizer.AnalyzeContention.
+func countedDemand(r *optimizer.Result, u int) (float64, bool) {
+	ur := &r.Units[u]
+	if ur.GPU || ur.Tasks == 0 || ur.Demand == 0 || r.ContentionCount == "" || r.ContentionCount == configs.ContentionChallenge {
+		return 0, false
+	}
+	return ur.Demand, true
+}
+
+// unitLoad is the share of unit u that its verdicts rest on: the demand
+// under the refined or request count, else the utilisation Σ C/T.
+func unitLoad(r *optimizer.Result, u int) float64 {
+	if d, ok := countedDemand(r, u); ok {
+		return d
+	}
+	return r.Units[u].Utilisation
+}
+
+// loadWords writes a core's load with its count: "utilisation 87.9 %"
+// under the challenge count; under refined and request the demand the
+// verdicts rest on first, then Σ C/T labelled with the challenge count.
+func loadWords(r *optimizer.Result, u int) string {
+	ur := &r.Units[u]
+	if d, ok := countedDemand(r, u); ok {
+		return demandWords(d, ur.Utilisation, r.ContentionCount)
+	}
+	return "utilisation " + percent(ur.Utilisation)
+}
+
+// demandWords is loadWords from the figures.
+func demandWords(demand, utilisation float64, count string) string {
+	return fmt.Sprintf("demand %s under the %s count (Σ C⁰/T + its contention per unit of time; Σ C/T with C's per-job contention, the challenge count: %s)",
+		percent(demand), count, percent(utilisation))
+}
 
 func b2i(b bool) int {
 	if b {

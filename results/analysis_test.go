@@ -8,6 +8,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/rta"
 )
 
 // The analysis, as text and JSON, shows every task's window contention
@@ -96,6 +97,40 @@ func TestAnalysisShowsTheContentionCounts(t *testing.T) {
 		}
 		if windows != 10 || !strings.Contains(text.String(), "contention in the response windows:") {
 			t.Errorf("%s: %d windows in the JSON", count, windows)
+		}
+	}
+}
+
+// A response time is shown only where it is a bound: formatR (analyze's
+// tables) and formatRns (the report's, from the JSON) write "no bound" for
+// every verdict without one, whatever value the analysis stopped at.
+func TestNoNumberWithoutBound(t *testing.T) {
+	const ms = int64(1_000_000_000) // ps
+	v := int64(64_400_000)          // ns, the value OS_Overhead used to show
+	for _, c := range []struct {
+		verdict optimizer.Verdict
+		r       int64
+		want    string
+	}{
+		{optimizer.Meets, 9 * ms, "9 ms"},
+		{optimizer.Misses, 17 * ms, "17 ms"}, // a bound above D: shown
+		{optimizer.NoBound, 64*ms + 400*ms/1000, "no bound"},
+		{optimizer.Overloaded, rta.Infinity, "no bound"},
+		{optimizer.InterfererNoBound, 64*ms + 400*ms/1000, "no bound"},
+		{optimizer.GPUNoBound, 422 * ms, "no bound"},
+		{optimizer.ActivatorNoBound, 5 * ms, "no bound"},
+	} {
+		tr := optimizer.TaskResult{Verdict: c.verdict, R: c.r}
+		if got := formatR(&tr); got != c.want {
+			t.Errorf("formatR(%v, %d ps) = %q, want %q", c.verdict, c.r, got, c.want)
+		}
+		tj := AnalysisTaskJSON{Bounded: c.verdict.Bounded(), ResponseTimeNs: &v}
+		if c.verdict.Bounded() {
+			rv := c.r / 1000
+			tj.ResponseTimeNs = &rv
+		}
+		if got := formatRns(&tj); got != c.want {
+			t.Errorf("formatRns(%v) = %q, want %q", c.verdict, got, c.want)
 		}
 	}
 }

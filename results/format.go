@@ -37,6 +37,10 @@ func FormatDuration(d configs.Duration) string {
 	return ""
 }
 
+// noBound is what a table shows for a response time the analysis does not
+// bound (and for what would be computed from one): words, never a number.
+const noBound = "no bound"
+
 // FormatPercent writes a share (1 = 100 %) for people with one decimal,
 // "96.9 %". Every utilisation hetmap prints goes through it, or through the
 // same rounding, from the exact value (never from a value rounded before),

@@ -72,13 +72,20 @@ type Manifest struct {
 // mapping in the form `hetmap analyze --mapping` reads (also written as
 // mappings/point-N.yaml).
 type FrontPointJSON struct {
-	ID          int                `json:"id"`
-	Objectives  []float64          `json:"objectives_ms"`
-	ViolationMs float64            `json:"violation_ms"`
-	Units       string             `json:"units"`
-	Mapping     configs.Mapping    `json:"mapping"`
-	MappingFile string             `json:"mapping_file"`
+	ID          int             `json:"id"`
+	Objectives  []float64       `json:"objectives_ms"`
+	ViolationMs float64         `json:"violation_ms"`
+	Units       string          `json:"units"`
+	Mapping     configs.Mapping `json:"mapping"`
+	MappingFile string          `json:"mapping_file"`
+	// Utilisation is Σ C/T per unit, C with its per-job contention (the
+	// challenge count's); Demand, under the refined and request counts,
+	// the share of each CPU core with tasks that count charges in the long
+	// run, what the verdicts rest on (AnalysisUnitJSON.Demand), and
+	// DemandCount names that count.
 	Utilisation map[string]float64 `json:"utilisation"`
+	Demand      map[string]float64 `json:"demand,omitempty"`
+	DemandCount string             `json:"demand_count,omitempty"`
 	Evaluation  AnalysisJSON       `json:"evaluation"`
 }
 
@@ -157,9 +164,25 @@ func utilisation(r *optimizer.Result) map[string]float64 {
 }
 
 func pointJSON(cfg *configs.Config, id int, p optimizer.Point, file string) FrontPointJSON {
-	return FrontPointJSON{ID: id, Objectives: p.Objectives, ViolationMs: p.Violation, Units: CompactUnits(p.Result),
+	pj := FrontPointJSON{ID: id, Objectives: p.Objectives, ViolationMs: p.Violation, Units: CompactUnits(p.Result),
 		Mapping: p.Mapping, MappingFile: file, Utilisation: utilisation(p.Result),
 		Evaluation: NewAnalysisJSON(cfg, file, p.Result)}
+	for u := range p.Result.Units {
+		if d, ok := countedDemand(p.Result, u); ok {
+			if pj.Demand == nil {
+				pj.Demand, pj.DemandCount = map[string]float64{}, p.Result.ContentionCount
+			}
+			pj.Demand[p.Result.Units[u].Name] = d
+		}
+	}
+	return pj
+}
+
+// demandShown reports whether a front's tables show the demand of the
+// count (refined or request) rather than Σ C/T: the count of its points.
+func demandShown(cfg *configs.Config) (string, bool) {
+	c := cfg.Analysis.Contention
+	return c, c != "" && c != configs.ContentionChallenge
 }
 
 // NewFrontJSON builds front.json from a search outcome.
@@ -230,8 +253,20 @@ func WriteFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) err
 			head = append(head, o.Chain+" reaction-time Davare bound, any offsets [ms]")
 		}
 	}
+	// Σ C/T carries the count its C is charged under; under refined and
+	// request the demand of that count follows, per CPU core.
 	for _, u := range s.Units {
 		head = append(head, "utilisation "+u.Name)
+	}
+	count, demand := demandShown(cfg)
+	var cpus []int
+	if demand {
+		for i, u := range s.Units {
+			if u.GPU == nil {
+				cpus = append(cpus, i)
+				head = append(head, "demand "+u.Name+" ("+count+" count)")
+			}
+		}
 	}
 	for _, t := range s.Tasks {
 		head = append(head, "unit "+t.Name)
@@ -255,6 +290,13 @@ func WriteFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) err
 		}
 		for u := range p.Result.Units {
 			row = append(row, strconv.FormatFloat(p.Result.Units[u].Utilisation, 'f', -1, 64))
+		}
+		for _, u := range cpus {
+			v := "-" // an idle core
+			if d, ok := countedDemand(p.Result, u); ok {
+				v = strconv.FormatFloat(d, 'f', -1, 64)
+			}
+			row = append(row, v)
 		}
 		for k := range p.Result.Tasks {
 			t := &p.Result.Tasks[k]
@@ -329,6 +371,15 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		}
 		var note string
 		heads, legend, note = objectiveHeads(out.Search.Objectives, rows, opts.Wide)
+		if _, demand := demandShown(cfg); demand {
+			// The objective is Σ C/T with C's per-job contention; say so
+			// beside the demand the load table shows.
+			for i, h := range heads {
+				if h == "busiest core" {
+					heads[i] = "busiest core Σ C/T"
+				}
+			}
+		}
 		for _, l := range wrapWords("Objectives, each minimised"+note+":", TextWidth) {
 			p.f("%s\n", l)
 		}
@@ -338,14 +389,22 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 			rows[i] = []string{FormatDuration(configs.Duration(pt.Violation * 1e9)), FormatPercent(maxCoreUtilisation(pt.Result)), strconv.Itoa(pt.Result.Misses)}
 		}
 	}
+	count, demand := demandShown(cfg)
+	loadHead := "utilisation "
+	if demand {
+		loadHead = "load "
+	}
 	if opts.Wide {
 		for _, u := range units {
-			heads = append(heads, "utilisation "+u.Name)
+			heads = append(heads, loadHead+u.Name)
 		}
 		for i, pt := range points {
 			for u := range pt.Result.Units {
-				rows[i] = append(rows[i], FormatPercent(pt.Result.Units[u].Utilisation))
+				rows[i] = append(rows[i], FormatPercent(unitLoad(pt.Result, u)))
 			}
+		}
+		if demand {
+			p.f("%s\n", strings.Join(wrapWords(loadNote(count), TextWidth), "\n"))
 		}
 		writeTable(p, heads, rows)
 	} else {
@@ -357,7 +416,11 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 			p.f("\nDavare's bound on the reaction time of the same chains, ms (holds for any release offsets)\n")
 			writeTable(p, dheads, drows)
 		}
-		p.f("\nUtilisation of each unit (Σ C/T; the GPU's: its kernels)\n")
+		if demand {
+			p.f("\n%s\n", strings.Join(wrapWords(loadNote(count), TextWidth), "\n"))
+		} else {
+			p.f("\nUtilisation of each unit (Σ C/T; the GPU's: its kernels)\n")
+		}
 		var uheads []string
 		for _, u := range units {
 			uheads = append(uheads, u.Name)
@@ -365,7 +428,7 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		urows := make([][]string, len(points))
 		for i, pt := range points {
 			for u := range pt.Result.Units {
-				urows[i] = append(urows[i], FormatPercent(pt.Result.Units[u].Utilisation))
+				urows[i] = append(urows[i], FormatPercent(unitLoad(pt.Result, u)))
 			}
 		}
 		writeTable(p, uheads, urows)
@@ -572,15 +635,23 @@ func wrapWords(s string, width int) []string {
 	return packParts(strings.Fields(s), " ", width)
 }
 
-// maxCoreUtilisation is the utilisation of the busiest CPU core.
+// maxCoreUtilisation is the load of the busiest CPU core (unitLoad: the
+// demand under the refined and request counts).
 func maxCoreUtilisation(r *optimizer.Result) float64 {
 	m := 0.0
 	for u := range r.Units {
 		if !r.Units[u].GPU {
-			m = max(m, r.Units[u].Utilisation)
+			m = max(m, unitLoad(r, u))
 		}
 	}
 	return m
+}
+
+// loadNote heads the load table under the refined and request counts.
+func loadNote(count string) string {
+	return "Load of each unit under the " + count + " count, which the verdicts use (Σ C⁰/T plus the contention that count charges " +
+		"per unit of time; the GPU's: its kernels). Σ C/T with C's per-job contention (the challenge count), which may pass 100 % " +
+		"on a schedulable core, is in front.csv and front.json (utilisation)."
 }
 
 func objectiveValue(o configs.Objective, v float64) string {

@@ -34,12 +34,17 @@ func search(t *testing.T, text string, algorithm string) (*configs.Config, *opti
 // TestFrontTextFits: the front of the built-in model (8 chain objectives,
 // 7 units) and its least-violating mappings under the model's deadlines
 // fit 100 columns, every table column has a head, and the per-unit columns
-// sit under a heading that says they are utilisations; --wide puts it all
-// in one table.
+// sit under a heading that says which load they are: Σ C/T under the
+// challenge count, the demand of the count under refined (the default)
+// and request, with Σ C/T named as the challenge count's; --wide puts it
+// all in one table.
 func TestFrontTextFits(t *testing.T) {
-	for _, tt := range []struct{ name, config string }{
-		{"feasible", "model: builtin\nsearch: {generations: 30}\n"},
-		{"infeasible", "model: builtin\nconventions: {deadlines: model}\nanalysis: {gpu_model: timeslice}\nsearch: {generations: 30}\n"},
+	const refinedHead = "Load of each unit under the refined count, which the verdicts use (Σ C⁰/T plus the contention that count charges per unit of time; the GPU's: its kernels). Σ C/T with C's per-job contention (the challenge count), which may pass 100 % on a schedulable core, is in front.csv and front.json (utilisation)."
+	for _, tt := range []struct{ name, config, head, wide string }{
+		{"feasible", "model: builtin\nsearch: {generations: 30}\n", refinedHead, "load Core0  load Core1"},
+		{"infeasible", "model: builtin\nconventions: {deadlines: model}\nanalysis: {gpu_model: timeslice}\nsearch: {generations: 30}\n", refinedHead, "load Core0  load Core1"},
+		{"feasible, challenge", "model: builtin\nanalysis: {contention: challenge}\nsearch: {generations: 30}\n",
+			"Utilisation of each unit (Σ C/T; the GPU's: its kernels)", "utilisation Core0  utilisation Core1"},
 	} {
 		cfg, out := search(t, tt.config, "")
 		var buf bytes.Buffer
@@ -52,8 +57,20 @@ func TestFrontTextFits(t *testing.T) {
 				t.Errorf("%s: a line of %d columns: %q", tt.name, n, line)
 			}
 		}
-		i := strings.Index(text, "\nUtilisation of each unit (Σ C/T; the GPU's: its kernels)\n")
-		if i < 0 || strings.Join(strings.Fields(strings.SplitN(text[i+1:], "\n", 3)[1]), " ") != "# Core0 Core1 Core2 Core3 Core4 Core5 GP10B" {
+		// The paragraph above the per-unit table is its heading.
+		lines := strings.Split(text, "\n")
+		labelled := false
+		for j, line := range lines {
+			if strings.Join(strings.Fields(line), " ") != "# Core0 Core1 Core2 Core3 Core4 Core5 GP10B" {
+				continue
+			}
+			k := j
+			for k > 0 && lines[k-1] != "" {
+				k--
+			}
+			labelled = strings.Join(lines[k:j], " ") == tt.head
+		}
+		if !labelled {
 			t.Errorf("%s: no labelled utilisation table:\n%s", tt.name, text)
 		}
 		// Every table row has as many cells as its head.
@@ -69,7 +86,7 @@ func TestFrontTextFits(t *testing.T) {
 		if err := WriteFrontText(&buf, cfg, out, TextOptions{Wide: true}); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(buf.String(), "utilisation Core0  utilisation Core1") || strings.Contains(buf.String(), "Utilisation of each unit") {
+		if !strings.Contains(buf.String(), tt.wide) || strings.Contains(buf.String(), "Utilisation of each unit") {
 			t.Errorf("%s: --wide:\n%s", tt.name, buf.String())
 		}
 	}

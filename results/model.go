@@ -26,6 +26,64 @@ type ModelJSON struct {
 	TimeSlice   configs.SliceBounds `json:"time_slice"`
 	Mapping     configs.Mapping     `json:"default_mapping"`
 	Warnings    []configs.Warning   `json:"warnings"`
+	// NotApplied lists the model's requirements that the deadline
+	// convention sets aside (configs.Config.NotAppliedRequirements).
+	NotApplied []NotAppliedJSON `json:"requirements_not_applied"`
+}
+
+// NotAppliedStatus is how every output names a requirement of the model
+// that the deadline convention sets aside.
+const NotAppliedStatus = "not applied (convention)"
+
+// NotAppliedJSON is a response-time requirement of the model that is not
+// checked: the deadline convention checks CheckedDeadlineNs instead
+// (under conventions.deadlines: period, the period). AppliedBy names the
+// option value that checks it, empty when none can (a requirement longer
+// than the period).
+type NotAppliedJSON struct {
+	Task              string `json:"task"`
+	RequirementNs     int64  `json:"requirement_ns"`
+	CheckedDeadlineNs int64  `json:"checked_deadline_ns"`
+	Status            string `json:"status"`
+	AppliedBy         string `json:"applied_by"`
+}
+
+// NewNotAppliedJSON lists the requirements cfg's deadline convention sets
+// aside (empty, not null, when none).
+func NewNotAppliedJSON(cfg *configs.Config) []NotAppliedJSON {
+	out := []NotAppliedJSON{}
+	for _, na := range cfg.NotAppliedRequirements() {
+		out = append(out, NotAppliedJSON{Task: na.Task, RequirementNs: na.Requirement.Nanoseconds(), CheckedDeadlineNs: na.Deadline.Nanoseconds(),
+			Status: NotAppliedStatus, AppliedBy: na.AppliedBy})
+	}
+	return out
+}
+
+// notAppliedLine says, for people, what is checked instead of a requirement
+// the convention sets aside and which option checks it.
+func notAppliedLine(na configs.NotApplied, period configs.Duration) string {
+	checked := "D = " + FormatDuration(na.Deadline)
+	if na.Deadline == period {
+		checked += " (its period)"
+	}
+	by := "set " + na.AppliedBy + " to apply it"
+	if na.AppliedBy == "" {
+		by = "no option applies it: it is longer than the period, and the analyses need D ≤ T"
+	}
+	return fmt.Sprintf("%s: requirement %s: %s; %s is checked; %s", na.Task, FormatDuration(na.Requirement), NotAppliedStatus, checked, by)
+}
+
+// writeNotApplied writes the requirements of the model that the deadline
+// convention sets aside, one line each, under a heading; nothing when none.
+func writeNotApplied(p *printer, cfg *configs.Config) {
+	nas := cfg.NotAppliedRequirements()
+	if len(nas) == 0 {
+		return
+	}
+	p.f("\nRequirements of the model not applied (convention: deadlines = %s)\n", cfg.Conventions.Deadlines)
+	for _, na := range nas {
+		p.f("  %s\n", notAppliedLine(na, cfg.System.Task(na.Task).Period))
+	}
 }
 
 // UnitJSON is a processing unit in the summary.
@@ -86,7 +144,7 @@ func NewModelJSON(cfg *configs.Config) ModelJSON {
 	s := cfg.System
 	out := ModelJSON{Name: s.Name, Source: cfg.Source, Conventions: cfg.Conventions, Analysis: cfg.Analysis,
 		Memory: s.Memory, Runnables: s.Runnables, Chains: s.Chains, TimeSlice: s.TimeSlice, Mapping: s.Mapping,
-		Warnings: cfg.Warnings}
+		Warnings: cfg.Warnings, NotApplied: NewNotAppliedJSON(cfg)}
 	if out.Warnings == nil {
 		out.Warnings = []configs.Warning{}
 	}
@@ -176,6 +234,8 @@ func WriteModelText(w io.Writer, cfg *configs.Config) error {
 		}
 		if t.IsGPUTask() {
 			req = "-"
+		} else if t.Requirement > 0 && t.Requirement != t.Deadline {
+			req += " (not applied)"
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s", t.Name, FormatDuration(period), dash(deadline), req)
 		for _, k := range kinds {
@@ -207,6 +267,8 @@ func WriteModelText(w io.Writer, cfg *configs.Config) error {
 		fmt.Fprintf(tw, "\t%s\n", off)
 	}
 	p.flush(tw)
+
+	writeNotApplied(p, cfg)
 
 	p.f("\nRunnables %d, labels %d (%s in all)\n", len(s.Runnables), len(s.Labels), FormatSize(totalSize(s)))
 

@@ -161,11 +161,14 @@ func darken(c color.RGBA, f float64) color.RGBA {
 func cssColor(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
 
 var (
-	gridGrey  = color.Gray{Y: 0xdd}
-	laneGrey  = color.Gray{Y: 0xf3}
-	edgeGrey  = color.Gray{Y: 0x55}
-	missRed   = color.RGBA{0xc6, 0x28, 0x28, 0xff}
-	inkColour = color.Gray{Y: 0x22}
+	gridGrey = color.Gray{Y: 0xdd}
+	laneGrey = color.Gray{Y: 0xf3}
+	edgeGrey = color.Gray{Y: 0x55}
+	missRed  = color.RGBA{0xc6, 0x28, 0x28, 0xff}
+	// contentionFill is the part of a core's demand bar the contention
+	// count charges (refined, request), hatched.
+	contentionFill = color.RGBA{0x9e, 0x9e, 0x9e, 0xff}
+	inkColour      = color.Gray{Y: 0x22}
 )
 
 // hatch strokes diagonal lines over a rectangle (busy-waits, sampling).

@@ -137,7 +137,11 @@ func testReportStructure(t *testing.T, dir string) {
 	html := readReport(t, dir)
 	golden(t, "report_structure_3obj.txt", skeleton(t, html))
 	for _, want := range []string{`data-plot="front-scatter"`, "<h2>Pareto front</h2>", `<details id="point-1" class="point" open>`,
-		"C = compute + memory (uncontended) + contention + GPU wait", "time since the synchronous release [ms]"} {
+		"C = compute + memory (uncontended) + contention + GPU wait", "time since the synchronous release [ms]",
+		// The model's requirement that deadlines: period sets aside, near
+		// the top and in the task table (WATERS: Planner 12 ms, T = 15 ms).
+		"<dt>Model requirements not applied</dt><dd>Planner: requirement 12 ms: not applied (convention); D = 15 ms (its period) is checked; set conventions.deadlines: model to apply it</dd>",
+		"15 ms (model requirement 12 ms: not applied (convention))"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the report lacks %q", want)
 		}
@@ -356,6 +360,66 @@ func TestReportRefinedWindows(t *testing.T) {
 	}
 	for _, want := range []string{"Contention in the response windows", "refined", "challenge"} {
 		if !strings.Contains(string(page), want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+}
+
+// Under the default, refined count every writer shows the demand the
+// verdicts rest on beside Σ C/T, each labelled with its count: front.json
+// (utilisation, demand, demand_count per point and per unit of the
+// evaluation), front.csv (demand columns named with the count) and the
+// report (the bars' title and totals, the busiest-core column). Every
+// schedulable core's demand is at most 100 % (TestDemandOfTheCount checks
+// the figure itself).
+func TestDemandShownWithItsCount(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "refined.yaml")
+	if err := os.WriteFile(path, []byte("model: builtin\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := runFolder(t, path, configs.AlgorithmExhaustive)
+	data, err := os.ReadFile(filepath.Join(dir, "front.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var front struct {
+		Points []FrontPointJSON `json:"points"`
+	}
+	if err := json.Unmarshal(data, &front); err != nil {
+		t.Fatal(err)
+	}
+	if len(front.Points) == 0 {
+		t.Fatal("no front point")
+	}
+	for _, p := range front.Points {
+		if p.DemandCount != configs.ContentionRefined || len(p.Demand) != 6 {
+			t.Errorf("point %d: demand %v of the %q count, want the 6 cores' under refined", p.ID, p.Demand, p.DemandCount)
+		}
+		for _, u := range p.Evaluation.Units {
+			if u.Kind == "GPU_def" || u.Tasks == 0 {
+				continue
+			}
+			if u.Demand == nil || u.DemandCount != configs.ContentionRefined || *u.Demand != p.Demand[u.Name] || *u.Demand > 1 || *u.Demand > u.Utilisation {
+				t.Errorf("point %d, %s: demand %v (%q), Σ C/T %v", p.ID, u.Name, u.Demand, u.DemandCount, u.Utilisation)
+			}
+		}
+	}
+	f, err := os.Open(filepath.Join(dir, "front.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := strings.Join(rows[0], "|")
+	if !strings.Contains(head, "|utilisation Core0|") || !strings.Contains(head, "|demand Core0 (refined count)|") || strings.Contains(head, "demand GP10B") {
+		t.Errorf("front.csv columns: %s", head)
+	}
+	html := readReport(t, dir)
+	for _, want := range []string{"demand under the refined count: Σ C⁰/T per task + the contention it charges [%]", "(Σ C/T, challenge count: "} {
+		if !strings.Contains(html, want) {
 			t.Errorf("the report lacks %q", want)
 		}
 	}

@@ -265,6 +265,15 @@ func buildSummary(run *reportRun, col colours) summaryView {
 		{Key: "Contention count", Value: contentionCount(a.Contention)},
 		{Key: "Chain latency", Value: a.ChainLatency.Paradigm + " communication, " + a.ChainLatency.Metric + ", " + a.ChainLatency.Bound + " bound"},
 	}
+	notApplied := map[string]configs.NotApplied{}
+	if nas := cfg.NotAppliedRequirements(); len(nas) > 0 {
+		var lines []string
+		for _, na := range nas {
+			notApplied[na.Task] = na
+			lines = append(lines, notAppliedLine(na, s.Task(na.Task).Period))
+		}
+		sv.Facts = append(sv.Facts[:5:5], append([]keyValue{{Key: "Model requirements not applied", Value: strings.Join(lines, ". ")}}, sv.Facts[5:]...)...)
+	}
 	if s.TimeSlice.Max > 0 {
 		sv.Facts = append(sv.Facts, keyValue{Key: "GPU time slices", Value: FormatDuration(s.TimeSlice.Min) + " to " + FormatDuration(s.TimeSlice.Max)})
 	}
@@ -287,6 +296,9 @@ func buildSummary(run *reportRun, col colours) summaryView {
 			Colour: col.css(t.Name)}
 		if t.DeadlineNs == 0 {
 			row.Deadline = "= period"
+		}
+		if na, ok := notApplied[t.Name]; ok {
+			row.Deadline += " (model requirement " + FormatDuration(na.Requirement) + ": " + NotAppliedStatus + ")"
 		}
 		switch {
 		case t.Offload != nil:
@@ -372,6 +384,9 @@ func objectiveAxes(run *reportRun) []frontAxis {
 				a.name, a.unit = "cores used", "cores"
 			case configs.ObjectiveMaxUtilisation:
 				a.name, a.unit = "max. core utilisation", "%"
+				if _, demand := demandShown(run.cfg); demand {
+					a.name += " (Σ C/T, challenge count)"
+				}
 			}
 		}
 		for _, p := range run.points {
@@ -449,10 +464,10 @@ func buildFront(v *reportView, run *reportRun) {
 			row.Values = []string{FormatDuration(configs.Duration(p.ViolationMs * float64(configs.Millisecond)))}
 			row.Misses = p.Evaluation.Reasons
 		}
-		best := 0.0 // the busiest CPU core
+		best := 0.0 // the busiest CPU core, by the load its verdicts rest on
 		for _, u := range p.Evaluation.Units {
 			if !isGPUUnit(run.cfg.System, u.Name) {
-				best = max(best, u.Utilisation)
+				best = max(best, jsonLoad(&u))
 			}
 		}
 		row.MaxUtil = percent(best)
@@ -659,29 +674,56 @@ func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) 
 			xmax = max(xmax, 100*u.Utilisation, 100*u.CopyUtilisation)
 			continue
 		}
-		b := bar{label: u.Name + " (" + u.Kind + ")", total: percent(u.Utilisation)}
+		b := bar{label: u.Name + " (" + u.Kind + ")", total: percent(jsonLoad(&u))}
 		if u.Tasks == 0 {
 			b.total = "idle"
 		}
+		// Under the refined and request counts a task's part is C⁰/T and
+		// the contention the count charges is one part of its own, so the
+		// bar is the demand the verdicts rest on; else C/T per task (Σ C/T).
+		var sum0 float64
 		for _, t := range ev.Tasks {
 			if t.Unit != u.Name || t.PeriodNs <= 0 {
 				continue
 			}
-			b.parts = append(b.parts, barPart{value: 100 * float64(t.WCETNs) / float64(t.PeriodNs), fill: col[t.Name], label: t.Name,
+			c := t.WCETNs
+			if u.Demand != nil {
+				c = t.ComputeNs + t.MemoryNs + t.GPUWaitNs
+			}
+			sum0 += float64(c) / float64(t.PeriodNs)
+			b.parts = append(b.parts, barPart{value: 100 * float64(c) / float64(t.PeriodNs), fill: col[t.Name], label: t.Name,
 				hatched: t.GPUWaitNs > 0})
 		}
+		if u.Demand != nil {
+			b.total += " (Σ C/T, challenge count: " + percent(u.Utilisation) + ")"
+			if extra := *u.Demand - sum0; extra > 0 {
+				b.parts = append(b.parts, barPart{value: 100 * extra, fill: contentionFill, label: "contention (" + u.DemandCount + " count)", hatched: true})
+			}
+		}
 		bars = append(bars, b)
-		xmax = max(xmax, 100*u.Utilisation)
+		xmax = max(xmax, 100*jsonLoad(&u))
 	}
-	return barChart(bars, "utilisation Σ C/T [%] (100 % dashed)", xmax*1.02, 100, fmt.Sprintf("utilisation per unit, mapping %d", id))
+	title := "utilisation Σ C/T [%] (100 % dashed)"
+	if count := ev.Contention.Count; count != "" && count != configs.ContentionChallenge {
+		title = "demand under the " + count + " count: Σ C⁰/T per task + the contention it charges [%] (100 % dashed)"
+	}
+	return barChart(bars, title, xmax*1.02, 100, fmt.Sprintf("utilisation per unit, mapping %d", id))
+}
+
+// formatRns is formatR for the JSON form: "no bound" where the analysis
+// gives none.
+// jsonLoad is unitLoad for the JSON form: the demand where the count has
+// one, else Σ C/T.
+func jsonLoad(u *AnalysisUnitJSON) float64 {
+	if u.Demand != nil {
+		return *u.Demand
+	}
+	return u.Utilisation
 }
 
 func formatRns(t *AnalysisTaskJSON) string {
-	switch {
-	case t.ResponseTimeNs == nil:
-		return "∞"
-	case !t.Bounded:
-		return "≥ " + dns(*t.ResponseTimeNs)
+	if !t.Bounded || t.ResponseTimeNs == nil {
+		return noBound
 	}
 	return dns(*t.ResponseTimeNs)
 }
@@ -710,6 +752,9 @@ func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup
 			continue
 		}
 		g := rtGroup{Head: fmt.Sprintf("%s (%s): utilisation %s", u.Name, u.Kind, percent(u.Utilisation))}
+		if u.Demand != nil {
+			g.Head = fmt.Sprintf("%s (%s): %s", u.Name, u.Kind, demandWords(*u.Demand, u.Utilisation, u.DemandCount))
+		}
 		if u.Tasks == 0 {
 			g.Head += "; no task"
 			groups = append(groups, g)
@@ -748,7 +793,10 @@ func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup
 	for _, g := range ev.GPU {
 		row := gpuRow{Task: g.Name, Knob: g.StreamPriority, Geometry: fmt.Sprintf("%d × %d threads, %s blocks", g.Blocks, g.ThreadsPerBlock, dns(g.BlockTimeNs)),
 			CopyInWait: dns(g.CopyInWaitNs), CopyIn: dns(g.CopyInNs), KernelQueue: dns(g.KernelQueueNs), Kernel: dns(g.KernelNs),
-			CopyOutWait: dns(g.CopyOutWaitNs), CopyOut: dns(g.CopyOutNs), R: dns(g.ResponseNs), Colour: col.css(g.Name)}
+			CopyOutWait: dns(g.CopyOutWaitNs), CopyOut: dns(g.CopyOutNs), R: noBound, Colour: col.css(g.Name)}
+		if g.ResponseNs != nil {
+			row.R = dns(*g.ResponseNs)
+		}
 		if ev.GPUModel == configs.GPUModelTimeSlice {
 			row.Knob = dns(g.TimeSliceNs)
 		}
