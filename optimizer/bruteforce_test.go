@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
@@ -229,18 +230,43 @@ func TestExhaustiveEqualsBruteForce(t *testing.T) {
 }
 
 // TestExactFrontDominatesEveryOrder is the claim of the exact front of
-// configs/examples/waters-3obj.yaml as a user checks it with hetmap analyze:
-// every mapping analyze accepts, with any priorities given explicitly, is
-// weakly dominated by a point of the front. The mappings are those the
-// exhaustive enumeration reaches (its pruning only cuts partial mappings
-// without a feasible completion, which TestExhaustiveEqualsBruteForce
-// checks against brute force); each is evaluated under every combination
-// of per-core priority orders.
+// WATERS problems as a user checks it with hetmap analyze: every mapping
+// analyze accepts, with any priorities given explicitly, is weakly
+// dominated by a point of the front, and the front is the Pareto front of
+// those (mapping, order) pairs. The problems: configs/examples/waters-3obj.yaml
+// (challenge count) and the built-in model under the refined (default) and
+// request counts, where the cores' orders interact. The mappings are those
+// the exhaustive enumeration reaches (its pruning only cuts partial
+// mappings without a feasible completion, which the brute-force tests on
+// random systems check); each is evaluated under every combination of
+// per-core priority orders.
 func TestExactFrontDominatesEveryOrder(t *testing.T) {
-	cfg, err := configs.LoadFile("../configs/examples/waters-3obj.yaml")
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct {
+		name, yaml string
+		minPairs   int
+	}{
+		{name: "waters-3obj, challenge", yaml: "model: ../configs/examples/waters-3obj.yaml\n", minPairs: 1000},
+		{name: "built-in, refined", yaml: "model: builtin\n", minPairs: 20},
+		{name: "built-in, request", yaml: "model: builtin\nanalysis: {contention: request}\n", minPairs: 20},
 	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var cfg *configs.Config
+			var err error
+			if strings.HasPrefix(tc.yaml, "model: ../") {
+				cfg, err = configs.LoadFile(strings.TrimSpace(strings.TrimPrefix(tc.yaml, "model: ")))
+			} else {
+				cfg, err = configs.Load(strings.NewReader(tc.yaml), "test.yaml", ".")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			exactFrontDominatesEveryOrder(t, cfg, tc.minPairs)
+		})
+	}
+}
+
+func exactFrontDominatesEveryOrder(t *testing.T, cfg *configs.Config, minPairs int) {
 	e, err := NewEvaluator(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +276,7 @@ func TestExactFrontDominatesEveryOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !out.Exact() {
-		t.Fatal("the exhaustive search does not claim an exact front")
+		t.Fatalf("the exhaustive search does not claim an exact front: %s", out.Proof.Statement(out.Feasible))
 	}
 	var front [][]float64
 	for _, pt := range out.Front {
@@ -268,6 +294,7 @@ func TestExactFrontDominatesEveryOrder(t *testing.T) {
 	r := e.NewResult()
 	obj := make([]float64, p.NumObjectives())
 	mappings, accepted := 0, 0
+	var all [][]float64
 	var walk func(depth int)
 	walk = func(depth int) {
 		if depth == n {
@@ -275,10 +302,11 @@ func TestExactFrontDominatesEveryOrder(t *testing.T) {
 			mappings++
 			forEachOrder(t, e, a, b, r, func() {
 				p.objectivesOf(e, r, obj, nil)
-				if !r.Schedulable {
+				if !r.Schedulable || !r.RequirementsMet {
 					return
 				}
 				accepted++
+				all = append(all, slices.Clone(obj))
 				for _, f := range front {
 					if weaklyDominates(f, obj) {
 						return
@@ -296,8 +324,12 @@ func TestExactFrontDominatesEveryOrder(t *testing.T) {
 		}
 	}
 	walk(0)
+	got := paretoSet(front)
+	if want := paretoSet(all); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the front %v is not the Pareto front %v of the (mapping, order) pairs", got, want)
+	}
 	t.Logf("%d mappings, %d (mapping, priority order) pairs accepted, front of %d points", mappings, accepted, len(front))
-	if accepted < 1000 {
+	if accepted < minPairs {
 		t.Errorf("only %d accepted pairs: the check no longer covers the space", accepted)
 	}
 }
