@@ -155,14 +155,11 @@
 //     yet known counted with a bound that holds in any order provided every
 //     task meets its deadline: its deadline, or its challenge bound at the
 //     lowest priority of its core if smaller (and, not knowing which tasks
-//     will be below, every task of such a core cutting phases). If every
-//     task then meets its
-//     deadline, the assumption holds: at the first deadline miss, if there
-//     were one, every job up to it would have respected the bounds used,
-//     so the analysis would apply up to it and exclude the miss. The
-//     selection's bounds are then the start of the rounds. Otherwise the
-//     orders stay and the start is the challenge bounds of those orders
-//     (rta.Explicit without a contention term), which hold unconditionally.
+//     will be below, every task of such a core cutting phases). The
+//     selection chooses the orders only. The start of the rounds is, for
+//     every core, the challenge bounds of its order (rta.Explicit without
+//     a contention term), which hold unconditionally; so a derived order
+//     and the same order given explicitly are analysed alike.
 //  3. Rounds (Gauss–Seidel): every core, its order fixed, is analysed with
 //     the other cores' current bounds, and a bound that shrinks replaces the
 //     old one at once. With the orders fixed, the analysis is monotone in
@@ -173,6 +170,13 @@
 //     (memory.Stability: the job counts at every window length asked stay
 //     the same, or the overlaps that were all of N stay all of N) is not
 //     analysed again: it would give the same results.
+//     When the start has a deadline miss, the rounds first start from
+//     every bound capped at its task's deadline, which holds provided
+//     every task meets its deadline. If every task then meets it, the
+//     assumption holds: at the first deadline miss, if there were one,
+//     every job up to it would have respected the bounds used, so the
+//     analysis would apply up to it and exclude the miss. Otherwise the
+//     rounds run again from the unconditional start.
 //  4. GPU assumptions, as under the challenge count (missedAssumptions), but
 //     on the refined verdicts: where an offloading task misses its
 //     deadline, the other GPU tasks' responses are withdrawn, the cores that
@@ -195,15 +199,10 @@
 // bounds of the rounds. The exhaustive search closes that gap with the
 // joint orders below.
 //
-// Explicit priorities. When the start of the rounds has a deadline miss
-// (explicit priorities, or a policy that does not depend on the analysis,
-// that miss under the challenge count), the rounds first start from every
-// bound capped at its task's deadline, which holds provided every task
-// meets its deadline; if every task then meets it, the assumption holds
-// by the argument of step 2, and those bounds are the result. Otherwise
-// the rounds start again from the unconditional challenge bounds. So a
-// mapping with its derived orders written out as explicit priorities
-// analyses as the derivation did.
+// Explicit priorities are analysed exactly as derived ones once the
+// orders are known (steps 2 and 3): a mapping with its derived orders
+// written out as explicit priorities analyses as the derivation did
+// (TestExplicitEqualsDerived).
 //
 // # Joint priority orders
 //

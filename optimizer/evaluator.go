@@ -487,7 +487,13 @@ func (e *Evaluator) Config() *configs.Config { return e.cfg }
 // deadline is iterated (rta.Limit). The default, rta.LimitNone, iterates to
 // the fixed point so that a search can rank infeasible mappings by how much
 // they miss; rta.LimitDeadline stops at the deadline and is faster on
-// infeasible mappings.
+// infeasible mappings, and rta.LimitRank (the search's workers) goes only
+// as far as ranking needs. Under these two, the response times of a
+// mapping that misses a deadline serve for the verdicts and the rank only:
+// under the refined counts they may be those of the rounds that assumed
+// every deadline met, which that mapping refutes (refineOnce); it is
+// unschedulable all the same (a task that misses there misses from the
+// unconditional start too), but fewer of its tasks may show a miss.
 func (e *Evaluator) SetLimit(l rta.Limit) {
 	e.maxLimit = l
 	e.resetMemo()

@@ -276,9 +276,16 @@ func (e *Evaluator) refineOnce(a *Assignment, r *Result) error {
 		if err := e.rounds(r); err != nil {
 			return err
 		}
-		if e.everyTaskMeets() {
+		switch {
+		case e.everyTaskMeets():
 			done = true
-		} else {
+		case e.maxLimit == rta.LimitRank || e.maxLimit == rta.LimitDeadline:
+			// The assumption fails, and with it the mapping: the bounds
+			// from the unconditional start are at least these, so the
+			// same task misses there too. A search needs no more than
+			// the verdicts and a rank (SetLimit), and keeps these.
+			done = true
+		default:
 			// The assumption fails: the unconditional start, rounds again.
 			copy(rs.resp, saved)
 			clear(rs.valid)
@@ -366,12 +373,12 @@ func (e *Evaluator) everyTaskMeets() bool {
 // tasks on other cores, and those depend on orders not yet known, so it
 // counts them with bounds that hold in any order provided every task meets
 // its deadline: the deadline D_k, or the challenge bound of the task at
-// the lowest priority of its core if smaller. If every core then passes,
-// the assumption holds (a first deadline miss could not happen: until it,
-// every bound used holds), and the selection's response times are the
-// start. Otherwise the orders stay, and the start is the challenge bounds
-// of those orders, which hold unconditionally. *allMeet is cleared when
-// some task misses.
+// the lowest priority of its core if smaller. The selection only chooses
+// the orders: the start of the rounds is the challenge bounds of those
+// orders, which hold unconditionally, as for explicit priorities (and
+// refineOnce then tries the bounds capped at the deadlines, by the same
+// argument as here). *allMeet is cleared when some task misses in that
+// start.
 func (e *Evaluator) selectOrders(r *Result, allMeet *bool) error {
 	rs := &e.ref
 	for u := range e.units {
@@ -416,26 +423,25 @@ func (e *Evaluator) selectOrders(r *Result, allMeet *bool) error {
 		for rank, k := range e.an.Order() {
 			ts[k].Priority = len(ids) - rank
 		}
-		for k := range ids {
-			*allMeet = *allMeet && out[k].Status == rta.Schedulable
-		}
 	}
+	// The start of the selected orders is their challenge bounds, which
+	// hold unconditionally, as for an order given explicitly: the rounds
+	// then treat both alike (refineOnce), so that a mapping whose derived
+	// orders are written out as explicit priorities analyses as it did.
 	for u := range e.units {
 		ids := e.onCore[u]
 		if e.units[u].gpu || len(ids) == 0 || rs.fixed[u] {
 			continue
 		}
 		out := e.coreOut[u][:len(ids)]
-		if !*allMeet {
-			// The challenge bounds of the selected order.
-			e.an.Limit, e.an.Contention = e.maxLimit, nil
-			if _, err := e.an.Analyze(rta.Explicit, e.coreTasks[u], out); err != nil {
-				return err
-			}
-			rs.valid[u] = false
+		e.an.Limit, e.an.Contention = e.maxLimit, nil
+		if _, err := e.an.Analyze(rta.Explicit, e.coreTasks[u], out); err != nil {
+			return err
 		}
+		rs.valid[u] = false
 		for k, i := range ids {
 			rs.resp[i] = boundOr(out[k].R, out[k].Status)
+			*allMeet = *allMeet && out[k].Status == rta.Schedulable
 		}
 	}
 	return nil
