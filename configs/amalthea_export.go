@@ -228,10 +228,11 @@ func applyEdits(data []byte, edits []edit) []byte {
 	return b.Bytes()
 }
 
-// encodeRef writes a reference "Name?type=Kind" as Amalthea does: the name
-// URL-escaped, the whole XML-escaped for an attribute.
+// encodeRef writes a reference "Name?type=Kind" as APP4MC does: the name
+// escaped as java.net.URLEncoder escapes it (a space as "+"; refName
+// undoes it), the whole XML-escaped for an attribute.
 func encodeRef(name, kind string) string {
-	return xmlAttr(url.PathEscape(name) + "?type=" + kind)
+	return xmlAttr(url.QueryEscape(name) + "?type=" + kind)
 }
 
 // refs collects the references of one element to write: as attributes
@@ -252,7 +253,7 @@ func (ex *exporter) ref(r *refs, feature, kind, name string) {
 	if ex.escaped {
 		sep = "%3Ftype%3D"
 	}
-	r.kids = append(r.kids, fmt.Sprintf(`<%s href="amlt:/#%s"/>`, feature, xmlAttr(url.PathEscape(name)+sep+kind)))
+	r.kids = append(r.kids, fmt.Sprintf(`<%s href="amlt:/#%s"/>`, feature, xmlAttr(url.QueryEscape(name)+sep+kind)))
 }
 
 // element writes an element with references r and further children kids

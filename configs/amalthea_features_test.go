@@ -321,3 +321,69 @@ func TestYAMLChainRequirements(t *testing.T) {
 		t.Errorf("requirement_bound: %v", err)
 	}
 }
+
+// TestRefNameDecoding: references decode as APP4MC encodes them
+// (java.net.URLEncoder: a space is "+", a "+" is %2B), %20 for a space as
+// older tools write it, and the hrefs of EMF, whose fragment escapes "?"
+// and "=" but leaves the name's own escapes as they are.
+func TestRefNameDecoding(t *testing.T) {
+	for _, c := range []struct{ ref, want string }{
+		{"Core?type=ProcessingUnitDefinition", "Core"},
+		{"ARM+Cortex-A53?type=ProcessingUnitDefinition", "ARM Cortex-A53"},
+		{"ARM%20Cortex-A53?type=ProcessingUnitDefinition", "ARM Cortex-A53"},
+		{"A%2BB?type=Task", "A+B"}, // a name with a plus
+		{"amlt:/#ARM+Cortex-A53%3Ftype%3DProcessingUnitDefinition", "ARM Cortex-A53"},
+		{"amlt:/#A%2BB%3Ftype%3DTask", "A+B"}, // decoded once: not "A B"
+		{"hw.amxmi#ARM+Cortex-A53?type=ProcessingUnitDefinition", "ARM Cortex-A53"},
+		{"100%?type=Label", "100%"}, // not an escape: kept as written
+	} {
+		if got := refName(c.ref); got != c.want {
+			t.Errorf("refName(%q) = %q, want %q", c.ref, got, c.want)
+		}
+	}
+}
+
+// TestReferencesWithSpaces: a model whose processing-unit definition is
+// named "ARM Cortex-A53" and referenced as APP4MC writes it
+// ("ARM+Cortex-A53"), as %20, and by an href, imports, and its export
+// writes the name so that it reads back.
+func TestReferencesWithSpaces(t *testing.T) {
+	for _, form := range []string{
+		`definition="ARM+Cortex-A53?type=ProcessingUnitDefinition"/>`,
+		`definition="ARM%20Cortex-A53?type=ProcessingUnitDefinition"/>`,
+		`><definition href="amlt:/#ARM+Cortex-A53%3Ftype%3DProcessingUnitDefinition"/></modules>`,
+	} {
+		model := synth(t, `name="Core" puType="CPU"`, `name="ARM Cortex-A53" puType="CPU"`,
+			`<modules xsi:type="am:ProcessingUnit" name="C0" frequencyDomain="F?type=FrequencyDomain" definition="Core?type=ProcessingUnitDefinition"/>`,
+			`<modules xsi:type="am:ProcessingUnit" name="C0" frequencyDomain="F?type=FrequencyDomain" `+form,
+			`<modules xsi:type="am:ProcessingUnit" name="C1" frequencyDomain="F?type=FrequencyDomain" definition="Core?type=ProcessingUnitDefinition"/>`,
+			`<modules xsi:type="am:ProcessingUnit" name="C1" frequencyDomain="F?type=FrequencyDomain" definition="ARM+Cortex-A53?type=ProcessingUnitDefinition"/>`,
+			`name="T1" stimuli`, `name="T 1" stimuli`, `task="T1?type=Task"`, `task="T+1?type=Task"`, `entity="T1?type=Task"`, `entity="T+1?type=Task"`)
+		s, _ := readSynth(t, model)
+		if u := s.Unit("C0"); u == nil || u.Kind != "ARM Cortex-A53" {
+			t.Fatalf("%s: C0 = %+v", form, u)
+		}
+		if s.Task("T 1") == nil {
+			t.Fatalf("%s: no task \"T 1\"", form)
+		}
+		em := ExportMapping{Mapping: Mapping{Units: []Placement{{Task: "T 1", Unit: "C1"}, {Task: "T2", Unit: "C0"}}}}
+		im, err := importDocs([]amalDoc{{name: "m.amxmi", data: []byte(model)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := im.export(em)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out["m.amxmi"]), `task="T+1?type=Task"`) {
+			t.Errorf("%s: the export does not write the name as APP4MC does (T+1)", form)
+		}
+		back, _, err := ReadAmalthea(strings.NewReader(string(out["m.amxmi"])))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := back.Mapping.Units; len(p) != 2 || p[0].Task != "T 1" || p[0].Unit != "C1" {
+			t.Errorf("%s: the export reads back as %+v", form, p)
+		}
+	}
+}

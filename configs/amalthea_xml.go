@@ -234,23 +234,30 @@ func xsiType(t string) string {
 }
 
 // refName extracts the name from an Amalthea reference "Name?type=Kind",
-// undoing the URL escaping Amalthea applies to names. A reference into
-// another file ("other.amxmi#Name?type=Kind", "amlt:/#Name?type=Kind") is
-// resolved by name, as APP4MC resolves the references between the files of
-// one model folder.
+// undoing the escaping APP4MC applies to names: it writes a reference's
+// name as java.net.URLEncoder does (a space as "+", other reserved
+// characters as %XX: "ARM+Cortex-A53" names "ARM Cortex-A53", "A%2BB"
+// names "A+B"), and older tools write a space as %20, which decodes the
+// same. A reference into another file ("other.amxmi#Name?type=Kind",
+// "amlt:/#Name?type=Kind") is resolved by name, as APP4MC resolves the
+// references between the files of one model folder; in such an href EMF
+// also escapes the "?" and "=" of the fragment ("#Name%3Ftype%3DKind"),
+// while the escapes of the name stay as they were, so the name is decoded
+// once.
 func refName(ref string) string {
 	ref = strings.TrimSpace(ref)
 	if i := strings.LastIndexByte(ref, '#'); i >= 0 {
-		// In an href the whole fragment is escaped ("#Name%3Ftype%3DKind").
 		ref = ref[i+1:]
-		if u, err := url.PathUnescape(ref); err == nil && strings.Contains(u, "?type=") {
-			ref = u
+		if !strings.Contains(ref, "?type=") {
+			if j := strings.LastIndex(strings.ToUpper(ref), "%3FTYPE%3D"); j >= 0 {
+				ref = ref[:j] + "?type=" + ref[j+len("%3Ftype%3D"):]
+			}
 		}
 	}
 	if i := strings.Index(ref, "?type="); i >= 0 {
 		ref = ref[:i]
 	}
-	if n, err := url.PathUnescape(ref); err == nil {
+	if n, err := url.QueryUnescape(ref); err == nil {
 		return n
 	}
 	return ref
