@@ -815,7 +815,10 @@ func (im *importer) operatingSystem(o *xnode) error {
 			si.algorithm = def
 			params = k.children("schedulingParameters")
 		} else {
-			return im.errAt(k, where, "scheduler has no schedulingAlgorithm")
+			// APP4MC's mapping tool writes schedulers without an algorithm;
+			// a core without any scheduler is analysed the same way.
+			si.algorithm = "FixedPriorityPreemptive"
+			im.warn(where, "the scheduler has no schedulingAlgorithm: analysed under fixed-priority preemptive scheduling")
 		}
 		if si.why == "" && !fixedPriority[si.algorithm] {
 			si.why = unsupportedScheduling(si.algorithm)

@@ -387,3 +387,55 @@ func TestReferencesWithSpaces(t *testing.T) {
 		}
 	}
 }
+
+// TestWhatOnceWasRefused: constructs of real models that hetmap refused
+// and now imports with a warning, each on the small model.
+func TestWhatOnceWasRefused(t *testing.T) {
+	t.Run("task without execution", func(t *testing.T) {
+		// T2 only marks instants (TORO's LET tasks): its runnable R3 has
+		// no Ticks. It gets C = 0 on every core and stays in the chain.
+		s, w := readSynth(t, synth(t, `runnable="R2?type=Runnable"/>{T2}`, `runnable="R3?type=Runnable"/>`,
+			"{RUNNABLES}", "\n    <runnables name=\"R3\"><activityGraph><items xsi:type=\"am:LabelAccess\" data=\"L2?type=Label\" access=\"read\"/></activityGraph></runnables>"))
+		t2 := s.Task("T2")
+		if t2 == nil {
+			t.Fatal("T2 is left out")
+		}
+		if got := s.AllowedUnits(t2); len(got) != 2 {
+			t.Errorf("T2 can run on %v, want both cores", got)
+		}
+		for _, k := range s.Kinds() {
+			if ticks, ok := s.WorstTicks(t2, k); !ok || ticks != 0 {
+				t.Errorf("T2 on %s: %d ticks (%v), want 0", k, ticks, ok)
+			}
+		}
+		if len(s.Chains) != 1 || s.Chains[0].Tasks[len(s.Chains[0].Tasks)-1] != "T2" {
+			t.Errorf("chains = %+v, want one ending at T2", s.Chains)
+		}
+		wantWarning(t, w, "swModel/tasks[T2]", "the task computes nothing")
+	})
+	t.Run("scheduler without algorithm", func(t *testing.T) {
+		// As a core without any scheduler: fixed-priority preemptive.
+		s, w := readSynth(t, synth(t, `<schedulingAlgorithm xsi:type="am:FixedPriorityPreemptive"/>`, ""))
+		if len(s.Mapping.Units) != 2 {
+			t.Errorf("mapping = %+v", s.Mapping.Units)
+		}
+		wantWarning(t, w, "osModel/taskSchedulers[S0]", "no schedulingAlgorithm: analysed under fixed-priority preemptive scheduling")
+	})
+	t.Run("label access without a label", func(t *testing.T) {
+		s, w := readSynth(t, synth(t, "{R1}", "\n        <items xsi:type=\"am:LabelAccess\" access=\"read\"/>"))
+		if r := s.Runnable("R1"); len(r.Reads) != 1 || r.Reads[0] != "L1" {
+			t.Errorf("R1 reads %v, want [L1]", r.Reads)
+		}
+		wantWarning(t, w, "swModel/runnables[R1]/items[3]", "names no label: read past")
+	})
+}
+
+func wantWarning(t *testing.T, ws []Warning, where, what string) {
+	t.Helper()
+	for _, w := range ws {
+		if w.Where == where && strings.Contains(w.What, what) {
+			return
+		}
+	}
+	t.Errorf("no warning %s: %q among %v", where, what, ws)
+}
