@@ -251,9 +251,13 @@ func TestExport(t *testing.T) {
 		{[]string{"export", "--model", model, "-o", filepath.Join(dir, "x.amxmi")}, "give --mapping FILE.yaml"},
 		{[]string{"export", "--model", model, "--mapping", mapping}, "give -o OUT.amxmi"},
 		{[]string{"export", "--model", model, "--mapping", "testdata/thesis.yaml", "-o", filepath.Join(dir, "x.amxmi")}, "testdata/thesis.yaml"},
+		// Into a missing folder: the message names the file and the
+		// folder, not the temporary name the write goes through.
+		{[]string{"export", "--model", model, "--mapping", mapping, "-o", filepath.Join(dir, "nowhere", "x.amxmi")},
+			"cannot write " + filepath.Join(dir, "nowhere", "x.amxmi") + ": the folder " + filepath.Join(dir, "nowhere") + " does not exist"},
 	} {
 		stdout, errOut, code := hetmap(t, tt.args...)
-		if code != 2 || !strings.Contains(errOut, tt.want) || stdout != "" {
+		if code != 2 || !strings.Contains(errOut, tt.want) || stdout != "" || strings.Contains(errOut, ".tmp") {
 			t.Errorf("%v: exit %d, %q, want exit 2 and %q", tt.args, code, errOut, tt.want)
 		}
 	}
