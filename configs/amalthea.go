@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The memory-contention parameters and GPU resources are not part of an
@@ -191,12 +192,12 @@ type importer struct {
 }
 
 func (im *importer) warn(where, format string, args ...any) {
-	im.warns = append(im.warns, Warning{Where: where, What: fmt.Sprintf(format, args...)})
+	im.warns = append(im.warns, Warning{Where: clip(where), What: fmt.Sprintf(format, clipArgs(args)...)})
 }
 
 // errAt is an *InputError at node n (its file and line) and path where.
 func (im *importer) errAt(n *xnode, where, format string, args ...any) *InputError {
-	e := &InputError{Where: where, What: fmt.Sprintf(format, args...)}
+	e := &InputError{Where: clip(where), What: fmt.Sprintf(format, clipArgs(args)...)}
 	if n != nil {
 		e.File, e.Line = n.file, n.line
 	}
@@ -858,4 +859,38 @@ func (im *importer) checkCPUScheduler(where string, at *xnode, sched string) err
 		return nil
 	}
 	return im.errAt(at, where, "scheduler %s (%s) schedules CPU cores: %s", sched, si.algorithm, si.why)
+}
+
+// maxQuoted bounds a value quoted in a message: a name or value of a
+// model is at most a few hundred bytes, and a message that repeated a
+// value of megabytes (a broken or hostile file) would be neither one line
+// nor cheap.
+const maxQuoted = 200
+
+// clip shortens s to about maxQuoted bytes, saying how long it was.
+func clip(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	cut := maxQuoted / 2
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
+func clipArgs(args []any) []any {
+	var out []any
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > maxQuoted {
+			if out == nil {
+				out = append([]any(nil), args...) // the caller's slice stays as it was
+			}
+			out[i] = clip(s)
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }
