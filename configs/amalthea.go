@@ -133,6 +133,11 @@ func importDocs(docs []amalDoc) (*importer, error) {
 		if len(bytes.TrimSpace(d.data)) == 0 {
 			return nil, &InputError{File: d.name, What: "the file is empty: expected an Amalthea model (<am:Amalthea>)"}
 		}
+		data, err := toUTF8(d.data, d.name)
+		if err != nil {
+			return nil, err
+		}
+		d.data = data
 		root, err := parseXML(d.data, d.name)
 		if err != nil {
 			return nil, err

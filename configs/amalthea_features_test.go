@@ -439,3 +439,72 @@ func wantWarning(t *testing.T, ws []Warning, where, what string) {
 	}
 	t.Errorf("no warning %s: %q among %v", where, what, ws)
 }
+
+// TestEncodings: a model in UTF-16 (either byte order, with or without a
+// byte-order mark) or declared ISO-8859-1 reads as its UTF-8 form; another
+// declared encoding is refused with a sentence naming those read.
+func TestEncodings(t *testing.T) {
+	// T1 is named "Tü" (ü: U+00FC, byte 0xFC in Latin-1).
+	model := synth(t, `name="T1" stimuli`, "name=\"T\u00fc\" stimuli", `task="T1?type=Task"`, `task="T%C3%BC?type=Task"`, `entity="T1?type=Task"`, `entity="T%C3%BC?type=Task"`)
+	latin1 := func(s string) []byte {
+		var b []byte
+		for _, r := range s {
+			b = append(b, byte(r)) // every rune of the model is below 256
+		}
+		return b
+	}
+	utf16 := func(s string, big, bom bool) []byte {
+		var b []byte
+		if bom {
+			if big {
+				b = append(b, 0xFE, 0xFF)
+			} else {
+				b = append(b, 0xFF, 0xFE)
+			}
+		}
+		for _, r := range s { // no rune above U+FFFF
+			if big {
+				b = append(b, byte(r>>8), byte(r))
+			} else {
+				b = append(b, byte(r), byte(r>>8))
+			}
+		}
+		return b
+	}
+	decl := func(enc string) string {
+		return strings.Replace(model, `encoding="UTF-8"`, `encoding="`+enc+`"`, 1)
+	}
+	for name, data := range map[string][]byte{
+		"UTF-8":             []byte(model),
+		"ISO-8859-1":        latin1(decl("ISO-8859-1")),
+		"latin1":            latin1(decl("latin1")),
+		"UTF-16LE with BOM": utf16(decl("UTF-16"), false, true),
+		"UTF-16BE with BOM": utf16(decl("UTF-16"), true, true),
+		"UTF-16LE, no BOM":  utf16(decl("UTF-16"), false, false),
+	} {
+		s, _, err := ReadAmalthea(strings.NewReader(string(data)))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if s.Task("T\u00fc") == nil || len(s.Mapping.Units) != 2 {
+			t.Errorf("%s: no task Tü placed (tasks %v)", name, s.Tasks)
+		}
+	}
+	_, _, err := ReadAmalthea(strings.NewReader(decl("Shift_JIS")))
+	if err == nil || !strings.Contains(err.Error(), "the file is encoded in Shift_JIS: hetmap reads UTF-8, UTF-16 and ISO-8859-1 (Latin-1)") || strings.Contains(err.Error(), "CharsetReader") {
+		t.Errorf("Shift_JIS: %v", err)
+	}
+	// The export of a Latin-1 model is UTF-8 and says so.
+	im, err := importDocs([]amalDoc{{name: "m.amxmi", data: latin1(decl("ISO-8859-1"))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := im.export(ExportMapping{Mapping: im.sys.Mapping})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := string(out["m.amxmi"]); !strings.Contains(w, `encoding="UTF-8"`) || !strings.Contains(w, "name=\"T\u00fc\"") {
+		t.Errorf("the export of a Latin-1 model is not UTF-8:\n%.300s", w)
+	}
+}
