@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -159,10 +160,63 @@ func importDocs(docs []amalDoc) (*importer, error) {
 		im.warns = append(im.warns, warns...)
 	}
 	im.version = ver
+	if err := im.checkHrefs(); err != nil {
+		return nil, err
+	}
 	if _, err := im.run(); err != nil {
 		return nil, err
 	}
 	return im, nil
+}
+
+// checkHrefs refuses a reference into a file that is not one of the
+// model's files (href="hw.amxmi#Core?type=…" when hw.amxmi was not
+// given): resolved by name, it would find a same-named element of another
+// file, or none, and either would be a guess. APP4MC's own form
+// ("amlt:/#…", any file of the model folder) and references within the
+// file are resolved by name as before.
+func (im *importer) checkHrefs() error {
+	given := map[string]bool{}
+	var names []string
+	for _, d := range im.docs {
+		if d.name != "" {
+			given[filepath.Base(d.name)] = true
+			names = append(names, filepath.Base(d.name))
+		}
+	}
+	var walk func(n *xnode) error
+	walk = func(n *xnode) error {
+		if h := n.attr("href"); h != "" {
+			if i := strings.IndexByte(h, '#'); i > 0 && !strings.HasPrefix(h, "amlt:") {
+				target := h[:i]
+				if j := strings.LastIndexAny(target, "/\\"); j >= 0 {
+					target = target[j+1:]
+				}
+				if u, err := url.PathUnescape(target); err == nil {
+					target = u
+				}
+				if target != "" && !given[target] && target != filepath.Base(n.file) {
+					files := ""
+					if len(names) > 0 {
+						files = " (" + listSome(names, 4) + ")"
+					}
+					return im.errAt(n, n.name, "the reference href=%q points into %s, which is not one of the model's files%s: give that file too (--model for each file, or the folder that holds them)", h, target, files)
+				}
+			}
+		}
+		for _, k := range n.kids {
+			if err := walk(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, r := range im.roots {
+		if err := walk(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // importer holds the state of one import.

@@ -280,3 +280,46 @@ func TestMultiFileRefusals(t *testing.T) {
 		t.Errorf("an empty folder: %v", err)
 	}
 }
+
+// TestHrefIntoAFileNotGiven: an href into a file that is not one of the
+// model's files is refused (resolving it by name against the files given
+// would be a guess), naming the file, line, element and the file missing;
+// APP4MC's amlt:/ form and an href into a file given resolve.
+func TestHrefIntoAFileNotGiven(t *testing.T) {
+	dir := t.TempDir()
+	model := synth(t, `<modules xsi:type="am:ProcessingUnit" name="C1" frequencyDomain="F?type=FrequencyDomain" definition="Core?type=ProcessingUnitDefinition"/>`,
+		`<modules xsi:type="am:ProcessingUnit" name="C1" frequencyDomain="F?type=FrequencyDomain">
+        <definition href="hw.amxmi#Core?type=ProcessingUnitDefinition"/>
+      </modules>`)
+	path := filepath.Join(dir, "sw.amxmi")
+	if err := os.WriteFile(path, []byte(model), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := ReadAmaltheaFile(path)
+	var ie *InputError
+	line := strings.Count(model[:strings.Index(model, `<definition href`)], "\n") + 1
+	if !errors.As(err, &ie) || ie.File != path || ie.Line != line || ie.Where != "definition" ||
+		!strings.Contains(ie.What, `the reference href="hw.amxmi#Core?type=ProcessingUnitDefinition" points into hw.amxmi, which is not one of the model's files (sw.amxmi): give that file too`) {
+		t.Errorf("got %v", err)
+	}
+	// Given as a second file, the model reads (references resolve by name
+	// across the files of a model, as before).
+	hw := filepath.Join(dir, "hw.amxmi")
+	hwModel := `<?xml version="1.0" encoding="UTF-8"?>
+<am:Amalthea xmlns:am="http://app4mc.eclipse.org/amalthea/0.9.9" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmi:version="2.0" xmlns:xmi="http://www.omg.org/XMI">
+  <hwModel>
+    <definitions xsi:type="am:ProcessingUnitDefinition" name="Other" puType="CPU"/>
+  </hwModel>
+</am:Amalthea>
+`
+	if err := os.WriteFile(hw, []byte(hwModel), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadAmaltheaFiles([]string{path, hw}); err != nil {
+		t.Errorf("with hw.amxmi given: %v", err)
+	}
+	// amlt:/ names any file of the model.
+	if _, _, err := ReadAmalthea(strings.NewReader(strings.Replace(model, `href="hw.amxmi#`, `href="amlt:/#`, 1))); err != nil {
+		t.Errorf("amlt:/#: %v", err)
+	}
+}
