@@ -37,7 +37,7 @@ type RequirementResult struct {
 	// the communication it is checked under: "implicit", or "let" for a
 	// chain of LET tasks (and under analysis.chain_latency.paradigm let).
 	Metric, Bound, Paradigm string
-	Limit         int64
+	Limit                   int64
 	// HasValue: the chain has a latency under Bound (its members are
 	// bounded and schedulable); Value is that latency (ps) and Status the
 	// chains package's status when it has none. Checked is false when a
