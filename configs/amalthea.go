@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // The memory-contention parameters and GPU resources are not part of an
@@ -132,6 +134,11 @@ func importDocs(docs []amalDoc) (*importer, error) {
 		if len(bytes.TrimSpace(d.data)) == 0 {
 			return nil, &InputError{File: d.name, What: "the file is empty: expected an Amalthea model (<am:Amalthea>)"}
 		}
+		data, err := toUTF8(d.data, d.name)
+		if err != nil {
+			return nil, err
+		}
+		d.data = data
 		root, err := parseXML(d.data, d.name)
 		if err != nil {
 			return nil, err
@@ -153,10 +160,63 @@ func importDocs(docs []amalDoc) (*importer, error) {
 		im.warns = append(im.warns, warns...)
 	}
 	im.version = ver
+	if err := im.checkHrefs(); err != nil {
+		return nil, err
+	}
 	if _, err := im.run(); err != nil {
 		return nil, err
 	}
 	return im, nil
+}
+
+// checkHrefs refuses a reference into a file that is not one of the
+// model's files (href="hw.amxmi#Core?type=…" when hw.amxmi was not
+// given): resolved by name, it would find a same-named element of another
+// file, or none, and either would be a guess. APP4MC's own form
+// ("amlt:/#…", any file of the model folder) and references within the
+// file are resolved by name as before.
+func (im *importer) checkHrefs() error {
+	given := map[string]bool{}
+	var names []string
+	for _, d := range im.docs {
+		if d.name != "" {
+			given[filepath.Base(d.name)] = true
+			names = append(names, filepath.Base(d.name))
+		}
+	}
+	var walk func(n *xnode) error
+	walk = func(n *xnode) error {
+		if h := n.attr("href"); h != "" {
+			if i := strings.IndexByte(h, '#'); i > 0 && !strings.HasPrefix(h, "amlt:") {
+				target := h[:i]
+				if j := strings.LastIndexAny(target, "/\\"); j >= 0 {
+					target = target[j+1:]
+				}
+				if u, err := url.PathUnescape(target); err == nil {
+					target = u
+				}
+				if target != "" && !given[target] && target != filepath.Base(n.file) {
+					files := ""
+					if len(names) > 0 {
+						files = " (" + listSome(names, 4) + ")"
+					}
+					return im.errAt(n, n.name, "the reference href=%q points into %s, which is not one of the model's files%s: give that file too (--model for each file, or the folder that holds them)", h, target, files)
+				}
+			}
+		}
+		for _, k := range n.kids {
+			if err := walk(k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for _, r := range im.roots {
+		if err := walk(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // importer holds the state of one import.
@@ -191,12 +251,12 @@ type importer struct {
 }
 
 func (im *importer) warn(where, format string, args ...any) {
-	im.warns = append(im.warns, Warning{Where: where, What: fmt.Sprintf(format, args...)})
+	im.warns = append(im.warns, Warning{Where: clip(where), What: fmt.Sprintf(format, clipArgs(args)...)})
 }
 
 // errAt is an *InputError at node n (its file and line) and path where.
 func (im *importer) errAt(n *xnode, where, format string, args ...any) *InputError {
-	e := &InputError{Where: where, What: fmt.Sprintf(format, args...)}
+	e := &InputError{Where: clip(where), What: fmt.Sprintf(format, clipArgs(args)...)}
 	if n != nil {
 		e.File, e.Line = n.file, n.line
 	}
@@ -815,7 +875,10 @@ func (im *importer) operatingSystem(o *xnode) error {
 			si.algorithm = def
 			params = k.children("schedulingParameters")
 		} else {
-			return im.errAt(k, where, "scheduler has no schedulingAlgorithm")
+			// APP4MC's mapping tool writes schedulers without an algorithm;
+			// a core without any scheduler is analysed the same way.
+			si.algorithm = "FixedPriorityPreemptive"
+			im.warn(where, "the scheduler has no schedulingAlgorithm: analysed under fixed-priority preemptive scheduling")
 		}
 		if si.why == "" && !fixedPriority[si.algorithm] {
 			si.why = unsupportedScheduling(si.algorithm)
@@ -855,4 +918,38 @@ func (im *importer) checkCPUScheduler(where string, at *xnode, sched string) err
 		return nil
 	}
 	return im.errAt(at, where, "scheduler %s (%s) schedules CPU cores: %s", sched, si.algorithm, si.why)
+}
+
+// maxQuoted bounds a value quoted in a message: a name or value of a
+// model is at most a few hundred bytes, and a message that repeated a
+// value of megabytes (a broken or hostile file) would be neither one line
+// nor cheap.
+const maxQuoted = 200
+
+// clip shortens s to about maxQuoted bytes, saying how long it was.
+func clip(s string) string {
+	if len(s) <= maxQuoted {
+		return s
+	}
+	cut := maxQuoted / 2
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
+func clipArgs(args []any) []any {
+	var out []any
+	for i, a := range args {
+		if s, ok := a.(string); ok && len(s) > maxQuoted {
+			if out == nil {
+				out = append([]any(nil), args...) // the caller's slice stays as it was
+			}
+			out[i] = clip(s)
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }

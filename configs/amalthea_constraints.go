@@ -422,7 +422,7 @@ func (im *importer) latencyConstraints() error {
 			}
 			return im.errAt(tc, where, "scope names event chain %q, which is not defined", scope)
 		}
-		c.Max = append(c.Max, ChainRequirement{Name: name, Metric: latencyMetric(typ), Bound: DefaultRequirementBound, Limit: limit})
+		c.Max = append(c.Max, ChainRequirement{Name: name, Metric: latencyMetric(typ), Limit: limit})
 	}
 	for _, r := range im.elements("constraintsModel", "requirements") {
 		if r.typ() != "ProcessChainRequirement" {
@@ -475,7 +475,7 @@ func (im *importer) latencyConstraints() error {
 		}
 		// EndToEnd of a process chain: from the activation of its first
 		// process to the end of its last.
-		c.Max = append(c.Max, ChainRequirement{Name: name, Metric: "reaction-from-activation", Bound: DefaultRequirementBound, Limit: d})
+		c.Max = append(c.Max, ChainRequirement{Name: name, Metric: "reaction-from-activation", Limit: d})
 	}
 	return nil
 }

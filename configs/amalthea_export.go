@@ -99,6 +99,33 @@ type exporter struct {
 	// "?type=" as "%3Ftype%3D" (0.9.5 and later, or as the model does).
 	files   map[string]string
 	escaped bool
+	// micro spells microseconds in the time slices written: as the model's
+	// own time slices do, else "µs" in a parameter extension (as the
+	// WATERS 2019 model writes it) and "us" in a Time value (2.0 on: the
+	// TimeUnit literal).
+	micro string
+}
+
+// microSpelling returns how the model's own time slices spell
+// microseconds ("us" or "µs"), or def when none of them does.
+func (im *importer) microSpelling(def string) string {
+	for _, m := range im.subModels("mappingModel") {
+		for _, ta := range m.children("taskAllocation") {
+			for _, p := range allocationParams(ta) {
+				if !strings.HasPrefix(p.key, "TimeSlice") {
+					continue
+				}
+				v := strings.TrimSpace(p.value)
+				switch {
+				case strings.HasSuffix(v, "µs"):
+					return "µs"
+				case strings.HasSuffix(v, "us"):
+					return "us"
+				}
+			}
+		}
+	}
+	return def
 }
 
 func (im *importer) export(em ExportMapping) (map[string][]byte, error) {
@@ -108,6 +135,10 @@ func (im *importer) export(em ExportMapping) (map[string][]byte, error) {
 	}
 	ex := &exporter{im: im, em: em, edits: map[string][]edit{}, owns: map[string][]string{}, forUnit: map[string][]string{},
 		v2: !im.version.less(version{2, 0, 0})}
+	ex.micro = im.microSpelling("µs")
+	if ex.v2 {
+		ex.micro = im.microSpelling("us")
+	}
 	mms := im.subModels("mappingModel")
 	switch {
 	case len(mms) > 0:
@@ -228,10 +259,11 @@ func applyEdits(data []byte, edits []edit) []byte {
 	return b.Bytes()
 }
 
-// encodeRef writes a reference "Name?type=Kind" as Amalthea does: the name
-// URL-escaped, the whole XML-escaped for an attribute.
+// encodeRef writes a reference "Name?type=Kind" as APP4MC does: the name
+// escaped as java.net.URLEncoder escapes it (a space as "+"; refName
+// undoes it), the whole XML-escaped for an attribute.
 func encodeRef(name, kind string) string {
-	return xmlAttr(url.PathEscape(name) + "?type=" + kind)
+	return xmlAttr(url.QueryEscape(name) + "?type=" + kind)
 }
 
 // refs collects the references of one element to write: as attributes
@@ -252,7 +284,7 @@ func (ex *exporter) ref(r *refs, feature, kind, name string) {
 	if ex.escaped {
 		sep = "%3Ftype%3D"
 	}
-	r.kids = append(r.kids, fmt.Sprintf(`<%s href="amlt:/#%s"/>`, feature, xmlAttr(url.PathEscape(name)+sep+kind)))
+	r.kids = append(r.kids, fmt.Sprintf(`<%s href="amlt:/#%s"/>`, feature, xmlAttr(url.QueryEscape(name)+sep+kind)))
 }
 
 // element writes an element with references r and further children kids
@@ -480,7 +512,7 @@ func (ex *exporter) allocationText(a allocation, ind string) string {
 		kids = append(kids, fmt.Sprintf(`<parameterExtensions key="%s" value="%s"/>`, xmlAttr(key), xmlAttr(value+unit)))
 	}
 	if a.slice > 0 {
-		v, unit := sliceText(a.slice)
+		v, unit := sliceText(a.slice, ex.micro)
 		other("TimeSlice_"+a.task, v, unit)
 	}
 	if a.stream != "" {
@@ -490,10 +522,11 @@ func (ex *exporter) allocationText(a allocation, ind string) string {
 }
 
 // sliceText writes a time slice in whole microseconds where it can (as the
-// WATERS 2019 model does), else in the largest exact unit.
-func sliceText(d Duration) (string, string) {
+// WATERS 2019 model does), spelled micro ("µs" or "us"), else in the
+// largest exact unit.
+func sliceText(d Duration, micro string) (string, string) {
 	if d%Microsecond == 0 {
-		return strconv.FormatInt(int64(d/Microsecond), 10), "µs"
+		return strconv.FormatInt(int64(d/Microsecond), 10), micro
 	}
 	if d%Nanosecond == 0 {
 		return strconv.FormatInt(int64(d/Nanosecond), 10), "ns"

@@ -315,3 +315,32 @@ func TestExportRefusals(t *testing.T) {
 		t.Errorf("partial mapping: %v", err)
 	}
 }
+
+// TestExportTimeSliceSpelling: the time slices written spell microseconds
+// as the model's own do ("us" or "µs").
+func TestExportTimeSliceSpelling(t *testing.T) {
+	data, err := os.ReadFile(officialModel(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spelling := range []string{"µs", "us"} {
+		model := strings.ReplaceAll(string(data), `µs" />`, spelling+`" />`)
+		im, err := importDocs([]amalDoc{{name: "m.amxmi", data: []byte(model)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := otherMapping(t, &im.sys) // SFM's slice: 5 ms
+		out, err := im.export(ExportMapping{Mapping: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(out["m.amxmi"])
+		want := `value="5000` + spelling + `"`
+		if !strings.Contains(text, want) {
+			t.Errorf("model written with %s: the export lacks %s", spelling, want)
+		}
+		if other := map[string]string{"µs": "us", "us": "µs"}[spelling]; strings.Contains(text, "0"+other+`"`) {
+			t.Errorf("model written with %s: the export spells a slice %s", spelling, other)
+		}
+	}
+}

@@ -321,3 +321,190 @@ func TestYAMLChainRequirements(t *testing.T) {
 		t.Errorf("requirement_bound: %v", err)
 	}
 }
+
+// TestRefNameDecoding: references decode as APP4MC encodes them
+// (java.net.URLEncoder: a space is "+", a "+" is %2B), %20 for a space as
+// older tools write it, and the hrefs of EMF, whose fragment escapes "?"
+// and "=" but leaves the name's own escapes as they are.
+func TestRefNameDecoding(t *testing.T) {
+	for _, c := range []struct{ ref, want string }{
+		{"Core?type=ProcessingUnitDefinition", "Core"},
+		{"ARM+Cortex-A53?type=ProcessingUnitDefinition", "ARM Cortex-A53"},
+		{"ARM%20Cortex-A53?type=ProcessingUnitDefinition", "ARM Cortex-A53"},
+		{"A%2BB?type=Task", "A+B"}, // a name with a plus
+		{"amlt:/#ARM+Cortex-A53%3Ftype%3DProcessingUnitDefinition", "ARM Cortex-A53"},
+		{"amlt:/#A%2BB%3Ftype%3DTask", "A+B"}, // decoded once: not "A B"
+		{"hw.amxmi#ARM+Cortex-A53?type=ProcessingUnitDefinition", "ARM Cortex-A53"},
+		{"100%?type=Label", "100%"}, // not an escape: kept as written
+	} {
+		if got := refName(c.ref); got != c.want {
+			t.Errorf("refName(%q) = %q, want %q", c.ref, got, c.want)
+		}
+	}
+}
+
+// TestReferencesWithSpaces: a model whose processing-unit definition is
+// named "ARM Cortex-A53" and referenced as APP4MC writes it
+// ("ARM+Cortex-A53"), as %20, and by an href, imports, and its export
+// writes the name so that it reads back.
+func TestReferencesWithSpaces(t *testing.T) {
+	for _, form := range []string{
+		`definition="ARM+Cortex-A53?type=ProcessingUnitDefinition"/>`,
+		`definition="ARM%20Cortex-A53?type=ProcessingUnitDefinition"/>`,
+		`><definition href="amlt:/#ARM+Cortex-A53%3Ftype%3DProcessingUnitDefinition"/></modules>`,
+	} {
+		model := synth(t, `name="Core" puType="CPU"`, `name="ARM Cortex-A53" puType="CPU"`,
+			`<modules xsi:type="am:ProcessingUnit" name="C0" frequencyDomain="F?type=FrequencyDomain" definition="Core?type=ProcessingUnitDefinition"/>`,
+			`<modules xsi:type="am:ProcessingUnit" name="C0" frequencyDomain="F?type=FrequencyDomain" `+form,
+			`<modules xsi:type="am:ProcessingUnit" name="C1" frequencyDomain="F?type=FrequencyDomain" definition="Core?type=ProcessingUnitDefinition"/>`,
+			`<modules xsi:type="am:ProcessingUnit" name="C1" frequencyDomain="F?type=FrequencyDomain" definition="ARM+Cortex-A53?type=ProcessingUnitDefinition"/>`,
+			`name="T1" stimuli`, `name="T 1" stimuli`, `task="T1?type=Task"`, `task="T+1?type=Task"`, `entity="T1?type=Task"`, `entity="T+1?type=Task"`)
+		s, _ := readSynth(t, model)
+		if u := s.Unit("C0"); u == nil || u.Kind != "ARM Cortex-A53" {
+			t.Fatalf("%s: C0 = %+v", form, u)
+		}
+		if s.Task("T 1") == nil {
+			t.Fatalf("%s: no task \"T 1\"", form)
+		}
+		em := ExportMapping{Mapping: Mapping{Units: []Placement{{Task: "T 1", Unit: "C1"}, {Task: "T2", Unit: "C0"}}}}
+		im, err := importDocs([]amalDoc{{name: "m.amxmi", data: []byte(model)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := im.export(em)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(out["m.amxmi"]), `task="T+1?type=Task"`) {
+			t.Errorf("%s: the export does not write the name as APP4MC does (T+1)", form)
+		}
+		back, _, err := ReadAmalthea(strings.NewReader(string(out["m.amxmi"])))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := back.Mapping.Units; len(p) != 2 || p[0].Task != "T 1" || p[0].Unit != "C1" {
+			t.Errorf("%s: the export reads back as %+v", form, p)
+		}
+	}
+}
+
+// TestWhatOnceWasRefused: constructs of real models that hetmap refused
+// and now imports with a warning, each on the small model.
+func TestWhatOnceWasRefused(t *testing.T) {
+	t.Run("task without execution", func(t *testing.T) {
+		// T2 only marks instants (TORO's LET tasks): its runnable R3 has
+		// no Ticks. It gets C = 0 on every core and stays in the chain.
+		s, w := readSynth(t, synth(t, `runnable="R2?type=Runnable"/>{T2}`, `runnable="R3?type=Runnable"/>`,
+			"{RUNNABLES}", "\n    <runnables name=\"R3\"><activityGraph><items xsi:type=\"am:LabelAccess\" data=\"L2?type=Label\" access=\"read\"/></activityGraph></runnables>"))
+		t2 := s.Task("T2")
+		if t2 == nil {
+			t.Fatal("T2 is left out")
+		}
+		if got := s.AllowedUnits(t2); len(got) != 2 {
+			t.Errorf("T2 can run on %v, want both cores", got)
+		}
+		for _, k := range s.Kinds() {
+			if ticks, ok := s.WorstTicks(t2, k); !ok || ticks != 0 {
+				t.Errorf("T2 on %s: %d ticks (%v), want 0", k, ticks, ok)
+			}
+		}
+		if len(s.Chains) != 1 || s.Chains[0].Tasks[len(s.Chains[0].Tasks)-1] != "T2" {
+			t.Errorf("chains = %+v, want one ending at T2", s.Chains)
+		}
+		wantWarning(t, w, "swModel/tasks[T2]", "the task computes nothing")
+	})
+	t.Run("scheduler without algorithm", func(t *testing.T) {
+		// As a core without any scheduler: fixed-priority preemptive.
+		s, w := readSynth(t, synth(t, `<schedulingAlgorithm xsi:type="am:FixedPriorityPreemptive"/>`, ""))
+		if len(s.Mapping.Units) != 2 {
+			t.Errorf("mapping = %+v", s.Mapping.Units)
+		}
+		wantWarning(t, w, "osModel/taskSchedulers[S0]", "no schedulingAlgorithm: analysed under fixed-priority preemptive scheduling")
+	})
+	t.Run("label access without a label", func(t *testing.T) {
+		s, w := readSynth(t, synth(t, "{R1}", "\n        <items xsi:type=\"am:LabelAccess\" access=\"read\"/>"))
+		if r := s.Runnable("R1"); len(r.Reads) != 1 || r.Reads[0] != "L1" {
+			t.Errorf("R1 reads %v, want [L1]", r.Reads)
+		}
+		wantWarning(t, w, "swModel/runnables[R1]/items[3]", "names no label: read past")
+	})
+}
+
+func wantWarning(t *testing.T, ws []Warning, where, what string) {
+	t.Helper()
+	for _, w := range ws {
+		if w.Where == where && strings.Contains(w.What, what) {
+			return
+		}
+	}
+	t.Errorf("no warning %s: %q among %v", where, what, ws)
+}
+
+// TestEncodings: a model in UTF-16 (either byte order, with or without a
+// byte-order mark) or declared ISO-8859-1 reads as its UTF-8 form; another
+// declared encoding is refused with a sentence naming those read.
+func TestEncodings(t *testing.T) {
+	// T1 is named "Tü" (ü: U+00FC, byte 0xFC in Latin-1).
+	model := synth(t, `name="T1" stimuli`, "name=\"T\u00fc\" stimuli", `task="T1?type=Task"`, `task="T%C3%BC?type=Task"`, `entity="T1?type=Task"`, `entity="T%C3%BC?type=Task"`)
+	latin1 := func(s string) []byte {
+		var b []byte
+		for _, r := range s {
+			b = append(b, byte(r)) // every rune of the model is below 256
+		}
+		return b
+	}
+	utf16 := func(s string, big, bom bool) []byte {
+		var b []byte
+		if bom {
+			if big {
+				b = append(b, 0xFE, 0xFF)
+			} else {
+				b = append(b, 0xFF, 0xFE)
+			}
+		}
+		for _, r := range s { // no rune above U+FFFF
+			if big {
+				b = append(b, byte(r>>8), byte(r))
+			} else {
+				b = append(b, byte(r), byte(r>>8))
+			}
+		}
+		return b
+	}
+	decl := func(enc string) string {
+		return strings.Replace(model, `encoding="UTF-8"`, `encoding="`+enc+`"`, 1)
+	}
+	for name, data := range map[string][]byte{
+		"UTF-8":             []byte(model),
+		"ISO-8859-1":        latin1(decl("ISO-8859-1")),
+		"latin1":            latin1(decl("latin1")),
+		"UTF-16LE with BOM": utf16(decl("UTF-16"), false, true),
+		"UTF-16BE with BOM": utf16(decl("UTF-16"), true, true),
+		"UTF-16LE, no BOM":  utf16(decl("UTF-16"), false, false),
+	} {
+		s, _, err := ReadAmalthea(strings.NewReader(string(data)))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if s.Task("T\u00fc") == nil || len(s.Mapping.Units) != 2 {
+			t.Errorf("%s: no task Tü placed (tasks %v)", name, s.Tasks)
+		}
+	}
+	_, _, err := ReadAmalthea(strings.NewReader(decl("Shift_JIS")))
+	if err == nil || !strings.Contains(err.Error(), "the file is encoded in Shift_JIS: hetmap reads UTF-8, UTF-16 and ISO-8859-1 (Latin-1)") || strings.Contains(err.Error(), "CharsetReader") {
+		t.Errorf("Shift_JIS: %v", err)
+	}
+	// The export of a Latin-1 model is UTF-8 and says so.
+	im, err := importDocs([]amalDoc{{name: "m.amxmi", data: latin1(decl("ISO-8859-1"))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := im.export(ExportMapping{Mapping: im.sys.Mapping})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := string(out["m.amxmi"]); !strings.Contains(w, `encoding="UTF-8"`) || !strings.Contains(w, "name=\"T\u00fc\"") {
+		t.Errorf("the export of a Latin-1 model is not UTF-8:\n%.300s", w)
+	}
+}

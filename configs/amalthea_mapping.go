@@ -1,7 +1,6 @@
 package configs
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -242,30 +241,11 @@ func (im *importer) checkSchedulers() error {
 	return nil
 }
 
+// priorityWarnings says, per core, whether --mapping default analyses the
+// model's priorities or derives them (System.OwnMapping).
 func (im *importer) priorityWarnings() {
-	byUnit := map[string]map[int][]string{}
-	for _, p := range im.sys.Mapping.Units {
-		if p.Priority == nil || im.sys.Unit(p.Unit).Type != CPU {
-			continue
-		}
-		if byUnit[p.Unit] == nil {
-			byUnit[p.Unit] = map[int][]string{}
-		}
-		byUnit[p.Unit][*p.Priority] = append(byUnit[p.Unit][*p.Priority], p.Task)
-	}
-	for _, u := range im.sys.Units {
-		prios := make([]int, 0, len(byUnit[u.Name]))
-		for p := range byUnit[u.Name] {
-			prios = append(prios, p)
-		}
-		sort.Ints(prios)
-		for _, prio := range prios {
-			if tasks := byUnit[u.Name][prio]; len(tasks) > 1 {
-				im.warn("mappingModel/"+u.Name, "tasks %s share priority %d: priorities are assigned by Audsley's optimal priority assignment by default (the model's priorities are an option; with it, equal priorities interfere with each other)",
-					strings.Join(tasks, ", "), prio)
-			}
-		}
-	}
+	_, warns := im.sys.OwnMapping()
+	im.warns = append(im.warns, warns...)
 }
 
 func contains(list []string, s string) bool {

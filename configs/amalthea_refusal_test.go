@@ -93,7 +93,6 @@ func TestAmaltheaRefusals(t *testing.T) {
 		{name: "grouping", input: sched("Grouping"), where: "mappingModel/schedulerAllocation[S0]", what: "reservation, budgets and scheduler hierarchies (Grouping)"},
 		{name: "hierarchy", input: synth(t, "<taskSchedulers name=\"S0\">", "<taskSchedulers name=\"S0\"><parentAssociation parent=\"S1?type=TaskScheduler\"/>"), where: "mappingModel/schedulerAllocation[S0]", what: "a scheduler with a parent scheduler (a hierarchy) is not analysed"},
 		{name: "unknown scheduler", input: sched("Lottery"), where: "mappingModel/schedulerAllocation[S0]", what: `scheduling algorithm "Lottery" is not supported`},
-		{name: "no algorithm", input: synth(t, `<schedulingAlgorithm xsi:type="am:FixedPriorityPreemptive"/>`, ""), where: "osModel/taskSchedulers[S0]", what: "scheduler has no schedulingAlgorithm"},
 		{name: "cooperative task", input: synth(t, `<tasks name="T1" stimuli="P10?type=PeriodicStimulus" preemption="preemptive">`, `<tasks name="T1" stimuli="P10?type=PeriodicStimulus" preemption="cooperative">`),
 			where: "swModel/tasks[T1]", what: `preemption="cooperative" is not supported (preemptive)`},
 		{name: "non-preemptive task", input: synth(t, `<tasks name="T1" stimuli="P10?type=PeriodicStimulus" preemption="preemptive">`, `<tasks name="T1" stimuli="P10?type=PeriodicStimulus" preemption="non_preemptive">`),
@@ -119,8 +118,6 @@ func TestAmaltheaRefusals(t *testing.T) {
 		{name: "no task activated", input: synth(t, ` stimuli="P10?type=PeriodicStimulus"`, "", ` stimuli="P20?type=PeriodicStimulus"`, ""),
 			where: "swModel/tasks", what: "none of the model's 2 task(s) is ever activated (T1, T2): nothing to analyse"},
 		{name: "no task", input: cut(t, cut(t, synth(t), `<tasks name="T1"`, "</tasks>"), `<tasks name="T2"`, "</tasks>"), where: "swModel/tasks", what: "the model has no task: hetmap maps tasks"},
-		{name: "task without computation", input: synth(t, `runnable="R2?type=Runnable"/>{T2}`, `runnable="R3?type=Runnable"/>`, "{RUNNABLES}", "\n    <runnables name=\"R3\"/>"),
-			where: "swModel/tasks[T2]", what: "the task computes nothing"},
 		{name: "ISR", input: synth(t, "{TASKS}", "\n    <isrs name=\"I\"/>"), where: "swModel/isrs[I]", what: "interrupt service routines (ISRs) are not analysed"},
 		{name: "task child", input: synth(t, "<tasks name=\"T2\" stimuli=\"P20?type=PeriodicStimulus\" preemption=\"preemptive\">", "<tasks name=\"T2\" stimuli=\"P20?type=PeriodicStimulus\" preemption=\"preemptive\"><deadline/>"), where: "swModel/tasks[T2]/deadline", what: "element <deadline> is not supported"},
 		{name: "task twice", input: synth(t, "{TASKS}", "\n    <tasks name=\"T1\" stimuli=\"P10?type=PeriodicStimulus\"/>"), where: "swModel/tasks[T1]", what: `"T1" is defined twice (also at `},
@@ -281,5 +278,48 @@ func TestMultiFileRefusals(t *testing.T) {
 	empty := t.TempDir()
 	if _, _, err := ReadAmaltheaFiles([]string{empty}); err == nil || !strings.Contains(err.Error(), "the folder holds no .amxmi file") {
 		t.Errorf("an empty folder: %v", err)
+	}
+}
+
+// TestHrefIntoAFileNotGiven: an href into a file that is not one of the
+// model's files is refused (resolving it by name against the files given
+// would be a guess), naming the file, line, element and the file missing;
+// APP4MC's amlt:/ form and an href into a file given resolve.
+func TestHrefIntoAFileNotGiven(t *testing.T) {
+	dir := t.TempDir()
+	model := synth(t, `<modules xsi:type="am:ProcessingUnit" name="C1" frequencyDomain="F?type=FrequencyDomain" definition="Core?type=ProcessingUnitDefinition"/>`,
+		`<modules xsi:type="am:ProcessingUnit" name="C1" frequencyDomain="F?type=FrequencyDomain">
+        <definition href="hw.amxmi#Core?type=ProcessingUnitDefinition"/>
+      </modules>`)
+	path := filepath.Join(dir, "sw.amxmi")
+	if err := os.WriteFile(path, []byte(model), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := ReadAmaltheaFile(path)
+	var ie *InputError
+	line := strings.Count(model[:strings.Index(model, `<definition href`)], "\n") + 1
+	if !errors.As(err, &ie) || ie.File != path || ie.Line != line || ie.Where != "definition" ||
+		!strings.Contains(ie.What, `the reference href="hw.amxmi#Core?type=ProcessingUnitDefinition" points into hw.amxmi, which is not one of the model's files (sw.amxmi): give that file too`) {
+		t.Errorf("got %v", err)
+	}
+	// Given as a second file, the model reads (references resolve by name
+	// across the files of a model, as before).
+	hw := filepath.Join(dir, "hw.amxmi")
+	hwModel := `<?xml version="1.0" encoding="UTF-8"?>
+<am:Amalthea xmlns:am="http://app4mc.eclipse.org/amalthea/0.9.9" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmi:version="2.0" xmlns:xmi="http://www.omg.org/XMI">
+  <hwModel>
+    <definitions xsi:type="am:ProcessingUnitDefinition" name="Other" puType="CPU"/>
+  </hwModel>
+</am:Amalthea>
+`
+	if err := os.WriteFile(hw, []byte(hwModel), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadAmaltheaFiles([]string{path, hw}); err != nil {
+		t.Errorf("with hw.amxmi given: %v", err)
+	}
+	// amlt:/ names any file of the model.
+	if _, _, err := ReadAmalthea(strings.NewReader(strings.Replace(model, `href="hw.amxmi#`, `href="amlt:/#`, 1))); err != nil {
+		t.Errorf("amlt:/#: %v", err)
 	}
 }

@@ -312,6 +312,12 @@ func (im *importer) labelAccess(where string, it *xnode, mode bool) (*demand, er
 	if l == "" {
 		l = it.ref("label")
 	}
+	if l == "" {
+		// An access to nothing (an editor leaves one when its label is
+		// deleted) moves no line and orders nothing.
+		im.warn(where, "the label access names no label: read past (it moves no data)")
+		return &demand{}, nil
+	}
 	if _, ok := im.labelNodes[l]; !ok {
 		return nil, im.errAt(it, where, "label %q is not defined", l)
 	}

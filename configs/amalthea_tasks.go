@@ -257,7 +257,23 @@ func (im *importer) tasks() error {
 
 		task := Task{Name: name, Runnables: g.pre}
 		if !g.all.compute && len(t.refs("stimuli")) > 0 {
-			return im.errAt(t, where, "the task computes nothing (no Ticks or ExecutionNeed in its graph or its runnables), so it can run on no unit")
+			// A task that only marks instants (TORO's LET tasks read and
+			// write labels at their release and deadline) costs nothing
+			// wherever it runs: a runnable of 0 ticks on every core kind
+			// lets it run on any core, and it stays in its chains.
+			run := im.syntheticName(name + "/no execution")
+			r := Runnable{Name: run}
+			for _, u := range im.sys.Units {
+				if u.Type == CPU {
+					if _, has := r.TicksFor(u.Kind); !has {
+						r.Ticks = append(r.Ticks, Ticks{Kind: u.Kind})
+					}
+				}
+			}
+			im.synthetic[run] = true
+			im.sys.Runnables = append(im.sys.Runnables, r)
+			task.Runnables = append(append([]string(nil), task.Runnables...), run)
+			im.warn(where, "the task computes nothing (no Ticks or ExecutionNeed in its graph or its runnables): imported with an execution time of 0 on every core (runnable %s), so that it can run on any core and stays in its chains", run)
 		}
 		stims := t.refs("stimuli")
 		switch {

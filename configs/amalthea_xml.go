@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"net/url"
 	"sort"
@@ -40,13 +41,24 @@ type xnode struct {
 // stack of the recursive interpretation.
 const maxDepth = 200
 
+// maxAttr bounds the length of an attribute value: a name, a reference
+// list or a number of a real model is at most a few kilobytes, and a
+// longer one (a damaged file) is refused as soon as it is read, before the
+// interpretation copies it into every message and path that names it.
+const maxAttr = 1 << 20
+
 // parseXML reads a whole document into its root element.
 func parseXML(data []byte, file string) (*xnode, error) {
-	dec := xml.NewDecoder(bytes.NewReader(data))
 	lines := lineStarts(data)
 	lineOf := func(off int64) int {
 		return sort.Search(len(lines), func(i int) bool { return lines[i] > off })
 	}
+	if tag, attr, n, ok := longAttribute(data); ok {
+		// Found before the decoder copies the value (twice).
+		return nil, &InputError{File: file, Line: lineOf(int64(tag)), Where: clip(elementName(data[tag:])),
+			What: fmt.Sprintf("attribute %s is %d bytes long, more than the %d KiB hetmap reads in one value: the file is damaged, or not an Amalthea model", clip(attr), n, maxAttr>>10)}
+	}
+	dec := xml.NewDecoder(bytes.NewReader(data))
 	var root *xnode
 	var stack []*xnode
 	for {
@@ -61,6 +73,12 @@ func parseXML(data []byte, file string) (*xnode, error) {
 		switch t := tok.(type) {
 		case xml.StartElement:
 			n := &xnode{name: t.Name.Local, space: t.Name.Space, attrs: t.Attr, file: file, line: lineOf(before), start: before}
+			for _, a := range t.Attr {
+				if len(a.Value) > maxAttr {
+					return nil, &InputError{File: file, Line: n.line, Where: clip(t.Name.Local),
+						What: fmt.Sprintf("attribute %s is %d bytes long, more than the %d KiB hetmap reads in one value: the file is damaged, or not an Amalthea model", clip(a.Name.Local), len(a.Value), maxAttr>>10)}
+				}
+			}
 			if len(stack) == 0 {
 				if root != nil {
 					return nil, &InputError{File: file, Line: n.line, What: "not a well-formed Amalthea XML file: a second root element <" + t.Name.Local + ">"}
@@ -95,6 +113,76 @@ func parseXML(data []byte, file string) (*xnode, error) {
 	}
 	resolveNamespaces(root, nil)
 	return root, nil
+}
+
+// longAttribute finds the first attribute value longer than maxAttr in a
+// document without decoding it: the offset of its element's '<', the
+// attribute's name and the value's length. Comments, CDATA sections and
+// processing instructions are skipped.
+func longAttribute(data []byte) (tag int, attr string, n int, found bool) {
+	for i := 0; i < len(data); i++ {
+		if data[i] != '<' {
+			continue
+		}
+		rest := data[i:]
+		skip := func(end string) {
+			if j := bytes.Index(rest, []byte(end)); j >= 0 {
+				i += j + len(end) - 1
+			} else {
+				i = len(data)
+			}
+		}
+		switch {
+		case bytes.HasPrefix(rest, []byte("<!--")):
+			skip("-->")
+			continue
+		case bytes.HasPrefix(rest, []byte("<![CDATA[")):
+			skip("]]>")
+			continue
+		case bytes.HasPrefix(rest, []byte("<?")):
+			skip("?>")
+			continue
+		}
+		start := i
+		for i++; i < len(data) && data[i] != '>'; i++ {
+			q := data[i]
+			if q != '"' && q != '\'' {
+				continue
+			}
+			open := i
+			j := bytes.IndexByte(data[i+1:], q)
+			if j < 0 {
+				return 0, "", 0, false // unterminated: the decoder says so
+			}
+			i += j + 1
+			if j > maxAttr {
+				// The attribute's name: the word before the '=' before the quote.
+				k := open - 1
+				for k > start && (data[k] == ' ' || data[k] == '=' || data[k] == '\t' || data[k] == '\n' || data[k] == '\r') {
+					k--
+				}
+				e := k + 1
+				for k > start && data[k] != ' ' && data[k] != '\t' && data[k] != '\n' && data[k] != '\r' {
+					k--
+				}
+				return start, string(data[k+1 : e]), j, true
+			}
+		}
+	}
+	return 0, "", 0, false
+}
+
+// elementName returns the name of the element whose start tag begins tag.
+func elementName(tag []byte) string {
+	end := 1
+	for end < len(tag) && end < 200 && !strings.ContainsRune(" \t\r\n/>", rune(tag[end])) {
+		end++
+	}
+	name := string(tag[1:end])
+	if i := strings.IndexByte(name, ':'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
 }
 
 // resolveNamespaces replaces the prefixes of element and attribute names by
@@ -234,23 +322,30 @@ func xsiType(t string) string {
 }
 
 // refName extracts the name from an Amalthea reference "Name?type=Kind",
-// undoing the URL escaping Amalthea applies to names. A reference into
-// another file ("other.amxmi#Name?type=Kind", "amlt:/#Name?type=Kind") is
-// resolved by name, as APP4MC resolves the references between the files of
-// one model folder.
+// undoing the escaping APP4MC applies to names: it writes a reference's
+// name as java.net.URLEncoder does (a space as "+", other reserved
+// characters as %XX: "ARM+Cortex-A53" names "ARM Cortex-A53", "A%2BB"
+// names "A+B"), and older tools write a space as %20, which decodes the
+// same. A reference into another file ("other.amxmi#Name?type=Kind",
+// "amlt:/#Name?type=Kind") is resolved by name, as APP4MC resolves the
+// references between the files of one model folder; in such an href EMF
+// also escapes the "?" and "=" of the fragment ("#Name%3Ftype%3DKind"),
+// while the escapes of the name stay as they were, so the name is decoded
+// once.
 func refName(ref string) string {
 	ref = strings.TrimSpace(ref)
 	if i := strings.LastIndexByte(ref, '#'); i >= 0 {
-		// In an href the whole fragment is escaped ("#Name%3Ftype%3DKind").
 		ref = ref[i+1:]
-		if u, err := url.PathUnescape(ref); err == nil && strings.Contains(u, "?type=") {
-			ref = u
+		if !strings.Contains(ref, "?type=") {
+			if j := strings.LastIndex(strings.ToUpper(ref), "%3FTYPE%3D"); j >= 0 {
+				ref = ref[:j] + "?type=" + ref[j+len("%3Ftype%3D"):]
+			}
 		}
 	}
 	if i := strings.Index(ref, "?type="); i >= 0 {
 		ref = ref[:i]
 	}
-	if n, err := url.PathUnescape(ref); err == nil {
+	if n, err := url.QueryUnescape(ref); err == nil {
 		return n
 	}
 	return ref

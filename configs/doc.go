@@ -37,10 +37,11 @@
 //     corrected.
 //   - The model's mapping is resolved by conventions, each reported as a
 //     Warning: a two-core affinity takes the first core; an affinity to a
-//     core its scheduler does not own wins over the scheduler; equal
-//     priorities are reported (priorities are assigned by Audsley's OPA by
-//     default); a GPU task allocated to a core is merged with its offloading
-//     task.
+//     core its scheduler does not own wins over the scheduler; a core whose
+//     tasks all have a priority, not all the same, keeps them under
+//     --mapping default (System.OwnMapping), and a core whose priorities
+//     are incomplete or all equal is reported and gets derived ones; a GPU
+//     task allocated to a core is merged with its offloading task.
 //   - What Amalthea does not carry (the contention parameters K and sGPU,
 //     the copy-engine model, the GPU's per-SM thread, shared-memory and
 //     register limits) is taken from the challenge text and the TX2 facts of
@@ -103,7 +104,8 @@
 //	  Task                                   read: one stimulus (none: never activated, left out, warned;
 //	                                         no task activated at all, or no task: refused);
 //	                                         preemption preemptive or unset; cooperative and
-//	                                         non_preemptive refused (fully preemptive analysis)
+//	                                         non_preemptive refused (fully preemptive analysis); no
+//	                                         execution at all: C = 0 on every core (warned)
 //	  ISR                                    refused: it preempts every task of its core
 //	  ProcessPrototype, Activation           past (warned): the tasks and their stimuli are analysed
 //	  ProcessChain                           read for a ProcessChainRequirement
@@ -114,7 +116,7 @@
 //	  ExecutionNeed                          read (warned): need / the core's feature value of the
 //	                                         category (worst case: the smallest; none: 1)
 //	  LabelAccess                            read: read or write; implementation "timed" makes the task
-//	                                         LET in chains (warned)
+//	                                         LET in chains (warned); without a label past (warned)
 //	  ModeLabelAccess                        read: read; set, increment, decrement write
 //	  SenderReceiverRead/Write,              read as label accesses
 //	  ModeLabelAssignment
@@ -160,7 +162,8 @@
 //	                                         maximum time slice read; on a CPU core EDF, LLREF, round
 //	                                         robin, Pfair, servers, budgets, grouping, user-specific and
 //	                                         scheduler hierarchies refused; cores without a scheduler
-//	                                         analysed as fixed-priority preemptive (warned)
+//	                                         and schedulers without an algorithm analysed as
+//	                                         fixed-priority preemptive (warned)
 //	  OsOverhead                             past (warned): overheads are not in the response times
 //	  OsDataConsistency                      past (warned unless noProtection)
 //	  Semaphore, InterruptController,        past

@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -19,7 +20,13 @@ func ReadInput(path, what string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", what, err)
 	}
-	data, err := readLimited(f, path, what)
+	// A regular file is read into a buffer of its size (io.ReadAll grows
+	// its buffer by doubling: up to twice the file in memory).
+	size := int64(0)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() <= MaxInputSize {
+		size = st.Size()
+	}
+	data, err := readSized(f, path, what, size)
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("cannot read %s: %w", what, cerr)
 	}
@@ -28,7 +35,14 @@ func ReadInput(path, what string) ([]byte, error) {
 
 // readLimited reads r through the size limit; name and what say what r is.
 func readLimited(r io.Reader, name, what string) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxInputSize+1))
+	return readSized(r, name, what, 0)
+}
+
+// readSized is readLimited with the expected size of r (0: unknown).
+func readSized(r io.Reader, name, what string, size int64) ([]byte, error) {
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	_, err := buf.ReadFrom(io.LimitReader(r, MaxInputSize+1))
+	data := buf.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %s: %w", what, name, err)
 	}

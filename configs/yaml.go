@@ -22,7 +22,9 @@ import (
 // system inline (units, labels, runnables, tasks, mapping, memory, …) or
 // `model:` naming an Amalthea file, plus what Amalthea lacks.
 type fileSchema struct {
-	Model       string      `yaml:"model,omitempty"`
+	// Model is one path or a list of them (a model in several files, as
+	// --model takes it): a string or a list of strings.
+	Model       any         `yaml:"model,omitempty"`
 	Name        string      `yaml:"name,omitempty"`
 	Units       []Unit      `yaml:"units,omitempty"`
 	Memory      *Memory     `yaml:"memory,omitempty"`
@@ -107,14 +109,19 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 	}
 	cfg := &Config{Conventions: f.Conventions, Analysis: f.Analysis, Search: f.Search, Source: name, Warnings: f.Warnings}
 	modelChains := 0 // chains of the named model, before this file's
-	if f.Model != "" {
+	models, merr := modelPaths(f.Model)
+	if merr != nil {
+		merr.File = name
+		return nil, merr
+	}
+	if len(models) > 0 {
 		if len(f.Units)+len(f.Labels)+len(f.Runnables)+len(f.Tasks) > 0 || f.Mapping != nil || f.TimeSlice != (SliceBounds{}) {
 			return nil, &InputError{File: name, Where: "model", What: "a configuration that names a model takes units, labels, runnables, tasks, the mapping and time-slice bounds from it; remove them here (memory, chains, conventions and analysis may be added)"}
 		}
-		path := f.Model
+		path := strings.Join(models, ", ")
 		var sys *System
 		var warns []Warning
-		if path == BuiltinModel {
+		if len(models) == 1 && models[0] == BuiltinModel {
 			// The built-in system with its chains; this file's conventions,
 			// analysis and search replace the built-in ones.
 			def, err := Default()
@@ -123,13 +130,19 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 			}
 			sys, warns = def.System, def.Warnings
 		} else {
-			if !filepath.IsAbs(path) {
-				path = filepath.Join(dir, path)
+			for i, m := range models {
+				if m == BuiltinModel {
+					return nil, &InputError{File: name, Where: "model", What: "builtin names the built-in system alone: it is not a file of a model in several files"}
+				}
+				if !filepath.IsAbs(m) {
+					models[i] = filepath.Join(dir, m)
+				}
 			}
-			files, err := AmaltheaFiles([]string{path})
+			files, err := AmaltheaFiles(models)
 			if err != nil {
 				return nil, err
 			}
+			path = strings.Join(files, ", ")
 			if sys, warns, err = ReadAmaltheaFiles(files); err != nil {
 				return nil, err
 			}
@@ -165,6 +178,33 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 		renumberChains(err, modelChains)
 	}
 	return cfg, err
+}
+
+// modelPaths reads the model: key: a path, or a list of paths.
+func modelPaths(v any) ([]string, *InputError) {
+	switch m := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		if strings.TrimSpace(m) == "" {
+			return nil, nil
+		}
+		return []string{m}, nil
+	case []any:
+		var out []string
+		for i, e := range m {
+			p, ok := e.(string)
+			if !ok || strings.TrimSpace(p) == "" {
+				return nil, &InputError{Where: fmt.Sprintf("model[%d]", i), What: fmt.Sprintf("expected the path of an .amxmi file or folder, got %v", e)}
+			}
+			out = append(out, p)
+		}
+		if len(out) == 0 {
+			return nil, &InputError{Where: "model", What: "the list names no file"}
+		}
+		return out, nil
+	}
+	return nil, &InputError{Where: "model", What: fmt.Sprintf("expected a path or a list of paths, got %v", v)}
 }
 
 var chainKey = regexp.MustCompile(`^chains\[(\d+)\]`)

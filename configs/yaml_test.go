@@ -2,6 +2,7 @@ package configs
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -214,4 +215,48 @@ func FuzzLoadYAML(f *testing.F) {
 			t.Fatal("write and load changed the system")
 		}
 	})
+}
+
+// TestConfigNamingAModelInFiles: model: takes a list of files, as --model
+// does (relative paths against the configuration's folder), and gives the
+// system LoadModel reads; a wrong entry names its index.
+func TestConfigNamingAModelInFiles(t *testing.T) {
+	pair := democarPair(t)
+	want, err := LoadModel(pair)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	abs, _ := filepath.Abs(pair[0])
+	abs1, _ := filepath.Abs(pair[1])
+	rel, err := filepath.Rel(dir, abs1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "c.yaml")
+	if err := os.WriteFile(path, []byte("model:\n  - "+abs+"\n  - "+rel+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Amalthea) != 2 || len(cfg.System.Tasks) != len(want.System.Tasks) || len(cfg.System.Units) != len(want.System.Units) {
+		t.Errorf("model: [two files] read %d files, %d tasks, %d units; --model reads %d tasks, %d units",
+			len(cfg.Amalthea), len(cfg.System.Tasks), len(cfg.System.Units), len(want.System.Tasks), len(want.System.Units))
+	}
+	for _, c := range []struct{ yml, where string }{
+		{"model: [a.amxmi, 3]\n", "model[1]"},
+		{"model: []\n", "model"},
+		{"model: {file: a.amxmi}\n", "model"},
+	} {
+		if err := os.WriteFile(path, []byte(c.yml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadFile(path)
+		var ie *InputError
+		if !errors.As(err, &ie) || ie.Where != c.where || ie.File != path {
+			t.Errorf("%q: %v, want an error at %s", c.yml, err, c.where)
+		}
+	}
 }

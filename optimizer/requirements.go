@@ -33,9 +33,11 @@ type RequirementResult struct {
 	// (configs.ChainRequirement.Label).
 	Chain, Name string
 	// Metric and Bound are the latency checked (configs.ChainMetrics and
-	// ChainBounds); Limit is the largest allowed value (ps).
-	Metric, Bound string
-	Limit         int64
+	// ChainBounds); Limit is the largest allowed value (ps). Paradigm is
+	// the communication it is checked under: "implicit", or "let" for a
+	// chain of LET tasks (and under analysis.chain_latency.paradigm let).
+	Metric, Bound, Paradigm string
+	Limit                   int64
 	// HasValue: the chain has a latency under Bound (its members are
 	// bounded and schedulable); Value is that latency (ps) and Status the
 	// chains package's status when it has none. Checked is false when a
@@ -57,13 +59,27 @@ func (e *Evaluator) initRequirements(s *configs.System) {
 		p = chains.LET
 	}
 	for c, ch := range s.Chains {
+		// A chain of LET tasks communicates at the LET instants: its
+		// latency is the LET value, exact at the model's release offsets
+		// and independent of the response times, so a requirement that
+		// names no bound is checked there, not under Davare's
+		// implicit-communication bound.
+		allLET := len(ch.Tasks) > 0
+		for _, name := range ch.Tasks {
+			if t := s.Task(name); t == nil || !t.LET {
+				allLET = false
+			}
+		}
 		for _, req := range ch.Max {
 			d := req.WithDefaults()
+			cp := p
 			if b := e.cfg.Analysis.RequirementBound; b != "" {
 				d.Bound = b
+			} else if allLET && req.Bound == "" {
+				cp, d.Bound = chains.LET, "synchronous"
 			}
 			obj := ChainObjective(configs.ChainLatency{Metric: d.Metric, Bound: d.Bound})
-			obj.Paradigm = p
+			obj.Paradigm = cp
 			e.reqs = append(e.reqs, requirementSpec{chain: c, cfg: d, label: req.Label(ch.Name), obj: obj, limit: int64(d.Limit)})
 		}
 	}
@@ -72,7 +88,11 @@ func (e *Evaluator) initRequirements(s *configs.System) {
 func (e *Evaluator) newRequirementResults() []RequirementResult {
 	out := make([]RequirementResult, len(e.reqs))
 	for k, q := range e.reqs {
-		out[k] = RequirementResult{Chain: e.cfg.System.Chains[q.chain].Name, Name: q.label, Metric: q.cfg.Metric, Bound: q.cfg.Bound, Limit: q.limit}
+		paradigm := "implicit"
+		if q.obj.Paradigm == chains.LET {
+			paradigm = "let"
+		}
+		out[k] = RequirementResult{Chain: e.cfg.System.Chains[q.chain].Name, Name: q.label, Metric: q.cfg.Metric, Bound: q.cfg.Bound, Paradigm: paradigm, Limit: q.limit}
 	}
 	return out
 }
@@ -181,6 +201,9 @@ func (r *Result) requirementReasons() []string {
 		bound := "Davare's bound, any release offsets"
 		if q.Bound == "synchronous" {
 			bound = "synchronous release"
+		}
+		if q.Paradigm == "let" {
+			bound = "LET communication, " + bound
 		}
 		if !q.HasValue {
 			out = append(out, fmt.Sprintf("chain %s: requirement %s (%s ≤ %s) cannot hold: the chain has no latency (%s)", q.Chain, q.Name, q.Metric, fmtDur(q.Limit), q.Status))

@@ -26,7 +26,9 @@ copy engine, the term that binds, the GPU tasks' responses with their terms, the
 latencies and latency requirements, and a verdict. The exit code is 1 when some task
 misses its deadline or has no bound, or a chain misses a latency requirement.
 
---mapping default analyses the model's own mapping. A mapping file places every task
+--mapping default analyses the model's own mapping, with the model's priorities on
+every core where each task has one (and they are not all the same); on the other
+cores the priorities are derived by analysis.priorities. A mapping file places every task
 that runs and may set offloading modes, time slices and stream priorities:
 
   units:                    # task → unit, one entry per task that runs
@@ -66,7 +68,7 @@ entry. Priorities given in the file are used on every core where each task has o
 				if err := ownMappingComplete(cfg.System); err != nil {
 					return err
 				}
-				if a, err = e.DefaultAssignment(); err != nil {
+				if a, err = ownAssignment(cfg, e); err != nil {
 					return fmt.Errorf("the model's own mapping: %w", err)
 				}
 			} else {
@@ -114,20 +116,33 @@ entry. Priorities given in the file are used on every core where each task has o
 	return cmd
 }
 
-// ownMappingComplete reports, as a finding (exit 1) in one line, a model
-// without a mapping of its own or with one that leaves tasks out: there is
-// nothing to analyse with --mapping default.
+// ownMappingComplete reports, as a usage error (exit 2) in one line, a
+// model without a mapping of its own or with one that leaves tasks out:
+// there is nothing to analyse with --mapping default.
 func ownMappingComplete(s *configs.System) error {
 	const hint = "give --mapping FILE.yaml (hetmap optimize writes one per front point in mappings/)"
 	if len(s.Mapping.Units) == 0 {
-		return &problemError{msg: "the model has no mapping of its own, so --mapping default has nothing to analyse; " + hint}
+		return errors.New("the model has no mapping of its own, so --mapping default has nothing to analyse; " + hint)
 	}
 	if err := configs.ValidateMapping(s, &s.Mapping, false); err != nil {
 		var ie *configs.InputError
 		if errors.As(err, &ie) {
-			return &problemError{msg: "the model's own mapping is incomplete (" + ie.What + "), so --mapping default cannot be analysed; " + hint}
+			return errors.New("the model's own mapping is incomplete (" + ie.What + "), so --mapping default cannot be analysed; " + hint)
 		}
 		return err
 	}
 	return nil
+}
+
+// ownAssignment is the model's own mapping as --mapping default analyses
+// it: with the model's priorities on every core where they order the tasks
+// (configs.System.OwnMapping; they win over analysis.priorities, as those
+// of a mapping file do), derived elsewhere. Under analysis.priorities:
+// model every task needs the model's priority.
+func ownAssignment(cfg *configs.Config, e *optimizer.Evaluator) (*optimizer.Assignment, error) {
+	if cfg.Analysis.Priorities == configs.PrioritiesModel {
+		return e.DefaultAssignment()
+	}
+	m, _ := cfg.System.OwnMapping()
+	return e.FromMapping(&m)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -149,29 +150,54 @@ func writeModel(out string, inputs []string, files map[string][]byte) ([]string,
 	if len(inputs) == 1 {
 		tmp := out + ".tmp"
 		if err := os.WriteFile(tmp, files[inputs[0]], 0o644); err != nil {
-			return nil, err
+			os.Remove(tmp)
+			return nil, cannotWrite(out, err)
 		}
-		return []string{out}, os.Rename(tmp, out)
+		if err := os.Rename(tmp, out); err != nil {
+			os.Remove(tmp)
+			return nil, cannotWrite(out, err)
+		}
+		return []string{out}, nil
 	}
 	if _, err := os.Stat(out); err == nil {
 		return nil, fmt.Errorf("%s exists already: a model in several files is written into a new folder", out)
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp-")
 	if err != nil {
-		return nil, err
+		return nil, cannotWrite(out, err)
 	}
 	var written []string
 	for _, in := range inputs {
 		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(names[in])), files[in], 0o644); err != nil {
 			os.RemoveAll(tmp)
-			return nil, err
+			return nil, cannotWrite(names[in], err)
 		}
 		written = append(written, names[in])
 	}
 	if err := os.Rename(tmp, out); err != nil {
 		os.RemoveAll(tmp)
-		return nil, err
+		return nil, cannotWrite(out, err)
 	}
 	sort.Strings(written)
 	return written, nil
+}
+
+// cannotWrite says that out cannot be written, naming out and its folder
+// rather than the temporary name the write went through.
+func cannotWrite(out string, err error) error {
+	dir := filepath.Dir(out)
+	if st, serr := os.Stat(dir); serr != nil {
+		return fmt.Errorf("cannot write %s: the folder %s does not exist", out, dir)
+	} else if !st.IsDir() {
+		return fmt.Errorf("cannot write %s: %s is not a folder", out, dir)
+	}
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
+	}
+	return fmt.Errorf("cannot write %s: %v", out, err)
 }
