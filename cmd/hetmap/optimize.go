@@ -69,6 +69,9 @@ proof that no feasible mapping exists).`,
 			if cmd.Flags().Changed("seed") {
 				opts.Seed = &seed
 			}
+			if cpuNote != "" {
+				fmt.Fprintln(stderr, "note:", cpuNote)
+			}
 			opts.Workers = capWorkers(stderr, workers, cfg.Search.Workers)
 			if err := optimizer.Check(e, opts); err != nil {
 				return err

@@ -25,6 +25,10 @@ func (e *problemError) Error() string { return e.msg }
 var version = "dev"
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if err := applyEnvironment(); err != nil {
+		fmt.Fprintln(stderr, "hetmap:", err)
+		return exitInput
+	}
 	root := newRootCmd(stdout, stderr)
 	root.SetArgs(args)
 	err := root.Execute()

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const sweepFile = "testdata/sweep_waters.yaml"
@@ -250,5 +251,18 @@ func TestSweepDryRun(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("--dry-run wrote %v", entries)
+	}
+}
+
+// TestSweepProgressLines: a sweep whose output is not a terminal (a log)
+// writes progress lines: the runs complete and each run's search.
+func TestSweepProgressLines(t *testing.T) {
+	old := plainProgressEvery
+	plainProgressEvery = time.Millisecond
+	defer func() { plainProgressEvery = old }()
+	out := filepath.Join(t.TempDir(), "sweep")
+	_, errOut, code := hetmap(t, "sweep", sweepFile, "--out", out, "--shard", "1/4")
+	if code != 0 || !strings.Contains(errOut, "progress: ") || !strings.Contains(errOut, "/3 runs complete, ") || !strings.Contains(errOut, "progress:   run-") {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut)
 	}
 }
