@@ -122,7 +122,11 @@ runs (of the shard) and exits.`,
 						}
 					}
 					if len(shards) > 0 {
-						return &problemError{fmt.Sprintf("no summary yet: %d runs are missing; run again the shards that own them (complete runs are kept), %s: hetmap sweep %s --out %s --shard K/N", len(missing.Missing), strings.Join(shards, ", "), file, out)}
+						more := ""
+						if len(shards) > 1 {
+							more = "; the same with --shard " + strings.Join(shards[1:], ", --shard ")
+						}
+						return &problemError{fmt.Sprintf("no summary yet: %d runs are missing; run again the shards that own them (their complete runs are kept): hetmap sweep %s --out %s --shard %s%s", len(missing.Missing), file, out, shards[0], more)}
 					}
 					return &problemError{fmt.Sprintf("no summary yet: %d runs are missing; run the shards that hold them (or hetmap sweep %s --out %s --resume)", len(missing.Missing), file, out)}
 				}

@@ -78,7 +78,7 @@ func TestShardKilledRetriedElsewhere(t *testing.T) {
 		t.Errorf("--shard 1/3 in a folder of 2 shards: %v\n%s", err, o)
 	}
 	stdout, errOut, code := hetmap(t, "sweep", sweepFile, "--out", out, "--summarize")
-	if code != 1 || !strings.Contains(stdout, run+"  (shard 1/2)") || !strings.Contains(stdout, "(shard 2/2)") || !strings.Contains(errOut, "run again the shards that own them") {
+	if code != 1 || !strings.Contains(stdout, run+"  (shard 1/2)") || !strings.Contains(stdout, "(shard 2/2)") || !strings.Contains(errOut, "run again the shards that own them (their complete runs are kept): hetmap sweep "+sweepFile+" --out "+out+" --shard 1/2; the same with --shard 2/2") {
 		t.Errorf("--summarize before the retry: exit %d\n%s%s", code, stdout, errOut)
 	}
 

@@ -216,7 +216,7 @@ func TestSweepShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdout, errOut, code := hetmap(t, "sweep", sweepFile, "--out", out, "--summarize")
-	if code != 1 || !strings.Contains(stdout, "1 of 12 runs are not complete in "+out+":\n  "+runs[6]+"\n") || !strings.Contains(errOut, "no summary yet: 1 runs are missing") {
+	if code != 1 || !strings.Contains(stdout, "1 of 12 runs are not complete in "+out+":\n  "+runs[6]+"  (shard 1/3)\n") || !strings.Contains(errOut, "run again the shards that own them (their complete runs are kept): hetmap sweep "+sweepFile+" --out "+out+" --shard 1/3\n") || !strings.Contains(errOut, "no summary yet: 1 runs are missing") {
 		t.Errorf("summarize with a run missing: exit %d\n%s\n%s", code, stdout, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(out, "summary.csv")); !os.IsNotExist(err) {
