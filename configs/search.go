@@ -208,6 +208,8 @@ func (s *Search) validate(sys *System) error {
 		return inputErrorf("search.max_evaluations", "must be 0 (no limit) or up to %d, got %d", MaxEvaluations, s.MaxEvaluations)
 	case s.Workers < 0:
 		return inputErrorf("search.workers", "must not be negative (0: the number of CPUs), got %d", s.Workers)
+	case s.Seed < 0:
+		return inputErrorf("search.seed", "must be positive, got %d (seeds are 1, 2, …)", s.Seed)
 	}
 	return nil
 }

@@ -149,6 +149,9 @@ type Claim struct {
 	stop       chan struct{} // closed to end the renewals
 	stopped    chan struct{} // closed when they have ended
 	lost       atomic.Bool   // another claim took the folder over
+	// Removed lists what runs that ended had left in the parent folder
+	// and the claim removed (see CleanStale), for a note.
+	Removed []string
 }
 
 // ClaimError says why an output folder cannot be claimed: it exists, its
@@ -193,8 +196,8 @@ func ClaimDir(dir string) (*Claim, error) {
 	if err := os.MkdirAll(parent, dirMode); err != nil {
 		return nil, fail("cannot create the output folder %s: %v", dir, plainPathError(err))
 	}
-	CleanStale(parent)
-	c := &Claim{final: dir, tmp: filepath.Join(parent, "."+filepath.Base(dir)+claimSuffix)}
+	removed := CleanStale(parent)
+	c := &Claim{final: dir, tmp: filepath.Join(parent, "."+filepath.Base(dir)+claimSuffix), Removed: removed}
 	for try := 0; ; try++ {
 		err := os.Mkdir(c.tmp, dirMode)
 		if err == nil {
@@ -386,12 +389,19 @@ func IsTemp(name string) bool {
 // CleanStale removes from dir the temporary folders and files that runs
 // which have ended left behind (see ClaimDir): claims whose owner process
 // is gone, and temporary names without an owner older than legacyTempAge.
-// It leaves everything else alone and reports nothing: a stale folder it
-// cannot remove only takes room.
-func CleanStale(dir string) {
+// It leaves everything else alone and returns what it removed (with its
+// size), for a note; a stale folder it cannot remove only takes room.
+func CleanStale(dir string) []string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return
+		return nil
+	}
+	var removed []string
+	remove := func(path string) {
+		size := diskSize(path)
+		if os.RemoveAll(path) == nil {
+			removed = append(removed, fmt.Sprintf("%s (%s)", path, sizeText(size)))
+		}
 	}
 	for _, en := range entries {
 		name := en.Name()
@@ -401,20 +411,48 @@ func CleanStale(dir string) {
 		path := filepath.Join(dir, name)
 		if en.IsDir() && strings.HasSuffix(name, claimSuffix) {
 			if _, live := claimOwner(path); !live {
-				os.RemoveAll(path)
+				remove(path)
 			}
 			continue
 		}
 		if pid, ok := tempFilePID(name); ok {
 			if !processAlive(pid) {
-				os.RemoveAll(path)
+				remove(path)
 			}
 			continue
 		}
 		if info, err := en.Info(); err == nil && time.Since(info.ModTime()) > legacyTempAge {
-			os.RemoveAll(path)
+			remove(path)
 		}
 	}
+	return removed
+}
+
+// diskSize is the size of the files under path, in bytes.
+func diskSize(path string) int64 {
+	var n int64
+	filepath.WalkDir(path, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// sizeText writes a size in bytes as a person reads it.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
 }
 
 // tempFilePID reads the process of a temporary file name that
