@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/sharedtest"
@@ -21,6 +22,10 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // codes, several processes at once) without building it.
 func TestMain(m *testing.M) {
 	if os.Getenv("HETMAP_TEST_MAIN") == "1" {
+		// Tests that wait for a search's progress ask for lines sooner.
+		if d, err := time.ParseDuration(os.Getenv("HETMAP_TEST_PROGRESS_EVERY")); err == nil {
+			plainProgressEvery = d
+		}
 		main()
 	}
 	os.Exit(m.Run())
