@@ -54,10 +54,18 @@ func TestSearchLimitsAndZeros(t *testing.T) {
 
 // TestInputSizeLimit: a file beyond MaxInputSize is refused after reading
 // MaxInputSize+1 bytes, with a message naming the limit; /dev/zero, which
-// never ends, fails fast instead of filling the memory.
+// never ends, is refused before it is read: it is not a regular file.
 func TestInputSizeLimit(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no /dev/zero")
+	}
+	// A sparse file one byte over the limit.
+	huge := filepath.Join(t.TempDir(), "huge.yaml")
+	if err := os.WriteFile(huge, []byte("model: builtin\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, MaxInputSize+1); err != nil {
+		t.Fatal(err)
 	}
 	started := time.Now()
 	for _, load := range []func(string) error{
@@ -67,8 +75,12 @@ func TestInputSizeLimit(t *testing.T) {
 		func(p string) error { _, _, err := ReadAmaltheaFile(p); return err },
 	} {
 		err := load("/dev/zero")
-		if err == nil || !strings.Contains(err.Error(), "/dev/zero: ") || !strings.Contains(err.Error(), "is larger than 64 MiB, the limit for an input file") {
+		if err == nil || !strings.Contains(err.Error(), "/dev/zero: ") || !strings.Contains(err.Error(), "is a device, not a regular file") {
 			t.Errorf("/dev/zero: %v", err)
+		}
+		err = load(huge)
+		if err == nil || !strings.Contains(err.Error(), huge+": ") || !strings.Contains(err.Error(), "is larger than 64 MiB, the limit for an input file") {
+			t.Errorf("%s: %v", huge, err)
 		}
 	}
 	if d := time.Since(started); d > 20*time.Second {

@@ -15,7 +15,32 @@ const MaxInputSize = 64 << 20
 
 // ReadInput reads a whole input file through the size limit. what names
 // the file's role in messages ("the configuration").
+//
+// The file must be a regular file: a FIFO, a device, a socket or a folder
+// is refused before it is opened (opening a FIFO would wait for a writer
+// for ever). An empty file (nothing but white space) is refused, saying so.
 func ReadInput(path, what string) ([]byte, error) {
+	if path == "" {
+		return nil, &InputError{What: fmt.Sprintf("no file named for %s (an empty name)", what)}
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read %s: %w", what, err)
+	}
+	if !st.Mode().IsRegular() {
+		kind := "not a regular file"
+		switch {
+		case st.IsDir():
+			kind = "a folder"
+		case st.Mode()&os.ModeNamedPipe != 0:
+			kind = "a FIFO (named pipe)"
+		case st.Mode()&os.ModeSocket != 0:
+			kind = "a socket"
+		case st.Mode()&os.ModeDevice != 0:
+			kind = "a device"
+		}
+		return nil, &InputError{File: path, What: fmt.Sprintf("%s is %s, not a regular file: give a file", what, kind)}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read %s: %w", what, err)
@@ -29,6 +54,9 @@ func ReadInput(path, what string) ([]byte, error) {
 	data, err := readSized(f, path, what, size)
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("cannot read %s: %w", what, cerr)
+	}
+	if err == nil && len(bytes.TrimSpace(data)) == 0 {
+		return nil, &InputError{File: path, What: fmt.Sprintf("the file is empty: %s has no content", what)}
 	}
 	return data, err
 }

@@ -223,6 +223,8 @@ func (s *Search) validate(sys *System) error {
 		return inputErrorf("search.workers", "must not be negative (0: the number of CPUs), got %d", s.Workers)
 	case s.MaxJointOrders < 1 || s.MaxJointOrders > MaxJointOrders:
 		return inputErrorf("search.max_joint_orders", "must be between 1 and %d, got %d", MaxJointOrders, s.MaxJointOrders)
+	case s.Seed < 0:
+		return inputErrorf("search.seed", "must be positive, got %d (seeds are 1, 2, …)", s.Seed)
 	}
 	return nil
 }

@@ -233,7 +233,7 @@ func LoadSweep(data []byte, name, dir string, kd KernelDefaults) (*Sweep, error)
 	}
 	var f sweepSchema
 	if err := v.Unmarshal(&f, strictDecoding); err != nil {
-		return nil, &InputError{File: name, What: cleanDecodeError(err)}
+		return nil, &InputError{File: name, What: cleanDecodeError(err) + fileKindHint(v, name, true)}
 	}
 	if err := checkNoZeroDefaults(v, "search."); err != nil {
 		err.File = name
@@ -268,6 +268,12 @@ func LoadSweep(data []byte, name, dir string, kd KernelDefaults) (*Sweep, error)
 		if _, err := finish(base, ""); err != nil {
 			return nil, fail("", "with its search section: %v", err)
 		}
+	}
+	if v.IsSet("seeds") && len(f.Seeds) == 0 {
+		return nil, fail("seeds", "empty: list the seeds to run, e.g. [1, 2, 3], or leave the key out")
+	}
+	if v.IsSet("parameters") && len(f.Parameters) == 0 {
+		return nil, fail("parameters", "empty: list the parameters to vary, or leave the key out when seeds are given")
 	}
 	if len(f.Parameters) == 0 && len(f.Seeds) == 0 {
 		return nil, fail("parameters", "missing: a sweep varies at least one parameter (or gives seeds)")
@@ -696,6 +702,8 @@ func (s *sweepSpec) check(v sweepValue) error {
 		return fmt.Errorf("%s must be positive (0 stands for the default in a configuration)", v.text)
 	case s.nonzero && v.n == 0:
 		return fmt.Errorf("0 stands for the default seed (1) in a configuration: give seeds other than 0")
+	case s.nonzero && v.n < 0:
+		return fmt.Errorf("seed %d: seeds are positive (1, 2, …)", v.n)
 	}
 	return nil
 }

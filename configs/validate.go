@@ -43,6 +43,11 @@ func Validate(cfg *Config) error {
 		return inputErrorf("analysis.time_slice_step", "must be positive")
 	}
 	s := cfg.System
+	if n := SliceValues(s.TimeSlice, a.TimeSliceStep); n > MaxSliceValues {
+		lo := max(s.TimeSlice.Min, a.TimeSliceStep)
+		least := (s.TimeSlice.Max-lo)/Duration(MaxSliceValues) + 1
+		return inputErrorf("analysis.time_slice_step", "%s gives %d time-slice values per GPU task between %s and %s (time_slice); hetmap takes at most %d: give a step of at least %s", a.TimeSliceStep, n, lo, s.TimeSlice.Max, MaxSliceValues, least)
+	}
 	if err := validateSystem(s); err != nil {
 		return err
 	}
@@ -72,8 +77,8 @@ func Validate(cfg *Config) error {
 			return inputErrorf(where+".task", "%s is not a GPU task", k.Task)
 		case seen[k.Task]:
 			return inputErrorf(where+".task", "%s has a second geometry", k.Task)
-		case k.Blocks <= 0:
-			return inputErrorf(where+".blocks", "must be positive, got %d", k.Blocks)
+		case k.Blocks <= 0 || k.Blocks > MaxBlocks:
+			return inputErrorf(where+".blocks", "must be between 1 and %d, got %d", MaxBlocks, k.Blocks)
 		case k.ThreadsPerBlock <= 0 || k.ThreadsPerBlock > 1024:
 			return inputErrorf(where+".threads_per_block", "must be between 1 and 1024, got %d", k.ThreadsPerBlock)
 		case k.SharedMemory < 0:
@@ -100,6 +105,35 @@ func Validate(cfg *Config) error {
 	return ValidateMapping(s, &s.Mapping, true)
 }
 
+// MaxSliceValues bounds the time-slice values per GPU task that the search
+// enumerates: the slice bounds (time_slice) divided by
+// analysis.time_slice_step.
+const MaxSliceValues = 10_000
+
+// SliceValues is the number of time-slice values per GPU task that the
+// search tries: min (or step, when min is 0), min+step, … up to max.
+func SliceValues(b SliceBounds, step Duration) int64 {
+	if step <= 0 || b.Max <= 0 {
+		return 0
+	}
+	lo := b.Min
+	if lo <= 0 {
+		lo = step
+	}
+	if lo > b.Max {
+		return 0
+	}
+	return int64((b.Max-lo)/step) + 1
+}
+
+// MaxBlocks bounds the thread blocks of a kernel (analysis.kernels[].blocks):
+// the GPU analyses and the simulator step through blocks.
+const MaxBlocks = 1 << 20
+
+// MinFrequency is the lowest unit frequency hetmap takes: below it, the
+// execution and memory times of real models, in picoseconds, overflow.
+const MinFrequency = Frequency(1000)
+
 func validateSystem(s *System) error {
 	if len(s.Units) == 0 {
 		return inputErrorf("units", "no processing units")
@@ -119,6 +153,8 @@ func validateSystem(s *System) error {
 			return inputErrorf(where+".type", "%q is not a unit type (cpu or gpu)", u.Type)
 		case u.Frequency <= 0:
 			return inputErrorf(where+".frequency", "must be positive (unit %s)", u.Name)
+		case u.Frequency < MinFrequency:
+			return inputErrorf(where+".frequency", "%s is below %s, the lowest frequency hetmap takes: times in cycles would not fit its picosecond clock (unit %s)", u.Frequency, MinFrequency, u.Name)
 		case u.ReadLatency < 0 || u.WriteLatency < 0:
 			return inputErrorf(where, "DRAM latencies must not be negative (unit %s)", u.Name)
 		}

@@ -101,7 +101,7 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 	}
 	var f fileSchema
 	if err := v.Unmarshal(&f, strictDecoding); err != nil {
-		return nil, &InputError{File: name, What: cleanDecodeError(err)}
+		return nil, &InputError{File: name, What: cleanDecodeError(err) + fileKindHint(v, name, false)}
 	}
 	if err := checkNoZeroDefaults(v, ""); err != nil {
 		err.File = name
@@ -366,9 +366,54 @@ func cleanDecodeError(err error) string {
 		} else if strings.HasPrefix(l, "has invalid keys: ") {
 			l = "unknown key(s) at the top level: " + strings.TrimPrefix(l, "has invalid keys: ")
 		}
-		lines = append(lines, l)
+		lines = append(lines, plainTypes(l))
 	}
 	return strings.Join(lines, "; ")
+}
+
+var (
+	wantedGot   = regexp.MustCompile(`expected a map or struct, got "(\w+)"`)
+	unconverted = regexp.MustCompile(`expected type '([\w.\[\]]+)', got unconvertible type '([^']+)'(?:, value: '(.*)')?$`)
+	wantedList  = regexp.MustCompile(`source data must be an array or slice, got (\w+)`)
+	yamlTag     = regexp.MustCompile("cannot unmarshal !!(\\w+)(?: `[^`]*`)? into (map\\[string\\]interface \\{\\}|[\\w.\\[\\]{} ]+)")
+)
+
+// yamlKinds names YAML's and Go's kinds of values in plain words.
+var yamlKinds = map[string]string{
+	"seq": "a list", "slice": "a list", "map": "a map of keys", "str": "a text", "string": "a text",
+	"int": "a whole number", "int64": "a whole number", "float": "a number", "float64": "a number",
+	"bool": "true or false", "null": "nothing",
+}
+
+func plainKind(k string) string {
+	if p, ok := yamlKinds[k]; ok {
+		return p
+	}
+	if strings.HasPrefix(k, "[]") {
+		return "a list"
+	}
+	if strings.HasPrefix(k, "map[") {
+		return "a map of keys"
+	}
+	return k
+}
+
+// plainTypes words the decoder's type errors plainly: "expected a map or
+// struct, got "slice"" becomes "a list where a map of keys belongs".
+func plainTypes(l string) string {
+	if m := wantedGot.FindStringSubmatch(l); m != nil {
+		return strings.Replace(l, m[0], plainKind(m[1])+" where a map of keys belongs", 1)
+	}
+	if m := unconverted.FindStringSubmatch(l); m != nil {
+		if m[3] == "" {
+			return strings.Replace(l, m[0], fmt.Sprintf("%s where %s belongs", plainKind(m[2]), plainKind(m[1])), 1)
+		}
+		return strings.Replace(l, m[0], fmt.Sprintf("%q is %s where %s belongs", m[3], plainKind(m[2]), plainKind(m[1])), 1)
+	}
+	if m := wantedList.FindStringSubmatch(l); m != nil {
+		return strings.Replace(l, m[0], plainKind(m[1])+" where a list belongs", 1)
+	}
+	return l
 }
 
 func cleanYAMLError(err error) string {
@@ -376,7 +421,28 @@ func cleanYAMLError(err error) string {
 	if i := strings.Index(s, "yaml: "); i >= 0 {
 		s = s[i+len("yaml: "):]
 	}
+	if m := yamlTag.FindStringSubmatch(s); m != nil {
+		want := plainKind(strings.TrimSpace(m[2]))
+		if strings.HasPrefix(m[2], "map[") {
+			return fmt.Sprintf("the file holds %s; it must be a map of keys (key: value lines)", plainKind(m[1]))
+		}
+		return strings.Replace(s, m[0], fmt.Sprintf("%s where %s belongs", plainKind(m[1]), want), 1)
+	}
+	s = strings.TrimPrefix(s, "unmarshal errors:\n  ")
 	return s
+}
+
+// fileKindHint says what a file is when it holds the top-level keys of the
+// other kind of input: a sweep file given as a configuration, or the
+// reverse ("" when it looks like neither).
+func fileKindHint(v interface{ IsSet(string) bool }, name string, sweep bool) string {
+	if !sweep && v.IsSet("base") && (v.IsSet("parameters") || v.IsSet("seeds")) {
+		return fmt.Sprintf(" (%s looks like a sweep file: run it with hetmap sweep %s)", name, name)
+	}
+	if sweep && !v.IsSet("base") && (v.IsSet("model") || v.IsSet("units") || v.IsSet("memory") || v.IsSet("analysis")) {
+		return fmt.Sprintf(" (%s looks like a configuration: run it with hetmap optimize --config %s, or name it as the base: of a sweep file)", name, name)
+	}
+	return ""
 }
 
 // WriteYAML writes the system and options as a configuration that loads back

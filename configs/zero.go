@@ -21,6 +21,7 @@ var zeroMeansDefault = map[string]string{
 	"search.free":              "list the genes the search may change (units, offloading, gpu_priorities, time_slices), or leave the key out for all of them",
 	"search.objectives":        "list what to minimise, or leave the key out for every chain's latency",
 	"analysis.time_slice_step": "give a positive duration, or leave the key out for the default, 1ms",
+	"memory.line_size":         "give the bytes per DRAM access, a positive size such as 64",
 }
 
 // checkNoZeroDefaults reports a key of zeroMeansDefault given as 0 or as an
@@ -46,7 +47,7 @@ func checkNoZeroDefaults(v *viper.Viper, prefix string) *InputError {
 		case float64:
 			zero = x == 0
 		case string:
-			zero = x == "0" || x == ""
+			zero = x == "0" || x == "" || zeroQuantity(x)
 		case []any:
 			zero = len(x) == 0
 		case nil:
@@ -54,6 +55,9 @@ func checkNoZeroDefaults(v *viper.Viper, prefix string) *InputError {
 		}
 		if zero {
 			what := "0"
+			if s, ok := raw.(string); ok && s != "" {
+				what = s
+			}
 			if _, list := raw.([]any); list || strings.HasSuffix(key, "free") || strings.HasSuffix(key, "objectives") {
 				what = "empty"
 			}
@@ -61,4 +65,16 @@ func checkNoZeroDefaults(v *viper.Viper, prefix string) *InputError {
 		}
 	}
 	return nil
+}
+
+// zeroQuantity reports a duration or size written with a unit that is 0
+// ("0ms", "0 B").
+func zeroQuantity(s string) bool {
+	if d, err := ParseDuration(s); err == nil && d == 0 {
+		return true
+	}
+	if n, err := ParseSize(s); err == nil && n == 0 {
+		return true
+	}
+	return false
 }

@@ -213,3 +213,83 @@ func TestWriteFileAtomic(t *testing.T) {
 		t.Errorf("folder holds %v, want out.yaml alone", entries)
 	}
 }
+
+// TestClaimLease: a claim with a lease is judged by it, whatever the host:
+// the claim of another host whose lease runs is held (ErrHeld), one whose
+// lease has expired is taken over; on this host an ended process's claim
+// is taken over at once, and a live process that no longer renews (its
+// PID reused) once the lease has expired. The claiming process renews its
+// lease, and a claim taken over from it does not commit.
+func TestClaimLease(t *testing.T) {
+	root := t.TempDir()
+	now := time.Now().UTC()
+	fresh, expired := now.Format(time.RFC3339Nano), now.Add(-time.Hour).Format(time.RFC3339Nano)
+	for _, tt := range []struct {
+		name string
+		o    owner
+		held bool
+	}{
+		{"other-host-fresh", owner{Host: "node-a", PID: 1, Lease: "2m0s", Renewed: fresh}, true},
+		{"other-host-expired", owner{Host: "node-a", PID: 1, Lease: "2m0s", Renewed: expired}, false},
+		{"here-ended-fresh", owner{Host: hostname(), PID: endedPID(t), Lease: "2m0s", Renewed: fresh, PIDNamespace: pidNamespace()}, false},
+		{"here-live-expired", owner{Host: hostname(), PID: os.Getpid(), Lease: "2m0s", Renewed: expired, PIDNamespace: pidNamespace()}, false},
+		{"here-live-fresh", owner{Host: hostname(), PID: os.Getpid(), Lease: "2m0s", Renewed: fresh, PIDNamespace: pidNamespace()}, true},
+		{"other-namespace-ended-fresh", owner{Host: hostname(), PID: endedPID(t), Lease: "2m0s", Renewed: fresh, PIDNamespace: "pid:[1]x"}, true},
+		{"legacy-other-host", owner{Host: "node-a", PID: 1, Started: "2026-01-01T00:00:00Z"}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(root, tt.name)
+			writeOwner(t, filepath.Join(root, "."+tt.name+".tmp"), tt.o)
+			c, err := ClaimDir(dir)
+			if tt.held {
+				if !errors.Is(err, ErrHeld) || !strings.Contains(err.Error(), "being written by another hetmap run (process") {
+					t.Errorf("claim: %v; want ErrHeld", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("claim over a dead run's: %v", err)
+			}
+			c.Release()
+		})
+	}
+
+	// Renewals: the owner file's Renewed moves on while the claim lasts.
+	if err := SetClaimIdentity("", 400*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	defer SetClaimIdentity("", 0)
+	dir := filepath.Join(root, "renewed")
+	c, err := ClaimDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func() owner {
+		var o owner
+		data, _ := os.ReadFile(filepath.Join(root, ".renewed.tmp", ownerFile))
+		json.Unmarshal(data, &o)
+		return o
+	}
+	first := read()
+	if first.Lease != "400ms" || first.Token == "" || first.Renewed == "" {
+		t.Fatalf("owner file %+v", first)
+	}
+	for read().Renewed == first.Renewed {
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Another claim takes the folder over (as after a lease that expired
+	// while this process was stopped): this claim does not commit.
+	o := read()
+	o.Token = "someone-else"
+	writeOwner(t, filepath.Join(root, ".renewed.tmp"), o)
+	err = c.Commit(func(tmp string) error { return os.WriteFile(filepath.Join(tmp, "a.txt"), nil, 0o666) })
+	if err == nil || !strings.Contains(err.Error(), "taken over by another run") || fileExists(dir) {
+		t.Errorf("commit after a take-over: %v", err)
+	}
+	if read().Token != "someone-else" {
+		t.Error("the claim that lost the folder removed the other's")
+	}
+	if err := SetClaimIdentity("", 10*time.Millisecond); err == nil {
+		t.Error("a lease of 10ms was taken")
+	}
+}

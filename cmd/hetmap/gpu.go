@@ -33,8 +33,8 @@ func newGPURTACmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rta FILE.yaml",
 		Short: "Block-level response-time analysis of a kernel set (FIFO EE queue, TX2 rules)",
-		Long: `Run the block-level GPU response-time analysis (thesis algorithm, see
-gpu-block-rta.md) on a kernel set:
+		Long: `Run the block-level GPU response-time analysis (the thesis's algorithm; see the
+documentation of the package rta/gpu) on a kernel set:
 
   gpu: {sms: 2, threads_per_sm: 2048}          # optional; the TX2 by default
   kernels:                                     # queue order
@@ -92,7 +92,8 @@ func newGPUSimulateCmd() *cobra.Command {
 		Short: "Simulate the TX2 GPU scheduling rules on a kernel set or a CUDA Scheduling Examiner scenario",
 		Long: `Simulate a kernel set (.yaml, the format of "hetmap gpu rta" with optional per-kernel
 stream, priority, shared_memory_per_block, registers_per_thread, copy_in and copy_out) or a
-CUDA Scheduling Examiner scenario (.json) under every rule of gpu-scheduling.md: stream
+CUDA Scheduling Examiner scenario (.json) under every rule of the TX2's GPU scheduling
+(Amert et al., RTSS 2017; see the documentation of the package rta/gpusim): stream
 queues, the EE queue per priority, the copy engine, per-SM threads, shared memory and
 registers, the NULL stream. Prints per kernel when its first block was assigned and when it
 completed, and per block its SM, start and end. Benchmarks whose plugins are not kernels

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/sharedtest"
@@ -21,6 +22,10 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // codes, several processes at once) without building it.
 func TestMain(m *testing.M) {
 	if os.Getenv("HETMAP_TEST_MAIN") == "1" {
+		// Tests that wait for a search's progress ask for lines sooner.
+		if d, err := time.ParseDuration(os.Getenv("HETMAP_TEST_PROGRESS_EVERY")); err == nil {
+			plainProgressEvery = d
+		}
 		main()
 	}
 	os.Exit(m.Run())
@@ -215,7 +220,7 @@ func TestExitCodesAndErrors(t *testing.T) {
 		{[]string{"optimize", "--config", search("free", "free: []")}, 2, "search.free: empty: list the genes the search may change"},
 		{[]string{"optimize", "--config", search("seed0", "seed: 0")}, 2, "search.seed: 0: give a seed other than 0"},
 		{[]string{"optimize", "--config", search("workers", "workers: -1")}, 2, "search.workers: must not be negative"},
-		{[]string{"optimize", "--config", "/dev/zero"}, 2, "/dev/zero: the configuration is larger than 64 MiB, the limit for an input file"},
+		{[]string{"optimize", "--config", "/dev/zero"}, 2, "/dev/zero: the configuration is a device, not a regular file"},
 		{[]string{"optimize", "--workers", "-1"}, 2, "--workers -1: must not be negative (0 means the number of CPUs)"},
 		{[]string{"optimize", "--seed", "0"}, 2, "--seed 0: 0 is not a seed hetmap takes"},
 		{[]string{"optimize", "--algorithm", "annealing"}, 2, `unknown algorithm "annealing" (auto, nsga2 or exhaustive)`},

@@ -54,6 +54,9 @@ proof that no feasible mapping exists).`,
 			if cmd.Flags().Changed("seed") && seed == 0 {
 				return errSeedZero("--seed")
 			}
+			if seed < 0 {
+				return fmt.Errorf("--seed %d: seeds are positive (1, 2, …)", seed)
+			}
 			cfg, err := sf.load()
 			if err != nil {
 				return err
@@ -68,6 +71,9 @@ proof that no feasible mapping exists).`,
 			opts := optimizer.Options{Algorithm: algorithm}
 			if cmd.Flags().Changed("seed") {
 				opts.Seed = &seed
+			}
+			if cpuNote != "" {
+				fmt.Fprintln(stderr, "note:", cpuNote)
 			}
 			opts.Workers = capWorkers(stderr, workers, cfg.Search.Workers)
 			if err := optimizer.Check(e, opts); err != nil {
@@ -86,6 +92,9 @@ proof that no feasible mapping exists).`,
 			}
 			defer claim.Release()
 			out = claim.Dir()
+			for _, r := range claim.Removed {
+				fmt.Fprintf(stderr, "note: removed %s, left by a run that ended without finishing (killed, or stopped by a second Ctrl-C)\n", r)
+			}
 			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the search; the front found so far goes to "+out)
 			defer stop()
 			started := time.Now()

@@ -56,6 +56,7 @@ func startLong(t *testing.T, out string) (*exec.Cmd, *lockedBuffer, *lockedBuffe
 		t.Fatal(err)
 	}
 	cmd := hetmapCommand(t, "", "optimize", "--config", cfg, "--out", out)
+	cmd.Env = append(cmd.Env, "HETMAP_TEST_PROGRESS_EVERY=20ms")
 	var stdout, stderr lockedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -64,7 +65,16 @@ func startLong(t *testing.T, out string) (*exec.Cmd, *lockedBuffer, *lockedBuffe
 	t.Cleanup(func() { cmd.Process.Kill() })
 	claim := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp")
 	waitFor(t, "the search starts", func() bool { _, err := os.Stat(claim); return err == nil })
-	time.Sleep(300 * time.Millisecond) // into the generations
+	// Into the generations: a progress line after the first generation
+	// (whatever the load, no fixed delay).
+	waitFor(t, "a generation of the search", func() bool {
+		for _, line := range strings.Split(stderr.String(), "\n") {
+			if strings.HasPrefix(line, "progress: generation ") && !strings.HasPrefix(line, "progress: generation 0/") {
+				return true
+			}
+		}
+		return false
+	})
 	return cmd, &stdout, &stderr
 }
 

@@ -124,6 +124,12 @@ func runShellBlock(t *testing.T, root string, b codeBlock) {
 			if strings.HasPrefix(a, "../shared/") {
 				sharedtest.Require(t)
 			}
+			// An output stays relative to the test's own folder, even when
+			// the checkout holds a folder of that name (a user who followed
+			// the README wrote it there).
+			if i > 0 && (args[i-1] == "--out" || args[i-1] == "-o" || args[i-1] == "--output") {
+				continue
+			}
 			if _, err := os.Stat(filepath.Join(root, a)); err == nil && !strings.HasPrefix(a, "-") {
 				args[i] = filepath.Join(root, a)
 			}

@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/results"
 	"github.com/hetmap/hetmap/results/sweep"
 	"github.com/schollz/progressbar/v3"
@@ -103,8 +107,26 @@ runs (of the shard) and exits.`,
 				var missing *sweep.MissingError
 				if errors.As(err, &missing) {
 					fmt.Fprintf(stdout, "%d of %d runs are not complete in %s:\n", len(missing.Missing), missing.Total, out)
+					var shards []string
+					seen := map[string]bool{}
 					for _, run := range missing.Missing {
-						fmt.Fprintln(stdout, "  "+run.Name)
+						sh := missing.Owner(run)
+						if sh == nil {
+							fmt.Fprintln(stdout, "  "+run.Name)
+							continue
+						}
+						fmt.Fprintf(stdout, "  %s  (shard %s)\n", run.Name, sh)
+						if !seen[sh.String()] {
+							seen[sh.String()] = true
+							shards = append(shards, sh.String())
+						}
+					}
+					if len(shards) > 0 {
+						more := ""
+						if len(shards) > 1 {
+							more = "; the same with --shard " + strings.Join(shards[1:], ", --shard ")
+						}
+						return &problemError{fmt.Sprintf("no summary yet: %d runs are missing; run again the shards that own them (their complete runs are kept): hetmap sweep %s --out %s --shard %s%s", len(missing.Missing), file, out, shards[0], more)}
 					}
 					return &problemError{fmt.Sprintf("no summary yet: %d runs are missing; run the shards that hold them (or hetmap sweep %s --out %s --resume)", len(missing.Missing), file, out)}
 				}
@@ -121,20 +143,33 @@ runs (of the shard) and exits.`,
 			if n := maxSearchWorkers(sw); n > runtimeCPUs() {
 				fmt.Fprintf(stderr, "note: search.workers %d is more than the %d CPUs; each run uses at most %d\n", n, runtimeCPUs(), runtimeCPUs())
 			}
+			if cpuNote != "" {
+				fmt.Fprintln(stderr, "note:", cpuNote)
+			}
 			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the runs in progress (they run again with --resume); no further run starts")
 			defer stop()
-			bar := newSweepProgress(stderr, len(shard.Runs(sw)))
+			total := len(shard.Runs(sw))
+			bar := newSweepProgress(stderr, total)
+			plain := newSweepLog(stderr, total, bar.bar == nil)
 			opts := sweep.Options{Out: out, Resume: resume, Shard: shard, Workers: workers, Version: version,
 				OnRun: func(ev sweep.Event) {
+					plain.done(ev)
 					bar.clear()
 					what := "complete already, kept"
-					if ev.Outcome != nil {
+					switch {
+					case ev.ByOther:
+						what = "completed by another process, kept"
+					case ev.Outcome != nil:
 						what = fmt.Sprintf("%s, %d evaluations in %s", describe(ev.Outcome), ev.Outcome.Evaluations, ev.Outcome.Wall.Round(time.Millisecond))
 					}
 					fmt.Fprintf(stdout, "%*d/%d  %s: %s\n", len(fmt.Sprint(ev.Total)), ev.Done, ev.Total, ev.Run.Name, what)
 					bar.set(ev)
-				}}
+				},
+				OnHeld:     plain.held,
+				OnProgress: plain.progress,
+			}
 			rep, err := sweep.Run(ctx, sw, opts)
+			plain.stop()
 			bar.finish()
 			resumeHint := fmt.Sprintf("hetmap sweep %s --out %s --resume", file, out)
 			if shard != nil {
@@ -187,6 +222,108 @@ func maxSearchWorkers(sw *configs.Sweep) int {
 		n = max(n, sw.Runs[i].Config.Search.Workers)
 	}
 	return n
+}
+
+// sweepLog writes, where no bar shows (a log), a progress line every
+// plainProgressEvery: the runs complete, and for each run in progress its
+// search's progress; and a note for every run another process holds.
+type sweepLog struct {
+	mu       sync.Mutex
+	w        io.Writer
+	total    int
+	complete int
+	started  time.Time
+	running  map[string]runProgress
+	waiting  []string
+	quit     chan struct{}
+	ended    chan struct{}
+}
+
+type runProgress struct {
+	p          moo.Progress
+	exhaustive bool
+	gens       int
+}
+
+func newSweepLog(w io.Writer, total int, ticking bool) *sweepLog {
+	l := &sweepLog{w: w, total: total, started: time.Now(), running: map[string]runProgress{}, quit: make(chan struct{}), ended: make(chan struct{})}
+	if !ticking {
+		close(l.ended)
+		return l
+	}
+	go func() {
+		defer close(l.ended)
+		t := time.NewTicker(plainProgressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-l.quit:
+				return
+			case <-t.C:
+				l.print()
+			}
+		}
+	}()
+	return l
+}
+
+func (l *sweepLog) print() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintf(l.w, "progress: %d/%d runs complete, %d in progress, %s\n", l.complete, l.total, len(l.running), roundDuration(time.Since(l.started)))
+	names := make([]string, 0, len(l.running))
+	for name := range l.running {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		r := l.running[name]
+		fmt.Fprintf(l.w, "progress:   %s: %s\n", name, describeProgress(r.p, r.exhaustive, r.gens))
+	}
+	if len(l.running) == 0 && len(l.waiting) > 0 {
+		fmt.Fprintf(l.w, "progress:   waiting for %s, held by other processes, to be complete or their claims to expire\n", strings.Join(l.waiting, ", "))
+	}
+}
+
+func (l *sweepLog) progress(run *configs.SweepRun, p moo.Progress) {
+	s := run.Config.Search.WithDefaults(run.Config.System, run.Config.Analysis.ChainLatency)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.running[run.Name] = runProgress{p: p, exhaustive: s.Algorithm == configs.AlgorithmExhaustive, gens: s.Generations}
+}
+
+func (l *sweepLog) done(ev sweep.Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.running, ev.Run.Name)
+	l.complete = ev.Done
+	for i, name := range l.waiting {
+		if name == ev.Run.Name {
+			l.waiting = append(l.waiting[:i], l.waiting[i+1:]...)
+			break
+		}
+	}
+}
+
+func (l *sweepLog) held(run *configs.SweepRun, err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.waiting = append(l.waiting, run.Name)
+	var ce *results.ClaimError
+	if errors.As(err, &ce) && ce.Holder != "" {
+		fmt.Fprintf(l.w, "note: %s is being written by another process (%s): doing the other runs first, then waiting until it is complete or its claim expires\n", run.Name, ce.Holder)
+		return
+	}
+	fmt.Fprintf(l.w, "note: %s: %v; doing the other runs first, then waiting for it\n", run.Name, err)
+}
+
+func (l *sweepLog) stop() {
+	select {
+	case <-l.quit:
+	default:
+		close(l.quit)
+	}
+	<-l.ended
 }
 
 // sweepProgress shows a bar over the runs on a terminal and nothing

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const sweepFile = "testdata/sweep_waters.yaml"
@@ -215,7 +216,7 @@ func TestSweepShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	stdout, errOut, code := hetmap(t, "sweep", sweepFile, "--out", out, "--summarize")
-	if code != 1 || !strings.Contains(stdout, "1 of 12 runs are not complete in "+out+":\n  "+runs[6]+"\n") || !strings.Contains(errOut, "no summary yet: 1 runs are missing") {
+	if code != 1 || !strings.Contains(stdout, "1 of 12 runs are not complete in "+out+":\n  "+runs[6]+"  (shard 1/3)\n") || !strings.Contains(errOut, "run again the shards that own them (their complete runs are kept): hetmap sweep "+sweepFile+" --out "+out+" --shard 1/3\n") || !strings.Contains(errOut, "no summary yet: 1 runs are missing") {
 		t.Errorf("summarize with a run missing: exit %d\n%s\n%s", code, stdout, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(out, "summary.csv")); !os.IsNotExist(err) {
@@ -250,5 +251,18 @@ func TestSweepDryRun(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("--dry-run wrote %v", entries)
+	}
+}
+
+// TestSweepProgressLines: a sweep whose output is not a terminal (a log)
+// writes progress lines: the runs complete and each run's search.
+func TestSweepProgressLines(t *testing.T) {
+	old := plainProgressEvery
+	plainProgressEvery = time.Millisecond
+	defer func() { plainProgressEvery = old }()
+	out := filepath.Join(t.TempDir(), "sweep")
+	_, errOut, code := hetmap(t, "sweep", sweepFile, "--out", out, "--shard", "1/4")
+	if code != 0 || !strings.Contains(errOut, "progress: ") || !strings.Contains(errOut, "/3 runs complete, ") || !strings.Contains(errOut, "progress:   run-") {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut)
 	}
 }

@@ -22,12 +22,23 @@
 // folder: shard K of N takes the runs whose index i has (i−1) mod N = K−1,
 // and when every shard is done, Summarize builds the summary from the
 // folder. The summary is the same as that of the sweep run in one process.
+// The first shard records N in the folder (ShardsFileName); a shard of
+// another N is refused, so that a resubmitted shard cannot run another
+// split's runs.
+//
+// A shard can be killed at any point (SIGKILL, a node that dies) and run
+// again, on any host: a claim whose lease has expired is taken over (see
+// results.ClaimDir). A run whose claim another process holds is left for
+// last: the shard does its other runs, then waits until that run is
+// complete or its claim can be taken over.
 package sweep
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -105,6 +116,13 @@ type Options struct {
 	// OnRun, when set, is called after every run that completes, and for
 	// every run found complete when resuming; one call at a time.
 	OnRun func(Event)
+	// OnHeld, when set, is called once for every run whose claim another
+	// process holds (the error says which), before the sweep does its
+	// other runs and then waits for it; one call at a time.
+	OnHeld func(run *configs.SweepRun, err error)
+	// OnProgress, when set, receives the progress reports of every run's
+	// search, from the goroutines of the runs in progress (at once).
+	OnProgress func(run *configs.SweepRun, p moo.Progress)
 }
 
 // Shard is the share K of N (1 ≤ K ≤ N) of a sweep: the runs whose index
@@ -147,8 +165,10 @@ func (sh *Shard) Runs(sw *configs.Sweep) []*configs.SweepRun {
 type Event struct {
 	Run     *configs.SweepRun
 	Outcome *optimizer.Outcome // nil for a run found complete
-	Done    int                // runs complete so far, this one included
-	Total   int                // runs of this call (of the shard)
+	// ByOther: another process completed the run while this one waited.
+	ByOther bool
+	Done    int // runs complete so far, this one included
+	Total   int // runs of this call (of the shard)
 }
 
 // Report says what a sweep did.
@@ -186,76 +206,128 @@ func Run(ctx context.Context, sw *configs.Sweep, opts Options) (*Report, error) 
 	}
 	var mu sync.Mutex
 	count := 0
-	notify := func(run *configs.SweepRun, out *optimizer.Outcome) {
+	notify := func(run *configs.SweepRun, out *optimizer.Outcome, byOther bool) {
 		mu.Lock()
 		defer mu.Unlock()
 		count++
 		if opts.OnRun != nil {
-			opts.OnRun(Event{Run: run, Outcome: out, Done: count, Total: len(mine)})
+			opts.OnRun(Event{Run: run, Outcome: out, ByOther: byOther, Done: count, Total: len(mine)})
 		}
 	}
 	var pending []*configs.SweepRun
 	for _, run := range mine {
 		if done[run.Name] {
 			rep.Resumed++
-			notify(run, nil)
+			notify(run, nil, false)
 		} else {
 			pending = append(pending, run)
 		}
 	}
 	parallel := max(1, opts.Workers)
 	evalWorkers := max(1, runtime.GOMAXPROCS(0)/parallel)
-	jobs := make(chan *configs.SweepRun)
-	var wg sync.WaitGroup
 	var firstErr error
 	var errOnce sync.Once
 	failed := make(chan struct{})
-	for w := 0; w < min(parallel, max(1, len(pending))); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for run := range jobs {
-				out, err := runOne(ctx, run, opts, evalWorkers)
-				if err != nil {
-					errOnce.Do(func() {
-						firstErr = fmt.Errorf("run %s: %w", run.Name, err)
-						close(failed)
-					})
+	told := map[string]bool{} // runs reported held
+	stopped := false
+	// Rounds: the runs to do; then, after a pause, the runs that another
+	// process held, until each is complete or taken over.
+	for round := 0; len(pending) > 0 && !stopped && firstErr == nil; round++ {
+		if round > 0 {
+			select {
+			case <-ctx.Done():
+				stopped = true
+				continue
+			case <-time.After(heldPoll()):
+			}
+			var still []*configs.SweepRun
+			for _, run := range pending {
+				dir := filepath.Join(opts.Out, run.Name)
+				if _, err := os.Stat(dir); err != nil {
+					still = append(still, run)
 					continue
 				}
-				if out == nil { // interrupted: dropped
-					continue
+				if err := checkRunFolder(dir, run); err != nil {
+					return rep, err
 				}
 				mu.Lock()
-				rep.Ran++
+				rep.Resumed++
 				mu.Unlock()
-				notify(run, out)
+				notify(run, nil, true)
 			}
-		}()
-	}
-	stopped := false
-dispatch:
-	for _, run := range pending {
-		// A cancelled context or a failure wins over a free worker.
-		select {
-		case <-ctx.Done():
-			stopped = true
-			break dispatch
-		case <-failed:
-			break dispatch
-		default:
+			if pending = still; len(pending) == 0 {
+				break
+			}
 		}
-		select {
-		case jobs <- run:
-		case <-ctx.Done():
-			stopped = true
-			break dispatch
-		case <-failed:
-			break dispatch
+		jobs := make(chan *configs.SweepRun)
+		var held []*configs.SweepRun
+		var wg sync.WaitGroup
+		for w := 0; w < min(parallel, len(pending)); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for run := range jobs {
+					out, err := runOne(ctx, run, opts, evalWorkers)
+					if errors.Is(err, results.ErrHeld) {
+						mu.Lock()
+						held = append(held, run)
+						first := !told[run.Name]
+						told[run.Name] = true
+						if first && opts.OnHeld != nil {
+							opts.OnHeld(run, err)
+						}
+						mu.Unlock()
+						continue
+					}
+					if err != nil && completeByOther(opts.Out, run) {
+						mu.Lock()
+						rep.Resumed++
+						mu.Unlock()
+						notify(run, nil, true)
+						continue
+					}
+					if err != nil {
+						errOnce.Do(func() {
+							firstErr = fmt.Errorf("run %s: %w", run.Name, err)
+							close(failed)
+						})
+						continue
+					}
+					if out == nil { // interrupted: dropped
+						continue
+					}
+					mu.Lock()
+					rep.Ran++
+					mu.Unlock()
+					notify(run, out, false)
+				}
+			}()
 		}
+	dispatch:
+		for _, run := range pending {
+			// A cancelled context or a failure wins over a free worker.
+			select {
+			case <-ctx.Done():
+				stopped = true
+				break dispatch
+			case <-failed:
+				break dispatch
+			default:
+			}
+			select {
+			case jobs <- run:
+			case <-ctx.Done():
+				stopped = true
+				break dispatch
+			case <-failed:
+				break dispatch
+			}
+		}
+		close(jobs)
+		wg.Wait()
+		sort.Slice(held, func(i, j int) bool { return held[i].Index < held[j].Index })
+		pending = held
 	}
-	close(jobs)
-	wg.Wait()
 	if firstErr != nil {
 		return rep, firstErr
 	}
@@ -276,9 +348,26 @@ dispatch:
 	return rep, nil
 }
 
+// completeByOther reports whether the run's folder is complete in out
+// (another process completed it since this one looked).
+func completeByOther(out string, run *configs.SweepRun) bool {
+	dir := filepath.Join(out, run.Name)
+	if _, err := os.Stat(dir); err != nil {
+		return false
+	}
+	return checkRunFolder(dir, run) == nil
+}
+
+// heldPoll is how often a sweep looks again at the runs another process
+// holds: a quarter of the claims' lease, within 50ms and 15s.
+func heldPoll() time.Duration {
+	return min(max(results.ClaimLease()/4, 50*time.Millisecond), 15*time.Second)
+}
+
 // runOne searches one run and writes its folder. It claims the folder
 // first, so that two processes never search the same run at once (two
-// shards given the same K, say). It returns a nil outcome, and writes
+// shards given the same K, say): a claim another process holds gives an
+// error that wraps results.ErrHeld. It returns a nil outcome, and writes
 // nothing, when ctx interrupted the search.
 func runOne(ctx context.Context, run *configs.SweepRun, opts Options, evalWorkers int) (*optimizer.Outcome, error) {
 	started := time.Now()
@@ -296,7 +385,12 @@ func runOne(ctx context.Context, run *configs.SweepRun, opts Options, evalWorker
 		workers = evalWorkers
 	}
 	var last moo.Progress
-	res, err := optimizer.Run(ctx, e, optimizer.Options{Workers: workers, Progress: func(p moo.Progress) { last = p }})
+	res, err := optimizer.Run(ctx, e, optimizer.Options{Workers: workers, Progress: func(p moo.Progress) {
+		last = p
+		if opts.OnProgress != nil {
+			opts.OnProgress(run, p)
+		}
+	}})
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +429,64 @@ func prepare(sw *configs.Sweep, opts Options) (map[string]bool, error) {
 	if err := createSweepFolder(sw, out, exists, opts.Shard != nil); err != nil {
 		return nil, err
 	}
+	if opts.Shard != nil {
+		if err := recordShards(out, opts.Shard); err != nil {
+			return nil, err
+		}
+	}
 	return completeRuns(sw, out)
+}
+
+// ShardsFileName, in a sweep folder, records the number of shards the
+// sweep is split into, as the first shard gave it: {"shards": N}.
+const ShardsFileName = "shards.json"
+
+type shardsRecord struct {
+	Shards int `json:"shards"`
+}
+
+// recordShards writes the shard count into the sweep folder, or checks it
+// against the one recorded: every shard of a sweep must split it alike.
+func recordShards(out string, sh *Shard) error {
+	path := filepath.Join(out, ShardsFileName)
+	data, _ := json.Marshal(shardsRecord{Shards: sh.N})
+	tmp := filepath.Join(out, fmt.Sprintf(".%s.tmp-%d-%d", ShardsFileName, os.Getpid(), time.Now().UnixNano()))
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o666); err != nil {
+		return &configs.InputError{What: fmt.Sprintf("cannot write into the sweep folder %s: %v", out, err)}
+	}
+	defer os.Remove(tmp)
+	// A hard link creates the file whole, and only when it is not there.
+	if err := os.Link(tmp, path); err == nil {
+		return nil
+	}
+	n, err := RecordedShards(out)
+	if err != nil {
+		return err
+	}
+	if n != sh.N {
+		return &configs.InputError{What: fmt.Sprintf("--shard %s: the sweep in %s is split into %d shards (%s); give --shard K/%d (a shard of another count would run another split's runs)", sh, out, n, ShardsFileName, n)}
+	}
+	return nil
+}
+
+// RecordedShards returns the shard count recorded in a sweep folder, or 0
+// when no shard has run there.
+func RecordedShards(out string) (int, error) {
+	data, err := os.ReadFile(filepath.Join(out, ShardsFileName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	var rec shardsRecord
+	if err == nil {
+		err = json.Unmarshal(data, &rec)
+	}
+	if err == nil && rec.Shards < 1 {
+		err = errors.New("no shard count")
+	}
+	if err != nil {
+		return 0, &configs.InputError{What: fmt.Sprintf("%s: not a shard count (%v); remove it if no shard runs", filepath.Join(out, ShardsFileName), err)}
+	}
+	return rec.Shards, nil
 }
 
 // createSweepFolder makes out a sweep folder: it creates it with
@@ -446,11 +597,26 @@ type MissingError struct {
 	Out     string
 	Missing []*configs.SweepRun
 	Total   int
+	// Shards is the shard count recorded in Out (0 when no shard ran).
+	Shards int
+}
+
+// Owner returns the shard of Shards that holds the run, or nil when the
+// sweep was not split.
+func (e *MissingError) Owner(run *configs.SweepRun) *Shard {
+	if e.Shards < 1 {
+		return nil
+	}
+	return &Shard{K: (run.Index-1)%e.Shards + 1, N: e.Shards}
 }
 
 func (e *MissingError) Error() string {
 	names := make([]string, 0, len(e.Missing))
 	for _, r := range e.Missing {
+		if sh := e.Owner(r); sh != nil {
+			names = append(names, fmt.Sprintf("%s (shard %s)", r.Name, sh))
+			continue
+		}
 		names = append(names, r.Name)
 	}
 	return fmt.Sprintf("%d of %d runs are not complete in %s: %s", len(e.Missing), e.Total, e.Out, strings.Join(names, ", "))
@@ -480,7 +646,11 @@ func SummarizeFolder(sw *configs.Sweep, out string) (*results.SweepSummary, erro
 		}
 	}
 	if len(missing) > 0 {
-		return nil, &MissingError{Out: out, Missing: missing, Total: len(sw.Runs)}
+		n, err := RecordedShards(out)
+		if err != nil {
+			return nil, err
+		}
+		return nil, &MissingError{Out: out, Missing: missing, Total: len(sw.Runs), Shards: n}
 	}
 	sum, err := Summarize(sw, out)
 	if err != nil {

@@ -307,3 +307,44 @@ func TestCountsSweep(t *testing.T) {
 		t.Errorf("first run's analysis %+v, last run's count %q", c, sw.Runs[53].Config.Analysis.Contention)
 	}
 }
+
+// TestHeldRunLast: a shard that meets a run whose claim a live process
+// holds does its other runs first, then waits for that run and takes its
+// claim once the holder gives it up; the held run is reported once.
+func TestHeldRunLast(t *testing.T) {
+	sw := load(t, watersSweep)
+	out := filepath.Join(t.TempDir(), "sweep")
+	if err := results.SetClaimIdentity("", 400*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	defer results.SetClaimIdentity("", 0)
+	holder, err := results.ClaimDir(filepath.Join(out, sw.Runs[0].Name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Release()
+	var held, order []string
+	rep, err := sweep.Run(context.Background(), sw, sweep.Options{Out: out, Shard: &sweep.Shard{K: 1, N: 4},
+		OnHeld: func(run *configs.SweepRun, err error) {
+			held = append(held, run.Name)
+			if !errors.Is(err, results.ErrHeld) {
+				t.Errorf("held: %v", err)
+			}
+		},
+		OnRun: func(ev sweep.Event) {
+			order = append(order, ev.Run.Name)
+			if ev.Done == 2 {
+				holder.Release()
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{sw.Runs[4].Name, sw.Runs[8].Name, sw.Runs[0].Name}
+	if strings.Join(order, " ") != strings.Join(want, " ") || rep.Ran != 3 || len(held) != 1 || held[0] != sw.Runs[0].Name {
+		t.Errorf("runs in the order %v (want %v), held %v, report %+v", order, want, held, rep)
+	}
+	if n, err := sweep.RecordedShards(out); n != 4 || err != nil {
+		t.Errorf("recorded shards: %d, %v", n, err)
+	}
+}
