@@ -1,6 +1,9 @@
 package configs
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // Config is what hetmap runs on: a system plus the conventions and analysis
 // options that Amalthea does not carry.
@@ -69,6 +72,24 @@ type Analysis struct {
 	// requirement says; empty keeps each requirement's own (davare unless
 	// it names another).
 	RequirementBound string `json:"requirement_bound,omitempty" yaml:"requirement_bound,omitempty"`
+	// ExecutionScale multiplies every task's execution demand (the
+	// worst-case CPU ticks on every unit and the GPU kernels' time; memory
+	// lines unchanged) by a factor (default 1; above 0, at most 1000,
+	// read to the millionth): a what-if, and the way to re-check a margin
+	// that hetmap reports (optimizer.Margins) by hand.
+	ExecutionScale float64 `json:"execution_scale,omitempty" yaml:"execution_scale,omitempty"`
+}
+
+// MaxExecutionScale bounds analysis.execution_scale.
+const MaxExecutionScale = 1000
+
+// ExecutionScalePPM is analysis.execution_scale in millionths (1 000 000
+// for the default, 1), the integer the analyses scale by.
+func (a *Analysis) ExecutionScalePPM() int64 {
+	if a.ExecutionScale == 0 {
+		return 1_000_000
+	}
+	return int64(math.Round(a.ExecutionScale * 1e6))
 }
 
 // GPU models.
@@ -170,6 +191,9 @@ func (a *Analysis) Defaults() {
 	}
 	if a.TimeSliceStep == 0 {
 		a.TimeSliceStep = Millisecond
+	}
+	if a.ExecutionScale == 0 {
+		a.ExecutionScale = 1
 	}
 }
 

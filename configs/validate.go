@@ -2,6 +2,7 @@ package configs
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -41,6 +42,9 @@ func Validate(cfg *Config) error {
 	}
 	if a.TimeSliceStep <= 0 {
 		return inputErrorf("analysis.time_slice_step", "must be positive")
+	}
+	if x := a.ExecutionScale; math.IsNaN(x) || x <= 0 || x > MaxExecutionScale || a.ExecutionScalePPM() < 1 {
+		return inputErrorf("analysis.execution_scale", "must be a factor above 0 and at most %d (1 is the model's execution times), got %v", MaxExecutionScale, x)
 	}
 	s := cfg.System
 	if n := SliceValues(s.TimeSlice, a.TimeSliceStep); n > MaxSliceValues {

@@ -20,6 +20,7 @@ var zeroMeansDefault = map[string]string{
 	"search.max_joint_orders":  "give at least 1, or leave the key out for the default, 4096",
 	"search.free":              "list the genes the search may change (units, offloading, gpu_priorities, time_slices), or leave the key out for all of them",
 	"search.objectives":        "list what to minimise, or leave the key out for every chain's latency",
+	"analysis.execution_scale": "give a factor above 0, or leave the key out for the default, 1",
 	"analysis.time_slice_step": "give a positive duration, or leave the key out for the default, 1ms",
 	"memory.line_size":         "give the bytes per DRAM access, a positive size such as 64",
 }

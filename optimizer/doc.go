@@ -279,6 +279,20 @@
 // its window term; BenchmarkEvaluateCounts), and so does a search. An Evaluator is not safe for concurrent use; Clone
 // gives each goroutine its own scratch and cache.
 //
+// # Margins
+//
+// Margins (margins.go) computes how far a mapping's execution demand may
+// grow: the largest factor, to 0.1 % and rounded down, on every task's
+// worst-case CPU compute and GPU kernel time (memory lines unchanged;
+// scale.go) for which every deadline and every chain latency requirement
+// holds, the same per kind of unit and per task, and what fails just
+// above it, by bisection over Evaluate with the mapping's priority orders
+// fixed (MAST's slack, Medina et al. 2001). analysis.execution_scale
+// applies such a factor to a whole analysis, so a user re-checks a margin
+// by hand. TestMarginClosedForm checks a hand-computed example,
+// TestMarginsBisect that random feasible and infeasible mappings hold at
+// their margins and fail 0.2 % above them.
+//
 // # Chains
 //
 // ChainMember and ChainMembers give the view of a task that the chains

@@ -169,6 +169,7 @@ type Evaluator struct {
 	key       []byte
 	vars      variantScratch   // PriorityVariants
 	joint     jointScratch     // JointOrders
+	margin    marginScratch    // Margins
 	cache     map[string]int32 // GPU configuration → offset into cacheR
 	cacheR    []gpu.Response   // len(gpus) per entry; WorstOrder always nil
 }
@@ -352,28 +353,12 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 		e.tasks[gi.pre].gpu = len(e.gpus)
 		e.gpus = append(e.gpus, gi)
 	}
-	// Release jitter of the GPU jobs. A job is launched when its offloading
-	// task's pre-processing ends: no earlier than the best-case pre-processing
-	// after the task's release and, if the task meets its deadline D, no later
-	// than D minus the best-case GPU job and post-processing. So J ≤ D −
-	// (best pre + post, over the cores the task may use) − best GPU job; a
-	// mapping where the offloading task misses D is infeasible anyway.
-	for g := range e.gpus {
-		gi := &e.gpus[g]
-		pre := &e.tasks[gi.pre]
-		d := pre.deadline
-		if d <= 0 {
-			d = pre.period
-		}
-		best := int64(-1)
-		for _, c := range pre.cpu {
-			if c.ok && (best < 0 || c.bestExec < best) {
-				best = c.bestExec
-			}
-		}
-		gpuBest := satAdd(satMul(gi.copyInLines+gi.copyOutLines, e.ce.Baseline), gi.kernelBest)
-		gi.jitter = max(0, d-max(best, 0)-gpuBest)
+	// The execution demand scaled (analysis.execution_scale), then the
+	// GPU jobs' release jitter, which rests on the best cases.
+	if ppm := cfg.Analysis.ExecutionScalePPM(); ppm != scaleOne {
+		e.scaleInPlace(scaling{ppm: ppm, task: -1})
 	}
+	e.initGPUJitter()
 
 	// Chains: task indices, checked.
 	for _, c := range s.Chains {
@@ -685,6 +670,32 @@ func (e *Evaluator) gpuTask(s *configs.System, cfg *configs.Config, lines map[st
 		gi.defaultSlice = gi.kernel
 	}
 	return gi, nil
+}
+
+// initGPUJitter bounds the release jitter of every GPU task's jobs. A job
+// is launched when its offloading task's pre-processing ends: no earlier
+// than the best-case pre-processing after the task's release and, if the
+// task meets its deadline D, no later than D minus the best-case GPU job
+// and post-processing. So J ≤ D − (best pre + post, over the cores the task
+// may use) − best GPU job; a mapping where the offloading task misses D is
+// infeasible anyway.
+func (e *Evaluator) initGPUJitter() {
+	for g := range e.gpus {
+		gi := &e.gpus[g]
+		pre := &e.tasks[gi.pre]
+		d := pre.deadline
+		if d <= 0 {
+			d = pre.period
+		}
+		best := int64(-1)
+		for _, c := range pre.cpu {
+			if c.ok && (best < 0 || c.bestExec < best) {
+				best = c.bestExec
+			}
+		}
+		gpuBest := satAdd(satMul(gi.copyInLines+gi.copyOutLines, e.ce.Baseline), gi.kernelBest)
+		gi.jitter = max(0, d-max(best, 0)-gpuBest)
+	}
 }
 
 func b2i64(b bool) int64 {
