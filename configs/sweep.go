@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"path/filepath"
 	"reflect"
@@ -47,6 +48,7 @@ import (
 //	analysis.interfering_cores      -                  whole number, or auto (the sound convention)
 //	analysis.copy_engine_active     -                  true, false, or auto (the sound convention)
 //	analysis.time_slice_step        -                  duration: the grid of slices the search tries
+//	analysis.execution_scale        -                  factor: every task's execution demand scaled
 //	conventions.deadlines           -                  period, model
 //	kernel.blocks                   task: a GPU task   whole number
 //	kernel.threads_per_block        task: a GPU task   whole number
@@ -160,7 +162,7 @@ func (p *SweepParameter) ValueType() string {
 		return "frequency"
 	case svSize:
 		return "size"
-	case svInt, svIntOrAuto:
+	case svInt, svIntOrAuto, svFactor:
 		return "number"
 	}
 	return "choice"
@@ -418,10 +420,12 @@ const (
 	svIntOrAuto
 	svBoolOrAuto
 	svChoice
+	// svFactor is a decimal factor, kept in millionths.
+	svFactor
 )
 
 var sweepTypeNames = map[sweepType]string{svDuration: "a duration", svFrequency: "a frequency", svSize: "a size",
-	svInt: "a whole number", svIntOrAuto: "a whole number or auto", svBoolOrAuto: "true, false or auto", svChoice: "one of"}
+	svInt: "a whole number", svIntOrAuto: "a whole number or auto", svBoolOrAuto: "true, false or auto", svChoice: "one of", svFactor: "a factor (a decimal number)"}
 
 type sweepQual int
 
@@ -498,6 +502,7 @@ var sweepSpecs = []*sweepSpec{
 			c.Analysis.CopyEngineActive = &b
 		}
 	}},
+	{name: "analysis.execution_scale", typ: svFactor, positive: true, apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Analysis.ExecutionScale = float64(v.n) / 1e6 }},
 	{name: "analysis.time_slice_step", typ: svDuration, positive: true, apply: func(c *Config, _ *SweepParameter, v sweepValue) {
 		c.Analysis.TimeSliceStep = Duration(v.n)
 	}},
@@ -629,9 +634,9 @@ func (p *SweepParameter) resolve(sys *System) *InputError {
 func (p *SweepParameter) expandRange() *InputError {
 	s, r := p.spec, p.Range
 	switch s.typ {
-	case svDuration, svFrequency, svSize, svInt, svIntOrAuto:
+	case svDuration, svFrequency, svSize, svInt, svIntOrAuto, svFactor:
 	default:
-		return inputErrorf(p.where+".range", "%s takes values, not a range (ranges are for durations, frequencies, sizes and whole numbers)", p.Name)
+		return inputErrorf(p.where+".range", "%s takes values, not a range (ranges are for durations, frequencies, sizes, whole numbers and factors)", p.Name)
 	}
 	var ends [3]sweepValue
 	for k, f := range []struct {
@@ -679,6 +684,8 @@ func (s *sweepSpec) value(n int64) sweepValue {
 		v.text = Frequency(n).String()
 	case svSize:
 		v.text = strconv.FormatInt(n, 10) + "B"
+	case svFactor:
+		v.text = strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(float64(n)/1e6, 'f', 6, 64), "0"), ".")
 	default:
 		v.text = strconv.FormatInt(n, 10)
 	}
@@ -771,6 +778,17 @@ func (s *sweepSpec) parseValue(raw any) (sweepValue, error) {
 	case svChoice:
 		if isStr && contains(s.choices, str) {
 			return sweepValue{text: str, s: str}, nil
+		}
+	case svFactor:
+		x, ok := raw.(float64)
+		if isInt {
+			x, ok = float64(n), true
+		}
+		if ok && !math.IsNaN(x) && x > 0 && x <= MaxExecutionScale {
+			return s.value(int64(math.Round(x * 1e6))), nil
+		}
+		if ok {
+			return sweepValue{}, fmt.Errorf("%v: a factor above 0 and at most %d", sweepQuote(raw), MaxExecutionScale)
 		}
 	}
 	return bad()

@@ -3,6 +3,7 @@ package configs
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -296,5 +297,32 @@ func TestContentionOption(t *testing.T) {
 	if _, err := loadSweep(t, "base: builtin\nparameters: [{name: analysis.contention, values: [exact]}]\n", nil); err == nil ||
 		!strings.Contains(err.Error(), "exact") {
 		t.Errorf("unknown count: %v", err)
+	}
+}
+
+// TestSweepExecutionScale: a factor parameter, by values and by range
+// (1, 1.05, 1.1: the step in millionths, so no float drift), and out of
+// bounds.
+func TestSweepExecutionScale(t *testing.T) {
+	sw, err := loadSweep(t, `
+base: builtin
+parameters:
+  - {name: analysis.execution_scale, range: {from: 1, to: 1.1, step: 0.05}}
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range sw.Runs {
+		got = append(got, r.Settings[0].Value+"="+strconv.FormatFloat(r.Config.Analysis.ExecutionScale, 'f', -1, 64))
+	}
+	if want := []string{"1=1", "1.05=1.05", "1.1=1.1"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("runs %v, want %v", got, want)
+	}
+	for _, bad := range []string{"[0]", "[1001]", "[-1]", "[fast]"} {
+		_, err := loadSweep(t, "base: builtin\nparameters:\n  - {name: analysis.execution_scale, values: "+bad+"}\n", nil)
+		if err == nil || !strings.Contains(err.Error(), "parameters[0].values[0]") || !strings.Contains(err.Error(), "factor") {
+			t.Errorf("values %s: %v", bad, err)
+		}
 	}
 }
