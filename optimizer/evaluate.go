@@ -42,7 +42,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		e.initResult(r)
 	}
 	r.Schedulable, r.Misses, r.Violation, r.Undecided = true, 0, 0, 0
-	r.Chains, r.Windows = r.Chains[:0], r.Windows[:0]
+	r.Chains, r.Windows, r.Margins = r.Chains[:0], r.Windows[:0], nil
 	r.RequirementReports = r.RequirementReports[:0]
 
 	// 1. Roles, the tasks of every core, and who accesses memory.

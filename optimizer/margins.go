@@ -111,8 +111,10 @@ type Margins struct {
 // MarginOptions choose what Margins computes; the zero value computes
 // everything.
 type MarginOptions struct {
-	// OnlyExecutionScale skips the margins per kind and per task.
-	OnlyExecutionScale bool
+	// OnlyExecutionScale skips the margins per kind and per task;
+	// NoTasks skips the margins per task (each costs a bisection, so that
+	// a front of many points of a large system gets the others only).
+	OnlyExecutionScale, NoTasks bool
 }
 
 // marginScratch is the per-evaluator state of Margins.
@@ -167,7 +169,7 @@ func (e *Evaluator) Margins(a *Assignment, r *Result, opts MarginOptions) (*Marg
 	}
 	for i := range r.Tasks {
 		tr := &r.Tasks[i]
-		if tr.Role == NotRunning {
+		if tr.Role == NotRunning || opts.NoTasks {
 			continue
 		}
 		mg, err := e.margin1(scaling{task: i}, holds)
@@ -181,6 +183,17 @@ func (e *Evaluator) Margins(a *Assignment, r *Result, opts MarginOptions) (*Marg
 		m.Tasks = append(m.Tasks, tm)
 	}
 	return m, nil
+}
+
+// AnalyzeMargins fills r.Margins for mapping a, just evaluated into r by
+// this evaluator (see Margins).
+func (e *Evaluator) AnalyzeMargins(a *Assignment, r *Result, opts MarginOptions) error {
+	m, err := e.Margins(a, r, opts)
+	if err != nil {
+		return err
+	}
+	r.Margins = m
+	return nil
 }
 
 // maxPerMille is configs.MaxExecutionScale in thousandths.

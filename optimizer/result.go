@@ -311,6 +311,9 @@ type Result struct {
 	// window under the three counts once AnalyzeContention has run on this
 	// result (see ContentionDetail); Evaluate empties it.
 	Windows []TaskContention
+	// Margins holds the mapping's margins once AnalyzeMargins has run on
+	// this result; Evaluate empties it.
+	Margins *Margins
 
 	owner *configs.Config // the configuration the static fields are for
 }

@@ -55,6 +55,9 @@ type AnalysisJSON struct {
 	// NotApplied lists the tasks' requirements of the model that the
 	// deadline convention sets aside: the verdicts do not check them.
 	NotApplied []NotAppliedJSON `json:"requirements_not_applied"`
+	// Margins are the mapping's margins (optimizer.Margins), when they
+	// were computed.
+	Margins *MarginsJSON `json:"margins,omitempty"`
 }
 
 // AnalysisTaskJSON is one running task. WCETNs = ComputeNs + MemoryNs +
@@ -188,6 +191,7 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 	out.Chains = NewChainsJSON(r)
 	out.Requirements = NewRequirementsJSON(r)
 	out.NotApplied = NewNotAppliedJSON(cfg)
+	out.Margins = NewMarginsJSON(r.Margins)
 	if out.Reasons == nil {
 		out.Reasons = []string{}
 	}
@@ -443,6 +447,7 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *opti
 	}
 	writeChainTable(p, r)
 	writeRequirementTable(p, r)
+	writeMarginTable(p, r)
 	if r.Schedulable && !r.RequirementsMet {
 		p.f("\nVerdict: INFEASIBLE: all %d running tasks meet their deadlines, but chain latency requirements are missed (total excess %s).\n",
 			running, FormatDuration(configs.Duration(r.Violation)))

@@ -93,6 +93,9 @@ entry. Priorities given in the file are used on every core where each task has o
 			if err := e.AnalyzeContention(r); err != nil {
 				return err
 			}
+			if err := e.AnalyzeMargins(a, r, optimizer.MarginOptions{}); err != nil {
+				return err
+			}
 			if asJSON {
 				err = results.WriteAnalysisJSON(cmd.OutOrStdout(), cfg, mapping, r)
 			} else {

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMarginRecheckedByHand is issue 18's check as a reviewer does it:
+// analyze --json reports margins.execution_scale for point 1 of the
+// default front, the configuration analysis.execution_scale at that factor
+// gives schedulable: true, and 2 % more gives false.
+func TestMarginRecheckedByHand(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	if _, errOut, code := hetmap(t, "optimize", "--out", run); code != 0 {
+		t.Fatalf("optimize: exit %d: %s", code, errOut)
+	}
+	point := filepath.Join(run, "mappings", "point-1.yaml")
+	out, errOut, code := hetmap(t, "analyze", "--mapping", point, "--json")
+	if code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, errOut)
+	}
+	var a struct {
+		Schedulable bool `json:"schedulable"`
+		Margins     *struct {
+			ExecutionScale *float64 `json:"execution_scale"`
+			Status         string   `json:"status"`
+			Binding        string   `json:"binding"`
+			Kinds          []struct {
+				Kind           string   `json:"kind"`
+				ExecutionScale *float64 `json:"execution_scale"`
+			} `json:"kinds"`
+			Tasks []struct {
+				Task    string `json:"task"`
+				SlackNs *int64 `json:"slack_ns"`
+			} `json:"tasks"`
+		} `json:"margins"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Margins == nil || a.Margins.ExecutionScale == nil || a.Margins.Status != "found" || len(a.Margins.Kinds) != 3 || len(a.Margins.Tasks) == 0 {
+		t.Fatalf("margins %+v", a.Margins)
+	}
+	scale := *a.Margins.ExecutionScale
+	if scale <= 1 || !strings.Contains(a.Margins.Binding, "misses its deadline") {
+		t.Errorf("execution scale %v, binding %q: a feasible point has a margin above 1 and something that binds", scale, a.Margins.Binding)
+	}
+	for _, c := range []struct {
+		factor float64
+		want   bool
+	}{{scale, true}, {scale * 1.02, false}} {
+		cfg := filepath.Join(dir, fmt.Sprintf("scale-%v.yaml", c.factor))
+		if err := os.WriteFile(cfg, []byte(fmt.Sprintf("model: builtin\nanalysis: {execution_scale: %v}\n", c.factor)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := hetmap(t, "analyze", "--config", cfg, "--mapping", point, "--json")
+		var b struct {
+			Schedulable bool `json:"schedulable"`
+		}
+		if err := json.Unmarshal([]byte(out), &b); err != nil {
+			t.Fatalf("execution_scale %v: %v (exit %d, %s)", c.factor, err, code, errOut)
+		}
+		if b.Schedulable != c.want || (code == 0) != c.want {
+			t.Errorf("execution_scale %v: schedulable %v, exit %d; want %v", c.factor, b.Schedulable, code, c.want)
+		}
+	}
+}
