@@ -40,8 +40,9 @@ type Search struct {
 
 // Objective is one thing the search minimises: a chain's latency (Chain
 // set; Paradigm, Metric and Bound override analysis.chain_latency), or Kind
-// "cores-used" (the CPU cores with a task) or "max-utilisation" (the highest
-// CPU core utilisation).
+// "cores-used" (the CPU cores with a task), "max-utilisation" (the highest
+// CPU core utilisation) or "margin" (the margin on execution demand,
+// maximised: minimised as its negative).
 type Objective struct {
 	Kind     string `json:"kind,omitempty" yaml:"kind,omitempty"`
 	Chain    string `json:"chain,omitempty" yaml:"chain,omitempty"`
@@ -55,6 +56,11 @@ const (
 	ObjectiveChain          = "chain"
 	ObjectiveCoresUsed      = "cores-used"
 	ObjectiveMaxUtilisation = "max-utilisation"
+	// ObjectiveMargin maximises the mapping's margin on execution demand
+	// (optimizer.Margins: the largest factor on every task's execution
+	// demand that keeps it feasible), minimised as its negative and shown
+	// as a factor.
+	ObjectiveMargin = "margin"
 
 	AlgorithmNSGA2      = "nsga2"
 	AlgorithmExhaustive = "exhaustive"
@@ -195,12 +201,12 @@ func (s *Search) validate(sys *System) error {
 			if err := cl.Validate(where); err != nil {
 				return err
 			}
-		case ObjectiveCoresUsed, ObjectiveMaxUtilisation:
+		case ObjectiveCoresUsed, ObjectiveMaxUtilisation, ObjectiveMargin:
 			if o.Chain != "" || o.Paradigm != "" || o.Metric != "" || o.Bound != "" {
 				return inputErrorf(where, "objective %s takes no chain, paradigm, metric or bound", o.Kind)
 			}
 		default:
-			return inputErrorf(where+".kind", "%q is not an objective (chain, cores-used, max-utilisation)", o.Kind)
+			return inputErrorf(where+".kind", "%q is not an objective (chain, cores-used, max-utilisation, margin)", o.Kind)
 		}
 		if seen[o.Name()] {
 			return inputErrorf(where, "objective %q is given twice", o.Name())

@@ -101,6 +101,9 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Res
 		}
 		c := variantCore{at: len(j.ids), k: len(ids), off: len(j.prio)}
 		j.ids = append(j.ids, ids...)
+		// The core's tasks as the relaxed test saw them (the per-core memo
+		// of the challenge pass may have skipped building them).
+		e.coreTasksOf(a, j.rx, u, false)
 		if !e.relaxedOrders(u, &c, limit) && !e.jointBroken {
 			res.Complete = false
 			return res, nil

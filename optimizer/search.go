@@ -73,6 +73,10 @@ type Problem struct {
 	// counts, activated tasks): the exhaustive search varies a feasible
 	// mapping's orders jointly (JointOrders) instead of core by core.
 	interact bool
+	// margin: an objective is the margin, which every core's order can
+	// change (not only through the chain members' response times): the
+	// exhaustive search varies a feasible mapping's orders jointly.
+	margin bool
 	// choice says why an auto search chose its algorithm (chooseAlgorithm).
 	choice string
 
@@ -150,6 +154,15 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 	for _, o := range p.objectives {
 		if o.chain >= 0 {
 			markChain(o.chain)
+		}
+		if o.cfg.Kind == configs.ObjectiveMargin {
+			// A margin depends on every task's response, and on the
+			// orders beyond them: every order matters (JointOrders in the
+			// exhaustive search).
+			p.margin, p.anyRelevant = true, true
+			for k := range p.relevant {
+				p.relevant[k] = true
+			}
 		}
 	}
 	// A chain latency requirement is a constraint on a chain: its members'
@@ -355,7 +368,7 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 		// Decode only builds valid assignments; an error here is a bug.
 		panic(fmt.Sprintf("optimizer: evaluating a decoded genome: %v", err))
 	}
-	w.buf = w.p.objectivesOf(w.e, w.r, out.Objectives, w.buf)
+	w.buf = w.p.objectivesOf(w.e, w.a, w.r, out.Objectives, w.buf)
 	out.Violation = 0
 	if w.r.Undecided > 0 {
 		w.undecided++
@@ -402,7 +415,7 @@ func (w *worker) decide() {
 		if !rb.Schedulable {
 			return
 		}
-		w.buf = p.objectivesOf(w.e, rb, w.obj, w.buf)
+		w.buf = p.objectivesOf(w.e, b, rb, w.obj, w.buf)
 		if rb.Schedulable && rb.RequirementsMet {
 			seen.feasible = true
 			w.side.add(w.obj, b)
@@ -443,7 +456,7 @@ func (r *Result) maxCoreUtilisation() float64 {
 // mapping does not have, short of the job-enumeration limit) counts as a
 // violation of 1 ms, reported through a negative objective that the caller
 // turns into infeasibility.
-func (p *Problem) objectivesOf(e *Evaluator, r *Result, out []float64, buf []chains.Member) []chains.Member {
+func (p *Problem) objectivesOf(e *Evaluator, a *Assignment, r *Result, out []float64, buf []chains.Member) []chains.Member {
 	for i, o := range p.objectives {
 		switch o.cfg.Kind {
 		case configs.ObjectiveChain:
@@ -465,6 +478,20 @@ func (p *Problem) objectivesOf(e *Evaluator, r *Result, out []float64, buf []cha
 				}
 			}
 			out[i] = float64(n)
+		case configs.ObjectiveMargin:
+			// The margin is maximised: its negative is minimised. Only a
+			// feasible mapping gets objectives (the caller discards them
+			// otherwise), and a bisection is not worth it for the others.
+			if !r.Schedulable || !r.RequirementsMet {
+				out[i] = 0
+				continue
+			}
+			m, err := e.Margins(a, r, MarginOptions{OnlyExecutionScale: true})
+			if err != nil {
+				// The mapping was just evaluated: an error here is a bug.
+				panic(fmt.Sprintf("optimizer: the margin of a mapping: %v", err))
+			}
+			out[i] = -m.ExecutionScale.Factor()
 		case configs.ObjectiveMaxUtilisation:
 			m := 0.0
 			for u := range r.Units {

@@ -237,13 +237,13 @@ func (w *worker) feasibleMapping(feasible bool) {
 		if !rb.Schedulable {
 			return
 		}
-		w.buf = p.objectivesOf(w.e, rb, w.obj, w.buf)
+		w.buf = p.objectivesOf(w.e, b, rb, w.obj, w.buf)
 		if rb.Schedulable && rb.RequirementsMet {
 			seen.feasible = true
 			w.side.add(w.obj, b)
 		}
 	}
-	if p.exhaustive && p.interact {
+	if p.exhaustive && (p.interact || p.margin) {
 		// The cores' orders interact: every joint order that can pass.
 		w.decided[key] = true
 		jr, err := w.e.JointOrders(w.ca, p.search.MaxJointOrders, w.b, w.rb, emit)

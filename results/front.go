@@ -525,6 +525,8 @@ func objectiveHeads(objs []configs.Objective, rows [][]string, wide bool) (heads
 			heads = append(heads, o.Chain)
 		case o.Kind == configs.ObjectiveMaxUtilisation:
 			heads = append(heads, "busiest core")
+		case o.Kind == configs.ObjectiveMargin:
+			heads = append(heads, "margin")
 		default:
 			heads = append(heads, o.Name())
 		}
@@ -660,6 +662,8 @@ func objectiveValue(o configs.Objective, v float64) string {
 		return strconv.FormatFloat(v, 'f', 3, 64) // ms, as the heading says
 	case configs.ObjectiveMaxUtilisation:
 		return FormatPercent(v)
+	case configs.ObjectiveMargin:
+		return MarginFactor(v)
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }

@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
@@ -112,4 +113,10 @@ func formatSlack(ps int64) string {
 		return "−" + FormatDuration(configs.Duration(-ps))
 	}
 	return FormatDuration(configs.Duration(ps))
+}
+
+// MarginFactor writes the margin objective (minimised as the negative of
+// the factor) as the factor: "×1.019".
+func MarginFactor(objective float64) string {
+	return "×" + strconv.FormatFloat(-objective, 'f', 3, 64)
 }

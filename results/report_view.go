@@ -387,12 +387,17 @@ func objectiveAxes(run *reportRun) []frontAxis {
 				if _, demand := demandShown(run.cfg); demand {
 					a.name += " (Σ C/T, challenge count)"
 				}
+			case configs.ObjectiveMargin:
+				a.name, a.unit = "margin on execution demand", "×"
 			}
 		}
 		for _, p := range run.points {
 			val := p.Objectives[k]
-			if a.unit == "%" {
+			switch a.unit {
+			case "%":
 				val *= 100
+			case "×":
+				val = -val // the margin, minimised as its negative
 			}
 			a.vals = append(a.vals, val)
 		}
