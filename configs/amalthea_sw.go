@@ -8,7 +8,7 @@ import (
 )
 
 // The software model: labels, runnables and tasks. An activity graph (the
-// callGraph of 0.9.3 to 0.9.6) is flattened into hetmap's model of a task,
+// callGraph of 0.9.0 to 0.9.6) is flattened into hetmap's model of a task,
 // a sequence of runnables that each read, compute and write: runnable calls
 // stay runnables; items placed directly in a task's graph (ticks, label
 // accesses) become a runnable of the task named after their place
@@ -383,7 +383,7 @@ var itemKinds = map[string]itemKind{
 	"SenderReceiverRead": itemDemand, "SenderReceiverWrite": itemDemand, "ModeLabelAssignment": itemDemand,
 	"RunnableCall": itemCall, "Group": itemGroup,
 	"ModeSwitch": itemSwitch, "Switch": itemSwitch, "ProbabilitySwitch": itemSwitch,
-	// Amalthea 0.9.3 and 0.9.4: a task's graph is a list of CallSequences
+	// Amalthea 0.9.0 to 0.9.4: a task's graph is a list of CallSequences
 	// of calls (TaskRunnableCall, …); a runnable's items are
 	// RunnableModeSwitch and RunnableProbabilitySwitch where later versions
 	// have ModeSwitch and ProbabilitySwitch.
@@ -473,7 +473,7 @@ func (im *importer) graphItems(where string, n *xnode) ([]*xnode, error) {
 }
 
 // groupItems returns the items of a Group, or the calls of a CallSequence
-// (0.9.3 and 0.9.4).
+// (0.9.0 to 0.9.4).
 func groupItems(g *xnode) []*xnode {
 	if g.typ() == "CallSequence" {
 		return g.children("calls")
@@ -670,7 +670,7 @@ func (im *importer) runnableDemand(where string, at *xnode, name string) (*deman
 var runnableChildren = map[string]bool{
 	"activityGraph": true, "callGraph": true, "customProperties": true, "parameters": true, "executionCondition": true,
 	"localLabels": true, "size": true, "tags": true, "activations": true, "section": true, "namespace": true, "runnableRequirements": true,
-	"runnableItems": true, "deadline": true, // 0.9.3 and 0.9.4
+	"runnableItems": true, "deadline": true, // 0.9.0 to 0.9.4
 }
 
 func (im *importer) runnables() error {
