@@ -248,6 +248,13 @@ type importer struct {
 	events map[string]*xnode
 	// event chains by name (top-level EventChains)
 	chainNodes map[string]*xnode
+	// Amalthea 0.9.0 to 0.9.2 (amalthea_old.go): the definitions whose IPC
+	// was noted, the ExecutionNeeds read, the instruction counts that were
+	// not a whole number of cycles and the first of them.
+	ipcNoted092  map[string]bool
+	needs092     int
+	rounded092   int
+	roundedAt092 string
 }
 
 func (im *importer) warn(where, format string, args ...any) {
@@ -336,6 +343,7 @@ func (im *importer) run() (*System, error) {
 			return nil, err
 		}
 	}
+	im.summary092()
 	im.sys.Memory = im.challengeMemory()
 	im.warn("hwModel", "memory-contention parameters are not part of an Amalthea model: using the WATERS 2019 challenge values (baseline from the DRAM latency of the model; K and sGPU from the challenge text; copy engine 3 ns + 0.5 ns per interfering core)")
 	return &im.sys, nil
@@ -532,6 +540,9 @@ func (im *importer) processingUnit(m *xnode, freqs map[string]Frequency) error {
 
 // latencyCycles reads an access latency in cycles: its worst case.
 func (im *importer) latencyCycles(where string, v *xnode) (int64, error) {
+	if im.before093() {
+		return im.latency092(where, v)
+	}
 	if v.typ() == "" {
 		// Older files write the value without a type.
 		n, err := scaleDecimal(strings.TrimSpace(orZero(v.attr("value"))), 1)
@@ -849,6 +860,10 @@ func (im *importer) operatingSystem(o *xnode) error {
 		switch k.name {
 		case "taskSchedulers":
 		case "interruptControllers", "customProperties":
+			continue
+		case "overhead":
+			// A reference to an OsOverhead (an href child where it is in
+			// another file): the overheads are read past, with their warning.
 			continue
 		case "osDataConsistency":
 			if m := k.attr("mode"); m != "" && m != "noProtection" && m != "_undefined_" {

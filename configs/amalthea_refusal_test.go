@@ -44,7 +44,7 @@ func TestAmaltheaRefusals(t *testing.T) {
 		{name: "unclosed", input: synth(t)[:strings.Index(synth(t), "<hwModel>")], where: "", what: "<Amalthea> is not closed (the file is truncated?)"},
 		{name: "mismatched end tag", input: strings.Replace(synth(t), "</hwModel>", "</hwModels>", 1), where: "", what: "</hwModels> closes <hwModel>"},
 		{name: "too deep", input: item(deep), where: "", what: "nested deeper than 200 levels"},
-		{name: "older metamodel", input: strings.Replace(synth(t), "amalthea/0.9.9", "amalthea/0.9.2", 1), where: "Amalthea", what: "the model is Amalthea 0.9.2 (namespace http://app4mc.eclipse.org/amalthea/0.9.2), older than hetmap reads: hetmap reads Amalthea 0.9.3 to 3.3.0"},
+		{name: "older metamodel", input: strings.Replace(synth(t), "amalthea/0.9.9", "amalthea/0.8.3", 1), where: "Amalthea", what: "the model is Amalthea 0.8.3 (namespace http://app4mc.eclipse.org/amalthea/0.8.3), older than hetmap reads: hetmap reads Amalthea 0.9.0 to 3.3.0"},
 		{name: "ITEA root", input: `<?xml version="1.0"?><central:AMALTHEA xmlns:central="http://www.amalthea.itea2.org/model/1.3.0/central"/>`, where: "AMALTHEA", what: "an ITEA AMALTHEA model"},
 		{name: "not Amalthea", input: `<?xml version="1.0"?><project/>`, where: "project", what: "not an Amalthea model: the root element is <project>"},
 		{name: "foreign namespace", input: strings.Replace(synth(t), "http://app4mc.eclipse.org/amalthea/0.9.9", "http://example.com/other", 1), where: "Amalthea", what: "unsupported namespace"},
@@ -193,6 +193,13 @@ func TestAmaltheaRefusals(t *testing.T) {
 	tests[findRefusal(t, tests, "segment does not connect")] = refusal{name: "segment does not connect",
 		input: synth(t, `response="E2?type=ProcessEvent"{CHAIN}/>`, `response="E2?type=ProcessEvent" itemType="sequence"><items xsi:type="am:EventChainContainer"><eventChain name="first" stimulus="E1?type=ProcessEvent" response="E1?type=ProcessEvent"/></items><items xsi:type="am:EventChainContainer"><eventChain name="second" stimulus="E2?type=ProcessEvent" response="E2?type=ProcessEvent"/></items></eventChains>`),
 		where: "constraintsModel/eventChains[C]/items[1][second]", what: "the segment does not connect: it starts at E2 (task T2) but segment first ends at task T1"}
+	checkRefusals(t, tests)
+}
+
+// checkRefusals writes each refusal's input to a file and checks that
+// reading it fails with one line naming the file, the line, the element and
+// what is wrong.
+func checkRefusals(t *testing.T, tests []refusal) {
 	dir := t.TempDir()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

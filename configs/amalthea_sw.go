@@ -8,7 +8,7 @@ import (
 )
 
 // The software model: labels, runnables and tasks. An activity graph (the
-// callGraph of 0.9.3 to 0.9.6) is flattened into hetmap's model of a task,
+// callGraph of 0.9.0 to 0.9.6) is flattened into hetmap's model of a task,
 // a sequence of runnables that each read, compute and write: runnable calls
 // stay runnables; items placed directly in a task's graph (ticks, label
 // accesses) become a runnable of the task named after their place
@@ -260,14 +260,17 @@ func (im *importer) ticksValue(where string, v *xnode) (Ticks, error) {
 // APP4MC's own conversion to ticks (InstructionsUtil) divides by the
 // feature value of that category on the core (an IPC; 1 when the core has
 // none). The worst case takes the smallest value the core's definition
-// gives, the best case the largest. Several entries are added.
+// gives, the best case the largest. Several entries are added. Before
+// 0.9.3 an ExecutionNeed has another form (executionNeed092).
 func (im *importer) executionNeed(where string, it *xnode) (*demand, error) {
+	if im.before093() {
+		return im.executionNeed092(where, it)
+	}
 	needs := it.children("needs")
 	if len(needs) == 0 {
 		return nil, im.errAt(it, where, "ExecutionNeed has no needs")
 	}
-	d := &demand{compute: true, ticks: map[string]Ticks{}}
-	first := true
+	var entries []needEntry
 	for _, n := range needs {
 		cat := n.attr("key")
 		nw := where + "/needs[" + cat + "]"
@@ -275,6 +278,25 @@ func (im *importer) executionNeed(where string, it *xnode) (*demand, error) {
 		if err != nil {
 			return nil, err
 		}
+		entries = append(entries, needEntry{category: cat, where: nw, node: n, value: dv})
+	}
+	return im.needsDemand(entries)
+}
+
+// needEntry is one need of an ExecutionNeed: a count in a feature category.
+type needEntry struct {
+	category string
+	where    string
+	node     *xnode
+	value    discrete
+}
+
+// needsDemand converts the needs of an ExecutionNeed into ticks per unit
+// kind (see executionNeed).
+func (im *importer) needsDemand(entries []needEntry) (*demand, error) {
+	d := &demand{compute: true, ticks: map[string]Ticks{}}
+	for i, e := range entries {
+		cat, nw, dv := e.category, e.where, e.value
 		for _, kind := range im.sys.Kinds() {
 			lo, hi := math.Inf(1), 0.0
 			for _, f := range im.defFeats[kind] {
@@ -289,9 +311,9 @@ func (im *importer) executionNeed(where string, it *xnode) (*demand, error) {
 			}
 			tk := Ticks{Kind: kind, Upper: int64(math.Ceil(float64(dv.upper) / lo)), Lower: int64(math.Floor(float64(dv.lower) / hi)), Average: dv.average / ((lo + hi) / 2)}
 			if float64(dv.upper)/lo > math.MaxInt64/4 {
-				return nil, im.errAt(n, nw, "the need %d is too large", dv.upper)
+				return nil, im.errAt(e.node, nw, "the need %d is too large", dv.upper)
 			}
-			if first {
+			if i == 0 {
 				d.ticks[kind] = tk
 				d.order = append(d.order, kind)
 			} else {
@@ -300,7 +322,6 @@ func (im *importer) executionNeed(where string, it *xnode) (*demand, error) {
 				d.ticks[kind] = t
 			}
 		}
-		first = false
 		im.warn(nw, "ExecutionNeed (deprecated since APP4MC 0.9.3): %d to %d in category %s, converted to ticks by dividing by the core's %s feature value (worst case: the smallest)", dv.lower, dv.upper, cat, cat)
 	}
 	return d, nil
@@ -362,7 +383,7 @@ var itemKinds = map[string]itemKind{
 	"SenderReceiverRead": itemDemand, "SenderReceiverWrite": itemDemand, "ModeLabelAssignment": itemDemand,
 	"RunnableCall": itemCall, "Group": itemGroup,
 	"ModeSwitch": itemSwitch, "Switch": itemSwitch, "ProbabilitySwitch": itemSwitch,
-	// Amalthea 0.9.3 and 0.9.4: a task's graph is a list of CallSequences
+	// Amalthea 0.9.0 to 0.9.4: a task's graph is a list of CallSequences
 	// of calls (TaskRunnableCall, …); a runnable's items are
 	// RunnableModeSwitch and RunnableProbabilitySwitch where later versions
 	// have ModeSwitch and ProbabilitySwitch.
@@ -452,7 +473,7 @@ func (im *importer) graphItems(where string, n *xnode) ([]*xnode, error) {
 }
 
 // groupItems returns the items of a Group, or the calls of a CallSequence
-// (0.9.3 and 0.9.4).
+// (0.9.0 to 0.9.4).
 func groupItems(g *xnode) []*xnode {
 	if g.typ() == "CallSequence" {
 		return g.children("calls")
@@ -649,7 +670,7 @@ func (im *importer) runnableDemand(where string, at *xnode, name string) (*deman
 var runnableChildren = map[string]bool{
 	"activityGraph": true, "callGraph": true, "customProperties": true, "parameters": true, "executionCondition": true,
 	"localLabels": true, "size": true, "tags": true, "activations": true, "section": true, "namespace": true, "runnableRequirements": true,
-	"runnableItems": true, "deadline": true, // 0.9.3 and 0.9.4
+	"runnableItems": true, "deadline": true, // 0.9.0 to 0.9.4
 }
 
 func (im *importer) runnables() error {

@@ -178,8 +178,12 @@ func (im *importer) timeValue(where string, t *xnode) (Duration, error) {
 }
 
 // timeBounds reads an ITimeDeviation (a stimulus jitter, the distance to
-// the next activation): its lower and upper bound.
+// the next activation): its lower and upper bound; before 0.9.3 a
+// Deviation of Time (timeBounds092).
 func (im *importer) timeBounds(where string, v *xnode) (lo, hi Duration, err error) {
+	if im.before093() {
+		return im.timeBounds092(where, v)
+	}
 	if v == nil {
 		return 0, 0, im.errAt(nil, where, "missing time deviation")
 	}

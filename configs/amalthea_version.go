@@ -11,11 +11,12 @@ import (
 const AmaltheaNamespacePrefix = "http://app4mc.eclipse.org/amalthea/"
 
 // AmaltheaVersions lists the metamodel versions hetmap reads, oldest first:
-// every APP4MC release from 0.9.3 (the first with Ticks and the
-// ProcessingUnit hardware model) to 3.3.0. A newer version is read as the
-// newest one, with a warning.
+// every APP4MC release from 0.9.0 (the first with the ProcessingUnit
+// hardware model) to 3.3.0. A newer version is read as the newest one, with
+// a warning. 0.9.0 to 0.9.2 are read as APP4MC's model migration converts
+// them to 0.9.3 (see amalthea_old.go).
 var AmaltheaVersions = []string{
-	"0.9.3", "0.9.4", "0.9.5", "0.9.6", "0.9.7", "0.9.8", "0.9.9",
+	"0.9.0", "0.9.1", "0.9.2", "0.9.3", "0.9.4", "0.9.5", "0.9.6", "0.9.7", "0.9.8", "0.9.9",
 	"1.0.0", "1.1.0", "1.2.0", "2.0.0", "2.1.0", "2.2.0", "3.0.0", "3.1.0", "3.2.0", "3.3.0",
 }
 
@@ -62,7 +63,7 @@ func migrationAdvice(found string) string {
 }
 
 // checkVersion finds the metamodel version of a parsed file from its root
-// element and namespace. It refuses an older version (0.7 … 0.9.2), the
+// element and namespace. It refuses an older version (0.7 … 0.8.3), the
 // ITEA AMALTHEA metamodel and anything that is not an Amalthea model, with
 // one message naming what it found; a version newer than the newest known
 // one is read with a warning.

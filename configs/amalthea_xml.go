@@ -13,7 +13,7 @@ import (
 
 // The importer reads an Amalthea XMI file into a small element tree (xnode)
 // and interprets it by element and xsi:type names, so that one reader serves
-// every metamodel version from 0.9.3 to 3.x: the versions differ in which
+// every metamodel version from 0.9.0 to 3.x: the versions differ in which
 // elements exist (callGraph or activityGraph, schedulingAlgorithm or a
 // scheduler definition, segments or items of an event chain), and an
 // element that changes timing but is not understood must be an error that

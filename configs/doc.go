@@ -61,19 +61,24 @@
 //
 // # Amalthea metamodels
 //
-// hetmap reads the APP4MC metamodels 0.9.3 to 3.3.0 (namespaces
-// http://app4mc.eclipse.org/amalthea/0.9.3 … /3.3.0; AmaltheaVersions),
+// hetmap reads the APP4MC metamodels 0.9.0 to 3.3.0 (namespaces
+// http://app4mc.eclipse.org/amalthea/0.9.0 … /3.3.0; AmaltheaVersions),
 // from their published definitions: the element names and xsi:types below
 // are those of the metamodel (amalthea.xcore of APP4MC 0.9.3 to 0.9.5 and
 // the 2.2.0 definition), not only of the example files. Where versions
 // differ, hetmap reads every form: a task's callGraph of graphEntries
 // (CallSequences of calls, switches of CallSequences) and a runnable's
-// runnableItems (0.9.3 and 0.9.4), callGraph items (0.9.5 and 0.9.6) and
+// runnableItems (0.9.0 to 0.9.4), callGraph items (0.9.5 and 0.9.6) and
 // activityGraph (0.9.7 on); a scheduler's schedulingAlgorithm (to 1.2) and
 // its definition with scheduling parameters (2.0 on); event chain segments
 // and strands (to 0.9.5) and items (0.9.6 on); ModeSwitch (to 2.2) and
-// Switch (2.0 on); ExecutionNeed (deprecated since 0.9.3) and Ticks. An
-// older model (0.7 to 0.9.2, or the ITEA AMALTHEA metamodel) is refused
+// Switch (2.0 on); ExecutionNeed (deprecated since 0.9.3) and Ticks.
+// 0.9.0 to 0.9.2 are read as APP4MC's model migration converts them to
+// 0.9.3 (amalthea_old.go): an ExecutionNeed's Instructions become ticks
+// (those of an extended entry divided by the IPC feature of its definition),
+// LatencyConstant/LatencyDeviation cycles and the Deviations of stimuli
+// (lowerBound, upperBound, distribution) the 0.9.3 values. An
+// older model (0.7 to 0.8.3, or the ITEA AMALTHEA metamodel) is refused
 // with one message naming its version, the versions read and APP4MC's model
 // migration; a newer one is read as 3.3.0 with a warning. The files of one
 // model must have one version; a name given twice in them is an error
@@ -100,7 +105,7 @@
 //	swModel
 //	  Label, ModeLabel                       read: size in any DataSize unit (none: 0 B, warned)
 //	  Runnable                               read: its graph flattened into ticks per kind, reads, writes;
-//	                                         deadline (0.9.3) past (warned)
+//	                                         deadline (to 0.9.3) past (warned)
 //	  Task                                   read: one stimulus (none: never activated, left out, warned;
 //	                                         no task activated at all, or no task: refused);
 //	                                         preemption preemptive or unset; cooperative and
@@ -115,18 +120,23 @@
 //	  Ticks                                  read: extended per definition, else default
 //	  ExecutionNeed                          read (warned): need / the core's feature value of the
 //	                                         category (worst case: the smallest; none: 1)
+//	  ExecutionNeed (0.9.0 to 0.9.2)         read as the migration to 0.9.3: default Instructions as
+//	                                         ticks; extended Instructions / the definition's
+//	                                         Instructions/IPC… feature (none: 1; upper bound rounded up,
+//	                                         lower down); other default keys as needs (above); other
+//	                                         extended keys past (warned)
 //	  LabelAccess                            read: read or write; implementation "timed" makes the task
 //	                                         LET in chains (warned); without a label past (warned)
 //	  ModeLabelAccess                        read: read; set, increment, decrement write
 //	  SenderReceiverRead/Write,              read as label accesses
 //	  ModeLabelAssignment
 //	  RunnableCall, TaskRunnableCall         read: a runnable of the task (in a runnable: inlined);
-//	  (0.9.3, 0.9.4)                         a counter is ignored (the worst job runs it)
-//	  Group, CallSequence (0.9.3, 0.9.4)     read through; interruptible="false" refused (non-preemptive
+//	  (to 0.9.4)                             a counter is ignored (the worst job runs it)
+//	  Group, CallSequence (to 0.9.4)         read through; interruptible="false" refused (non-preemptive
 //	                                         section)
 //	  ModeSwitch, Switch, ProbabilitySwitch, read (warned): the worst case over the branches: per kind
 //	  RunnableModeSwitch, RunnableProba-     the largest upper bound, the smallest lower bound (0 when an
-//	  bilitySwitch (0.9.3, 0.9.4)            activation may take no branch), the accesses of every branch
+//	  bilitySwitch (to 0.9.4)                activation may take no branch), the accesses of every branch
 //	  InterProcessTrigger                    read: followed by a WaitEvent, GPU offloading; else it
 //	                                         activates a CPU task (inherited period, offset, jitter)
 //	  WaitEvent, ClearEvent, SetEvent        read: the offloading pattern (active: synchronous, passive:
@@ -143,6 +153,12 @@
 //	  WeibullEstimatorsDistribution,         metamodel default)
 //	  BetaDistribution, Histogram
 //	  GaussDistribution                      read when an upperBound is given; refused without one
+//	  NeedConstant, NeedDeviation,           (0.9.0 to 0.9.2) read as the 0.9.3 value the migration makes:
+//	  LatencyConstant, LatencyDeviation      value=/cycles=, or a Deviation (below)
+//	Deviation (0.9.0 to 0.9.2: lowerBound,   read as the 0.9.3 distribution of the same name: Boundaries,
+//	upperBound, distribution; counts, and    UniformDistribution, GaussDistribution, BetaDistribution,
+//	times of jitter and nextOccurrence)      WeibullEstimators; no distribution, WeibullParameters (the
+//	                                         migration drops them) and no upperBound refused
 //	stimuliModel
 //	  PeriodicStimulus                       read: recurrence, offset; jitter's upper bound is a release
 //	                                         jitter; minDistance past
@@ -164,7 +180,8 @@
 //	                                         scheduler hierarchies refused; cores without a scheduler
 //	                                         and schedulers without an algorithm analysed as
 //	                                         fixed-priority preemptive (warned)
-//	  OsOverhead                             past (warned): overheads are not in the response times
+//	  OsOverhead                             past (warned): overheads are not in the response times;
+//	                                         an OperatingSystem's overhead reference past
 //	  OsDataConsistency                      past (warned unless noProtection)
 //	  Semaphore, InterruptController,        past
 //	  SchedulerDefinition, SchedulingParam-
