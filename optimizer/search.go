@@ -251,6 +251,16 @@ func (p *Problem) ObjectiveNames() []string {
 	return out
 }
 
+// Objectives returns the objective values of mapping a, evaluated into r
+// by the problem's evaluator (in the order of ObjectiveNames; chain
+// latencies in ms, the margin as its negative), and whether the mapping is
+// feasible: only then are they the values the search compares.
+func (p *Problem) Objectives(a *Assignment, r *Result) ([]float64, bool) {
+	out := make([]float64, len(p.objectives))
+	p.objectivesOf(p.e, a, r, out, nil)
+	return out, r.Schedulable && r.RequirementsMet
+}
+
 // NumGenes implements moo.Problem.
 func (p *Problem) NumGenes() int { return len(p.genes) }
 
