@@ -441,16 +441,9 @@ func configDifferences(a, b *configs.Config) []string {
 	if changed > 0 {
 		add("%d runnable(s) differ in ticks or label accesses (the first: %s)", changed, first)
 	}
-	for _, d := range jsonDifferences("conventions", a.Conventions, b.Conventions) {
-		out = append(out, d)
-	}
-	for _, d := range jsonDifferences("analysis", a.Analysis, b.Analysis) {
-		out = append(out, d)
-	}
-	for _, d := range jsonDifferences("search", a.Search, b.Search) {
-		out = append(out, d)
-	}
-	return out
+	out = append(out, jsonDifferences("conventions", a.Conventions, b.Conventions)...)
+	out = append(out, jsonDifferences("analysis", a.Analysis, b.Analysis)...)
+	return append(out, jsonDifferences("search", a.Search, b.Search)...)
 }
 
 // jsonDifferences lists the keys whose values differ between two option
