@@ -635,7 +635,7 @@ func (c *Comparison) plot() template.HTML {
 	ox, oy := c.Common[0], c.Common[1]
 	p := newPlot()
 	p.X.Label.Text, p.Y.Label.Text = compareAxisName(ox.Objective), compareAxisName(oy.Objective)
-	p.Legend.Top = true
+	var xs, ys []float64
 	for _, s := range []struct {
 		side   *CompareSide
 		kx, ky int
@@ -660,9 +660,31 @@ func (c *Comparison) plot() template.HTML {
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: s.col, Radius: vg.Points(3.5), Shape: s.shape}
 		p.Add(sc)
-		p.Legend.Add(s.side.Label+": "+s.side.Source, sc)
+		for _, q := range xy {
+			xs, ys = append(xs, q.X), append(ys, q.Y)
+		}
 	}
+	if len(xs) == 0 {
+		return ""
+	}
+	// Both sides' points inside the frame, with room around them.
+	p.X.Min, p.X.Max = paddedSpan(xs)
+	p.Y.Min, p.Y.Max = paddedSpan(ys)
 	return renderSVG(600, 400, "both fronts on "+ox.Objective.Name()+" and "+oy.Objective.Name(), func(dc draw.Canvas) { p.Draw(dc) })
+}
+
+// paddedSpan is the range of vs widened by 8 % on each side (by 1 when
+// all are equal).
+func paddedSpan(vs []float64) (float64, float64) {
+	lo, hi := vs[0], vs[0]
+	for _, v := range vs {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	pad := 0.08 * (hi - lo)
+	if pad == 0 {
+		pad = 1
+	}
+	return lo - pad, hi + pad
 }
 
 func compareAxisName(o configs.Objective) string {
@@ -699,7 +721,8 @@ body { font-family: "Liberation Sans", Arial, Helvetica, sans-serif; margin: 1.5
 table { border-collapse: collapse; margin: 0.5em 0 1em; }
 th, td { border-bottom: 1px solid #e2e8f0; padding: 3px 10px; text-align: left; vertical-align: top; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-p.note { color: #4a5568; max-width: 60em; }
+p.note, .note { color: #4a5568; max-width: 60em; }
+figure { margin: 0.5em 0 1em; }
 </style>
 </head>
 <body>
@@ -719,7 +742,7 @@ p.note { color: #4a5568; max-width: 60em; }
 {{end}}</table>
 <h2>Which points dominate which</h2>
 <p class="note">On the {{len .C.Common}} objective(s) both sides minimise: a point dominates another when it is at least as good on every one and better on one. {{.Summary}}</p>
-{{.Plot}}
+{{if .Plot}}<figure>{{.Plot}}<figcaption class="note">The feasible points of both sides on the first two objectives both minimise: <span style="color:#2b5c9e">● A</span> ({{.C.A.Source}}), <span style="color:#c05a1e">■ B</span> ({{.C.B.Source}}).</figcaption></figure>{{end}}
 <table>
 <tr><th>point</th><th>margin</th><th>dominates</th><th>mapping</th></tr>
 {{range .Rows}}<tr><td>{{.Point}}</td><td class="num">{{.Margin}}</td><td>{{.Dominates}}</td><td>{{.Units}}</td></tr>
