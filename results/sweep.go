@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -93,16 +94,22 @@ func ReadSweepRun(dir string) (*SweepRunData, error) {
 	if err := sweepReadJSON(filepath.Join(dir, "manifest.json"), &d.Manifest); err != nil {
 		return nil, err
 	}
-	var front struct {
-		Points []struct {
-			Objectives []float64 `json:"objectives_ms"`
-		} `json:"points"`
-	}
-	if err := sweepReadJSON(filepath.Join(dir, "front.json"), &front); err != nil {
+	// front.json as a stream: of any size and results format, only the
+	// objectives are kept.
+	path := filepath.Join(dir, "front.json")
+	var head FrontJSON
+	err := readFront(path, &head, func(least bool, p *FrontPointJSON) error {
+		if !least {
+			d.Front = append(d.Front, p.Objectives)
+		}
+		return nil
+	})
+	var syntax *frontSyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		return nil, fmt.Errorf("%s: %v", path, syntax.err)
+	case err != nil:
 		return nil, err
-	}
-	for _, p := range front.Points {
-		d.Front = append(d.Front, p.Objectives)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "report.html")); err == nil {
 		d.Report = true
