@@ -520,7 +520,15 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		}
 		writeTable(p, uheads, urows)
 	}
-	p.f("\nMappings (unit: tasks)\n")
+	head := "Mappings (unit: tasks)"
+	for _, pt := range points {
+		if explicitOrder(pt.Result) {
+			// Say once what the order means (CompactUnits).
+			head = "Mappings (unit: tasks; \"A > B\": A has a higher priority than B on that core)"
+			break
+		}
+	}
+	p.f("\n%s\n", strings.Join(wrapWords(head, TextWidth), "\n"))
 	width := TextWidth
 	if opts.Wide {
 		width = 1 << 30
@@ -547,6 +555,17 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		}
 	}
 	return p.err
+}
+
+// explicitOrder reports whether a core of r runs its tasks in the
+// mapping's priority order, which CompactUnits writes with " > ".
+func explicitOrder(r *optimizer.Result) bool {
+	for u := range r.Units {
+		if r.Units[u].Explicit && r.Units[u].Tasks > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // davareTable returns, when the front is feasible and some chain objective

@@ -167,12 +167,12 @@ const reportHTML = `{{define "top"}}<!DOCTYPE html>
 </table>
 <p class="caption">C = compute + memory (uncontended) + contention + GPU wait (synchronous offloading: the core spins for the GPU response); the suspension of asynchronous offloading is not part of C. R is the worst-case response time, D the deadline; priorities: higher = more urgent.{{if ne .Windows.Count "challenge"}} Under the {{.Windows.Count}} count R charges the contention of its response window (below) instead of C's per-job contention, so it can be below C.{{end}}</p>
 {{if .Windows.Rows}}<h3>Contention in the response windows</h3>
-<table class="grid rt">
+<table class="grid rt windows">
 <thead><tr><th>task</th><th>window</th><th>accesses</th><th>challenge</th><th>refined</th>{{if .Windows.Request}}<th>request</th>{{end}}<th>R from</th>{{range .Windows.Units}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>{{range .Windows.Rows}}<tr><td class="task"><span class="chip" style="background:{{.Colour}}"></span>{{.Task}}</td><td class="num">{{.Window}}</td><td class="num">{{.Accesses}}</td><td class="num">{{.Challenge}}</td><td class="num">{{.Refined}}</td>{{if .ShowRequest}}<td class="num">{{.Request}}</td>{{end}}<td>{{.From}}</td>{{range .Cells}}<td class="num{{if .Zero}} zero{{end}}">{{.Text}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table>
-<p class="caption">A task's window is its response time; its accesses are those of its job and of the jobs above it there. Challenge charges each of them every other memory user; refined only as many as can overlap each unit's memory phases there{{if .Windows.Request}}; request also at most one per line request of the unit (it assumes round-robin memory arbitration with one outstanding request per client, which the challenge does not state){{end}}. R from: the window term, or C where it gave no less. Per other core and the copy engine: the accesses charged its contention{{if eq .Windows.Count "challenge"}} under the refined count{{end}}, with the term that binds (lines: all of them; time: its busy time and memory phases{{if .Windows.Request}}; requests: its line requests{{end}}; –: it moves no line there; ·: the task's own core).</p>{{end}}
+<p class="caption">A task's window is its response time; its accesses are those of its job and of the jobs above it there. Challenge charges each of them every other memory user; refined only as many as can overlap each unit's memory phases there{{if .Windows.Request}}; request also at most one per line request of the unit (it assumes round-robin memory arbitration with one outstanding request per client, which the challenge does not state){{end}}. R from: the window term, or C where it gave no less. Per other core and the copy engine: the accesses charged its contention{{if eq .Windows.Count "challenge"}} under the refined count{{end}}, with the term that binds (L, lines: all of them; T, time: its busy time and memory phases{{if .Windows.Request}}; R, requests: its line requests{{end}}; –: it moves no line there; ·: the task's own core).</p>{{end}}
 {{if .GPU}}<table class="grid rt">
 <thead><tr><th>GPU task</th><th>{{.GPUKnob}}</th><th>kernel geometry</th><th>copy-in wait</th><th>copy in</th><th>kernel queue</th><th>kernel</th><th>copy-out wait</th><th>copy out</th><th>R</th><th>D</th><th>ok</th></tr></thead>
 <tbody>{{range .GPU}}<tr{{if .Miss}} class="miss"{{end}}><td class="task"><span class="chip" style="background:{{.Colour}}"></span>{{.Task}}</td><td>{{.Knob}}</td><td>{{.Geometry}}</td><td class="num">{{.CopyInWait}}</td><td class="num">{{.CopyIn}}</td><td class="num">{{.KernelQueue}}</td><td class="num">{{.Kernel}}</td><td class="num">{{.CopyOutWait}}</td><td class="num">{{.CopyOut}}</td><td class="num strong">{{.R}}</td><td class="num">{{.D}}</td><td>{{.OK}}</td></tr>
@@ -272,6 +272,9 @@ table.grid td.task, table.grid td.name { white-space: nowrap; }
 table.grid tr.group th { background: #eef2f7; font-weight: 600; }
 table.grid tr.miss td { background: #fdecea; }
 table.grid tr.miss td:last-child { color: var(--bad); font-weight: 700; }
+table.windows { font-size: 12.5px; }
+table.windows th, table.windows td { padding: 3px 6px; }
+table.windows td { white-space: nowrap; }
 table.kv th { background: var(--band); font-weight: 600; width: 220px; }
 table.mapping td { white-space: nowrap; }
 table.mapping td.note { color: var(--muted); font-style: italic; }
@@ -301,4 +304,5 @@ details.point[open] > summary { border-bottom: 1px solid var(--line); border-rad
 .proof { background: #eaf5ea; border-left: 4px solid #3a9a3a; padding: 8px 12px; margin: 8px 0; }
 details.warnings { margin-top: 12px; font-size: 13.5px; }
 #reading li { margin-bottom: 6px; }
+@media (min-width: 1700px) { body { max-width: 1640px; } }
 @media print { details.point { break-inside: avoid; } }`

@@ -612,13 +612,28 @@ func windowsOf(ev *AnalysisJSON, col colours) windowTable {
 		for _, io := range w.Interferers {
 			c := numCell{Text: "–", Zero: true}
 			if io.Binds != "none" {
-				c = numCell{Text: strconv.FormatInt(io.Overlap, 10) + " " + io.Binds, Zero: io.Overlap == 0}
+				c = numCell{Text: strconv.FormatInt(io.Overlap, 10) + " " + bindsLetter(io.Binds), Zero: io.Overlap == 0}
 			}
 			row.Cells[column[io.Unit]] = c
 		}
 		wt.Rows = append(wt.Rows, row)
 	}
 	return wt
+}
+
+// bindsLetter abbreviates the term that binds an overlap in the window
+// table (its caption says what each letter means), so that a column per
+// other unit fits the page: L lines, T time, R requests.
+func bindsLetter(binds string) string {
+	switch binds {
+	case "lines":
+		return "L"
+	case "time":
+		return "T"
+	case "requests":
+		return "R"
+	}
+	return binds
 }
 
 func roleCell(t *AnalysisTaskJSON, gpu map[string]AnalysisGPUJSON) mappingCell {

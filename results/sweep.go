@@ -277,13 +277,38 @@ func NewSweepSummary(sw *configs.Sweep, runs []*SweepRunData) (*SweepSummary, er
 	return s, nil
 }
 
+// HypervolumeUnit is the unit of the hypervolume: the volume of the
+// objective space that a front dominates up to the reference point, the
+// product of the objectives' units (ms per latency; a count of cores and a
+// share of a core have none): "ms³" for three latencies, "1" for none.
+func (s *SweepSummary) HypervolumeUnit() string {
+	k := 0
+	for _, u := range s.Units {
+		if u == "ms" {
+			k++
+		}
+	}
+	switch k {
+	case 0:
+		return "1"
+	case 1:
+		return "ms"
+	}
+	sup := []string{"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"}
+	e := ""
+	for _, d := range strconv.Itoa(k) {
+		e += sup[d-'0']
+	}
+	return "ms" + e
+}
+
 // CSVHeader returns the columns of summary.csv.
 func (s *SweepSummary) CSVHeader() []string {
 	head := []string{"run", "folder"}
 	for _, p := range s.Parameters {
 		head = append(head, p.Label)
 	}
-	head = append(head, "seed", "algorithm", "exactness", "feasible", "front_size", "hypervolume")
+	head = append(head, "seed", "algorithm", "exactness", "feasible", "front_size", "hypervolume ["+s.HypervolumeUnit()+"]")
 	for i, o := range s.Objectives {
 		h := "best " + o
 		if s.Units[i] != "" {
