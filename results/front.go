@@ -3,14 +3,11 @@ package results
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,7 +18,7 @@ import (
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
-	"gopkg.in/yaml.v3"
+	"github.com/hetmap/hetmap/rta"
 )
 
 // Manifest records how a search ran, so that a result can be reproduced and
@@ -68,9 +65,13 @@ type Manifest struct {
 }
 
 // FrontPointJSON is one mapping of the front (or, when none is feasible,
-// one of the least-violating mappings) with its full evaluation and its
-// mapping in the form `hetmap analyze --mapping` reads (also written as
-// mappings/point-N.yaml).
+// one of the least-violating mappings) as front.json records it: what a
+// review of the front needs (the objectives, the mapping, the verdict and
+// the margins of every unit) and where its files are. Its full evaluation
+// (every task's terms, the contention of every response window) is in
+// EvaluationFile for the points the report details; for any point
+// `hetmap analyze --config config.yaml --mapping MappingFile --json` gives
+// it, and `hetmap report DIR --point N` writes its page.
 type FrontPointJSON struct {
 	ID          int             `json:"id"`
 	Objectives  []float64       `json:"objectives_ms"`
@@ -78,6 +79,14 @@ type FrontPointJSON struct {
 	Units       string          `json:"units"`
 	Mapping     configs.Mapping `json:"mapping"`
 	MappingFile string          `json:"mapping_file"`
+	// EvaluationFile is mappings/point-N.json (least-violating-N.json),
+	// the point's full evaluation as `hetmap analyze --json` writes it,
+	// for the first points (DetailPoints), whose details the report shows;
+	// empty for the others.
+	EvaluationFile string `json:"evaluation_file,omitempty"`
+	// Verdict sums the analysis up (nil in results formats 1 and 2, whose
+	// Evaluation holds it).
+	Verdict *VerdictJSON `json:"verdict,omitempty"`
 	// Utilisation is Σ C/T per unit, C with its per-job contention (the
 	// challenge count's); Demand, under the refined and request counts,
 	// the share of each CPU core with tasks that count charges in the long
@@ -86,16 +95,46 @@ type FrontPointJSON struct {
 	Utilisation map[string]float64 `json:"utilisation"`
 	Demand      map[string]float64 `json:"demand,omitempty"`
 	DemandCount string             `json:"demand_count,omitempty"`
-	Evaluation  AnalysisJSON       `json:"evaluation"`
+	// Evaluation is the full evaluation that results formats 1 and 2
+	// wrote into every point (read only: format 3 writes EvaluationFile).
+	Evaluation *AnalysisJSON `json:"evaluation,omitempty"`
+}
+
+// VerdictJSON sums up a point's analysis: whether every task meets its
+// deadline, how many miss and by how much in all, what each one misses,
+// the busiest CPU core with the load its verdicts rest on (the demand
+// under the refined and request counts, else Σ C/T), and the running task
+// closest to its deadline.
+type VerdictJSON struct {
+	Schedulable bool     `json:"schedulable"`
+	Misses      int      `json:"misses"`
+	ViolationNs int64    `json:"violation_ns"`
+	Reasons     []string `json:"reasons"`
+	BusiestCore string   `json:"busiest_core,omitempty"`
+	BusiestLoad float64  `json:"busiest_load"`
+	// LeastSlack is the task with a bound whose deadline is nearest to
+	// its response time (D − R least; negative when it misses).
+	LeastSlack *SlackJSON `json:"least_slack,omitempty"`
+}
+
+// SlackJSON is one task's margin to its deadline.
+type SlackJSON struct {
+	Task           string `json:"task"`
+	Unit           string `json:"unit"`
+	ResponseTimeNs int64  `json:"response_time_ns"`
+	DeadlineNs     int64  `json:"deadline_ns"`
+	SlackNs        int64  `json:"slack_ns"`
 }
 
 // FrontJSON is front.json.
 type FrontJSON struct {
-	System     string           `json:"system"`
-	Objectives []string         `json:"objectives"`
-	Feasible   bool             `json:"feasible"`
-	Proof      ProofJSON        `json:"proof"`
-	Points     []FrontPointJSON `json:"points"`
+	// ResultsFormat is the manifest's (format 3 on; absent before).
+	ResultsFormat int              `json:"results_format,omitempty"`
+	System        string           `json:"system"`
+	Objectives    []string         `json:"objectives"`
+	Feasible      bool             `json:"feasible"`
+	Proof         ProofJSON        `json:"proof"`
+	Points        []FrontPointJSON `json:"points"`
 	// LeastViolating lists, when no mapping is feasible, those that miss the
 	// least, with the constraints each one misses.
 	LeastViolating []FrontPointJSON `json:"least_violating,omitempty"`
@@ -163,10 +202,13 @@ func utilisation(r *optimizer.Result) map[string]float64 {
 	return out
 }
 
-func pointJSON(cfg *configs.Config, id int, p optimizer.Point, file string) FrontPointJSON {
+// NewFrontPointJSON is front point id of a search (file: its mapping
+// file) as front.json records it; evaluation names its full evaluation's
+// file, or is empty.
+func NewFrontPointJSON(id int, p optimizer.Point, file, evaluation string) FrontPointJSON {
 	pj := FrontPointJSON{ID: id, Objectives: p.Objectives, ViolationMs: p.Violation, Units: CompactUnits(p.Result),
-		Mapping: p.Mapping, MappingFile: file, Utilisation: utilisation(p.Result),
-		Evaluation: NewAnalysisJSON(cfg, file, p.Result)}
+		Mapping: p.Mapping, MappingFile: file, EvaluationFile: evaluation, Utilisation: utilisation(p.Result),
+		Verdict: newVerdictJSON(p.Result)}
 	for u := range p.Result.Units {
 		if d, ok := countedDemand(p.Result, u); ok {
 			if pj.Demand == nil {
@@ -178,6 +220,52 @@ func pointJSON(cfg *configs.Config, id int, p optimizer.Point, file string) Fron
 	return pj
 }
 
+func newVerdictJSON(r *optimizer.Result) *VerdictJSON {
+	v := &VerdictJSON{Schedulable: r.Schedulable, Misses: r.Misses, ViolationNs: ns(r.Violation), Reasons: r.Reasons()}
+	if v.Reasons == nil {
+		v.Reasons = []string{}
+	}
+	for u := range r.Units {
+		if !r.Units[u].GPU && r.Units[u].Tasks > 0 {
+			if l := unitLoad(r, u); v.BusiestCore == "" || l > v.BusiestLoad {
+				v.BusiestCore, v.BusiestLoad = r.Units[u].Name, l
+			}
+		}
+	}
+	for k := range r.Tasks {
+		t := &r.Tasks[k]
+		if t.Role == optimizer.NotRunning || !t.Verdict.Bounded() || t.R == rta.Infinity {
+			continue
+		}
+		s := SlackJSON{Task: t.Name, Unit: t.UnitName, ResponseTimeNs: ns(t.R), DeadlineNs: ns(t.D)}
+		s.SlackNs = s.DeadlineNs - s.ResponseTimeNs
+		if v.LeastSlack == nil || s.SlackNs < v.LeastSlack.SlackNs {
+			v.LeastSlack = &s
+		}
+	}
+	return v
+}
+
+// verdictOf is a point's verdict: its own, or for results formats 1 and 2
+// what its evaluation says.
+func verdictOf(cfg *configs.Config, p *FrontPointJSON) VerdictJSON {
+	if p.Verdict != nil {
+		return *p.Verdict
+	}
+	var v VerdictJSON
+	if ev := p.Evaluation; ev != nil {
+		v = VerdictJSON{Schedulable: ev.Schedulable, Misses: ev.Misses, ViolationNs: ev.ViolationNs, Reasons: ev.Reasons}
+		for _, u := range ev.Units {
+			if !isGPUUnit(cfg.System, u.Name) && u.Tasks > 0 {
+				if l := jsonLoad(&u); v.BusiestCore == "" || l > v.BusiestLoad {
+					v.BusiestCore, v.BusiestLoad = u.Name, l
+				}
+			}
+		}
+	}
+	return v
+}
+
 // demandShown reports whether a front's tables show the demand of the
 // count (refined or request) rather than Σ C/T: the count of its points.
 func demandShown(cfg *configs.Config) (string, bool) {
@@ -185,22 +273,12 @@ func demandShown(cfg *configs.Config) (string, bool) {
 	return c, c != "" && c != configs.ContentionChallenge
 }
 
-// NewFrontJSON builds front.json from a search outcome.
-func NewFrontJSON(cfg *configs.Config, out *optimizer.Outcome) FrontJSON {
-	f := FrontJSON{System: cfg.System.Name, Objectives: out.Objectives, Feasible: out.Feasible,
-		Proof: NewProofJSON(out.Proof, out.Feasible), Points: []FrontPointJSON{}}
-	for i, p := range out.Front {
-		f.Points = append(f.Points, pointJSON(cfg, i+1, p, mappingFile(i+1)))
-	}
-	for i, p := range out.LeastViolating {
-		f.LeastViolating = append(f.LeastViolating, pointJSON(cfg, i+1, p, leastFile(i+1)))
-	}
-	return f
-}
-
 // ResultsFormat is the version of the run folder's files that this hetmap
-// writes: 2 states the proof (ProofJSON) where 1 had a boolean exact.
-const ResultsFormat = 2
+// writes: 2 states the proof (ProofJSON) where 1 had a boolean exact; 3
+// writes front.json compact, each point with its verdict and margins
+// instead of its full evaluation, which is in mappings/point-N.json for
+// the points the report details (DetailPoints).
+const ResultsFormat = 3
 
 // ProofJSON is optimizer.Proof as manifest.json and front.json carry it,
 // with the sentence every writer prints.
@@ -236,20 +314,35 @@ func RunProof(m *Manifest) ProofJSON {
 func mappingFile(id int) string { return fmt.Sprintf("mappings/point-%d.yaml", id) }
 func leastFile(id int) string   { return fmt.Sprintf("mappings/least-violating-%d.yaml", id) }
 
+// evaluationFile is the file of the full evaluation beside a mapping file.
+func evaluationFile(mapping string) string { return strings.TrimSuffix(mapping, ".yaml") + ".json" }
+
 // WriteFrontCSV writes one row per front point: the objectives (ms), the
 // utilisation of every unit and the unit of every task ("-" when it does not
 // run on its own).
 func WriteFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) error {
-	cw := csv.NewWriter(w)
-	s := cfg.System
+	c := newFrontCSV(w, cfg, out)
+	if err := c.head(); err != nil {
+		return err
+	}
+	for i, p := range out.Front {
+		if err := c.row(i+1, p); err != nil {
+			return err
+		}
+	}
+	return c.end()
+}
+
+// head writes front.csv's header.
+func (c *frontCSV) head() error {
+	s, out := c.cfg.System, c.out
 	head := []string{"point"}
 	for _, o := range out.Objectives {
 		head = append(head, o+" [ms]")
 	}
-	var davare []string // chains whose objective assumes synchronous release
 	for _, o := range out.Search.Objectives {
 		if o.Kind == configs.ObjectiveChain && o.Bound != "davare" {
-			davare = append(davare, o.Chain)
+			c.davare = append(c.davare, o.Chain)
 			head = append(head, o.Chain+" reaction-time Davare bound, any offsets [ms]")
 		}
 	}
@@ -258,12 +351,10 @@ func WriteFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) err
 	for _, u := range s.Units {
 		head = append(head, "utilisation "+u.Name)
 	}
-	count, demand := demandShown(cfg)
-	var cpus []int
-	if demand {
+	if count, demand := demandShown(c.cfg); demand {
 		for i, u := range s.Units {
 			if u.GPU == nil {
-				cpus = append(cpus, i)
+				c.cpus = append(c.cpus, i)
 				head = append(head, "demand "+u.Name+" ("+count+" count)")
 			}
 		}
@@ -271,47 +362,43 @@ func WriteFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) err
 	for _, t := range s.Tasks {
 		head = append(head, "unit "+t.Name)
 	}
-	if err := cw.Write(head); err != nil {
-		return err
+	return c.w.Write(head)
+}
+
+// row writes front point id's row.
+func (c *frontCSV) row(id int, p optimizer.Point) error {
+	row := []string{strconv.Itoa(id)}
+	for _, v := range p.Objectives {
+		row = append(row, strconv.FormatFloat(v, 'f', -1, 64))
 	}
-	for i, p := range out.Front {
-		row := []string{strconv.Itoa(i + 1)}
-		for _, v := range p.Objectives {
-			row = append(row, strconv.FormatFloat(v, 'f', -1, 64))
-		}
-		for _, name := range davare {
-			v := "-"
-			for _, c := range p.Result.Chains {
-				if c.Name == name && c.Analysis.Davare.Status == chains.OK {
-					v = strconv.FormatFloat(float64(c.Analysis.Davare.MaxReactionTime)/1e9, 'f', -1, 64)
-				}
+	for _, name := range c.davare {
+		v := "-"
+		for _, ch := range p.Result.Chains {
+			if ch.Name == name && ch.Analysis.Davare.Status == chains.OK {
+				v = strconv.FormatFloat(float64(ch.Analysis.Davare.MaxReactionTime)/1e9, 'f', -1, 64)
 			}
-			row = append(row, v)
 		}
-		for u := range p.Result.Units {
-			row = append(row, strconv.FormatFloat(p.Result.Units[u].Utilisation, 'f', -1, 64))
-		}
-		for _, u := range cpus {
-			v := "-" // an idle core
-			if d, ok := countedDemand(p.Result, u); ok {
-				v = strconv.FormatFloat(d, 'f', -1, 64)
-			}
-			row = append(row, v)
-		}
-		for k := range p.Result.Tasks {
-			t := &p.Result.Tasks[k]
-			unit := "-"
-			if t.Role != optimizer.NotRunning {
-				unit = p.Result.Units[t.Unit].Name
-			}
-			row = append(row, unit)
-		}
-		if err := cw.Write(row); err != nil {
-			return err
-		}
+		row = append(row, v)
 	}
-	cw.Flush()
-	return cw.Error()
+	for u := range p.Result.Units {
+		row = append(row, strconv.FormatFloat(p.Result.Units[u].Utilisation, 'f', -1, 64))
+	}
+	for _, u := range c.cpus {
+		v := "-" // an idle core
+		if d, ok := countedDemand(p.Result, u); ok {
+			v = strconv.FormatFloat(d, 'f', -1, 64)
+		}
+		row = append(row, v)
+	}
+	for k := range p.Result.Tasks {
+		t := &p.Result.Tasks[k]
+		unit := "-"
+		if t.Role != optimizer.NotRunning {
+			unit = p.Result.Units[t.Unit].Name
+		}
+		row = append(row, unit)
+	}
+	return c.w.Write(row)
 }
 
 // TextWidth is the width the front's text fits by default.
@@ -433,7 +520,15 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		}
 		writeTable(p, uheads, urows)
 	}
-	p.f("\nMappings (unit: tasks)\n")
+	head := "Mappings (unit: tasks)"
+	for _, pt := range points {
+		if explicitOrder(pt.Result) {
+			// Say once what the order means (CompactUnits).
+			head = "Mappings (unit: tasks; \"A > B\": A has a higher priority than B on that core)"
+			break
+		}
+	}
+	p.f("\n%s\n", strings.Join(wrapWords(head, TextWidth), "\n"))
 	width := TextWidth
 	if opts.Wide {
 		width = 1 << 30
@@ -460,6 +555,17 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		}
 	}
 	return p.err
+}
+
+// explicitOrder reports whether a core of r runs its tasks in the
+// mapping's priority order, which CompactUnits writes with " > ".
+func explicitOrder(r *optimizer.Result) bool {
+	for u := range r.Units {
+		if r.Units[u].Explicit && r.Units[u].Tasks > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // davareTable returns, when the front is feasible and some chain objective
@@ -690,6 +796,9 @@ type RunInfo struct {
 	// writes mappings/point-N.amxmi beside point-N.yaml (for a model in
 	// several files, the folder mappings/point-N/ with all of them).
 	Model func(optimizer.Point) (map[string][]byte, error)
+	// Progress, when set, is called as the files are written (see
+	// WriteProgress), from the writing goroutine.
+	Progress func(WriteProgress)
 }
 
 // RunFiles lists what an optimize run folder holds, as the command line
@@ -762,75 +871,6 @@ func StatusText(m *Manifest) string {
 		return "complete: every mapping of the search space was evaluated"
 	}
 	return m.Status
-}
-
-func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info RunInfo) error {
-	text, sum, err := ConfigYAML(cfg)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), text, fileMode); err != nil {
-		return err
-	}
-	front := NewFrontJSON(cfg, out)
-	if err := writeJSON(filepath.Join(dir, "front.json"), front); err != nil {
-		return err
-	}
-	var csvBuf bytes.Buffer
-	if err := WriteFrontCSV(&csvBuf, cfg, out); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "front.csv"), csvBuf.Bytes(), fileMode); err != nil {
-		return err
-	}
-	if err := os.Mkdir(filepath.Join(dir, "mappings"), dirMode); err != nil {
-		return err
-	}
-	write := func(name string, m configs.Mapping, header string) error {
-		data, err := yaml.Marshal(m)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, name), append([]byte("# "+header+"\n"), data...), fileMode)
-	}
-	for _, p := range front.Points {
-		if err := write(p.MappingFile, p.Mapping, fmt.Sprintf("front point %d: hetmap analyze --config config.yaml --mapping %s", p.ID, p.MappingFile)); err != nil {
-			return err
-		}
-	}
-	if info.Model != nil {
-		for i, p := range out.Front {
-			if err := writeModelFiles(dir, i+1, info.Model, p); err != nil {
-				return err
-			}
-		}
-	}
-	for _, p := range front.LeastViolating {
-		if err := write(p.MappingFile, p.Mapping, fmt.Sprintf("least-violating mapping %d (misses %s)", p.ID, FormatDuration(configs.Duration(p.ViolationMs*1e9)))); err != nil {
-			return err
-		}
-	}
-	m := Manifest{Tool: "hetmap", Version: info.Version, GoVersion: runtime.Version(), ConfigSource: cfg.Source, ConfigSHA256: sum,
-		Algorithm: out.Search.Algorithm, Seed: out.Search.Seed, Workers: info.Workers, Settings: out.Search, Objectives: out.Objectives,
-		Status: statusToken(out.Status), Feasible: out.Feasible, FrontSize: len(out.Front), Evaluations: out.Evaluations,
-		Pruned: out.Pruned, Generations: out.Generations, WallTimeMs: float64(out.Wall.Microseconds()) / 1000,
-		FeasibleMappings: out.FeasibleMappings, PriorityVariants: out.Variants, Proof: NewProofJSON(out.Proof, out.Feasible),
-		ConstructionEvaluations: out.ConstructionEvaluations, AlgorithmChoice: out.AlgorithmChoice,
-		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: ResultsFormat}
-	if err := writeJSON(filepath.Join(dir, "manifest.json"), m); err != nil {
-		return err
-	}
-	// The report reads the files just written, as `hetmap report` does, so
-	// that regenerating it gives the same bytes.
-	return WriteReportFile(dir)
-}
-
-func writeJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(data, '\n'), fileMode)
 }
 
 // writeModelFiles writes front point id's mapping into the Amalthea model:

@@ -137,13 +137,14 @@ func TestPercentOnceFromTheExactValue(t *testing.T) {
 	if got := FormatPercent(0.96946); got != "96.9 %" {
 		t.Errorf("FormatPercent(0.96946) = %s", got)
 	}
-	// front.json carries the exact utilisation of every unit.
+	// front.json and the evaluation files carry the exact utilisation of
+	// every unit.
 	cfg, out := search(t, "model: builtin\nsearch: {generations: 5}\n", "")
-	f := NewFrontJSON(cfg, out)
 	for i, p := range out.Front {
+		fp, ev := NewFrontPointJSON(i+1, p, mappingFile(i+1), ""), NewAnalysisJSON(cfg, mappingFile(i+1), p.Result)
 		for u, ur := range p.Result.Units {
-			if f.Points[i].Utilisation[ur.Name] != ur.Utilisation || f.Points[i].Evaluation.Units[u].Utilisation != ur.Utilisation {
-				t.Errorf("point %d, %s: front.json %v and %v, exact %v", i+1, ur.Name, f.Points[i].Utilisation[ur.Name], f.Points[i].Evaluation.Units[u].Utilisation, ur.Utilisation)
+			if fp.Utilisation[ur.Name] != ur.Utilisation || ev.Units[u].Utilisation != ur.Utilisation {
+				t.Errorf("point %d, %s: front.json %v, the evaluation %v, exact %v", i+1, ur.Name, fp.Utilisation[ur.Name], ev.Units[u].Utilisation, ur.Utilisation)
 			}
 		}
 	}

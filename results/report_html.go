@@ -1,19 +1,77 @@
 package results
 
 import (
+	"fmt"
 	"html/template"
 	"io"
 )
 
 // renderReport writes report.html: one self-contained page (inline CSS and
-// SVG, no script, nothing fetched).
-func renderReport(w io.Writer, run *reportRun) error {
-	return reportTemplate.Execute(w, buildView(run))
+// SVG, no script, nothing fetched) with the front's table and plots and
+// the sections of the points it details, built and written one at a time.
+func renderReport(w io.Writer, run *reportRun, progress func(WriteProgress)) error {
+	v := buildView(run)
+	if err := reportTemplate.ExecuteTemplate(w, "top", v); err != nil {
+		return err
+	}
+	axes := objectiveAxes(run)
+	col := taskColours(run.cfg.System)
+	done := 0
+	for i, row := range run.points {
+		if !row.detail {
+			continue
+		}
+		if progress != nil {
+			progress(WriteProgress{Stage: StageReport, Done: done, Total: v.Details})
+		}
+		p, err := run.loadPoint(row.ID)
+		if err != nil {
+			return err
+		}
+		if err := reportTemplate.ExecuteTemplate(w, "point", buildPoint(run, i, p, axes, col)); err != nil {
+			return err
+		}
+		done++
+	}
+	if progress != nil {
+		progress(WriteProgress{Stage: StageReport, Done: done, Total: v.Details})
+	}
+	return reportTemplate.ExecuteTemplate(w, "bottom", v)
+}
+
+// renderPointPage writes the page of point id (PointPage): its section,
+// open, under a head that names the run.
+func renderPointPage(w io.Writer, run *reportRun, id int) error {
+	i := -1
+	for k, row := range run.points {
+		if row.ID == id {
+			i = k
+		}
+	}
+	if i < 0 {
+		what := "front point"
+		if !run.front.Feasible {
+			what = "least-violating mapping"
+		}
+		return &ReportError{Dir: run.dir, Err: fmt.Errorf("%s has no %s %d (there are %d)", run.dir, what, id, len(run.points))}
+	}
+	p, err := run.loadPoint(id)
+	if err != nil {
+		return err
+	}
+	pv := buildPoint(run, i, p, objectiveAxes(run), taskColours(run.cfg.System))
+	pv.Open, pv.Reading = true, "../"+ReportFile+"#reading"
+	v := buildView(run)
+	return reportTemplate.ExecuteTemplate(w, "page", struct {
+		Run   *reportView
+		Point pointView
+		Back  string
+	}{v, pv, "../" + ReportFile + "#" + pv.Anchor})
 }
 
 var reportTemplate = template.Must(template.New("report").Parse(reportHTML))
 
-const reportHTML = `<!DOCTYPE html>
+const reportHTML = `{{define "top"}}<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -74,20 +132,20 @@ const reportHTML = `<!DOCTYPE html>
 </figure>{{end}}
 <table class="grid front">
 <thead><tr><th>#</th>{{if .Feasible}}{{range .FrontHead}}<th>{{.}}</th>{{end}}{{else}}<th>violation</th><th>misses</th>{{end}}<th>busiest core</th><th>mapping (unit: tasks)</th></tr></thead>
-<tbody>{{range .FrontRows}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a></td>{{range .Values}}<td class="num">{{.}}</td>{{end}}{{if .Misses}}<td><ul class="misses">{{range .Misses}}<li>{{.}}</li>{{end}}</ul></td>{{end}}<td class="num">{{.MaxUtil}}</td><td class="units">{{.Units}}</td></tr>
+<tbody>{{range .FrontRows}}<tr><td><a href="{{.Href}}">{{.ID}}</a></td>{{range .Values}}<td class="num">{{.}}</td>{{end}}{{if .Misses}}<td><ul class="misses">{{range .Misses}}<li>{{.}}</li>{{end}}</ul></td>{{end}}<td class="num">{{.MaxUtil}}</td><td class="units">{{.Units}}</td></tr>
 {{end}}</tbody>
 </table>
 </section>
 
 <section id="mappings">
 <h2>Mappings</h2>
-<p>One section per {{if .Feasible}}point of the front{{else}}least-violating mapping{{end}}; click a heading to open or close it. Colours stand for tasks throughout (a GPU task shares the colour of the task that offloads it).</p>
-{{range .Points}}<details id="{{.Anchor}}" class="point"{{if .Open}} open{{end}}>
+<p>{{if eq .Details (len .FrontRows)}}One section per {{if .Feasible}}point of the front{{else}}least-violating mapping{{end}}{{else}}The first {{.Details}} {{if .Feasible}}points of the front{{else}}least-violating mappings{{end}} of {{len .FrontRows}}, one section each{{end}}; click a heading to open or close it. Colours stand for tasks throughout (a GPU task shares the colour of the task that offloads it).{{if lt .Details (len .FrontRows)}} Any other: <code>hetmap report . --point N</code>, run in this folder, writes its section as the page points/point-N.html; <code>hetmap analyze --config config.yaml --mapping mappings/point-N.yaml --json</code> gives its full evaluation.{{end}}</p>
+{{end}}{{define "point"}}<details id="{{.Anchor}}" class="point"{{if .Open}} open{{end}}>
 <summary><span class="ptitle">{{.Heading}}</span>{{if .Objectives}} <span class="pobj">{{.Objectives}}</span>{{end}}{{if .Violation}} <span class="pviol">{{.Violation}}</span>{{end}}</summary>
 <div class="pbody">
 <p class="units">{{.Units}} <span class="file">({{.MappingFile}}: <code>hetmap analyze --config config.yaml --mapping {{.MappingFile}}</code>)</span></p>
 {{if .Reasons}}<div class="warn"><strong>Misses:</strong><ul>{{range .Reasons}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
-{{if .Differs}}<div class="warn">This hetmap re-evaluates the mapping differently from front.json in {{range $i, $d := .Differs}}{{if $i}}, {{end}}{{$d}}{{end}}: the folder was written by another version. The tables show front.json; the timeline shows the re-evaluation.</div>{{end}}
+{{if .Differs}}<div class="warn">This hetmap re-evaluates the mapping differently from the evaluation the folder records in {{range $i, $d := .Differs}}{{if $i}}, {{end}}{{$d}}{{end}}: the folder was written by another version. The tables show the recorded evaluation; the timeline shows the re-evaluation.</div>{{end}}
 <div class="legend">{{range .Legend}}<span class="item"><span class="chip" style="background:{{.Colour}}"></span>{{.Name}}</span>{{end}}</div>
 <h3>Mapping</h3>
 <table class="grid mapping">
@@ -109,12 +167,12 @@ const reportHTML = `<!DOCTYPE html>
 </table>
 <p class="caption">C = compute + memory (uncontended) + contention + GPU wait (synchronous offloading: the core spins for the GPU response); the suspension of asynchronous offloading is not part of C. R is the worst-case response time, D the deadline; priorities: higher = more urgent.{{if ne .Windows.Count "challenge"}} Under the {{.Windows.Count}} count R charges the contention of its response window (below) instead of C's per-job contention, so it can be below C.{{end}}</p>
 {{if .Windows.Rows}}<h3>Contention in the response windows</h3>
-<table class="grid rt">
+<table class="grid rt windows">
 <thead><tr><th>task</th><th>window</th><th>accesses</th><th>challenge</th><th>refined</th>{{if .Windows.Request}}<th>request</th>{{end}}<th>R from</th>{{range .Windows.Units}}<th>{{.}}</th>{{end}}</tr></thead>
 <tbody>{{range .Windows.Rows}}<tr><td class="task"><span class="chip" style="background:{{.Colour}}"></span>{{.Task}}</td><td class="num">{{.Window}}</td><td class="num">{{.Accesses}}</td><td class="num">{{.Challenge}}</td><td class="num">{{.Refined}}</td>{{if .ShowRequest}}<td class="num">{{.Request}}</td>{{end}}<td>{{.From}}</td>{{range .Cells}}<td class="num{{if .Zero}} zero{{end}}">{{.Text}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table>
-<p class="caption">A task's window is its response time; its accesses are those of its job and of the jobs above it there. Challenge charges each of them every other memory user; refined only as many as can overlap each unit's memory phases there{{if .Windows.Request}}; request also at most one per line request of the unit (it assumes round-robin memory arbitration with one outstanding request per client, which the challenge does not state){{end}}. R from: the window term, or C where it gave no less. Per other core and the copy engine: the accesses charged its contention{{if eq .Windows.Count "challenge"}} under the refined count{{end}}, with the term that binds (lines: all of them; time: its busy time and memory phases{{if .Windows.Request}}; requests: its line requests{{end}}; –: it moves no line there; ·: the task's own core).</p>{{end}}
+<p class="caption">A task's window is its response time; its accesses are those of its job and of the jobs above it there. Challenge charges each of them every other memory user; refined only as many as can overlap each unit's memory phases there{{if .Windows.Request}}; request also at most one per line request of the unit (it assumes round-robin memory arbitration with one outstanding request per client, which the challenge does not state){{end}}. R from: the window term, or C where it gave no less. Per other core and the copy engine: the accesses charged its contention{{if eq .Windows.Count "challenge"}} under the refined count{{end}}, with the term that binds (L, lines: all of them; T, time: its busy time and memory phases{{if .Windows.Request}}; R, requests: its line requests{{end}}; –: it moves no line there; ·: the task's own core).</p>{{end}}
 {{if .GPU}}<table class="grid rt">
 <thead><tr><th>GPU task</th><th>{{.GPUKnob}}</th><th>kernel geometry</th><th>copy-in wait</th><th>copy in</th><th>kernel queue</th><th>kernel</th><th>copy-out wait</th><th>copy out</th><th>R</th><th>D</th><th>ok</th></tr></thead>
 <tbody>{{range .GPU}}<tr{{if .Miss}} class="miss"{{end}}><td class="task"><span class="chip" style="background:{{.Colour}}"></span>{{.Task}}</td><td>{{.Knob}}</td><td>{{.Geometry}}</td><td class="num">{{.CopyInWait}}</td><td class="num">{{.CopyIn}}</td><td class="num">{{.KernelQueue}}</td><td class="num">{{.Kernel}}</td><td class="num">{{.CopyOutWait}}</td><td class="num">{{.CopyOut}}</td><td class="num strong">{{.R}}</td><td class="num">{{.D}}</td><td>{{.OK}}</td></tr>
@@ -124,7 +182,7 @@ const reportHTML = `<!DOCTYPE html>
 <h3>Timeline</h3>
 <figure class="plot" data-plot="timeline">
 {{.Timeline}}
-<figcaption>{{.TLNote}}Solid: execution (offloading tasks: pre-, then post-processing); hatched: busy-wait for the GPU; dashed line under a lane: suspended (asynchronous offloading); outlined on the copy engine: copies. See <a href="#reading">How to read</a> for the simulation's rules.</figcaption>
+<figcaption>{{.TLNote}}Solid: execution (offloading tasks: pre-, then post-processing); hatched: busy-wait for the GPU; dashed line under a lane: suspended (asynchronous offloading); outlined on the copy engine: copies. See <a href="{{.Reading}}">How to read</a> for the simulation's rules.</figcaption>
 </figure>
 {{if .Hops}}<h3>Chains</h3>
 <figure class="plot" data-plot="chains">
@@ -138,7 +196,7 @@ const reportHTML = `<!DOCTYPE html>
 </table>{{end}}
 </div>
 </details>
-{{end}}</section>
+{{end}}{{define "bottom"}}</section>
 
 <section id="run">
 <h2>Run</h2>
@@ -151,7 +209,7 @@ const reportHTML = `<!DOCTYPE html>
 <tbody>{{range .Settings}}<tr><th>{{.Key}}</th><td>{{.Value}}</td></tr>
 {{end}}</tbody>
 </table>
-<p class="caption">From manifest.json. <code>hetmap report DIR</code> writes this page again from the folder's files (config.yaml, front.json, manifest.json).</p>
+<p class="caption">From manifest.json. <code>hetmap report DIR</code> writes this page again from the folder's files (config.yaml, front.json, manifest.json and the evaluation files of the detailed points, mappings/point-N.json).</p>
 </section>
 
 <section id="reading">
@@ -164,7 +222,29 @@ const reportHTML = `<!DOCTYPE html>
 </section>
 </body>
 </html>
-`
+{{end}}{{define "page"}}<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="hetmap">
+<title>{{.Run.Title}}: {{.Point.Heading}}</title>
+<style>
+` + reportCSS + `
+</style>
+</head>
+<body>
+<header>
+<h1>{{.Run.Title}}: {{.Point.Heading}}</h1>
+<p class="lead">{{.Run.Subtitle}}</p>
+{{if .Run.Interrupted}}<div class="warn" id="interrupted"><strong>{{.Run.Interrupted}}</strong></div>{{end}}
+<nav><a href="{{.Back}}">Back to the report</a> (its front table and the rules of the analysis and of the timeline)</nav>
+</header>
+<section id="mappings">
+{{template "point" .Point}}</section>
+</body>
+</html>
+{{end}}`
 
 const reportCSS = `:root { --ink: #1d232b; --muted: #5b6470; --line: #d5dae1; --band: #f4f6f9; --accent: #2b5c9e; --bad: #c62828; }
 * { box-sizing: border-box; }
@@ -192,6 +272,9 @@ table.grid td.task, table.grid td.name { white-space: nowrap; }
 table.grid tr.group th { background: #eef2f7; font-weight: 600; }
 table.grid tr.miss td { background: #fdecea; }
 table.grid tr.miss td:last-child { color: var(--bad); font-weight: 700; }
+table.windows { font-size: 12.5px; }
+table.windows th, table.windows td { padding: 3px 6px; }
+table.windows td { white-space: nowrap; }
 table.kv th { background: var(--band); font-weight: 600; width: 220px; }
 table.mapping td { white-space: nowrap; }
 table.mapping td.note { color: var(--muted); font-style: italic; }
@@ -221,4 +304,5 @@ details.point[open] > summary { border-bottom: 1px solid var(--line); border-rad
 .proof { background: #eaf5ea; border-left: 4px solid #3a9a3a; padding: 8px 12px; margin: 8px 0; }
 details.warnings { margin-top: 12px; font-size: 13.5px; }
 #reading li { margin-bottom: 6px; }
+@media (min-width: 1700px) { body { max-width: 1640px; } }
 @media print { details.point { break-inside: avoid; } }`

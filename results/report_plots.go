@@ -328,7 +328,15 @@ func barChart(bars []bar, xlabel string, xmax float64, refLine float64, ariaLabe
 				c.FillText(totalStyle, vg.Point{X: trX(0) + vg.Points(4), Y: (y0 + y1) / 2}, b.note)
 			}
 			if b.total != "" {
-				c.FillText(totalStyle, vg.Point{X: trX(at) + vg.Points(4), Y: (y0 + y1) / 2}, b.total)
+				// After the bar, or after the reference line where the
+				// text would cross it.
+				x := trX(at) + vg.Points(4)
+				if refLine > 0 && refLine <= p.X.Max {
+					if line := trX(refLine); x < line+vg.Points(3) && x+totalStyle.Width(b.total) > line-vg.Points(3) {
+						x = line + vg.Points(4)
+					}
+				}
+				c.FillText(totalStyle, vg.Point{X: x, Y: (y0 + y1) / 2}, b.total)
 			}
 		}
 	}})

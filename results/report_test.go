@@ -257,7 +257,7 @@ func testReportErrors(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	front, _ := os.ReadFile(filepath.Join(good, "front.json"))
-	front = bytes.Replace(front, []byte(`"unit": "GP10B"`), []byte(`"unit": "Core9"`), 1)
+	front = bytes.Replace(front, []byte(`"unit":"GP10B"`), []byte(`"unit":"Core9"`), 1)
 	if err := os.WriteFile(filepath.Join(badMapping, "front.json"), front, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -395,7 +395,12 @@ func TestDemandShownWithItsCount(t *testing.T) {
 		if p.DemandCount != configs.ContentionRefined || len(p.Demand) != 6 {
 			t.Errorf("point %d: demand %v of the %q count, want the 6 cores' under refined", p.ID, p.Demand, p.DemandCount)
 		}
-		for _, u := range p.Evaluation.Units {
+		if p.EvaluationFile == "" {
+			continue
+		}
+		var ev AnalysisJSON
+		readJSONFile(t, filepath.Join(dir, p.EvaluationFile), &ev)
+		for _, u := range ev.Units {
 			if u.Kind == "GPU_def" || u.Tasks == 0 {
 				continue
 			}
@@ -422,5 +427,67 @@ func TestDemandShownWithItsCount(t *testing.T) {
 		if !strings.Contains(html, want) {
 			t.Errorf("the report lacks %q", want)
 		}
+	}
+}
+
+// TestReportOlderFormats: a folder of results format 2 (every point's
+// full evaluation in front.json, pretty-printed; no evaluation files)
+// gives the report of the same run in format 3, but for the format it
+// names; a format this hetmap does not know is refused, naming the
+// version that wrote it.
+func TestReportOlderFormats(t *testing.T) {
+	dir := runFolder(t, threeObjectives, configs.AlgorithmExhaustive)
+	run, err := loadRun(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(t.TempDir(), "format2")
+	if err := os.MkdirAll(filepath.Join(old, "mappings"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"config.yaml", "front.csv"} {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(old, name), data, 0o644)
+	}
+	var f FrontJSON
+	var head FrontJSON
+	if err := readFront(filepath.Join(dir, "front.json"), &head, func(least bool, p *FrontPointJSON) error {
+		rp, err := run.loadPoint(p.ID)
+		if err != nil {
+			return err
+		}
+		q := *p
+		q.Verdict, q.EvaluationFile, q.Evaluation = nil, "", &rp.Evaluation
+		f.Points = append(f.Points, q)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	f.System, f.Objectives, f.Feasible, f.Proof = head.System, head.Objectives, head.Feasible, head.Proof
+	data, _ := json.MarshalIndent(f, "", "  ")
+	os.WriteFile(filepath.Join(old, "front.json"), data, 0o644)
+	var m Manifest
+	readJSONFile(t, filepath.Join(dir, "manifest.json"), &m)
+	m.ResultsFormat = 2
+	data, _ = json.MarshalIndent(m, "", "  ")
+	os.WriteFile(filepath.Join(old, "manifest.json"), data, 0o644)
+	var got bytes.Buffer
+	if err := WriteReport(&got, old); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(readReport(t, dir), "<tr><th>Results format</th><td>3</td></tr>", "<tr><th>Results format</th><td>2</td></tr>", 1)
+	if got.String() != want {
+		t.Error("the report of the run in results format 2 differs from that of format 3")
+	}
+	// A later format.
+	m.ResultsFormat, m.Version = 4, "v9.0.0"
+	data, _ = json.MarshalIndent(m, "", "  ")
+	os.WriteFile(filepath.Join(old, "manifest.json"), data, 0o644)
+	err = WriteReport(&got, old)
+	if err == nil || !strings.Contains(err.Error(), "results format 4, written by hetmap v9.0.0; this hetmap reads formats 1 to 3") {
+		t.Errorf("format 4: %v", err)
 	}
 }

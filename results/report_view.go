@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
@@ -33,10 +34,12 @@ type reportView struct {
 	FrontHead  []string
 	FrontRows  []frontRow
 	Summary    summaryView
-	Points     []pointView
-	Manifest   []keyValue
-	Settings   []keyValue
-	Notes      []string
+	// Details counts the points whose sections the page holds (the
+	// first DetailPoints); Others the rest, a row of the table each.
+	Details  int
+	Manifest []keyValue
+	Settings []keyValue
+	Notes    []string
 }
 
 type keyValue struct {
@@ -46,8 +49,10 @@ type keyValue struct {
 }
 
 type frontRow struct {
-	ID      int
-	Anchor  string
+	ID int
+	// Href links the point's section, or its mapping file when the page
+	// does not detail it.
+	Href    string
 	Values  []string
 	MaxUtil string
 	Units   string
@@ -92,6 +97,8 @@ type pointView struct {
 	Reasons     []string
 	Differs     []string
 	MappingFile string
+	// Reading links the report's "How to read" section.
+	Reading string
 
 	Legend   []legendItem
 	Mapping  mappingTable
@@ -221,7 +228,7 @@ func buildView(run *reportRun) *reportView {
 	v.Proof = RunProof(m)
 	if f.Feasible {
 		v.Subtitle = fmt.Sprintf("%d Pareto-optimal mapping(s); %s search, seed %d, %d evaluations in %s; started %s.",
-			len(f.Points), m.Algorithm, m.Seed, m.Evaluations, FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
+			len(run.points), m.Algorithm, m.Seed, m.Evaluations, FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
 	} else {
 		v.Subtitle = fmt.Sprintf("No feasible mapping; %s search, seed %d, %d evaluations in %s; started %s.",
 			m.Algorithm, m.Seed, m.Evaluations, FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
@@ -231,9 +238,10 @@ func buildView(run *reportRun) *reportView {
 	}
 	v.Summary = buildSummary(run, col)
 	buildFront(v, run)
-	axes := objectiveAxes(run)
-	for i := range run.points {
-		v.Points = append(v.Points, buildPoint(run, i, axes, col))
+	for _, p := range run.points {
+		if p.detail {
+			v.Details++
+		}
 	}
 	v.Manifest, v.Settings = manifestRows(m)
 	return v
@@ -411,7 +419,7 @@ func buildFront(v *reportView, run *reportRun) {
 	axes := objectiveAxes(run)
 	if f.Feasible {
 		v.FrontID, v.FrontTitle = "front", "Pareto front"
-		v.FrontIntro = fmt.Sprintf("The %d mapping(s) that meet every deadline and that no other mapping beats on all objectives (each minimised). Every point is numbered as in the table and in the sections below.", len(f.Points))
+		v.FrontIntro = fmt.Sprintf("The %d mapping(s) that meet every deadline and that no other mapping beats on all objectives (each minimised). Every point is numbered as in the table and in the sections below.", len(run.points))
 		for _, o := range run.manifest.Settings.Objectives {
 			if o.Kind == configs.ObjectiveChain && o.Bound != "davare" {
 				v.FrontIntro += " Chain latencies are job-level values that assume synchronous release (every task released at its offset); with other offsets a chain can take longer, and Davare's bound, shown in each point's chain table and in front.csv, holds for any offsets."
@@ -460,24 +468,46 @@ func buildFront(v *reportView, run *reportRun) {
 		}
 	}
 	for i, p := range run.points {
-		row := frontRow{ID: p.ID, Anchor: pointAnchor(f.Feasible, p.ID), Units: p.Units}
+		row := frontRow{ID: p.ID, Href: "#" + pointAnchor(f.Feasible, p.ID), Units: tableUnits(p.Units)}
+		if !p.detail {
+			row.Href = p.MappingFile
+		}
 		if f.Feasible {
 			for k := range axes {
 				row.Values = append(row.Values, axisValue(axes[k].vals[i], axes[k].unit))
 			}
 		} else {
 			row.Values = []string{FormatDuration(configs.Duration(p.ViolationMs * float64(configs.Millisecond)))}
-			row.Misses = p.Evaluation.Reasons
+			row.Misses = p.Verdict.Reasons
 		}
-		best := 0.0 // the busiest CPU core, by the load its verdicts rest on
-		for _, u := range p.Evaluation.Units {
-			if !isGPUUnit(run.cfg.System, u.Name) {
-				best = max(best, jsonLoad(&u))
-			}
-		}
-		row.MaxUtil = percent(best)
+		row.MaxUtil = percent(p.Verdict.BusiestLoad)
 		v.FrontRows = append(v.FrontRows, row)
 	}
+}
+
+// tableUnitsMax is the longest mapping text the front's table shows in
+// full; a longer one (a system of many tasks) is shown as the number of
+// tasks per unit, the full text being in front.json and the point's
+// section or page.
+const tableUnitsMax = 240
+
+// tableUnits is a mapping by unit (CompactUnits) as the front's table
+// shows it: in full, or when longer than tableUnitsMax as the number of
+// tasks per unit ("A0: 41 · A1: 38 · GP10B: 5 tasks").
+func tableUnits(units string) string {
+	if utf8.RuneCountInString(units) <= tableUnitsMax {
+		return units
+	}
+	var parts []string
+	for _, u := range strings.Split(units, " | ") {
+		name, tasks, ok := strings.Cut(u, ": ")
+		if !ok {
+			continue
+		}
+		n := 1 + strings.Count(tasks, ", ") + strings.Count(tasks, " > ")
+		parts = append(parts, name+": "+strconv.Itoa(n))
+	}
+	return strings.Join(parts, " · ") + " tasks"
 }
 
 func isGPUUnit(s *configs.System, name string) bool {
@@ -492,12 +522,13 @@ func pointAnchor(feasible bool, id int) string {
 	return "least-violating-" + strconv.Itoa(id)
 }
 
-// buildPoint builds the section of point i (the first one open).
-func buildPoint(run *reportRun, i int, axes []frontAxis, col colours) pointView {
+// buildPoint builds the section of point p, the i-th of the run (the
+// first one open).
+func buildPoint(run *reportRun, i int, p *reportPoint, axes []frontAxis, col colours) pointView {
 	s := run.cfg.System
-	p := &run.points[i]
 	ev := &p.Evaluation
-	pv := pointView{ID: p.ID, Anchor: pointAnchor(run.front.Feasible, p.ID), Open: i == 0, Units: p.Units, MappingFile: p.MappingFile}
+	pv := pointView{ID: p.ID, Anchor: pointAnchor(run.front.Feasible, p.ID), Open: i == 0, Units: p.Units, MappingFile: p.MappingFile,
+		Reading: "#reading"}
 	if run.front.Feasible {
 		pv.Heading = "Point " + strconv.Itoa(p.ID)
 		var parts []string
@@ -586,13 +617,28 @@ func windowsOf(ev *AnalysisJSON, col colours) windowTable {
 		for _, io := range w.Interferers {
 			c := numCell{Text: "–", Zero: true}
 			if io.Binds != "none" {
-				c = numCell{Text: strconv.FormatInt(io.Overlap, 10) + " " + io.Binds, Zero: io.Overlap == 0}
+				c = numCell{Text: strconv.FormatInt(io.Overlap, 10) + " " + bindsLetter(io.Binds), Zero: io.Overlap == 0}
 			}
 			row.Cells[column[io.Unit]] = c
 		}
 		wt.Rows = append(wt.Rows, row)
 	}
 	return wt
+}
+
+// bindsLetter abbreviates the term that binds an overlap in the window
+// table (its caption says what each letter means), so that a column per
+// other unit fits the page: L lines, T time, R requests.
+func bindsLetter(binds string) string {
+	switch binds {
+	case "lines":
+		return "L"
+	case "time":
+		return "T"
+	case "requests":
+		return "R"
+	}
+	return binds
 }
 
 func roleCell(t *AnalysisTaskJSON, gpu map[string]AnalysisGPUJSON) mappingCell {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -93,16 +94,22 @@ func ReadSweepRun(dir string) (*SweepRunData, error) {
 	if err := sweepReadJSON(filepath.Join(dir, "manifest.json"), &d.Manifest); err != nil {
 		return nil, err
 	}
-	var front struct {
-		Points []struct {
-			Objectives []float64 `json:"objectives_ms"`
-		} `json:"points"`
-	}
-	if err := sweepReadJSON(filepath.Join(dir, "front.json"), &front); err != nil {
+	// front.json as a stream: of any size and results format, only the
+	// objectives are kept.
+	path := filepath.Join(dir, "front.json")
+	var head FrontJSON
+	err := readFront(path, &head, func(least bool, p *FrontPointJSON) error {
+		if !least {
+			d.Front = append(d.Front, p.Objectives)
+		}
+		return nil
+	})
+	var syntax *frontSyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		return nil, fmt.Errorf("%s: %v", path, syntax.err)
+	case err != nil:
 		return nil, err
-	}
-	for _, p := range front.Points {
-		d.Front = append(d.Front, p.Objectives)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "report.html")); err == nil {
 		d.Report = true
@@ -270,13 +277,38 @@ func NewSweepSummary(sw *configs.Sweep, runs []*SweepRunData) (*SweepSummary, er
 	return s, nil
 }
 
+// HypervolumeUnit is the unit of the hypervolume: the volume of the
+// objective space that a front dominates up to the reference point, the
+// product of the objectives' units (ms per latency; a count of cores and a
+// share of a core have none): "ms³" for three latencies, "1" for none.
+func (s *SweepSummary) HypervolumeUnit() string {
+	k := 0
+	for _, u := range s.Units {
+		if u == "ms" {
+			k++
+		}
+	}
+	switch k {
+	case 0:
+		return "1"
+	case 1:
+		return "ms"
+	}
+	sup := []string{"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"}
+	e := ""
+	for _, d := range strconv.Itoa(k) {
+		e += sup[d-'0']
+	}
+	return "ms" + e
+}
+
 // CSVHeader returns the columns of summary.csv.
 func (s *SweepSummary) CSVHeader() []string {
 	head := []string{"run", "folder"}
 	for _, p := range s.Parameters {
 		head = append(head, p.Label)
 	}
-	head = append(head, "seed", "algorithm", "exactness", "feasible", "front_size", "hypervolume")
+	head = append(head, "seed", "algorithm", "exactness", "feasible", "front_size", "hypervolume ["+s.HypervolumeUnit()+"]")
 	for i, o := range s.Objectives {
 		h := "best " + o
 		if s.Units[i] != "" {

@@ -47,7 +47,7 @@ func (s *SweepSummary) sweepMetrics() []sweepMetric {
 	}
 	ms = append(ms, sweepMetric{Name: "front size", Axis: "Pareto-optimal mappings", of: func(r *SweepRow) (float64, bool) { return float64(r.FrontSize), true }})
 	if s.Reference != nil {
-		ms = append(ms, sweepMetric{Name: "hypervolume", Axis: "hypervolume", None: "not computed", of: func(r *SweepRow) (float64, bool) { return r.Hypervolume, !math.IsNaN(r.Hypervolume) }})
+		ms = append(ms, sweepMetric{Name: "hypervolume", Unit: s.HypervolumeUnit(), Axis: "hypervolume [" + s.HypervolumeUnit() + "]", None: "not computed", of: func(r *SweepRow) (float64, bool) { return r.Hypervolume, !math.IsNaN(r.Hypervolume) }})
 	}
 	known := false
 	for i := range s.Rows {
@@ -383,23 +383,42 @@ func WriteSweepHTML(w io.Writer, s *SweepSummary) error {
 	return sweepTemplate.Execute(w, pg)
 }
 
-var sweepTemplate = template.Must(template.New("sweep").Parse(`<!DOCTYPE html>
+// breakable is a column head that may break after "_", "." and "/",
+// and before "[", where a long parameter or column name can wrap instead
+// of spilling into the next column.
+func breakable(s string) template.HTML {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '[' {
+			b.WriteString("<wbr>")
+		}
+		b.WriteString(template.HTMLEscapeString(string(r)))
+		if r == '_' || r == '.' || r == '/' {
+			b.WriteString("<wbr>")
+		}
+	}
+	return template.HTML(b.String())
+}
+
+var sweepTemplate = template.Must(template.New("sweep").Funcs(template.FuncMap{"breakable": breakable}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <title>hetmap sweep {{.S.File}}</title>
 <style>
-body { font-family: "Liberation Sans", Arial, Helvetica, sans-serif; margin: 1.5em 2em; color: #1d2430; background: #fff; }
+body { font-family: "Liberation Sans", Arial, Helvetica, sans-serif; margin: 1.5em 1.5em; color: #1d2430; background: #fff; }
 h1 { font-size: 1.5em; margin-bottom: 0.2em; }
 h2 { font-size: 1.2em; border-bottom: 1px solid #c8d0dc; padding-bottom: 0.2em; margin-top: 1.6em; }
 h3 { font-size: 1.05em; margin: 1.2em 0 0.4em; }
 p.note { color: #4a5568; max-width: 60em; }
 p.warn { background: #fff4e5; border-left: 4px solid #f0a030; padding: 6px 10px; max-width: 60em; }
 table { border-collapse: collapse; font-size: 0.85em; }
+table.runs { font-size: 0.8em; }
 th, td { border: 1px solid #d5dbe3; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
 th { background: #eef2f7; }
 table.runs td { font-variant-numeric: tabular-nums; white-space: nowrap; }
-table.runs th { white-space: normal; max-width: 9em; vertical-align: bottom; }
+table.runs th { white-space: normal; max-width: 8em; vertical-align: bottom; }
+table.runs th, table.runs td { padding: 0.2em 0.35em; }
 table.runs tr.infeasible td { color: #9b2c2c; }
 div.wide { overflow-x: auto; }
 div.plots { display: flex; flex-wrap: wrap; gap: 1em; }
@@ -420,7 +439,8 @@ figcaption { font-size: 0.8em; color: #4a5568; max-width: 30em; }
 {{end}}<tr><th>seeds</th><td>{{.Seeds}}</td></tr>
 <tr><th>fronts</th><td>{{.Proofs}}</td></tr>
 <tr><th>objectives</th><td>{{range $i, $o := .S.Objectives}}{{if $i}}; {{end}}{{$o}}{{end}}</td></tr>
-{{if .Reference}}<tr><th>hypervolume reference</th><td>{{.Reference}} (10 % beyond the worst value of every objective over the fronts of all runs)</td></tr>
+{{if .Reference}}<tr><th>hypervolume</th><td>the volume of the objective space that a run's front dominates, up to the reference point, in {{.S.HypervolumeUnit}} (the product of the objectives' units: ms per latency; counts and shares have none); larger is better</td></tr>
+<tr><th>hypervolume reference</th><td>{{.Reference}} (10 % beyond the worst value of every objective over the fronts of all runs)</td></tr>
 {{end}}</table>
 {{if .Request}}<p class="note">The runs with analysis.contention request count at most one contended access per line request of another memory user; this assumes {{.Request}}.</p>{{end}}
 </section>
@@ -440,7 +460,7 @@ figcaption { font-size: 0.8em; color: #4a5568; max-width: 30em; }
 <section id="runs">
 <h2>Runs</h2>
 <div class="wide"><table class="runs">
-<tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
+<tr>{{range .Header}}<th>{{breakable .}}</th>{{end}}</tr>
 {{range .Rows}}<tr{{if .Infeasible}} class="infeasible"{{end}}><td><a href="{{.Link}}" title="{{.Folder}}">{{.Run}}</a></td>{{range .Cells}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table></div>
 </section>

@@ -103,7 +103,7 @@ func TestSweepHTML(t *testing.T) {
 	}
 	page := buf.String()
 	for _, want := range []string{`<section id="overview">`, `<section id="plots">`, `<section id="runs">`, "<style>",
-		"<h3>best SF-P-DA reaction-time [ms]</h3>", "<h3>best cores-used</h3>", "<h3>front size</h3>", "<h3>hypervolume</h3>", "<h3>feasible share</h3>",
+		"<h3>best SF-P-DA reaction-time [ms]</h3>", "<h3>best cores-used</h3>", "<h3>front size</h3>", "<h3>hypervolume [ms]</h3>", "in ms (the product of the objectives' units", "<h3>feasible share</h3>",
 		"synthetic", `<a href="run-001_memory.per_core.A57=10ns_search.seed=1/" title="run-001_memory.per_core.A57=10ns_search.seed=1">1</a>`,
 		`<a href="run-002_memory.per_core.A57=10ns_search.seed=2/report.html" title="run-002_memory.per_core.A57=10ns_search.seed=2">2</a>`} {
 		if !strings.Contains(page, want) {

@@ -32,15 +32,19 @@ are unschedulable, and gives the exact front; auto (the default) runs the exhaus
 search when an estimate of its size says it finishes quickly, NSGA-II otherwise, and
 says which and why. The same --seed gives the same front with any number of --workers.
 
-Writes report.html (a self-contained page for an architecture review), front.csv,
-front.json, manifest.json, config.yaml and mappings/point-N.yaml (each accepted by
-hetmap analyze --mapping) into --out (default runs/<UTC time>/ in the working
-directory), which appears only when the run is complete; for a system read from an Amalthea model
+Writes report.html (a self-contained page for an architecture review: the front's
+table and plots, the details of the first 5 points), front.csv, front.json (per point
+its objectives, mapping, verdict and the load of every unit), manifest.json, config.yaml,
+mappings/point-N.yaml (each accepted by hetmap analyze --mapping) and, for the first 5
+points, mappings/point-N.json (the full evaluation, as hetmap analyze --json writes it)
+into --out (default runs/<UTC time>/ in the working directory), which appears only
+when the run is complete; for a system read from an Amalthea model
 also mappings/point-N.amxmi, the model with that mapping (hetmap export). The folder is claimed before
 the search: one that exists, cannot be created or that another run writes fails at once.
 The front table fits 100 columns (--wide: one table with every column).
 
-A bar shows the progress on a terminal (a line every 5 s in a log). Ctrl-C (or SIGTERM)
+A bar shows the progress on a terminal (a line every 5 s in a log), of the search and
+of writing the files. Ctrl-C (or SIGTERM)
 stops the search and writes what it found as a complete folder marked interrupted, exit
 code 130; a second Ctrl-C stops at once. Exit code 1 when no mapping is feasible: the
 least-violating mappings are shown with what they miss (with the exhaustive algorithm, a
@@ -121,7 +125,11 @@ proof that no feasible mapping exists).`,
 					return configs.ExportAmalthea(cfg.Amalthea, amaltheaMapping(e, p.Assignment, p.Result))
 				}
 			}
-			if err := claim.WriteRun(cfg, res, info); err != nil {
+			writing := newWriteProgress(stderr)
+			info.Progress = writing.update
+			err = claim.WriteRun(cfg, res, info)
+			writing.finish()
+			if err != nil {
 				return err
 			}
 			werr := error(nil)

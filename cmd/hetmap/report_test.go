@@ -36,10 +36,31 @@ func TestReportCommand(t *testing.T) {
 	if string(again) != string(first) {
 		t.Error("hetmap report wrote a different report than optimize")
 	}
-	for _, want := range []string{"<h2>Pareto front</h2>", `id="point-14"`, "<h2>Run</h2>"} {
+	for _, want := range []string{"<h2>Pareto front</h2>", `id="point-5"`, `<a href="mappings/point-14.yaml">14</a>`, "<h2>Run</h2>"} {
 		if !strings.Contains(string(again), want) {
 			t.Errorf("the report lacks %q", want)
 		}
+	}
+	if strings.Contains(string(again), `id="point-6"`) {
+		t.Error("the report details more than the first 5 points")
+	}
+	// Any other point's details: its own page.
+	stdout, errOut, code = hetmap(t, "report", out, "--point", "14")
+	page := filepath.Join(out, "points", "point-14.html")
+	if code != 0 || !strings.Contains(stdout, "wrote "+page) {
+		t.Fatalf("report --point 14: exit %d, %q, %s", code, stdout, errOut)
+	}
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`<details id="point-14" class="point" open>`, "<h3>Timeline</h3>", `href="../report.html#point-14"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("points/point-14.html lacks %q", want)
+		}
+	}
+	if _, errOut, code := hetmap(t, "report", out, "--point", "99"); code != exitInput || !strings.Contains(errOut, "has no front point 99 (there are ") {
+		t.Errorf("report --point 99: exit %d, %s", code, errOut)
 	}
 }
 

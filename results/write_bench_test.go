@@ -1,0 +1,201 @@
+package results
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/optimizer"
+	"gopkg.in/yaml.v3"
+)
+
+// The run folder at scale: the 250-task synthetic system of the scale
+// benchmarks (optimizer/scale_bench_test.go: 240 periodic tasks and 5 GPU
+// tasks with their offloading tasks on 4 A57 and 2 Denver cores and a
+// GPU, 8 chains of 4 tasks, each an objective), searched by NSGA-II for
+// 1000 evaluations; its front of a few hundred points, and that front
+// repeated to 2000 points (the writer does not check that a front is one).
+
+// Bounds of a run folder per front point at 250 tasks (issue 22):
+// front.json at most 20 kB per point, report.html at most 10 MB.
+const (
+	maxFrontJSONPerPoint = 20_000
+	maxReport            = 10_000_000
+)
+
+var scaleRun = sync.OnceValues(func() (*configs.Config, *optimizer.Outcome) {
+	s := synth.Settings{Tasks: 240, GPUTasks: 5, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 0.5 * 6}
+	cfg, _, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		panic(err)
+	}
+	cfg.Search.Algorithm, cfg.Search.MaxEvaluations = configs.AlgorithmNSGA2, 1000
+	e, err := optimizer.NewEvaluator(cfg)
+	if err != nil {
+		panic(err)
+	}
+	out, err := optimizer.Run(context.Background(), e, optimizer.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return cfg, out
+})
+
+// withFront returns out with its front repeated up to n points (n = 0:
+// as found).
+func withFront(out *optimizer.Outcome, n int) *optimizer.Outcome {
+	if n == 0 || len(out.Front) == 0 {
+		return out
+	}
+	o := *out
+	o.Front = make([]optimizer.Point, n)
+	for i := range o.Front {
+		o.Front[i] = out.Front[i%len(out.Front)]
+	}
+	return &o
+}
+
+func fileSize(tb testing.TB, path string) int64 {
+	tb.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st.Size()
+}
+
+// BenchmarkWriteRun writes the run folder of the 250-task system's front
+// (points=found) and of that front repeated to 2000 points, and reports
+// front.json's and report.html's size. HETMAP_BENCH_KEEP names a folder
+// to keep the last folder written in (for a browser, or /usr/bin/time).
+func BenchmarkWriteRun(b *testing.B) {
+	cfg, out := scaleRun()
+	if !out.Feasible {
+		b.Fatal("the 250-task system has no feasible mapping")
+	}
+	for _, n := range []int{0, 2000} {
+		name := "points=found"
+		if n > 0 {
+			name = "points=" + strconv.Itoa(n)
+		}
+		b.Run(name, func(b *testing.B) {
+			o := withFront(out, n)
+			tmp := b.TempDir()
+			var dir string
+			i := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				i++
+				dir = filepath.Join(tmp, strconv.Itoa(i))
+				if err := WriteRun(dir, cfg, o, RunInfo{Version: "bench", Started: time.Unix(0, 0)}); err != nil {
+					b.Fatal(err)
+				}
+				b.StopTimer()
+				if i > 1 {
+					os.RemoveAll(filepath.Join(tmp, strconv.Itoa(i-1)))
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(len(o.Front)), "points")
+			b.ReportMetric(float64(fileSize(b, filepath.Join(dir, "front.json")))/float64(len(o.Front)), "front.json-B/point")
+			b.ReportMetric(float64(fileSize(b, filepath.Join(dir, ReportFile))), "report-B")
+			if keep := os.Getenv("HETMAP_BENCH_KEEP"); keep != "" {
+				os.RemoveAll(filepath.Join(keep, name))
+				if err := os.MkdirAll(keep, 0o755); err != nil {
+					b.Fatal(err)
+				}
+				if err := os.Rename(dir, filepath.Join(keep, name)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestRunFileSizes: at 250 tasks front.json takes at most 20 kB per point
+// and report.html at most 10 MB, for the front the search found and for
+// 2000 points; the report details the first DetailPoints points, each with
+// its evaluation file, and links the others' mapping files.
+func TestRunFileSizes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a search of 1000 evaluations on 250 tasks")
+	}
+	cfg, out := scaleRun()
+	if !out.Feasible || len(out.Front) <= DetailPoints {
+		t.Fatalf("feasible %v, %d points: want a front of more than %d", out.Feasible, len(out.Front), DetailPoints)
+	}
+	for _, n := range []int{0, 2000} {
+		o := withFront(out, n)
+		dir := filepath.Join(t.TempDir(), "run")
+		var last WriteProgress
+		info := RunInfo{Version: "test", Started: time.Unix(0, 0), Progress: func(p WriteProgress) { last = p }}
+		if err := WriteRun(dir, cfg, o, info); err != nil {
+			t.Fatal(err)
+		}
+		points := len(o.Front)
+		if last.Stage != StageReport || last.Done != DetailPoints || last.Total != DetailPoints {
+			t.Errorf("%d points: the last progress report is %+v", points, last)
+		}
+		if per := fileSize(t, filepath.Join(dir, "front.json")) / int64(points); per > maxFrontJSONPerPoint {
+			t.Errorf("%d points: front.json takes %d bytes per point, more than %d", points, per, maxFrontJSONPerPoint)
+		}
+		report := readReport(t, dir)
+		if len(report) > maxReport {
+			t.Errorf("%d points: report.html has %d bytes, more than %d", points, len(report), maxReport)
+		}
+		if got := strings.Count(report, `<details id="point-`); got != DetailPoints {
+			t.Errorf("%d points: report.html details %d points, want %d", points, got, DetailPoints)
+		}
+		for id := 1; id <= points; id++ {
+			_, err := os.Stat(filepath.Join(dir, "mappings", fmt.Sprintf("point-%d.json", id)))
+			if (err == nil) != (id <= DetailPoints) {
+				t.Fatalf("%d points: mappings/point-%d.json: %v", points, id, err)
+			}
+		}
+		if want := fmt.Sprintf(`<a href="mappings/point-%d.yaml">%d</a>`, points, points); !strings.Contains(report, want) {
+			t.Errorf("%d points: the table does not link the last point's mapping file (%s)", points, want)
+		}
+	}
+}
+
+// TestMappingYAML: the mapping files are what yaml.v3 writes, for the
+// 250-task front and for names that need quoting or another line.
+func TestMappingYAML(t *testing.T) {
+	y := newMappingYAML()
+	prio := 3
+	ms := []configs.Mapping{
+		{Units: []configs.Placement{{Task: "T0", Unit: "A1"}, {Task: "yes", Unit: "Core 1", Priority: &prio}, {Task: "a: b", Unit: "#x"},
+			{Task: "ünï", Unit: "1e3"}, {Task: "two\nlines", Unit: "A0"}, {Task: "", Unit: "null"}}},
+		{Units: []configs.Placement{{Task: "K", Unit: "GPU"}}, Offloading: []configs.OffloadChoice{{Task: "P", Mode: configs.Async}},
+			TimeSlices: []configs.TimeSliceSet{{Task: "K", Slice: 2 * configs.Millisecond}}, GPUPriorities: []configs.GPUPrioritySet{{Task: "K", Priority: "high"}}},
+		{},
+	}
+	if !testing.Short() {
+		_, out := scaleRun()
+		for _, p := range out.Front {
+			ms = append(ms, p.Mapping)
+		}
+	}
+	for i, m := range ms {
+		want, err := yaml.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := y.marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("mapping %d:\n%s\nyaml.v3:\n%s", i, got, want)
+		}
+	}
+}
