@@ -98,6 +98,11 @@ type FrontPointJSON struct {
 	// Evaluation is the full evaluation that results formats 1 and 2
 	// wrote into every point (read only: format 3 writes EvaluationFile).
 	Evaluation *AnalysisJSON `json:"evaluation,omitempty"`
+	// Margin is the point's margin on execution demand (every task's
+	// scaled together; optimizer.Margins), for the front's first
+	// optimizer.MaxMarginPoints points; the per-kind and per-task margins
+	// are in the evaluation file and in hetmap analyze.
+	Margin *MarginJSON `json:"margin,omitempty"`
 }
 
 // VerdictJSON sums up a point's analysis: whether every task meets its
@@ -209,6 +214,10 @@ func NewFrontPointJSON(id int, p optimizer.Point, file, evaluation string) Front
 	pj := FrontPointJSON{ID: id, Objectives: p.Objectives, ViolationMs: p.Violation, Units: CompactUnits(p.Result),
 		Mapping: p.Mapping, MappingFile: file, EvaluationFile: evaluation, Utilisation: utilisation(p.Result),
 		Verdict: newVerdictJSON(p.Result)}
+	if m := p.Result.Margins; m != nil {
+		mj := marginJSON(m.ExecutionScale)
+		pj.Margin = &mj
+	}
 	for u := range p.Result.Units {
 		if d, ok := countedDemand(p.Result, u); ok {
 			if pj.Demand == nil {
@@ -337,9 +346,21 @@ func WriteFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) err
 func (c *frontCSV) head() error {
 	s, out := c.cfg.System, c.out
 	head := []string{"point"}
-	for _, o := range out.Objectives {
-		head = append(head, o+" [ms]")
+	for k, o := range out.Objectives {
+		unit := " [ms]"
+		if k < len(out.Search.Objectives) {
+			switch out.Search.Objectives[k].Kind {
+			case configs.ObjectiveMargin:
+				unit = " [×, maximised: minimised as its negative]"
+			case configs.ObjectiveMaxUtilisation:
+				unit = " [share of the core]"
+			case configs.ObjectiveCoresUsed:
+				unit = " [cores]"
+			}
+		}
+		head = append(head, o+unit)
 	}
+	head = append(head, "margin on execution demand [×]", "margin binds")
 	for _, o := range out.Search.Objectives {
 		if o.Kind == configs.ObjectiveChain && o.Bound != "davare" {
 			c.davare = append(c.davare, o.Chain)
@@ -370,6 +391,14 @@ func (c *frontCSV) row(id int, p optimizer.Point) error {
 	row := []string{strconv.Itoa(id)}
 	for _, v := range p.Objectives {
 		row = append(row, strconv.FormatFloat(v, 'f', -1, 64))
+	}
+	switch m := p.Result.Margins; {
+	case m == nil: // past optimizer.MaxMarginPoints
+		row = append(row, "-", "-")
+	case m.ExecutionScale.Status == optimizer.MarginNone:
+		row = append(row, "none", m.ExecutionScale.Binding)
+	default:
+		row = append(row, strconv.FormatFloat(m.ExecutionScale.Factor(), 'f', 3, 64), m.ExecutionScale.Binding)
 	}
 	for _, name := range c.davare {
 		v := "-"

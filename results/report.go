@@ -40,6 +40,7 @@ type reportRow struct {
 	Units       string
 	MappingFile string
 	Verdict     VerdictJSON
+	Margin      *MarginJSON
 	// detail: the point's section is in report.html: its full evaluation
 	// and mapping, read again by loadPoint.
 	detail bool
@@ -125,7 +126,7 @@ func loadRun(dir string) (*reportRun, error) {
 		// The mappings of the points detailed are checked when they are
 		// evaluated again (loadPoint).
 		row := reportRow{ID: p.ID, Objectives: p.Objectives, ViolationMs: p.ViolationMs, Units: p.Units, MappingFile: p.MappingFile,
-			Verdict: verdictOf(cfg, p)}
+			Verdict: verdictOf(cfg, p), Margin: p.Margin}
 		// Format 3 details the points with an evaluation file, formats 1
 		// and 2 the first DetailPoints.
 		row.detail = p.EvaluationFile != "" || (p.Evaluation != nil && details < DetailPoints)

@@ -131,8 +131,8 @@ const reportHTML = `{{define "top"}}<!DOCTYPE html>
 <figcaption>{{if eq .FrontKind "bars"}}The front has one point: every objective's value (lower is better).{{else if eq .FrontKind "scatter"}}The front projected on every pair of objectives (row: the objective on the vertical axis; column: on the horizontal axis); lower is better on every axis. Numbers are the points.{{else}}The front as a normalised table: a row per point, a column per objective, each cell shaded from the front's best value of its objective (light) to its worst (dark); lower is better.{{end}}</figcaption>
 </figure>{{end}}
 <table class="grid front">
-<thead><tr><th>#</th>{{if .Feasible}}{{range .FrontHead}}<th>{{.}}</th>{{end}}{{else}}<th>violation</th><th>misses</th>{{end}}<th>busiest core</th><th>mapping (unit: tasks)</th></tr></thead>
-<tbody>{{range .FrontRows}}<tr><td><a href="{{.Href}}">{{.ID}}</a></td>{{range .Values}}<td class="num">{{.}}</td>{{end}}{{if .Misses}}<td><ul class="misses">{{range .Misses}}<li>{{.}}</li>{{end}}</ul></td>{{end}}<td class="num">{{.MaxUtil}}</td><td class="units">{{.Units}}</td></tr>
+<thead><tr><th>#</th>{{if .Feasible}}{{range .FrontHead}}<th>{{.}}</th>{{end}}{{else}}<th>violation</th><th>misses</th>{{end}}<th>busiest core</th><th>margin</th><th>mapping (unit: tasks)</th></tr></thead>
+<tbody>{{range .FrontRows}}<tr><td><a href="{{.Href}}">{{.ID}}</a></td>{{range .Values}}<td class="num">{{.}}</td>{{end}}{{if .Misses}}<td><ul class="misses">{{range .Misses}}<li>{{.}}</li>{{end}}</ul></td>{{end}}<td class="num">{{.MaxUtil}}</td><td class="num">{{.Margin}}</td><td class="units">{{.Units}}</td></tr>
 {{end}}</tbody>
 </table>
 </section>
@@ -158,6 +158,12 @@ const reportHTML = `{{define "top"}}<!DOCTYPE html>
 {{.UtilSVG}}
 <figcaption>Σ C/T per unit, split by task (busy-waiting offloading tasks hatched: their C includes the GPU response). GPU: the kernels' isolated times and the copies, per period.</figcaption>
 </figure>
+{{if .Margin}}<p class="margin">{{.Margin}}</p>{{end}}
+{{if .SlackSVG}}<h3>Slack</h3>
+<figure class="plot" data-plot="slack">
+{{.SlackSVG}}
+<figcaption>Per task its slack, D − R: how much later it could respond and still meet its deadline, as a share of D (the margin above scales execution instead).</figcaption>
+</figure>{{end}}
 <h3>Response times</h3>
 <table class="grid rt">
 <thead><tr><th>task</th><th>role</th><th>prio</th><th>C</th><th>compute</th><th>memory</th><th>contention</th><th>GPU wait</th><th>suspension</th><th>R</th><th>D</th><th>ok</th></tr></thead>

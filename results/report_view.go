@@ -55,8 +55,10 @@ type frontRow struct {
 	Href    string
 	Values  []string
 	MaxUtil string
-	Units   string
-	Misses  []string
+	// Margin is the point's margin on execution demand ("×1.019").
+	Margin string
+	Units  string
+	Misses []string
 }
 
 type summaryView struct {
@@ -103,6 +105,9 @@ type pointView struct {
 	Legend   []legendItem
 	Mapping  mappingTable
 	UtilSVG  template.HTML
+	SlackSVG template.HTML
+	// Margin says the point's margin on execution demand and what binds.
+	Margin   string
 	RT       []rtGroup
 	GPU      []gpuRow
 	GPUKnob  string
@@ -481,6 +486,7 @@ func buildFront(v *reportView, run *reportRun) {
 			row.Misses = p.Verdict.Reasons
 		}
 		row.MaxUtil = percent(p.Verdict.BusiestLoad)
+		row.Margin = marginText(p.Margin)
 		v.FrontRows = append(v.FrontRows, row)
 	}
 }
@@ -556,6 +562,14 @@ func buildPoint(run *reportRun, i int, p *reportPoint, axes []frontAxis, col col
 
 	pv.Mapping = mappingOf(s, ev, col)
 	pv.UtilSVG = utilisationChart(s, ev, col, p.ID)
+	pv.SlackSVG = slackChart(ev, col, p.ID)
+	if m := p.Margin; m != nil {
+		pv.Margin = "Margin on execution demand: " + marginText(m)
+		if m.Binding != "" {
+			pv.Margin += "; just above it, " + m.Binding
+		}
+		pv.Margin += ". Every task's CPU compute and GPU kernel time scaled together, with these priorities; per kind of unit and per task: hetmap analyze --config config.yaml --mapping " + p.MappingFile + "."
+	}
 	pv.RT, pv.GPU, pv.GPUKnob = responseTables(s, ev, col)
 	pv.Timeline, pv.TLNote = timelineChart(s, p, col)
 	pv.Chains, pv.Hops, pv.ChainObj = chainsChart(ev, col, p.ID)
@@ -759,6 +773,45 @@ func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) 
 		title = "demand under the " + count + " count: Σ C⁰/T per task + the contention it charges [%] (100 % dashed)"
 	}
 	return barChart(bars, title, xmax*1.02, 100, fmt.Sprintf("utilisation per unit, mapping %d", id))
+}
+
+// marginText writes a front point's margin ("×1.019", "none"), "–"
+// where none was computed.
+func marginText(m *MarginJSON) string {
+	switch {
+	case m == nil:
+		return "–"
+	case m.ExecutionScale == nil:
+		return "none"
+	case m.Status == "at least":
+		return "≥ ×" + strconv.FormatFloat(*m.ExecutionScale, 'f', 0, 64)
+	}
+	return "×" + strconv.FormatFloat(*m.ExecutionScale, 'f', 3, 64)
+}
+
+// slackChart draws every running task's slack, D − R, as a share of its
+// deadline: how close each task is to missing, beside the utilisation.
+func slackChart(ev *AnalysisJSON, col colours, id int) template.HTML {
+	var bars []bar
+	for _, t := range ev.Tasks { // the running tasks
+		b := bar{label: t.Name}
+		switch {
+		case t.ResponseTimeNs == nil || !t.Bounded:
+			b.note = "no bound"
+		case *t.ResponseTimeNs > t.DeadlineNs:
+			b.note = "misses D by " + FormatDuration(configs.Duration((*t.ResponseTimeNs-t.DeadlineNs)*1000))
+		default:
+			slack := t.DeadlineNs - *t.ResponseTimeNs
+			share := 100 * float64(slack) / float64(max(t.DeadlineNs, 1))
+			b.parts = []barPart{{value: share, fill: col[t.Name], label: t.Name}}
+			b.total = FormatDuration(configs.Duration(slack*1000)) + " of D " + FormatDuration(configs.Duration(t.DeadlineNs*1000)) + " (" + strconv.FormatFloat(share, 'f', 1, 64) + " %)"
+		}
+		bars = append(bars, b)
+	}
+	if len(bars) == 0 {
+		return ""
+	}
+	return barChart(bars, "slack D − R as a share of the deadline [%]", 100, 0, fmt.Sprintf("slack per task, mapping %d", id))
 }
 
 // formatRns is formatR for the JSON form: "no bound" where the analysis
