@@ -101,7 +101,7 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Res
 		}
 		c := variantCore{at: len(j.ids), k: len(ids), off: len(j.prio)}
 		j.ids = append(j.ids, ids...)
-		if !e.relaxedOrders(u, &c, limit) && !e.jointBroken {
+		if !e.relaxedOrders(u, &c, limit) && (!e.jointBroken || e.stopped()) {
 			res.Complete = false
 			return res, nil
 		}
@@ -120,6 +120,10 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Res
 		j.pick = append(j.pick, 0)
 	}
 	for range combos {
+		if e.stopped() {
+			res.Complete = false
+			return res, nil
+		}
 		b.CopyFrom(a)
 		for ci, c := range j.cores {
 			at := c.off + j.pick[ci]*c.k
@@ -170,6 +174,10 @@ func (e *Evaluator) relaxedOrders(u int, c *variantCore, limit int) bool {
 	var walk func(depth int)
 	walk = func(depth int) {
 		if !ok {
+			return
+		}
+		if e.stopped() {
+			ok = false
 			return
 		}
 		if depth == n {
