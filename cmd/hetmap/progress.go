@@ -20,10 +20,29 @@ import (
 // one at every report.
 var plainProgressEvery = 5 * time.Second
 
-// isTerminal reports whether w is a terminal.
+// isTerminal reports whether w (or the writer a lockedWriter wraps) is a
+// terminal.
 func isTerminal(w io.Writer) bool {
+	if l, ok := w.(*lockedWriter); ok {
+		w = l.w
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// lockedWriter serialises the writes of several goroutines to one writer:
+// run wraps stderr in one, which the progress lines (a ticker's goroutine)
+// and the notice of a signal (withInterrupt's) write while the command
+// writes too.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // searchProgress shows how a search goes, stage by stage (choosing the
