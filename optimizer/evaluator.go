@@ -131,6 +131,10 @@ type Evaluator struct {
 	partialByChallenge bool
 	// noVariants turns the priority-order variants off (tests only).
 	noVariants bool
+	// stop, when set, says that the run is interrupted: PriorityVariants
+	// and JointOrders look at it between their analyses and stop,
+	// incomplete. A search sets it on its own clones (Problem.stop).
+	stop func() bool
 	// jointBroken breaks JointOrders on purpose (tests only): each core
 	// keeps only its first order that passes the relaxed test.
 	jointBroken bool
@@ -459,6 +463,9 @@ func (e *Evaluator) Clone() *Evaluator {
 	c.initScratch()
 	return c
 }
+
+// stopped reports whether the run this evaluator serves is interrupted.
+func (e *Evaluator) stopped() bool { return e.stop != nil && e.stop() }
 
 // Notes says, in plain words, where the evaluator analyses otherwise than
 // the configuration asks (for example a contention count it cannot combine

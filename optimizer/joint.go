@@ -104,7 +104,7 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Res
 		// The core's tasks as the relaxed test saw them (the per-core memo
 		// of the challenge pass may have skipped building them).
 		e.coreTasksOf(a, j.rx, u, false)
-		if !e.relaxedOrders(u, &c, limit) && !e.jointBroken {
+		if !e.relaxedOrders(u, &c, limit) && (!e.jointBroken || e.stopped()) {
 			res.Complete = false
 			return res, nil
 		}
@@ -123,6 +123,10 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Res
 		j.pick = append(j.pick, 0)
 	}
 	for range combos {
+		if e.stopped() {
+			res.Complete = false
+			return res, nil
+		}
 		b.CopyFrom(a)
 		for ci, c := range j.cores {
 			at := c.off + j.pick[ci]*c.k
@@ -173,6 +177,10 @@ func (e *Evaluator) relaxedOrders(u int, c *variantCore, limit int) bool {
 	var walk func(depth int)
 	walk = func(depth int) {
 		if !ok {
+			return
+		}
+		if e.stopped() {
+			ok = false
 			return
 		}
 		if depth == n {

@@ -198,7 +198,11 @@ type Options struct {
 	Algorithm string
 	Seed      *int64
 	Workers   int
-	// Progress, if set, is called as the search goes (see moo.Settings).
+	// Progress, if set, is called as the search goes (see moo.Settings),
+	// and through the stages around it, whose reports name them in
+	// moo.Progress.Stage (StageChoose, StageConstruct, moo.StageEstimate,
+	// StageFront). The stages' reports may come from other goroutines than
+	// Run's, but one call at a time.
 	Progress func(moo.Progress)
 }
 
@@ -365,31 +369,40 @@ const MaxMarginPoints = 500
 const AutoExhaustiveNodes = 500_000
 
 // chooseAlgorithm decides an auto search: the exhaustive search when
-// Knuth's estimate of its size (moo.Exhaustive.Estimate, drawn from the
-// search's seed) is at most AutoExhaustiveNodes, NSGA-II otherwise; it
+// Knuth's estimate of its size (moo.Exhaustive.EstimateUpTo, drawn from
+// the search's seed) is at most AutoExhaustiveNodes, NSGA-II otherwise; it
 // records the choice and why in p.search and p.choice. It does nothing
-// unless the algorithm is auto.
+// unless the algorithm is auto. The estimate stops as soon as it is sure
+// to exceed AutoExhaustiveNodes, so that it costs little however large
+// the space (a 250-task system took 53 s to be estimated in full at
+// 10^191 nodes).
 func (p *Problem) chooseAlgorithm() {
 	if p.search.Algorithm != configs.AlgorithmAuto {
 		return
 	}
-	est, err := p.Exhaustive().Estimate(p, rand.New(rand.NewSource(p.search.Seed)))
+	est, over, err := p.Exhaustive().EstimateUpTo(p, rand.New(rand.NewSource(p.search.Seed)), AutoExhaustiveNodes)
 	switch {
 	case err != nil:
 		p.setAlgorithm(configs.AlgorithmNSGA2)
 		p.choice = fmt.Sprintf("auto: NSGA-II (the size of the exhaustive search could not be estimated: %v)", err)
-	case est <= AutoExhaustiveNodes:
+	case !over && est <= AutoExhaustiveNodes:
 		p.setAlgorithm(configs.AlgorithmExhaustive)
 		p.choice = fmt.Sprintf("auto: the exhaustive search, estimated at %s nodes (at most %s)", countWords(est), countWords(AutoExhaustiveNodes))
 	default:
 		p.setAlgorithm(configs.AlgorithmNSGA2)
-		p.choice = fmt.Sprintf("auto: NSGA-II, since the exhaustive search is estimated at %s nodes (more than %s); --algorithm exhaustive runs it anyway", countWords(est), countWords(AutoExhaustiveNodes))
+		p.choice = fmt.Sprintf("auto: NSGA-II, since the exhaustive search is estimated at more than %s nodes; --algorithm exhaustive runs it anyway", countWords(AutoExhaustiveNodes))
 	}
 }
 
-// countWords writes a count for people: 4 100, 3.2 million.
+// countWords writes a count for people: 4 100, 3.2 million, 12.5
+// billion; from 10^12 on the power of ten ("about 10^14"), and from
+// moo.MaxEstimate on "more than 10^18".
 func countWords(v float64) string {
 	switch {
+	case v >= moo.MaxEstimate:
+		return fmt.Sprintf("more than 10^%d", int(math.Round(math.Log10(moo.MaxEstimate))))
+	case v >= 1e12:
+		return fmt.Sprintf("about 10^%d", int(math.Floor(math.Log10(v))))
 	case v >= 1e9:
 		return strconv.FormatFloat(v/1e9, 'f', 1, 64) + " billion"
 	case v >= 1e6:
@@ -400,6 +413,14 @@ func countWords(v float64) string {
 	return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
 }
 
+// The stages of Run other than the search, as moo.Progress.Stage names
+// them.
+const (
+	StageChoose    = "estimating the size of the exhaustive search, to choose the algorithm"
+	StageConstruct = "building the initial population"
+	StageFront     = "analysing the front's mappings in full"
+)
+
 // Run searches the mappings of the evaluator's configuration. The search
 // stops early when ctx is done (cancelled, or past its deadline): Run then
 // returns, without error, what it found so far, with Status
@@ -409,6 +430,15 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 	p, err := problemOf(e, opts)
 	if err != nil {
 		return nil, err
+	}
+	p.stop = func() bool { return ctx.Err() != nil }
+	stage := func(name string, step, steps int, since time.Time) {
+		if opts.Progress != nil {
+			opts.Progress(moo.Progress{Stage: name, Step: step, Steps: steps, Elapsed: time.Since(since)})
+		}
+	}
+	if p.search.Algorithm == configs.AlgorithmAuto {
+		stage(StageChoose, 0, 0, time.Now())
 	}
 	p.chooseAlgorithm()
 	s := p.search
@@ -436,7 +466,12 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 			workers = runtime.GOMAXPROCS(0)
 		}
 		var genomes [][]int
-		genomes, constructed = p.construct(ctx, rng, s.Population/2, s.MaxEvaluations/2, workers)
+		began := time.Now()
+		stage(StageConstruct, 0, s.Population/2, began)
+		var built atomic.Int64
+		genomes, constructed = p.construct(ctx, rng, s.Population/2, s.MaxEvaluations/2, workers, func() {
+			stage(StageConstruct, int(built.Add(1)), s.Population/2, began)
+		})
 		nsga.Initial = append(nsga.Initial, genomes...)
 		if settings.MaxEvaluations > 0 {
 			settings.MaxEvaluations = max(1, settings.MaxEvaluations-constructed)
@@ -452,10 +487,14 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 	}
 	out := &Outcome{Search: s, AlgorithmChoice: p.choice, Objectives: p.ObjectiveNames(), Status: res.Status, Feasible: res.Feasible,
 		Evaluations: res.Evaluations + constructed, ConstructionEvaluations: constructed, FeasibleEvaluations: res.FeasibleEvaluations, Pruned: res.Pruned, Generations: res.Generations}
-	out.Front = p.front(res.Front, out)
+	out.Front = p.front(res.Front, out, s.Workers, func(done, total int, since time.Time) { stage(StageFront, done, total, since) })
 	// The margin on execution demand of the front's first points (each
-	// costs a bisection: about a dozen evaluations).
+	// costs a bisection: about a dozen evaluations); none once the run is
+	// interrupted, which must end promptly.
 	for i := range out.Front[:min(len(out.Front), MaxMarginPoints)] {
+		if ctx.Err() != nil {
+			break
+		}
 		pt := &out.Front[i]
 		if err := e.AnalyzeMargins(pt.Assignment, pt.Result, MarginOptions{OnlyExecutionScale: true}); err != nil {
 			return nil, err
@@ -482,8 +521,11 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 // gathers the workers' counts into out. Of points with equal objectives the
 // one with derived priorities is kept, then the one whose genome and
 // priorities come first, so the front does not depend on the number of
-// workers or the order in which they met the mappings.
-func (p *Problem) front(found []moo.Point, out *Outcome) []Point {
+// workers or the order in which they met the mappings. The points are
+// analysed in full on workers goroutines (0: GOMAXPROCS), each with a
+// clone of the evaluator; report, if not nil, is called with the points
+// done and their number, from one goroutine at a time.
+func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report func(done, total int, since time.Time)) []Point {
 	type cand struct {
 		pt      moo.Point
 		variant *sidePoint
@@ -542,7 +584,7 @@ func (p *Problem) front(found []moo.Point, out *Outcome) []Point {
 		}
 		return slices.Compare(a.variant.key, b.variant.key)
 	})
-	var points []Point
+	var kept []cand
 	for i, c := range cands {
 		keep := true
 		for j, d := range cands {
@@ -554,22 +596,52 @@ func (p *Problem) front(found []moo.Point, out *Outcome) []Point {
 				break
 			}
 		}
-		if !keep {
-			continue
+		if keep {
+			kept = append(kept, c)
 		}
-		if c.variant == nil {
-			points = append(points, p.point(c.pt))
-			continue
-		}
-		points = append(points, p.variantPoint(c.variant))
 	}
+	points := make([]Point, len(kept))
+	began := time.Now()
+	if report != nil {
+		report(0, len(kept), began)
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	var mu sync.Mutex
+	done := 0
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(kept))) {
+		wg.Go(func() {
+			e := p.e.Clone()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(kept) {
+					return
+				}
+				if c := kept[i]; c.variant == nil {
+					points[i] = p.pointWith(e, c.pt)
+				} else {
+					points[i] = p.variantPoint(e, c.variant)
+				}
+				if report != nil {
+					mu.Lock()
+					done++
+					report(done, len(kept), began)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
 	slices.SortStableFunc(points, func(a, b Point) int { return slices.Compare(a.Objectives, b.Objectives) })
 	return points
 }
 
-// variantPoint evaluates a priority-order variant in full, chains included.
-func (p *Problem) variantPoint(v *sidePoint) Point {
-	e := p.e
+// variantPoint evaluates a priority-order variant in full with e (the
+// problem's evaluator or a clone), chains included.
+func (p *Problem) variantPoint(e *Evaluator, v *sidePoint) Point {
 	a := v.a.Clone()
 	r := e.NewResult()
 	if err := e.Evaluate(a, r); err != nil {
@@ -618,8 +690,10 @@ func (p *Problem) distinctLeastViolating(pts []moo.Point) []Point {
 }
 
 // point re-evaluates a genome of the result in full, chains included.
-func (p *Problem) point(pt moo.Point) Point {
-	e := p.e
+func (p *Problem) point(pt moo.Point) Point { return p.pointWith(p.e, pt) }
+
+// pointWith is point with the evaluator e (the problem's or a clone).
+func (p *Problem) pointWith(e *Evaluator, pt moo.Point) Point {
 	a := e.NewAssignment()
 	p.Decode(pt.Genome, a)
 	r := e.NewResult()
@@ -733,14 +807,17 @@ func indexOf(list []int, v int) int {
 // Every genome draws from its own generator, seeded from rng before any is
 // built, so the genomes do not depend on how many workers build them.
 func (p *Problem) Construct(rng *rand.Rand, n int) [][]int {
-	g, _ := p.construct(context.Background(), rng, n, 0, 1)
+	g, _ := p.construct(context.Background(), rng, n, 0, 1, nil)
 	return g
 }
 
 // construct is Construct on workers goroutines that stops constructing
-// once ctx is done or the constructions have cost maxAnalyses analyses
-// (0: no limit), filling the remaining genomes at random; it also returns
-// how many mappings, complete and partial, they analysed.
+// once ctx is done (looked at before every analysis) or the constructions
+// have cost maxAnalyses analyses (0: no limit), filling the remaining
+// genomes at random; it also returns how many mappings, complete and
+// partial, they analysed. built, if not nil, is called as each genome of
+// the parallel pass is built, from the goroutine that built it, one call
+// at a time.
 //
 // The budget is spent as by one worker building the genomes in order: each
 // may spend what the genomes before it left, and a slice descent costs only
@@ -750,7 +827,7 @@ func (p *Problem) Construct(rng *rand.Rand, n int) [][]int {
 // again within what was left (the same steps, cut where the budget ends),
 // and every later one is filled at random. A descent's cost is what it
 // took whoever ran it, so that no count depends on the workers.
-func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses, workers int) ([][]int, int) {
+func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses, workers int, built func()) ([][]int, int) {
 	if n <= 0 {
 		return nil, 0
 	}
@@ -763,7 +840,7 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses,
 	for i := range seeds {
 		seeds[i] = rng.Int63()
 	}
-	built := make([]construction, n)
+	made := make([]construction, n)
 	var mu sync.Mutex
 	done := make([]bool, n)
 	prefix, prefixCost := 0, 0 // the genomes 0..prefix-1 are built; their cost
@@ -782,10 +859,13 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses,
 				}
 				c := b.genome(ctx, i, seeds[i], maxAnalyses, nil)
 				mu.Lock()
-				built[i], done[i] = c, true
+				made[i], done[i] = c, true
 				for prefix < n && done[prefix] {
-					prefixCost += built[prefix].cost
+					prefixCost += made[prefix].cost
 					prefix++
+				}
+				if built != nil {
+					built()
 				}
 				mu.Unlock()
 			}
@@ -797,26 +877,26 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses,
 	b := p.newBuilder(ex, memo)
 	left, total := maxAnalyses, 0
 	paid := map[*descent]bool{}
-	for i := range built {
+	for i := range made {
 		switch {
 		case maxAnalyses == 0:
 		case left <= 0:
-			built[i] = b.genome(ctx, i, seeds[i], -1, paid)
-		case !done[i] || built[i].cost >= maxAnalyses || built[i].costBesides(paid) > left:
+			made[i] = b.genome(ctx, i, seeds[i], -1, paid)
+		case !done[i] || made[i].cost >= maxAnalyses || made[i].costBesides(paid) > left:
 			// Not built, or perhaps cut by the budget, or over what is
 			// left: build it again within what is left.
-			built[i] = b.genome(ctx, i, seeds[i], left, paid)
+			made[i] = b.genome(ctx, i, seeds[i], left, paid)
 		}
-		c := built[i].costBesides(paid)
+		c := made[i].costBesides(paid)
 		left -= c
 		total += c
-		for _, d := range built[i].descents {
+		for _, d := range made[i].descents {
 			paid[d] = true
 		}
 	}
 	out := make([][]int, n)
-	for i := range built {
-		out[i] = built[i].genes
+	for i := range made {
+		out[i] = made[i].genes
 	}
 	return out, total
 }
@@ -858,6 +938,7 @@ type builder struct {
 
 func (p *Problem) newBuilder(ex *moo.Exhaustive, memo *sliceMemo) *builder {
 	e := p.e.Clone()
+	e.stop = p.stop
 	return &builder{p: p, ex: ex, memo: memo, walk: ex.NewWalker().(*walker), e: e, a: e.NewAssignment(), r: e.NewResult()}
 }
 
@@ -882,7 +963,9 @@ func (b *builder) genome(ctx context.Context, line int, seed int64, maxAnalyses 
 		c.own = b.analyses() - start - ran
 		return c.costBesides(paid)
 	}
-	spent := func() bool { return maxAnalyses < 0 || maxAnalyses > 0 && cost() >= maxAnalyses }
+	spent := func() bool {
+		return maxAnalyses < 0 || maxAnalyses > 0 && cost() >= maxAnalyses || ctx.Err() != nil
+	}
 	feasible := func(g []int) bool {
 		p.Decode(g, b.a)
 		return b.e.Evaluate(b.a, b.r) == nil && b.r.Schedulable && b.r.RequirementsMet
@@ -931,7 +1014,7 @@ func (b *builder) genome(ctx context.Context, line int, seed int64, maxAnalyses 
 		vals := walk.Values(g, depth, nil)
 		rng.Shuffle(len(vals), func(a, b int) { vals[a], vals[b] = vals[b], vals[a] })
 		for _, v := range vals {
-			if budget--; budget < 0 {
+			if budget--; budget < 0 || ctx.Err() != nil {
 				return false
 			}
 			g[gi] = v

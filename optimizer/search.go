@@ -79,6 +79,10 @@ type Problem struct {
 	margin bool
 	// choice says why an auto search chose its algorithm (chooseAlgorithm).
 	choice string
+	// stop, when set, says that the run is interrupted (Run sets it from
+	// its context): the evaluators of the workers and the constructions
+	// get it (Evaluator.stop).
+	stop func() bool
 
 	mu      sync.Mutex
 	workers []*worker // the workers of the run in progress
@@ -322,6 +326,7 @@ func (p *Problem) normalise(a *Assignment) {
 // met and the priority-order variants (variants.go) of the feasible ones.
 func (p *Problem) NewWorker() moo.Evaluator {
 	e := p.e.Clone()
+	e.stop = p.stop
 	// An infeasible genome needs only a rank (how badly it misses), not
 	// every response time iterated to its fixed point; Run re-evaluates
 	// the mappings it reports with the evaluator's own limit.

@@ -88,7 +88,7 @@ func (e *Evaluator) PriorityVariants(a *Assignment, r *Result, relevant []bool, 
 		ids = v.ids[c.at : c.at+c.k]
 		ok := v.an.FeasibleOrders(v.ts, maxVariantOrders, func(order []int, rs []int64) bool {
 			v.insert(&c, ids, relevant, order, rs)
-			return true
+			return !e.stopped()
 		})
 		if !ok {
 			complete = false
@@ -118,6 +118,9 @@ func (e *Evaluator) PriorityVariants(a *Assignment, r *Result, relevant []bool, 
 		v.pick = append(v.pick, 0)
 	}
 	for range combos {
+		if e.stopped() {
+			return false, nil
+		}
 		b.CopyFrom(a)
 		for ci, c := range v.cores {
 			at := c.off + v.pick[ci]*c.k

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hetmap/hetmap/internal/synth"
 )
 
 // longSearch is a configuration whose genetic search runs for minutes.
@@ -185,4 +188,49 @@ func TestOptimizeSameOut(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGINT)
 	wait(t, cmd, 30*time.Second)
+}
+
+// TestOptimizeCtrlCLarge presses Ctrl-C while a 250-task synthetic system
+// (internal/synth) builds its initial population, a stage that reported
+// nothing and ignored the signal until it had built every mapping: the
+// stage shows progress lines, and the run stops, writes its folder marked
+// interrupted and exits with 130. The limit is generous (a minute, for
+// -race on a loaded machine); TestInterruptedInEveryStage and
+// moo's TestInterruptedWithinABatch check without a clock that the search
+// stops within an analysis.
+func TestOptimizeCtrlCLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 250-task system: skipped under -short")
+	}
+	s := synth.Settings{Tasks: 240, GPUTasks: 5, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3}
+	_, y, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(t.TempDir(), "large.yaml")
+	if err := os.WriteFile(cfg, []byte(strings.Replace(y, "\nsearch:\n", "\nsearch:\n  generations: 1000000\n", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "run")
+	cmd := hetmapCommand(t, "", "optimize", "--config", cfg, "--out", out, "--workers", "2")
+	cmd.Env = append(cmd.Env, "HETMAP_TEST_PROGRESS_EVERY=20ms")
+	var stdout, stderr lockedBuffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	waitFor(t, "a progress line of the constructions", func() bool {
+		return strings.Contains(stderr.String(), "progress: building the initial population: ")
+	})
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	if code := wait(t, cmd, time.Minute); code != exitInterrupted {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+	}
+	data, err := os.ReadFile(filepath.Join(out, "manifest.json"))
+	if err != nil || !strings.Contains(string(data), `"status": "interrupted"`) {
+		t.Errorf("manifest (%v):\n%s", err, data)
+	}
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
@@ -14,30 +16,56 @@ import (
 )
 
 // plainProgressEvery is how often a search that does not run on a terminal
-// (a log, CI) writes a progress line.
+// (a log, CI) writes a progress line, whatever stage it is in; 0 writes
+// one at every report.
 var plainProgressEvery = 5 * time.Second
 
-// isTerminal reports whether w is a terminal.
+// isTerminal reports whether w (or the writer a lockedWriter wraps) is a
+// terminal.
 func isTerminal(w io.Writer) bool {
+	if l, ok := w.(*lockedWriter); ok {
+		w = l.w
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// searchProgress shows how a search goes: on a terminal a bar of the share
-// done with the counts beside it, redrawn in place; elsewhere a plain line
-// every plainProgressEvery. Its methods are called from one goroutine.
+// lockedWriter serialises the writes of several goroutines to one writer:
+// run wraps stderr in one, which the progress lines (a ticker's goroutine)
+// and the notice of a signal (withInterrupt's) write while the command
+// writes too.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// searchProgress shows how a search goes, stage by stage (choosing the
+// algorithm, building the initial population, the search, analysing the
+// front, writing): on a terminal a bar of the share done with the counts
+// beside it, redrawn in place; elsewhere a plain line every
+// plainProgressEvery, written by a goroutine of its own so that a stage
+// that reports seldom (or a long analysis) still shows its time passing.
+// Its methods may be called from any goroutine.
 type searchProgress struct {
+	mu          sync.Mutex
 	w           io.Writer
 	bar         *progressbar.ProgressBar
-	exhaustive  bool
 	generations int
-	last        time.Time
 	latest      moo.Progress
+	at          time.Time // when latest came; the start before any report
+	reported    bool      // latest holds a report
 	printed     bool
+	quit, ended chan struct{}
 }
 
 func newSearchProgress(w io.Writer, s configs.Search) *searchProgress {
-	p := &searchProgress{w: w, exhaustive: s.Algorithm == configs.AlgorithmExhaustive, generations: s.Generations, last: time.Now()}
+	p := &searchProgress{w: w, generations: s.Generations, at: time.Now(), quit: make(chan struct{}), ended: make(chan struct{})}
 	if isTerminal(w) {
 		p.bar = progressbar.NewOptions(1000, progressbar.OptionSetWriter(w), progressbar.OptionSetWidth(20),
 			progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish(),
@@ -45,59 +73,189 @@ func newSearchProgress(w io.Writer, s configs.Search) *searchProgress {
 			progressbar.OptionShowDescriptionAtLineEnd(), progressbar.OptionSetDescription("starting the search"))
 		_ = p.bar.RenderBlank()
 	}
+	if p.bar != nil || plainProgressEvery <= 0 {
+		close(p.ended)
+		return p
+	}
+	go func() {
+		defer close(p.ended)
+		t := time.NewTicker(plainProgressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.quit:
+				return
+			case <-t.C:
+				p.mu.Lock()
+				p.printLocked()
+				p.mu.Unlock()
+			}
+		}
+	}()
 	return p
 }
 
-// update takes a progress report of the search.
-func (p *searchProgress) update(pr moo.Progress) {
-	p.latest = pr
-	if p.bar != nil {
-		p.bar.Describe(describeProgress(pr, p.exhaustive, p.generations))
-		_ = p.bar.Set(int(pr.Done * 1000))
-		return
+// printLocked writes the latest state as a line, its elapsed time brought
+// up to now.
+func (p *searchProgress) printLocked() {
+	pr := p.latest
+	pr.Elapsed += time.Since(p.at)
+	line := "starting the search, " + roundDuration(pr.Elapsed)
+	if p.reported {
+		line = describeProgress(pr, p.generations)
 	}
-	if time.Since(p.last) >= plainProgressEvery {
-		p.last = time.Now()
-		p.printed = true
-		fmt.Fprintln(p.w, "progress:", describeProgress(pr, p.exhaustive, p.generations))
+	fmt.Fprintln(p.w, "progress:", line)
+	p.printed = true
+}
+
+// update takes a progress report of the search or of a stage around it.
+func (p *searchProgress) update(pr moo.Progress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.latest, p.at, p.reported = pr, time.Now(), true
+	switch {
+	case p.bar != nil:
+		p.bar.Describe(describeProgress(pr, p.generations))
+		_ = p.bar.Set(int(shareDone(pr) * 1000))
+	case plainProgressEvery <= 0:
+		p.printLocked()
 	}
 }
 
-// finish clears the bar; in a log it writes the last state, when it wrote
-// any line before.
+// finish clears the bar; in a log it stops the lines and writes the last
+// state, when it wrote any line before.
 func (p *searchProgress) finish() {
+	select {
+	case <-p.quit:
+	default:
+		close(p.quit)
+	}
+	<-p.ended
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.bar != nil {
 		_ = p.bar.Finish()
 		return
 	}
-	if p.printed {
-		fmt.Fprintln(p.w, "progress:", describeProgress(p.latest, p.exhaustive, p.generations))
+	if p.printed && plainProgressEvery > 0 {
+		pr := p.latest
+		fmt.Fprintln(p.w, "progress:", describeProgress(pr, p.generations))
 	}
+}
+
+// stage returns the progress hook of a stage after the search, such as
+// writing the run folder: its caller passes the steps done (points or
+// files written) and their number, as it goes, from one goroutine at a
+// time. It may be called after finish: on a terminal it redraws a bar of
+// its own, in a log it writes a line when plainProgressEvery has passed
+// since the stage's first call (or its last line), and at its last step
+// when it wrote any.
+func (p *searchProgress) stage(name string) func(done, total int) {
+	var (
+		began, last time.Time
+		bar         *progressbar.ProgressBar
+		printed     bool
+	)
+	return func(done, total int) {
+		now := time.Now()
+		if began.IsZero() {
+			began, last = now, now
+		}
+		pr := moo.Progress{Stage: name, Step: done, Steps: total, Elapsed: now.Sub(began)}
+		if p.bar != nil {
+			if bar == nil {
+				bar = progressbar.NewOptions(1000, progressbar.OptionSetWriter(p.w), progressbar.OptionSetWidth(20),
+					progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish(),
+					progressbar.OptionSetElapsedTime(false), progressbar.OptionSetPredictTime(false),
+					progressbar.OptionShowDescriptionAtLineEnd())
+			}
+			bar.Describe(describeProgress(pr, 0))
+			_ = bar.Set(int(shareDone(pr) * 1000))
+			if total > 0 && done >= total {
+				_ = bar.Finish()
+			}
+			return
+		}
+		if now.Sub(last) >= plainProgressEvery || printed && total > 0 && done >= total {
+			last, printed = now, true
+			fmt.Fprintln(p.w, "progress:", describeProgress(pr, 0))
+		}
+	}
+}
+
+// shareDone is the share of the work a report says is done: the search's
+// Done, a stage's steps over their number (0 when unknown).
+func shareDone(pr moo.Progress) float64 {
+	if pr.Stage == "" {
+		return pr.Done
+	}
+	if pr.Steps > 0 {
+		return min(1, float64(pr.Step)/float64(pr.Steps))
+	}
+	return 0
 }
 
 // describeProgress writes a progress report in one line:
 //
+//	building the initial population: 12/50 mappings, 5s, about 15s left
 //	generation 120/1000, 12100 evaluations, 3400 feasible, front 7, 5s, about 35s left
 //	1234567 evaluations, 45 feasible, front 9, 2345 cuts, 3% walked, 12s, about 6m30s left
+//	1234567 evaluations, 45 feasible, front 9, 2345 cuts, 4.1 million nodes walked, more than the 3.2 million estimated, 12s, time left unknown
 //
-// The time left is the elapsed time scaled by the share still to do (for
-// the exhaustive search an estimate; see moo.Progress.Done), given once a
-// second has passed and a thousandth is done.
-func describeProgress(pr moo.Progress, exhaustive bool, generations int) string {
+// The time left is the elapsed time scaled by the share still to do,
+// given once a second has passed and a thousandth is done, unless the
+// share is too rough a guess (moo.Progress.Uncertain: the exhaustive
+// search's size estimate is loose or has been passed): the line then says
+// that the time left is unknown. generations is the search's number of
+// generations (NSGA-II).
+func describeProgress(pr moo.Progress, generations int) string {
 	var b strings.Builder
-	if !exhaustive {
-		fmt.Fprintf(&b, "generation %d/%d, ", pr.Generation, generations)
-	}
-	fmt.Fprintf(&b, "%d evaluations, %d feasible, front %d", pr.Evaluations, pr.Feasible, pr.ArchiveSize)
-	if exhaustive {
-		fmt.Fprintf(&b, ", %d cuts, %s walked", pr.Pruned, donePercent(pr.Done))
+	done := shareDone(pr)
+	switch {
+	case pr.Stage != "":
+		b.WriteString(pr.Stage)
+		if pr.Steps > 0 {
+			fmt.Fprintf(&b, ": %d/%d", pr.Step, pr.Steps)
+		}
+	case pr.Exhaustive:
+		fmt.Fprintf(&b, "%d evaluations, %d feasible, front %d, %d cuts", pr.Evaluations, pr.Feasible, pr.ArchiveSize, pr.Pruned)
+		switch {
+		case pr.Done >= 1:
+			b.WriteString(", 100% walked")
+		case pr.Size <= 0:
+			fmt.Fprintf(&b, ", %s nodes walked of an unknown number (more than 10^18 estimated)", countWords(float64(pr.Examined)))
+		case float64(pr.Examined) > pr.Size:
+			fmt.Fprintf(&b, ", %s nodes walked, more than the %s estimated", countWords(float64(pr.Examined)), countWords(pr.Size))
+		default:
+			fmt.Fprintf(&b, ", %s walked", donePercent(pr.Done))
+		}
+	default:
+		fmt.Fprintf(&b, "generation %d/%d, %d evaluations, %d feasible, front %d", pr.Generation, generations, pr.Evaluations, pr.Feasible, pr.ArchiveSize)
 	}
 	fmt.Fprintf(&b, ", %s", roundDuration(pr.Elapsed))
-	if pr.Done >= 0.001 && pr.Done < 1 && pr.Elapsed >= time.Second {
-		left := time.Duration(float64(pr.Elapsed) * (1 - pr.Done) / pr.Done)
+	switch {
+	case done >= 1 || pr.Stage != "" && pr.Steps == 0:
+	case pr.Uncertain:
+		b.WriteString(", time left unknown")
+	case done >= 0.001 && pr.Elapsed >= time.Second:
+		left := time.Duration(float64(pr.Elapsed) * (1 - done) / done)
 		fmt.Fprintf(&b, ", about %s left", roundDuration(left))
 	}
 	return b.String()
+}
+
+// countWords writes a count for people: 4100, 3.2 million, 12.5 billion,
+// and from 10^12 on the power of ten.
+func countWords(v float64) string {
+	switch {
+	case v >= 1e12:
+		return fmt.Sprintf("about 10^%d", int(math.Floor(math.Log10(v))))
+	case v >= 1e9:
+		return fmt.Sprintf("%.1f billion", v/1e9)
+	case v >= 1e6:
+		return fmt.Sprintf("%.1f million", v/1e6)
+	}
+	return fmt.Sprintf("%.0f", v)
 }
 
 func donePercent(done float64) string {

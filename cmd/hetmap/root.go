@@ -59,6 +59,7 @@ func (e *problemError) Error() string { return e.msg }
 var version = "dev"
 
 func run(args []string, stdout, stderr io.Writer) int {
+	stderr = &lockedWriter{w: stderr}
 	if err := applyEnvironment(); err != nil {
 		fmt.Fprintln(stderr, "hetmap:", err)
 		return exitInput

@@ -240,9 +240,8 @@ type sweepLog struct {
 }
 
 type runProgress struct {
-	p          moo.Progress
-	exhaustive bool
-	gens       int
+	p    moo.Progress
+	gens int
 }
 
 func newSweepLog(w io.Writer, total int, ticking bool) *sweepLog {
@@ -278,7 +277,7 @@ func (l *sweepLog) print() {
 	sort.Strings(names)
 	for _, name := range names {
 		r := l.running[name]
-		fmt.Fprintf(l.w, "progress:   %s: %s\n", name, describeProgress(r.p, r.exhaustive, r.gens))
+		fmt.Fprintf(l.w, "progress:   %s: %s\n", name, describeProgress(r.p, r.gens))
 	}
 	if len(l.running) == 0 && len(l.waiting) > 0 {
 		fmt.Fprintf(l.w, "progress:   waiting for %s, held by other processes, to be complete or their claims to expire\n", strings.Join(l.waiting, ", "))
@@ -289,7 +288,7 @@ func (l *sweepLog) progress(run *configs.SweepRun, p moo.Progress) {
 	s := run.Config.Search.WithDefaults(run.Config.System, run.Config.Analysis.ChainLatency)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.running[run.Name] = runProgress{p: p, exhaustive: s.Algorithm == configs.AlgorithmExhaustive, gens: s.Generations}
+	l.running[run.Name] = runProgress{p: p, gens: s.Generations}
 }
 
 func (l *sweepLog) done(ev sweep.Event) {

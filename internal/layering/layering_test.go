@@ -31,9 +31,10 @@ var layer = map[string]int{
 	"results/sweep":       4,
 	"cmd/hetmap":          5,
 	// Helpers of tests only.
-	"internal/sharedtest": 0,
-	"internal/layering":   0,
-	"internal/synth":      1,
+	"internal/sharedtest":  0,
+	"internal/layering":    0,
+	"internal/fetchshared": 0,
+	"internal/synth":       1,
 }
 
 // TestLayers reads every package of the module (its non-test files) and

@@ -3,13 +3,17 @@
 // CUDA Scheduling Examiner scenarios). A test that needs them and does not
 // find them fails, saying where ../shared is expected, so that `go test`
 // never reports ok for tests that did not run; `go test -short` skips them
-// instead, for a checkout without ../shared.
+// instead, for a checkout without ../shared. `go run ./internal/fetchshared`
+// fetches them from their public sources, pinned by commit and checked by
+// SHA-256.
 package sharedtest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 )
 
@@ -43,8 +47,14 @@ func Path(t testing.TB, name string) string {
 	return filepath.Join(Root(), name)
 }
 
+// told is set once a test of this process has failed with the whole
+// message: the others refer to it.
+var told sync.Once
+
 // Require fails the test when ../shared is absent, saying where it is
-// expected, or, under -short, skips it.
+// expected and the two ways out (fetch it, or go test -short), or, under
+// -short, skips it. The first failure of a test binary says it in full,
+// the later ones in a line that refers to it.
 func Require(t testing.TB) {
 	t.Helper()
 	if Present() {
@@ -54,5 +64,11 @@ func Require(t testing.TB) {
 		t.Skipf("skipped under -short: the reference inputs are expected in %s (../shared beside the checkout)", Root())
 		return
 	}
-	t.Fatalf("the reference inputs are expected in %s (../shared beside the checkout, with waters2019/, amalthea-examples/ and cuda_scheduling_examiner/): put them there, or run go test -short to skip the tests that need them", Root())
+	msg := fmt.Sprintf("the reference inputs are missing: %s (../shared beside the checkout) is absent (see the first failure above: go run ./internal/fetchshared, or go test -short)", Root())
+	told.Do(func() {
+		msg = fmt.Sprintf("the reference inputs are missing: they are expected in %s (../shared beside the checkout, with waters2019/, amalthea-examples/ and cuda_scheduling_examiner/). "+
+			"Fetch them from their public sources with `go run ./internal/fetchshared` (pinned by commit, checked by SHA-256), "+
+			"or run `go test -short ./...` to skip the tests that need them", Root())
+	})
+	t.Fatal(msg)
 }

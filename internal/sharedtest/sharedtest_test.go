@@ -17,6 +17,9 @@ func (r *recorder) Helper() {}
 func (r *recorder) Fatalf(format string, args ...any) {
 	r.fatal = fmt.Sprintf(format, args...)
 }
+func (r *recorder) Fatal(args ...any) {
+	r.fatal = fmt.Sprint(args...)
+}
 func (r *recorder) Skipf(format string, args ...any) {
 	r.skip = fmt.Sprintf(format, args...)
 }
@@ -35,8 +38,16 @@ func TestAbsentFailsUnlessShort(t *testing.T) {
 		if r.skip == "" || r.fatal != "" {
 			t.Errorf("under -short: skip %q, fatal %q; want a skip", r.skip, r.fatal)
 		}
-	case !strings.Contains(r.fatal, "the reference inputs are expected in "+root+" (../shared beside the checkout") || r.skip != "":
-		t.Errorf("fatal %q, skip %q; want a failure naming %s", r.fatal, r.skip, root)
+	case !strings.Contains(r.fatal, "the reference inputs are missing: they are expected in "+root+" (../shared beside the checkout") ||
+		!strings.Contains(r.fatal, "go run ./internal/fetchshared") || !strings.Contains(r.fatal, "go test -short ./...") || r.skip != "":
+		t.Errorf("fatal %q, skip %q; want a failure naming %s, the fetch command and -short", r.fatal, r.skip, root)
+	default:
+		// The next failure refers to the first.
+		var again recorder
+		Require(&again)
+		if !strings.Contains(again.fatal, "is absent (see the first failure above: go run ./internal/fetchshared, or go test -short)") {
+			t.Errorf("second failure: %q", again.fatal)
+		}
 	}
 	root = old
 	if Present() {

@@ -3,6 +3,7 @@ package moo
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand"
 	"sync"
 	"sync/atomic"
@@ -91,8 +92,8 @@ func (domainWalker) Prune([]int, int) bool { return false }
 const flushEvery = 64
 
 // contextCheckNodes is how many nodes of the walk a worker visits between
-// two looks at Settings.Context: a node costs at most a Values and a Prune
-// call, so a few thousand take milliseconds.
+// two updates of the count of children examined (Progress.Examined); the
+// context itself is looked at every node (one atomic load).
 const contextCheckNodes = 4096
 
 // progressInterval is the longest time between two progress reports of
@@ -104,17 +105,37 @@ const progressInterval = 250 * time.Millisecond
 // walk for Progress.Done.
 const estimateProbes = 256
 
+// MaxEstimate is the largest size the estimates of an enumeration report:
+// a walk of more nodes does not end in any useful time, and the probes stop
+// once their mean is sure to exceed it (Progress.Size is then 0).
+const MaxEstimate = 1e18
+
+// looseEstimate is the relative standard error of the probes' mean above
+// which the size estimate is too loose to tell the time left
+// (Progress.Uncertain).
+const looseEstimate = 0.25
+
 // Estimate returns Knuth's estimate (see estimateExamined) of how many
 // children the enumeration of problem p examines, nodes that Values offers
 // whether Prune then cuts them or not, with a Walker of its own (from
 // NewWalker, or every gene's whole domain) and random choices from rng. It
 // lets a caller judge, before it runs, whether the enumeration will finish
 // quickly; the estimate is rough, within a factor of a few on the WATERS
-// problems.
+// problems. It is EstimateUpTo with MaxEstimate.
 func (x *Exhaustive) Estimate(p Problem, rng *rand.Rand) (float64, error) {
+	est, _, err := x.EstimateUpTo(p, rng, MaxEstimate)
+	return est, err
+}
+
+// EstimateUpTo is Estimate that stops as soon as the estimate is sure to
+// exceed limit (the probes' mean can only grow as they go on): over then
+// reports it, and est is a lower bound of the estimate, more than limit.
+// Its cost is then about that of the first probes, whatever the size of
+// the space.
+func (x *Exhaustive) EstimateUpTo(p Problem, rng *rand.Rand, limit float64) (est float64, over bool, err error) {
 	sp, err := newSpace(p)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	order := x.Order
 	if order == nil {
@@ -124,15 +145,24 @@ func (x *Exhaustive) Estimate(p Problem, rng *rand.Rand) (float64, error) {
 		}
 	}
 	if len(order) != sp.n {
-		return 0, fmt.Errorf("moo: enumeration order %v has %d genes, the problem %d", order, len(order), sp.n)
+		return 0, false, fmt.Errorf("moo: enumeration order %v has %d genes, the problem %d", order, len(order), sp.n)
 	}
 	var wk Walker = domainWalker{sp, order}
 	if x.NewWalker != nil {
 		if wk = x.NewWalker(); wk == nil {
-			return 0, errors.New("moo: Exhaustive.NewWalker returned nil")
+			return 0, false, errors.New("moo: Exhaustive.NewWalker returned nil")
 		}
 	}
-	return estimateExamined(sp, order, wk, rng), nil
+	e := estimateExamined(sp, order, wk, rng, limit, nil)
+	return e.mean, e.over, nil
+}
+
+// sizeEstimate is what estimateExamined found.
+type sizeEstimate struct {
+	mean float64 // the estimate: the probes' mean
+	rse  float64 // the relative standard error of the mean
+	over bool    // the mean is sure to exceed the limit: mean is a lower bound
+	cut  bool    // stop ended the probes early: mean is of those done
 }
 
 // estimateExamined estimates how many children the walk examines (Values
@@ -143,26 +173,40 @@ func (x *Exhaustive) Estimate(p Problem, rng *rand.Rand) (float64, error) {
 // Prune keeps, chosen at random; the number of children at a node, times
 // the product of the kept children of the nodes above it, is an unbiased
 // estimate of the children examined at that depth. The mean over
-// estimateProbes probes is returned. Pruning makes subtrees unequal, so
-// the estimate is rough (on the WATERS problems within a factor of 2 of
-// the truth), but it costs a few thousand Prune calls. The probes use the
-// Walker wk and draw from rng; Result.Pruned does not count their cuts.
-func estimateExamined(sp *space, order []int, wk Walker, rng *rand.Rand) float64 {
+// estimateProbes probes is returned, with its relative standard error.
+// Pruning makes subtrees unequal, so the estimate is rough (on the WATERS
+// problems within a factor of 2 of the truth, but its distribution has a
+// heavy tail, and the standard error then says so), but it costs a few
+// thousand Prune calls. The probes stop once their sum is sure to make
+// the mean exceed limit (over), and when stop, if not nil, says so (cut),
+// looked at before every Prune call. The probes use the Walker wk and
+// draw from rng; Result.Pruned does not count their cuts.
+func estimateExamined(sp *space, order []int, wk Walker, rng *rand.Rand, limit float64, stop func() bool) sizeEstimate {
 	n := sp.n
 	partial := make([]int, n)
 	for i, vals := range sp.values {
 		partial[i] = vals[0]
 	}
 	var buf, kept []int
-	total := 0.0
-	for range estimateProbes {
-		weight := 1.0
+	total, squares := 0.0, 0.0
+	probes := 0
+	for probes < estimateProbes {
+		weight, sum := 1.0, 0.0
 		for depth := 0; depth < n; depth++ {
 			gene := order[depth]
 			buf = wk.Values(partial, depth, buf[:0])
-			total += weight * float64(len(buf))
+			sum += weight * float64(len(buf))
+			if total+sum > limit*estimateProbes {
+				return sizeEstimate{mean: (total + sum) / estimateProbes, over: true}
+			}
 			kept = kept[:0]
 			for _, v := range buf {
+				if stop != nil && stop() {
+					if probes == 0 {
+						return sizeEstimate{cut: true}
+					}
+					return sizeEstimate{mean: max(1, total/float64(probes)), cut: true}
+				}
 				partial[gene] = v
 				if !wk.Prune(partial, depth+1) {
 					kept = append(kept, v)
@@ -174,8 +218,17 @@ func estimateExamined(sp *space, order []int, wk Walker, rng *rand.Rand) float64
 			weight *= float64(len(kept))
 			partial[gene] = kept[rng.Intn(len(kept))]
 		}
+		total += sum
+		squares += sum * sum
+		probes++
 	}
-	return max(1, total/estimateProbes)
+	mean := total / estimateProbes
+	est := sizeEstimate{mean: max(1, mean)}
+	if mean > 0 {
+		variance := max(0, squares/estimateProbes-mean*mean) * estimateProbes / (estimateProbes - 1)
+		est.rse = math.Sqrt(variance/estimateProbes) / mean
+	}
+	return est
 }
 
 func (x *Exhaustive) minimize(r *run) (Status, error) {
@@ -207,11 +260,14 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 		workers = 1
 	}
 	e := &enumeration{r: r, order: order, limit: r.set.MaxEvaluations, walkers: workers, flushed: make(chan struct{}, 1)}
+	r.exhaustive = true
 	// Progress.Done: the children examined (Values offered them) over an
 	// estimate of how many the walk examines in all, which grows so that
 	// 5 % always remains until the walk ends. The estimate uses a Walker of
-	// its own, before the workers start.
-	estimate := 1.0
+	// its own, before the workers start. It is uncertain (no time left
+	// can be told from it) when the probes disagree, when it exceeds
+	// MaxEstimate, and once the walk has examined more than it.
+	estimate, loose := 0.0, true
 	if r.set.Progress != nil {
 		var wk Walker = domainWalker{sp, order}
 		if x.NewWalker != nil {
@@ -219,11 +275,22 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 				return NotTerminated, errors.New("moo: Exhaustive.NewWalker returned nil")
 			}
 		}
-		estimate = estimateExamined(sp, order, wk, r.set.Rand)
+		r.stage(StageEstimate, 0, 0, time.Now())
+		est := estimateExamined(sp, order, wk, r.set.Rand, MaxEstimate, r.interrupted)
+		if est.cut {
+			return Interrupted, nil
+		}
+		if !est.over {
+			estimate, loose = est.mean, est.rse > looseEstimate
+		}
 	}
 	setDone := func() {
 		examined := float64(e.examined.Load())
-		r.done = examined / max(estimate, examined/0.95)
+		r.examined, r.size, r.cuts = int64(examined), estimate, int(e.cuts.Load())
+		r.uncertain = loose || examined > estimate
+		if estimate > 0 {
+			r.done = max(r.done, examined/max(estimate, examined/0.95))
+		}
 	}
 	e.cond.L = &e.mu
 	e.queue = []task{{partial: make([]int, n)}} // the root
@@ -315,6 +382,7 @@ type enumeration struct {
 	stop        atomic.Bool   // a worker failed, or the run was interrupted: every worker is to stop
 	interrupted atomic.Bool   // Settings.Context ended the run
 	examined    atomic.Int64  // children examined so far, for Progress.Done
+	cuts        atomic.Int64  // cuts so far, flushed or not, for Progress.Pruned
 }
 
 // task is a part of the enumeration tree: the siblings vals of gene
@@ -420,7 +488,8 @@ type walk struct {
 	least                         leastViolating
 	evaluations, feasible, pruned int
 	unflushed, emitted            int
-	nodes, examined               int // nodes since the last look at the context; children not yet counted in e.examined
+	nodes, examined               int // nodes since the last count; children not yet counted in e.examined
+	cutsCounted                   int // of pruned, those counted in e.cuts
 }
 
 func newWalk(e *enumeration, wk Walker, ev Evaluator) *walk {
@@ -494,15 +563,17 @@ func (w *walk) visit(depth int) bool {
 		if e.stop.Load() {
 			return false
 		}
+		if e.r.interrupted() {
+			e.interrupt()
+			return false
+		}
 		w.examined++
 		if w.nodes++; w.nodes == contextCheckNodes {
 			w.nodes = 0
 			e.examined.Add(int64(w.examined))
 			w.examined = 0
-			if e.r.interrupted() {
-				e.interrupt()
-				return false
-			}
+			e.cuts.Add(int64(w.pruned - w.cutsCounted))
+			w.cutsCounted = w.pruned
 		}
 		if e.hungry.Load() {
 			w.share(depth)
@@ -596,6 +667,8 @@ func (w *walk) flush() {
 	r.pruned += w.pruned
 	w.e.examined.Add(int64(w.examined))
 	w.examined = 0
+	w.e.cuts.Add(int64(w.pruned - w.cutsCounted))
+	w.cutsCounted = 0
 	w.e.mu.Unlock()
 	w.archive.reset()
 	w.least.reset()

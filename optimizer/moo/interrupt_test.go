@@ -3,7 +3,9 @@ package moo
 import (
 	"context"
 	"math"
+	"math/rand"
 	"slices"
+	"sync/atomic"
 	"testing"
 )
 
@@ -33,7 +35,8 @@ func (g gridEvaluator) Evaluate(x []int, out *Evaluation) {
 }
 
 // TestExhaustiveInterrupted cancels the context from the first progress
-// report of a walk over 4^12 = 16 777 216 genomes: the run stops with
+// report of a walk over 4^12 = 16 777 216 genomes (after the report of
+// the size estimate's stage): the run stops with
 // Status Interrupted after evaluating a small part of them, and its front
 // is the exact front of what it evaluated (every point valid, none
 // dominated by another).
@@ -42,7 +45,10 @@ func TestExhaustiveInterrupted(t *testing.T) {
 	defer cancel()
 	reports := 0
 	res, err := Minimize(gridProblem{n: 12, k: 4}, &Exhaustive{}, &Settings{Workers: 2, Context: ctx,
-		Progress: func(Progress) {
+		Progress: func(p Progress) {
+			if p.Stage != "" {
+				return
+			}
 			reports++
 			cancel()
 		}})
@@ -60,13 +66,13 @@ func TestExhaustiveInterrupted(t *testing.T) {
 		}
 	}
 
-	// A context done before the run: at most one check interval is walked.
+	// A context done before the run: nothing is walked.
 	res, err = Minimize(gridProblem{n: 12, k: 4}, &Exhaustive{}, &Settings{Context: ctx})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Interrupted || res.Evaluations > contextCheckNodes {
-		t.Errorf("cancelled before the start: status %v, %d evaluations; want Interrupted, at most %d", res.Status, res.Evaluations, contextCheckNodes)
+	if res.Status != Interrupted || res.Evaluations != 0 {
+		t.Errorf("cancelled before the start: status %v, %d evaluations; want Interrupted, none", res.Status, res.Evaluations)
 	}
 }
 
@@ -128,13 +134,13 @@ func TestNSGA2Interrupted(t *testing.T) {
 		t.Errorf("front %v, want that of 3 generations %v", res.Front, want.Front)
 	}
 
-	// Cancelled before the start: the initial population only.
+	// Cancelled before the start: nothing is evaluated.
 	res, err = Minimize(newKnapsack(2), &NSGA2{Population: 10}, &Settings{Generations: 50, Context: ctx})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Interrupted || res.Generations != 0 || res.Evaluations != 10 {
-		t.Errorf("cancelled before the start: status %v, %d generations, %d evaluations; want Interrupted, 0, 10", res.Status, res.Generations, res.Evaluations)
+	if res.Status != Interrupted || res.Generations != 0 || res.Evaluations != 0 {
+		t.Errorf("cancelled before the start: status %v, %d generations, %d evaluations; want Interrupted, 0, 0", res.Status, res.Generations, res.Evaluations)
 	}
 }
 
@@ -212,3 +218,126 @@ func pruneWalker(p Problem, order []int, prune func(partial []int, depth int) bo
 	}
 	return func() Walker { return funcWalker{values: values, prune: prune} }
 }
+
+// cancellingProblem is gridProblem whose evaluators cancel a context at the
+// after-th evaluation and count every evaluation.
+type cancellingProblem struct {
+	gridProblem
+	after  int64
+	cancel context.CancelFunc
+	count  *atomic.Int64
+}
+
+func (c cancellingProblem) NewWorker() Evaluator { return cancellingEvaluator{c} }
+
+type cancellingEvaluator struct{ c cancellingProblem }
+
+func (e cancellingEvaluator) Evaluate(x []int, out *Evaluation) {
+	if e.c.count.Add(1) == e.c.after {
+		e.c.cancel()
+	}
+	gridEvaluator(e.c.gridProblem).Evaluate(x, out)
+}
+
+// TestInterruptedWithinABatch: a context cancelled during an evaluation
+// (the 37th) stops NSGA-II within its batch, not at the end of the
+// generation, and Exhaustive's walk at once: each worker makes at most the
+// evaluation it is in, so at most 37 + workers − 1 evaluations are made,
+// and the run reports Interrupted with what those evaluations found.
+func TestInterruptedWithinABatch(t *testing.T) {
+	const after, workers = 37, 4
+	for _, m := range []Method{&NSGA2{Population: 200}, &Exhaustive{}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		p := cancellingProblem{gridProblem: gridProblem{n: 12, k: 4}, after: after, cancel: cancel, count: new(atomic.Int64)}
+		res, err := Minimize(p, m, &Settings{Workers: workers, Context: ctx, Generations: 1000})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		made := p.count.Load()
+		if res.Status != Interrupted || made < after || made > after+workers-1 || int64(res.Evaluations) > made || res.Evaluations == 0 || len(res.Front) == 0 {
+			t.Errorf("%T: status %v, %d evaluations made, %d recorded, front %d; want Interrupted within %d to %d, some recorded", m, res.Status, made, res.Evaluations, len(res.Front), after, after+workers-1)
+		}
+	}
+}
+
+// TestEstimateBounded: the size estimate of a space of 6^250 genomes stops
+// as soon as it is sure to exceed its limit, after a few dozen Prune calls
+// instead of the 256 probes' 384 000; a small space is estimated in full.
+func TestEstimateBounded(t *testing.T) {
+	big := gridProblem{n: 250, k: 6}
+	calls := 0
+	x := &Exhaustive{NewWalker: pruneWalker(big, nil, func([]int, int) bool { calls++; return false })}
+	est, over, err := x.EstimateUpTo(big, rand.New(rand.NewSource(1)), 500_000)
+	if err != nil || !over || est <= 500_000 || calls > 100 {
+		t.Errorf("6^250: estimate %g, over %v, %d Prune calls (%v); want over 500000 within 100 calls", est, over, calls, err)
+	}
+	calls = 0
+	if est, err := x.Estimate(big, rand.New(rand.NewSource(1))); err != nil || est <= MaxEstimate || calls > 200 {
+		t.Errorf("6^250 up to MaxEstimate: estimate %g after %d Prune calls (%v)", est, calls, err)
+	}
+	small := gridProblem{n: 4, k: 3}
+	est, over, err = (&Exhaustive{}).EstimateUpTo(small, rand.New(rand.NewSource(1)), 500_000)
+	if want := 3.0 + 9 + 27 + 81; err != nil || over || est != want {
+		t.Errorf("3^4: estimate %g, over %v (%v); want %g, the exact count of an unpruned tree", est, over, err, want)
+	}
+}
+
+// TestProgressUncertain: in a tree where one value of the first gene of 64
+// leads to a subtree of 4^8 leaves and the others to none, the
+// probes rarely meet the subtree and disagree: every report of the walk is
+// Uncertain (no time left can be told), and a report whose walk has passed
+// the estimate is Uncertain whatever the probes said.
+func TestProgressUncertain(t *testing.T) {
+	grid := gridProblem{n: 9, k: 4}
+	values := func(partial []int, depth int, dst []int) []int {
+		switch {
+		case depth == 0:
+			for v := range 64 {
+				dst = append(dst, v)
+			}
+			return dst
+		case partial[0] != 0:
+			return dst
+		}
+		return append(dst, 0, 1, 2, 3)
+	}
+	wide := widened{grid}
+	x := &Exhaustive{NewWalker: func() Walker {
+		return funcWalker{values: values}
+	}}
+	var reports []Progress
+	if _, err := Minimize(wide, x, &Settings{Workers: 1, Progress: func(p Progress) {
+		if p.Stage == "" {
+			reports = append(reports, p)
+		}
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if len(reports) == 0 {
+		t.Fatal("no progress report of the walk")
+	}
+	for _, p := range reports {
+		if !p.Exhaustive || !p.Uncertain && float64(p.Examined) > p.Size {
+			t.Errorf("report %+v: want Exhaustive, and Uncertain once Examined passes Size", p)
+		}
+	}
+	if !reports[0].Uncertain {
+		t.Errorf("first report %+v: the probes of this tree disagree, want Uncertain", reports[0])
+	}
+}
+
+// widened is gridProblem whose first gene takes 64 values.
+type widened struct{ gridProblem }
+
+func (w widened) Domain(i int) []int {
+	if i == 0 {
+		d := make([]int, 64)
+		for v := range d {
+			d[v] = v
+		}
+		return d
+	}
+	return w.gridProblem.Domain(i)
+}
+func (w widened) NewWorker() Evaluator { return gridEvaluator(w.gridProblem) }

@@ -58,11 +58,13 @@ type Settings struct {
 	Progress func(Progress)
 
 	// Context, when not nil, ends the run early once it is done (cancelled
-	// or past its deadline): NSGA-II looks at it after the initial
-	// population and after every generation, Exhaustive every
-	// contextCheckNodes nodes of its walk. The run then evaluates what it
-	// has gathered and returns the front found so far with Status
-	// Interrupted, not an error. nil never ends a run.
+	// or past its deadline): every worker looks at it before each
+	// evaluation (NSGA-II drops the rest of its batch, the evaluations
+	// made are kept), and Exhaustive at every node of its walk and between
+	// the probes of its size estimate, so that a run stops within about
+	// one evaluation (or one Prune call) of each worker. The run then
+	// returns the front found so far with Status Interrupted, not an
+	// error. nil never ends a run.
 	Context context.Context
 }
 
@@ -84,7 +86,34 @@ type Progress struct {
 	// rough where pruning makes subtrees unequal, at most 0.95 until the
 	// walk ends, never falling, and 1 at the end.
 	Done float64
+	// Uncertain: Done is too rough a guess to tell the time left from.
+	// Exhaustive sets it when its size estimate is loose (the probes
+	// disagree), exceeds MaxEstimate, or has been passed by the walk.
+	Uncertain bool
+
+	// Exhaustive: the report is of an Exhaustive walk (else NSGA-II, or a
+	// caller's Stage).
+	Exhaustive bool
+	// Examined is the number of children the walk has examined so far
+	// (Exhaustive); Size the estimate of how many it examines in all,
+	// 0 when it was not estimated or is more than MaxEstimate.
+	Examined int64
+	Size     float64
+
+	// Stage, when not empty, names a stage of the caller's before or
+	// after the search (for example "building the initial population"),
+	// reported through the same callback: Elapsed is then the time since
+	// the stage began, Step of Steps its steps done (Steps 0: unknown),
+	// and the other fields are zero. Minimize itself reports the stage
+	// "estimating the size of the enumeration" (Exhaustive, before its
+	// walk) and otherwise leaves Stage empty.
+	Stage       string
+	Step, Steps int
 }
+
+// StageEstimate is the Stage of the progress report Exhaustive makes
+// before it estimates the size of its walk.
+const StageEstimate = "estimating the size of the enumeration"
 
 // Status says why a run stopped.
 type Status int
@@ -254,11 +283,26 @@ type run struct {
 	start   time.Time
 
 	evaluations, feasible, cacheHits, generations, pruned int
-	// done is the share of the run completed (Progress.Done).
-	done float64
+	// done is the share of the run completed (Progress.Done), and what
+	// else Progress reports of it.
+	done       float64
+	uncertain  bool
+	exhaustive bool
+	examined   int64
+	size       float64
+	cuts       int // Exhaustive: the cuts counted so far, merged or not
+}
+
+// stage reports a stage of the run other than the search itself.
+func (r *run) stage(name string, step, steps int, since time.Time) {
+	if r.set.Progress != nil {
+		r.set.Progress(Progress{Stage: name, Step: step, Steps: steps, Elapsed: time.Since(since)})
+	}
 }
 
 // interrupted reports whether Settings.Context has ended the run.
+// It is cheap enough to call before every evaluation: a cancelled
+// context's Err is an atomic load.
 func (r *run) interrupted() bool {
 	return r.set.Context != nil && r.set.Context.Err() != nil
 }
@@ -278,9 +322,13 @@ func (r *run) progress() {
 			Evaluations: r.evaluations,
 			Feasible:    r.feasible,
 			ArchiveSize: r.archive.Len(),
-			Pruned:      r.pruned,
+			Pruned:      max(r.pruned, r.cuts),
 			Elapsed:     time.Since(r.start),
 			Done:        min(1, max(0, r.done)),
+			Uncertain:   r.uncertain,
+			Exhaustive:  r.exhaustive,
+			Examined:    r.examined,
+			Size:        r.size,
 		})
 	}
 }

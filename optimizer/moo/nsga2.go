@@ -262,6 +262,7 @@ func (m *model) Apply(pop *eaopt.Population) error {
 	offspring := m.breed(parents, pop.RNG) // admitting each offspring as it comes
 	n, err := m.finish(offspring)
 	if err != nil {
+		// errInterrupted included: the offspring are not ranked.
 		return err
 	}
 	for _, c := range offspring[n:] { // beyond the evaluation budget
@@ -602,6 +603,9 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 		add(random(), true)
 	}
 	if _, err := m.evaluate(initial); err != nil {
+		if errors.Is(err, errInterrupted) {
+			return Interrupted, nil
+		}
 		return NotTerminated, err
 	}
 	initial = m.rank(initial, n, make(eaopt.Individuals, 0, n))
@@ -656,6 +660,11 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 		next++
 		return g
 	})
+	if errors.Is(err, errInterrupted) {
+		// A generation's offspring were being evaluated: those evaluated
+		// are recorded, the generation is not.
+		return Interrupted, nil
+	}
 	if err != nil {
 		return NotTerminated, err
 	}

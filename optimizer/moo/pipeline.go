@@ -1,6 +1,7 @@
 package moo
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
@@ -60,7 +61,7 @@ func newPipeline(r *run, capacity int) *pipeline {
 					if !ok {
 						return
 					}
-					c.evaluate(ev)
+					c.evaluate(r, ev)
 					p.pending.Done()
 				}
 			}()
@@ -136,17 +137,23 @@ func (p *pipeline) send(end int) {
 	p.sent = end
 }
 
+// errInterrupted is what finish returns when Settings.Context ended the
+// run before every genome of the batch was evaluated.
+var errInterrupted = errors.New("moo: interrupted")
+
 // finish evaluates what no helper has, waits for the helpers, and records
-// the batch's evaluations in order.
+// the batch's evaluations in order. Once Settings.Context is done the
+// workers evaluate nothing more: finish then records the evaluations made
+// and returns errInterrupted.
 func (p *pipeline) finish() error {
 	ev := p.r.workers[0]
 	rest := chunk{p.genomes[p.sent:p.n], p.out[p.sent:p.n], p.errs[p.sent:p.n]}
-	rest.evaluate(ev)
+	rest.evaluate(p.r, ev)
 	if p.chunks != nil {
 		for taking := true; taking; {
 			select {
 			case c := <-p.chunks:
-				c.evaluate(ev)
+				c.evaluate(p.r, ev)
 				p.pending.Done()
 			default:
 				taking = false
@@ -154,7 +161,12 @@ func (p *pipeline) finish() error {
 		}
 		p.pending.Wait()
 	}
+	interrupted := false
 	for i, g := range p.genomes[:p.n] {
+		if p.errs[i] == errInterrupted {
+			interrupted = true
+			continue
+		}
 		if p.errs[i] != nil {
 			return p.errs[i]
 		}
@@ -163,12 +175,20 @@ func (p *pipeline) finish() error {
 		}
 		p.r.record(g, p.out[i])
 	}
+	if interrupted {
+		return errInterrupted
+	}
 	return nil
 }
 
-// evaluate evaluates the chunk's genomes with ev.
-func (c chunk) evaluate(ev Evaluator) {
+// evaluate evaluates the chunk's genomes with ev, none once the run is
+// interrupted (their error is then errInterrupted).
+func (c chunk) evaluate(r *run, ev Evaluator) {
 	for i, g := range c.genomes {
+		if r.interrupted() {
+			c.errs[i] = errInterrupted
+			continue
+		}
 		c.errs[i] = evaluateOne(ev, g, c.out[i])
 	}
 }

@@ -386,7 +386,9 @@ func runOne(ctx context.Context, run *configs.SweepRun, opts Options, evalWorker
 	}
 	var last moo.Progress
 	res, err := optimizer.Run(ctx, e, optimizer.Options{Workers: workers, Progress: func(p moo.Progress) {
-		last = p
+		if p.Stage == "" { // the search's own reports, not those of the stages around it
+			last = p
+		}
 		if opts.OnProgress != nil {
 			opts.OnProgress(run, p)
 		}

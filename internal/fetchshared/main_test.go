@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hetmap/hetmap/internal/sharedtest"
+)
+
+// TestManifest: the manifest in the repository parses, pins every file by
+// a full commit and a SHA-256, and covers every folder the tests read.
+func TestManifest(t *testing.T) {
+	m, err := parseManifest(manifestText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	folders := map[string]int{}
+	for _, e := range m {
+		folders[strings.SplitN(e.File, "/", 2)[0]]++
+		if !strings.HasPrefix(e.URL(), "https://raw.githubusercontent.com/"+e.Repo+"/"+e.Commit+"/") {
+			t.Errorf("%s: URL %s", e.File, e.URL())
+		}
+	}
+	for _, f := range []string{"waters2019", "amalthea-examples", "cuda_scheduling_examiner"} {
+		if folders[f] == 0 {
+			t.Errorf("the manifest lists nothing in %s/", f)
+		}
+	}
+	if folders["spec"] != 0 {
+		t.Errorf("the manifest lists spec/, which has no public source")
+	}
+}
+
+// TestManifestMatchesShared: every file of the manifest is in ../shared
+// with the manifest's SHA-256 (so the manifest describes the inputs the
+// tests read).
+func TestManifestMatchesShared(t *testing.T) {
+	sharedtest.Require(t)
+	m, err := parseManifest(manifestText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range m {
+		if err := verify(sharedtest.Root(), e); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestParseManifestRejects: a line that does not pin a file, or whose file
+// would land outside the folder, is refused, naming the line.
+func TestParseManifestRejects(t *testing.T) {
+	const sum, commit = "0906322b31d2ffb1b0c9b031db2b73aa75f274f2a9bdff38998524e630785126", "768886248c89e3d749e157f022b88d747508fa68"
+	for _, tt := range []struct{ line, want string }{
+		{"a.json " + sum + " o/r " + commit, "4 fields, want 5"},
+		{"a.json " + sum[:63] + " o/r " + commit + " p", "SHA-256"},
+		{"a.json " + strings.ToUpper(sum) + " o/r " + commit + " p", "SHA-256"},
+		{"a.json " + sum + " o/r 7688862 p", "commit \"7688862\" is not 40"},
+		{"a.json " + sum + " or " + commit + " p", "not owner/name"},
+		{"../a.json " + sum + " o/r " + commit + " p", "inside the folder"},
+		{"/etc/a.json " + sum + " o/r " + commit + " p", "inside the folder"},
+		{"x/../../a " + sum + " o/r " + commit + " p", "inside the folder"},
+		{"a.json " + sum + " o/r " + commit + " ../p", "relative path in the repository"},
+		{"a.json " + sum + " o/r " + commit + " p\na.json " + sum + " o/r " + commit + " q", "line 2: file a.json is listed already on line 1"},
+		{"# nothing\n\n", "lists no file"},
+	} {
+		if _, err := parseManifest([]byte(tt.line)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: error %v, want one saying %q", tt.line, err, tt.want)
+		}
+	}
+}
+
+// TestFetchAll: with the network replaced by a map of URLs, the files are
+// fetched into an empty folder; a second run fetches nothing; a file
+// whose content is not the manifest's (a changed upstream, a proxy's error
+// page) is refused, leaving nothing in its place and no temporary file;
+// a wrong file already there is replaced; -check says which files are
+// missing or wrong.
+func TestFetchAll(t *testing.T) {
+	good := map[string][]byte{"a/one.json": []byte("{\"one\": 1}\n"), "b/c/two.amxmi": []byte("<xmi/>\r\n")}
+	var m []entry
+	served := map[string][]byte{}
+	for _, f := range []string{"a/one.json", "b/c/two.amxmi"} {
+		s := sha256.Sum256(good[f])
+		e := entry{File: f, SHA256: hex.EncodeToString(s[:]), Repo: "owner/repo", Commit: strings.Repeat("ab", 20), Path: "src/" + filepath.Base(f)}
+		m = append(m, e)
+		served[e.URL()] = good[f]
+	}
+	// run reads the manifest of the test.
+	old := manifestText
+	t.Cleanup(func() { manifestText = old })
+	var text bytes.Buffer
+	for _, e := range m {
+		text.WriteString(e.File + " " + e.SHA256 + " " + e.Repo + " " + e.Commit + " " + e.Path + "\n")
+	}
+	manifestText = text.Bytes()
+	calls := 0
+	get := func(_ context.Context, url string) (io.ReadCloser, error) {
+		calls++
+		data, ok := served[url]
+		if !ok {
+			return nil, errors.New("404 Not Found")
+		}
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}
+	dir := t.TempDir()
+	if fetched, kept, errs := fetchAll(context.Background(), m, dir, get); fetched != 2 || kept != 0 || len(errs) != 0 {
+		t.Fatalf("empty folder: %d fetched, %d kept, %v", fetched, kept, errs)
+	}
+	for f, data := range good {
+		if got, err := os.ReadFile(filepath.Join(dir, f)); err != nil || !bytes.Equal(got, data) {
+			t.Errorf("%s: %q (%v), want %q", f, got, err, data)
+		}
+	}
+	calls = 0
+	if fetched, kept, errs := fetchAll(context.Background(), m, dir, get); fetched != 0 || kept != 2 || len(errs) != 0 || calls != 0 {
+		t.Errorf("second run: %d fetched, %d kept, %v, %d downloads; want none fetched", fetched, kept, errs, calls)
+	}
+
+	// Upstream changed: the first file is refused, the second (wrong on
+	// disk) replaced.
+	served[m[0].URL()] = []byte("<html>rate limited</html>")
+	os.Remove(filepath.Join(dir, m[0].File))
+	os.WriteFile(filepath.Join(dir, m[1].File), []byte("stale"), 0o644)
+	var out bytes.Buffer
+	if code := run([]string{"-check", "-dir", dir}, &out, io.Discard); code != 1 ||
+		!strings.Contains(out.String(), "a/one.json: missing") || !strings.Contains(out.String(), "b/c/two.amxmi: SHA-256 ") {
+		t.Errorf("-check: exit %d, %s", code, out.String())
+	}
+	fetched, kept, errs := fetchAll(context.Background(), m, dir, get)
+	if fetched != 1 || kept != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "a/one.json: https://raw.githubusercontent.com/owner/repo/") ||
+		!strings.Contains(errs[0].Error(), "the manifest says "+m[0].SHA256+": not put in place") {
+		t.Errorf("changed upstream: %d fetched, %d kept, %v", fetched, kept, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, m[0].File)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a file with the wrong checksum was put in place (%v)", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, m[1].File)); !bytes.Equal(got, good[m[1].File]) {
+		t.Errorf("the stale file was not replaced: %q", got)
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(dir, "a", ".*.tmp"))
+	if len(leftovers) != 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+
+	served[m[0].URL()] = good[m[0].File]
+	fetchAll(context.Background(), m, dir, get)
+	out.Reset()
+	if code := run([]string{"-check", "-dir", dir}, &out, io.Discard); code != 0 {
+		t.Errorf("-check after fetching: exit %d, %s", code, out.String())
+	}
+}
+
+// TestList: -list prints every file with its pinned URL and checksum, and
+// the command says that spec/ has no public source.
+func TestList(t *testing.T) {
+	var out bytes.Buffer
+	if code := run([]string{"-list"}, &out, io.Discard); code != 0 ||
+		!strings.Contains(out.String(), "waters2019/ChallengeModel_release_fix.amxmi\thttps://raw.githubusercontent.com/panorama-research/mobstr-dataset/768886248c89e3d749e157f022b88d747508fa68/app4mc.waters.fmtv.challenge.amalthea/ChallengeModel_release_fix.amxmi\t0906322b") {
+		t.Errorf("-list: exit %d, %s", code, out.String())
+	}
+	if !strings.Contains(notFetched, "spec/") || !strings.Contains(notFetched, "no public source") {
+		t.Errorf("the note on spec/: %s", notFetched)
+	}
+	if code := run([]string{"extra"}, io.Discard, io.Discard); code != 2 {
+		t.Errorf("an argument: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,63 @@
+package optimizer
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hetmap/hetmap/configs"
+)
+
+// TestVariantsStop: an evaluator whose run is interrupted (Evaluator.stop)
+// evaluates no joint order and no priority variant: JointOrders and
+// PriorityVariants return at once, incomplete, so that a mapping with
+// thousands of orders does not hold up a Ctrl-C. Without the stop the same
+// calls evaluate some.
+func TestVariantsStop(t *testing.T) {
+	cfg, err := configs.LoadFile("../configs/examples/waters-3obj.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEvaluator(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A mapping of the exact front: feasible, several tasks a core.
+	out, err := Run(context.Background(), e, Options{Algorithm: configs.AlgorithmExhaustive})
+	if err != nil || len(out.Front) == 0 {
+		t.Fatalf("no front (%v)", err)
+	}
+	a := out.Front[0].Assignment.Clone()
+	for i := range a.Priority {
+		a.Priority[i] = NoPriority // derived, so that the orders vary
+	}
+	relevant := make([]bool, len(e.tasks))
+	for i := range relevant {
+		relevant[i] = true
+	}
+	count := func(stopped bool) (joint JointResult, variants int, complete bool) {
+		e.stop = func() bool { return stopped }
+		defer func() { e.stop = nil }()
+		b, rb := e.NewAssignment(), e.NewResult()
+		joint, err := e.JointOrders(a, 0, b, rb, func(*Assignment, *Result) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := e.NewResult()
+		if err := e.Evaluate(a, r); err != nil {
+			t.Fatal(err)
+		}
+		complete, err = e.PriorityVariants(a, r, relevant, b, rb, func(*Assignment, *Result) { variants++ })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return joint, variants, complete
+	}
+	joint, variants, _ := count(false)
+	if joint.Evaluated+variants == 0 {
+		t.Fatalf("without a stop: %d joint orders, %d variants evaluated; the test needs some", joint.Evaluated, variants)
+	}
+	joint, variants, complete := count(true)
+	if joint.Evaluated != 0 || joint.Complete || variants != 0 || complete {
+		t.Errorf("stopped: %+v, %d variants (complete %v); want nothing evaluated, incomplete", joint, variants, complete)
+	}
+}
