@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/optimizer"
 )
 
 // TestExplicitEqualsDerived: a mapping whose derived priority orders are
@@ -46,12 +45,8 @@ func TestExplicitEqualsDerived(t *testing.T) {
 				if r.Undecided > 0 {
 					continue
 				}
-				b := a.Clone()
-				for i := range r.Tasks {
-					if tr := &r.Tasks[i]; tr.Role != optimizer.NotRunning && tr.Role != optimizer.OnGPU {
-						b.Priority[i] = tr.Priority
-					}
-				}
+				b := e.NewAssignment()
+				r.WithPriorities(a, b)
 				if err := e.Evaluate(b, rb); err != nil {
 					t.Fatal(err)
 				}

@@ -51,15 +51,12 @@ type JointResult struct {
 
 // jointScratch holds JointOrders' per-evaluator state.
 type jointScratch struct {
-	rx     *Result
-	cores  []variantCore // k tasks at ids[at:], opt orders at prio[off:], k values each
-	ids    []int
-	prio   []int
+	rx *Result
+	orderSet
 	ts     []rta.Task
 	hp     []rta.Interferer
 	order  []int
 	placed []bool
-	pick   []int
 }
 
 // JointOrders evaluates the mapping a (complete, its CPU placement and GPU
@@ -118,35 +115,10 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Res
 			return res, nil
 		}
 	}
-	j.pick = j.pick[:0]
-	for range j.cores {
-		j.pick = append(j.pick, 0)
-	}
-	for range combos {
-		if e.stopped() {
-			res.Complete = false
-			return res, nil
-		}
-		b.CopyFrom(a)
-		for ci, c := range j.cores {
-			at := c.off + j.pick[ci]*c.k
-			for x, i := range j.ids[c.at : c.at+c.k] {
-				b.Priority[i] = j.prio[at+x]
-			}
-		}
-		if err := e.Evaluate(b, rb); err != nil {
-			return res, err
-		}
-		res.Evaluated++
-		visit(b, rb)
-		for ci := range j.pick { // the next combination, as an odometer
-			if j.pick[ci]++; j.pick[ci] < j.cores[ci].opt {
-				break
-			}
-			j.pick[ci] = 0
-		}
-	}
-	return res, nil
+	n, stopped, err := e.combinations(&j.orderSet, combos, a, b, rb, visit)
+	res.Evaluated = n
+	res.Complete = res.Complete && !stopped
+	return res, err
 }
 
 // relaxedOrders appends to e.joint.prio the priority orders of core u (as

@@ -135,12 +135,7 @@ func (e *Evaluator) Margins(a *Assignment, r *Result, opts MarginOptions) (*Marg
 		ms.sc.e.SetLimit(rta.LimitDeadline) // a probe needs the verdicts only
 		ms.b, ms.rb = e.NewAssignment(), e.NewResult()
 	}
-	ms.b.CopyFrom(a)
-	for i := range r.Tasks {
-		if tr := &r.Tasks[i]; tr.Role != NotRunning && tr.Role != OnGPU {
-			ms.b.Priority[i] = tr.Priority
-		}
-	}
+	r.WithPriorities(a, ms.b)
 	holds := r.Schedulable && r.RequirementsMet
 	var err error
 	if m.ExecutionScale, err = e.margin1(scaling{task: -1}, holds); err != nil {

@@ -133,12 +133,8 @@ func TestMarginsBisect(t *testing.T) {
 			if r.Undecided > 0 {
 				continue
 			}
-			b := a.Clone()
-			for i := range r.Tasks {
-				if tr := &r.Tasks[i]; tr.Role != optimizer.NotRunning && tr.Role != optimizer.OnGPU {
-					b.Priority[i] = tr.Priority
-				}
-			}
+			b := e.NewAssignment()
+			r.WithPriorities(a, b)
 			m, err := e.Margins(a, r, optimizer.MarginOptions{})
 			if err != nil {
 				t.Fatal(err)

@@ -318,6 +318,19 @@ type Result struct {
 	owner *configs.Config // the configuration the static fields are for
 }
 
+// WithPriorities writes into b the mapping a, evaluated into r, with the
+// priorities r's analysis used given explicitly on every core (derived
+// ones written out): the mapping as it would be deployed, which analyses
+// as a does (TestExplicitEqualsDerived).
+func (r *Result) WithPriorities(a, b *Assignment) {
+	b.CopyFrom(a)
+	for i := range r.Tasks {
+		if tr := &r.Tasks[i]; tr.Role != NotRunning && tr.Role != OnGPU {
+			b.Priority[i] = tr.Priority
+		}
+	}
+}
+
 // NewResult returns a Result sized for the evaluator, ready for Evaluate.
 func (e *Evaluator) NewResult() *Result {
 	r := &Result{}

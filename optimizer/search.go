@@ -425,18 +425,7 @@ func (w *worker) decide() {
 	}
 	w.decided[key] = true
 	seen := mappingSeen{}
-	jr, err := w.e.JointOrders(w.ca, p.search.MaxJointOrders, w.b, w.rb, func(b *Assignment, rb *Result) {
-		seen.variants++
-		if !rb.Schedulable {
-			return
-		}
-		w.buf = p.objectivesOf(w.e, b, rb, w.obj, w.buf)
-		if rb.Schedulable && rb.RequirementsMet {
-			seen.feasible = true
-			w.side.add(w.obj, b)
-		}
-		seen.schedulable = seen.schedulable || rb.Schedulable
-	})
+	jr, err := w.e.JointOrders(w.ca, p.search.MaxJointOrders, w.b, w.rb, w.keepVariant(&seen))
 	if err != nil {
 		// The combinations are the mapping with explicit priorities: an
 		// error here is a bug, as in Evaluate.

@@ -40,13 +40,54 @@ const (
 
 // variantScratch holds the per-evaluator state of PriorityVariants.
 type variantScratch struct {
-	an    rta.Analyzer
-	ts    []rta.Task
+	an rta.Analyzer
+	ts []rta.Task
+	orderSet
+	rv []int64 // per option: the WCRTs of its core's tasks
+}
+
+// orderSet holds cores whose orders are varied, their options, and one
+// combination of an option per core, enumerated as an odometer.
+type orderSet struct {
 	cores []variantCore
-	ids   []int   // the tasks of the varied cores, core after core
-	prio  []int   // per option: the priorities of its core's tasks
-	rv    []int64 // per option: the WCRTs of its core's tasks
-	pick  []int   // per varied core: the option of the current combination
+	ids   []int // the tasks of the varied cores, core after core
+	prio  []int // per option: the priorities of its core's tasks
+	pick  []int // per varied core: the option of the current combination
+}
+
+// combinations evaluates a under the first n combinations of o's options
+// (the first one each core's option 0), each as a copy b with those
+// priorities evaluated into rb, and calls visit(b, rb) after each. It
+// stops early, reporting stopped, when the search's context is done.
+func (e *Evaluator) combinations(o *orderSet, n int, a, b *Assignment, rb *Result, visit func(*Assignment, *Result)) (evaluated int, stopped bool, err error) {
+	o.pick = o.pick[:0]
+	for range o.cores {
+		o.pick = append(o.pick, 0)
+	}
+	for range n {
+		if e.stopped() {
+			return evaluated, true, nil
+		}
+		b.CopyFrom(a)
+		for ci, c := range o.cores {
+			at := c.off + o.pick[ci]*c.k
+			for x, i := range o.ids[c.at : c.at+c.k] {
+				b.Priority[i] = o.prio[at+x]
+			}
+		}
+		if err := e.Evaluate(b, rb); err != nil {
+			return evaluated, false, err
+		}
+		evaluated++
+		visit(b, rb)
+		for ci := range o.pick { // the next combination, as an odometer
+			if o.pick[ci]++; o.pick[ci] < o.cores[ci].opt {
+				break
+			}
+			o.pick[ci] = 0
+		}
+	}
+	return evaluated, false, nil
 }
 
 // variantCore is a core whose orders are varied: its k tasks (ids[at:at+k])
@@ -113,33 +154,8 @@ func (e *Evaluator) PriorityVariants(a *Assignment, r *Result, relevant []bool, 
 			break
 		}
 	}
-	v.pick = v.pick[:0]
-	for range v.cores {
-		v.pick = append(v.pick, 0)
-	}
-	for range combos {
-		if e.stopped() {
-			return false, nil
-		}
-		b.CopyFrom(a)
-		for ci, c := range v.cores {
-			at := c.off + v.pick[ci]*c.k
-			for x, i := range v.ids[c.at : c.at+c.k] {
-				b.Priority[i] = v.prio[at+x]
-			}
-		}
-		if err := e.Evaluate(b, rb); err != nil {
-			return complete, err
-		}
-		emit(b, rb)
-		for ci := range v.pick { // the next combination, as an odometer
-			if v.pick[ci]++; v.pick[ci] < v.cores[ci].opt {
-				break
-			}
-			v.pick[ci] = 0
-		}
-	}
-	return complete, nil
+	_, stopped, err := e.combinations(&v.orderSet, combos, a, b, rb, emit)
+	return complete && !stopped, err
 }
 
 func anyRelevant(ids []int, relevant []bool) bool {
@@ -235,17 +251,7 @@ func (w *worker) feasibleMapping(feasible bool) {
 	if !p.anyRelevant || p.e.noVariants {
 		return
 	}
-	emit := func(b *Assignment, rb *Result) {
-		seen.variants++
-		if !rb.Schedulable {
-			return
-		}
-		w.buf = p.objectivesOf(w.e, b, rb, w.obj, w.buf)
-		if rb.Schedulable && rb.RequirementsMet {
-			seen.feasible = true
-			w.side.add(w.obj, b)
-		}
-	}
+	emit := w.keepVariant(&seen)
 	if p.exhaustive && (p.interact || p.margin) {
 		// The cores' orders interact: every joint order that can pass.
 		w.decided[key] = true
@@ -266,6 +272,25 @@ func (w *worker) feasibleMapping(feasible bool) {
 		panic(fmt.Sprintf("optimizer: evaluating a priority variant: %v", err))
 	}
 	seen.incomplete = !complete
+}
+
+// keepVariant returns the visitor of a mapping's priority-order variants
+// (PriorityVariants, JointOrders): it counts each in seen, and keeps the
+// ones that meet every deadline and requirement in w.side with their
+// objectives.
+func (w *worker) keepVariant(seen *mappingSeen) func(*Assignment, *Result) {
+	return func(b *Assignment, rb *Result) {
+		seen.variants++
+		if !rb.Schedulable {
+			return
+		}
+		w.buf = w.p.objectivesOf(w.e, b, rb, w.obj, w.buf)
+		seen.schedulable = seen.schedulable || rb.Schedulable
+		if rb.Schedulable && rb.RequirementsMet {
+			seen.feasible = true
+			w.side.add(w.obj, b)
+		}
+	}
 }
 
 // sidePoint is a priority-order variant of a feasible mapping: its
