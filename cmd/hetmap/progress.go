@@ -143,46 +143,6 @@ func (p *searchProgress) finish() {
 	}
 }
 
-// stage returns the progress hook of a stage after the search, such as
-// writing the run folder: its caller passes the steps done (points or
-// files written) and their number, as it goes, from one goroutine at a
-// time. It may be called after finish: on a terminal it redraws a bar of
-// its own, in a log it writes a line when plainProgressEvery has passed
-// since the stage's first call (or its last line), and at its last step
-// when it wrote any.
-func (p *searchProgress) stage(name string) func(done, total int) {
-	var (
-		began, last time.Time
-		bar         *progressbar.ProgressBar
-		printed     bool
-	)
-	return func(done, total int) {
-		now := time.Now()
-		if began.IsZero() {
-			began, last = now, now
-		}
-		pr := moo.Progress{Stage: name, Step: done, Steps: total, Elapsed: now.Sub(began)}
-		if p.bar != nil {
-			if bar == nil {
-				bar = progressbar.NewOptions(1000, progressbar.OptionSetWriter(p.w), progressbar.OptionSetWidth(20),
-					progressbar.OptionThrottle(200*time.Millisecond), progressbar.OptionClearOnFinish(),
-					progressbar.OptionSetElapsedTime(false), progressbar.OptionSetPredictTime(false),
-					progressbar.OptionShowDescriptionAtLineEnd())
-			}
-			bar.Describe(describeProgress(pr, 0))
-			_ = bar.Set(int(shareDone(pr) * 1000))
-			if total > 0 && done >= total {
-				_ = bar.Finish()
-			}
-			return
-		}
-		if now.Sub(last) >= plainProgressEvery || printed && total > 0 && done >= total {
-			last, printed = now, true
-			fmt.Fprintln(p.w, "progress:", describeProgress(pr, 0))
-		}
-	}
-}
-
 // shareDone is the share of the work a report says is done: the search's
 // Done, a stage's steps over their number (0 when unknown).
 func shareDone(pr moo.Progress) float64 {
