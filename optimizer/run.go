@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"math"
@@ -488,17 +489,8 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 	out := &Outcome{Search: s, AlgorithmChoice: p.choice, Objectives: p.ObjectiveNames(), Status: res.Status, Feasible: res.Feasible,
 		Evaluations: res.Evaluations + constructed, ConstructionEvaluations: constructed, FeasibleEvaluations: res.FeasibleEvaluations, Pruned: res.Pruned, Generations: res.Generations}
 	out.Front = p.front(res.Front, out, s.Workers, func(done, total int, since time.Time) { stage(StageFront, done, total, since) })
-	// The margin on execution demand of the front's first points (each
-	// costs a bisection: about a dozen evaluations); none once the run is
-	// interrupted, which must end promptly.
-	for i := range out.Front[:min(len(out.Front), MaxMarginPoints)] {
-		if ctx.Err() != nil {
-			break
-		}
-		pt := &out.Front[i]
-		if err := e.AnalyzeMargins(pt.Assignment, pt.Result, MarginOptions{OnlyExecutionScale: true}); err != nil {
-			return nil, err
-		}
+	if err := p.frontMargins(ctx, out.Front[:min(len(out.Front), MaxMarginPoints)], s.Workers); err != nil {
+		return nil, err
 	}
 	out.Proof = p.proof(e, res.Status, out)
 	out.LeastViolatingBy = s.Algorithm
@@ -637,6 +629,34 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 	wg.Wait()
 	slices.SortStableFunc(points, func(a, b Point) int { return slices.Compare(a.Objectives, b.Objectives) })
 	return points
+}
+
+// frontMargins computes the margin on execution demand of the points (each
+// a bisection: about a dozen evaluations) on the search's workers, each
+// with its own evaluator; a margin does not depend on which one computes
+// it. Once ctx is done (an interrupted run, which must end promptly) it
+// computes no more.
+func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var next atomic.Int64
+	errs := make([]error, len(points))
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(points))) {
+		wg.Go(func() {
+			e := p.e.Clone()
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= len(points) {
+					return
+				}
+				errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Result, MarginOptions{OnlyExecutionScale: true})
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // variantPoint evaluates a priority-order variant in full with e (the
