@@ -334,32 +334,17 @@ func exactFrontDominatesEveryOrder(t *testing.T, cfg *configs.Config, minPairs i
 	}
 }
 
-// TestExhaustiveEqualsJointBruteForce checks the exhaustive search's claim
-// of an exact front under every contention count, where under the refined
-// and request counts the cores' priority orders interact: on small random
-// systems its front, found with symmetry breaking, the relaxed cut of
-// partial mappings, derived priorities and the joint orders of decide and
-// JointOrders, equals the front of a brute-force enumeration of every
-// genome under every combination of per-core priority orders given
-// explicitly, it counts the same distinct feasible mappings, and it says
-// the front is exact. With the joint enumeration broken on purpose (each
-// core keeps only the first order that passes the relaxed test, as an
-// unsound dominance rule would), the fronts differ on some system: the
-// test can catch a broken pruning.
-func TestExhaustiveEqualsJointBruteForce(t *testing.T) {
-	systems := 60
-	if testing.Short() {
-		systems = 24
-	}
-	if *longBruteForce {
-		systems = 400
-	}
+// jointCounts are the contention counts of jointSystems, in turn.
+var jointCounts = []string{configs.ContentionRefined, configs.ContentionRequest, configs.ContentionChallenge}
+
+// jointSystems returns the generator of TestExhaustiveEqualsJointBruteForce's
+// random systems: each call the next one (its configuration, its YAML for
+// messages and its contention count), the same sequence every time.
+func jointSystems(t *testing.T) func() (*configs.Config, string, string) {
 	rng := rand.New(rand.NewPCG(20, 20))
-	stats := map[string]int{}
-	caught := 0
-	counts := []string{configs.ContentionRefined, configs.ContentionRequest, configs.ContentionChallenge}
-	for sys := range systems {
-		count := counts[sys%len(counts)]
+	sys := 0
+	return func() (*configs.Config, string, string) {
+		count := jointCounts[sys%len(jointCounts)]
 		s := synth.Settings{
 			Tasks:       3 + rng.IntN(3),
 			GPUTasks:    rng.IntN(2),
@@ -383,6 +368,80 @@ func TestExhaustiveEqualsJointBruteForce(t *testing.T) {
 			// order, not only on the chain members' response times.
 			cfg.Search.Objectives = append(cfg.Search.Objectives, configs.Objective{Kind: configs.ObjectiveMargin})
 			y += "(and the objective {kind: margin})\n"
+		}
+		sys++
+		return cfg, y, count
+	}
+}
+
+// TestDecideMatters: system 234 of jointSystems (refined count) has a
+// mapping that misses under its derived orders but meets every deadline
+// under another joint order, and that mapping is on the brute-force
+// front: without decide (the joint orders of a mapping that misses), the
+// exhaustive front differs from brute force there; with it, it is equal.
+// The 60 systems of the default brute-force run have no such mapping.
+func TestDecideMatters(t *testing.T) {
+	next := jointSystems(t)
+	var cfg *configs.Config
+	var y string
+	for range 235 {
+		cfg, y, _ = next()
+	}
+	e, err := NewEvaluator(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewProblem(e, cfg.Search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := bruteForce(t, p)
+	for _, decide := range []bool{true, false} {
+		e, err := NewEvaluator(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.noDecide = !decide
+		out, err := Run(context.Background(), e, Options{Algorithm: configs.AlgorithmExhaustive, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [][]float64
+		for _, pt := range out.Front {
+			got = append(got, pt.Objectives)
+		}
+		if equal := fmt.Sprint(paretoSet(got)) == fmt.Sprint(want); equal != decide {
+			t.Errorf("with decide %v: exhaustive front %v, brute force %v (equal %v)\n%s", decide, paretoSet(got), want, equal, y)
+		}
+	}
+}
+
+// TestExhaustiveEqualsJointBruteForce checks the exhaustive search's claim
+// of an exact front under every contention count, where under the refined
+// and request counts the cores' priority orders interact: on small random
+// systems its front, found with symmetry breaking, the relaxed cut of
+// partial mappings, derived priorities and the joint orders of decide and
+// JointOrders, equals the front of a brute-force enumeration of every
+// genome under every combination of per-core priority orders given
+// explicitly, it counts the same distinct feasible mappings, and it says
+// the front is exact. With the joint enumeration broken on purpose (each
+// core keeps only the first order that passes the relaxed test, as an
+// unsound dominance rule would), the fronts differ on some system: the
+// test can catch a broken pruning.
+func TestExhaustiveEqualsJointBruteForce(t *testing.T) {
+	systems := 60
+	if testing.Short() {
+		systems = 24
+	}
+	if *longBruteForce {
+		systems = 400
+	}
+	next := jointSystems(t)
+	stats := map[string]int{}
+	caught := 0
+	for sys := range systems {
+		cfg, y, count := next()
+		if sys%4 == 3 {
 			stats[count+": with the margin objective"]++
 		}
 		run := func(broken bool) (*Outcome, [][]float64) {
@@ -432,7 +491,7 @@ func TestExhaustiveEqualsJointBruteForce(t *testing.T) {
 	if caught == 0 {
 		t.Error("the broken joint enumeration went unnoticed on every system: the test cannot catch one")
 	}
-	for _, c := range counts {
+	for _, c := range jointCounts {
 		if stats[c+": feasible"] < systems/12 || stats[c+": with other orders"] == 0 {
 			t.Errorf("the systems no longer exercise %s with feasible mappings and other orders: %v", c, stats)
 		}

@@ -136,9 +136,10 @@ type Evaluator struct {
 	// incomplete. A search sets it on its own clones (Problem.stop).
 	stop func() bool
 	// jointBroken breaks JointOrders on purpose (tests only): each core
-	// keeps only its first order that passes the relaxed test.
-	jointBroken bool
-	chainBuf    []chains.Member
+	// keeps only its first order that passes the relaxed test; noDecide
+	// turns the exhaustive search's decide off (tests only).
+	jointBroken, noDecide bool
+	chainBuf              []chains.Member
 	// chainPlans keep each chain's plan of its job-level values (its
 	// periods do not depend on the mapping), per evaluator like all scratch.
 	chainPlans []chains.Planner
@@ -459,7 +460,7 @@ func (e *Evaluator) initScratch() {
 func (e *Evaluator) Clone() *Evaluator {
 	c := &Evaluator{cfg: e.cfg, units: e.units, gpuUnit: e.gpuUnit, tasks: e.tasks, gpus: e.gpus, ce: e.ce, dev: e.dev,
 		policy: e.policy, model: e.model, count: e.count, fifo: e.fifo, fixedC: e.fixedC, fixedCE: e.fixedCE, chains: e.chains, chainObjective: e.chainObjective, maxLimit: e.maxLimit,
-		activated: e.activated, reqs: e.reqs, notes: e.notes, dmOrder: e.dmOrder, noVariants: e.noVariants, jointBroken: e.jointBroken, partialByChallenge: e.partialByChallenge}
+		activated: e.activated, reqs: e.reqs, notes: e.notes, dmOrder: e.dmOrder, noVariants: e.noVariants, jointBroken: e.jointBroken, noDecide: e.noDecide, partialByChallenge: e.partialByChallenge}
 	c.initScratch()
 	return c
 }

@@ -391,7 +391,7 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	feasible := w.r.Schedulable && w.r.RequirementsMet
 	if w.r.Schedulable {
 		w.feasibleMapping(feasible)
-	} else if w.p.exhaustive && !w.p.e.noVariants && (w.p.interact || w.r.Undecided > 0) {
+	} else if w.p.exhaustive && !w.p.e.noVariants && !w.p.e.noDecide && (w.p.interact || w.r.Undecided > 0) {
 		w.decide()
 	}
 	if !feasible {
