@@ -1,8 +1,12 @@
 package optimizer
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/rta"
@@ -115,6 +119,9 @@ type MarginOptions struct {
 	// NoTasks skips the margins per task (each costs a bisection, so that
 	// a front of many points of a large system gets the others only).
 	OnlyExecutionScale, NoTasks bool
+	// Workers bisect the margins per kind and per task in parallel
+	// (default: the number of CPUs); the margins do not depend on it.
+	Workers int
 }
 
 // marginScratch is the per-evaluator state of Margins.
@@ -129,13 +136,7 @@ type marginScratch struct {
 // those r has, kept fixed). It overwrites no part of r.
 func (e *Evaluator) Margins(a *Assignment, r *Result, opts MarginOptions) (*Margins, error) {
 	m := &Margins{}
-	ms := &e.margin
-	if ms.sc == nil {
-		ms.sc = newScaler(e)
-		ms.sc.e.SetLimit(rta.LimitDeadline) // a probe needs the verdicts only
-		ms.b, ms.rb = e.NewAssignment(), e.NewResult()
-	}
-	r.WithPriorities(a, ms.b)
+	e.prepareMargins(a, r)
 	holds := r.Schedulable && r.RequirementsMet
 	var err error
 	if m.ExecutionScale, err = e.margin1(scaling{task: -1}, holds); err != nil {
@@ -155,29 +156,72 @@ func (e *Evaluator) Margins(a *Assignment, r *Result, opts MarginOptions) (*Marg
 		names = append(names, k)
 	}
 	sort.Strings(names)
+	// The kinds' and the tasks' bisections are independent: they run on
+	// opts.Workers goroutines, each with its own evaluator (a margin does
+	// not depend on which one computes it).
+	var jobs []scaling
 	for _, k := range names {
-		mg, err := e.margin1(scaling{kind: k, task: -1}, holds)
-		if err != nil {
-			return nil, err
-		}
-		m.Kinds = append(m.Kinds, KindMargin{Kind: k, Margin: mg})
+		jobs = append(jobs, scaling{kind: k, task: -1})
 	}
 	for i := range r.Tasks {
-		tr := &r.Tasks[i]
-		if tr.Role == NotRunning || opts.NoTasks {
+		if r.Tasks[i].Role != NotRunning && !opts.NoTasks {
+			jobs = append(jobs, scaling{task: i})
+		}
+	}
+	found := make([]Margin, len(jobs))
+	errs := make([]error, len(jobs))
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(jobs)))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			c := e
+			if w > 0 {
+				c = e.Clone()
+				c.prepareMargins(a, r)
+			}
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(jobs) {
+					return
+				}
+				found[k], errs[k] = c.margin1(jobs[k], holds)
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for k, j := range jobs {
+		if j.task < 0 {
+			m.Kinds = append(m.Kinds, KindMargin{Kind: j.kind, Margin: found[k]})
 			continue
 		}
-		mg, err := e.margin1(scaling{task: i}, holds)
-		if err != nil {
-			return nil, err
-		}
-		tm := TaskMargin{Task: i, Name: tr.Name, Margin: mg, Bounded: tr.Verdict.Bounded()}
+		tr := &r.Tasks[j.task]
+		tm := TaskMargin{Task: j.task, Name: tr.Name, Margin: found[k], Bounded: tr.Verdict.Bounded()}
 		if tm.Bounded {
 			tm.Slack = tr.D - tr.R
 		}
 		m.Tasks = append(m.Tasks, tm)
 	}
 	return m, nil
+}
+
+// prepareMargins readies e's margin scratch for mapping a evaluated into
+// r: a scaler of its own and the mapping with r's priorities written out.
+func (e *Evaluator) prepareMargins(a *Assignment, r *Result) {
+	ms := &e.margin
+	if ms.sc == nil {
+		ms.sc = newScaler(e)
+		ms.sc.e.SetLimit(rta.LimitDeadline) // a probe needs the verdicts only
+		ms.b, ms.rb = e.NewAssignment(), e.NewResult()
+	}
+	r.WithPriorities(a, ms.b)
 }
 
 // AnalyzeMargins fills r.Margins for mapping a, just evaluated into r by
