@@ -597,36 +597,21 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 	if report != nil {
 		report(0, len(kept), began)
 	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	var next atomic.Int64
 	var mu sync.Mutex
 	done := 0
-	var wg sync.WaitGroup
-	for range max(1, min(workers, len(kept))) {
-		wg.Go(func() {
-			e := p.e.Clone()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(kept) {
-					return
-				}
-				if c := kept[i]; c.variant == nil {
-					points[i] = p.pointWith(e, c.pt)
-				} else {
-					points[i] = p.variantPoint(e, c.variant)
-				}
-				if report != nil {
-					mu.Lock()
-					done++
-					report(done, len(kept), began)
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	wg.Wait()
+	onWorkers(workers, len(kept), p.e.Clone, nil, func(e *Evaluator, i int) {
+		if c := kept[i]; c.variant == nil {
+			points[i] = p.pointWith(e, c.pt)
+		} else {
+			points[i] = p.variantPoint(e, c.variant)
+		}
+		if report != nil {
+			mu.Lock()
+			done++
+			report(done, len(kept), began)
+			mu.Unlock()
+		}
+	})
 	slices.SortStableFunc(points, func(a, b Point) int { return slices.Compare(a.Objectives, b.Objectives) })
 	return points
 }
@@ -637,25 +622,10 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 // it. Once ctx is done (an interrupted run, which must end promptly) it
 // computes no more.
 func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int) error {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	var next atomic.Int64
 	errs := make([]error, len(points))
-	var wg sync.WaitGroup
-	for range max(1, min(workers, len(points))) {
-		wg.Go(func() {
-			e := p.e.Clone()
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= len(points) {
-					return
-				}
-				errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Result, MarginOptions{OnlyExecutionScale: true})
-			}
-		})
-	}
-	wg.Wait()
+	onWorkers(workers, len(points), p.e.Clone, func() bool { return ctx.Err() != nil }, func(e *Evaluator, i int) {
+		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Result, MarginOptions{OnlyExecutionScale: true})
+	})
 	return errors.Join(errs...)
 }
 
