@@ -1,6 +1,8 @@
 package optimizer
 
 import (
+	"slices"
+
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/rta"
@@ -142,7 +144,7 @@ func (e *Evaluator) relaxedOrders(u int, c *variantCore, limit int) bool {
 		}
 	}
 	n := len(j.ts)
-	j.order, j.placed = growInts(j.order, n), growBools(j.placed, n)
+	j.order, j.placed = slices.Grow(j.order[:0], n)[:n], slices.Grow(j.placed[:0], n)[:n]
 	clear(j.placed)
 	j.hp = j.hp[:0]
 	ok := true
@@ -191,18 +193,4 @@ func (e *Evaluator) relaxedOrders(u int, c *variantCore, limit int) bool {
 	}
 	walk(0)
 	return ok
-}
-
-func growInts(s []int, n int) []int {
-	if cap(s) < n {
-		return make([]int, n)
-	}
-	return s[:n]
-}
-
-func growBools(s []bool, n int) []bool {
-	if cap(s) < n {
-		return make([]bool, n)
-	}
-	return s[:n]
 }

@@ -3,10 +3,7 @@ package optimizer
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"sort"
-	"sync"
-	"sync/atomic"
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/rta"
@@ -170,30 +167,14 @@ func (e *Evaluator) Margins(a *Assignment, r *Result, opts MarginOptions) (*Marg
 	}
 	found := make([]Margin, len(jobs))
 	errs := make([]error, len(jobs))
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+	newWorker := func() *Evaluator {
+		c := e.Clone()
+		c.prepareMargins(a, r)
+		return c
 	}
-	workers = max(1, min(workers, len(jobs)))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			c := e
-			if w > 0 {
-				c = e.Clone()
-				c.prepareMargins(a, r)
-			}
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(jobs) {
-					return
-				}
-				found[k], errs[k] = c.margin1(jobs[k], holds)
-			}
-		})
-	}
-	wg.Wait()
+	onWorkers(opts.Workers, len(jobs), newWorker, nil, func(c *Evaluator, k int) {
+		found[k], errs[k] = c.margin1(jobs[k], holds)
+	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
@@ -241,8 +222,9 @@ const maxPerMille = configs.MaxExecutionScale * 1000
 // margin1 bisects the factor of one scaling, in thousandths; holds is
 // whether the mapping holds at factor 1.
 func (e *Evaluator) margin1(s scaling, holds bool) (Margin, error) {
+	last := int64(-1) // the factor of the last probe, whose result e.margin.rb holds
 	probe := func(k int64) (bool, error) {
-		s.ppm = k * 1000
+		s.ppm, last = k*1000, k
 		se := e.margin.sc.at(s)
 		if err := se.Evaluate(e.margin.b, e.margin.rb); err != nil {
 			return false, err
@@ -289,8 +271,10 @@ func (e *Evaluator) margin1(s scaling, holds bool) (Margin, error) {
 			hi = mid
 		}
 	}
-	if _, err := probe(hi); err != nil {
-		return Margin{}, err
+	if last != hi { // what binds: the result at hi
+		if _, err := probe(hi); err != nil {
+			return Margin{}, err
+		}
 	}
 	return Margin{Status: MarginFound, PerMille: lo, Binding: e.binding()}, nil
 }

@@ -271,7 +271,6 @@ func (e *Evaluator) refineOnce(a *Assignment, r *Result) error {
 				}
 			}
 		}
-		e.syncDemands(r)
 		clear(rs.valid)
 		if err := e.rounds(r); err != nil {
 			return err
