@@ -374,6 +374,43 @@ func jointSystems(t *testing.T) func() (*configs.Config, string, string) {
 	}
 }
 
+// exhaustiveFront runs the exhaustive search on cfg, with set (nil: none)
+// applied to the evaluator first (a test hook), and returns the outcome
+// and its front's objective vectors as paretoSet sorts them.
+func exhaustiveFront(t *testing.T, cfg *configs.Config, workers int, set func(*Evaluator)) (*Outcome, [][]float64) {
+	t.Helper()
+	e, err := NewEvaluator(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set != nil {
+		set(e)
+	}
+	out, err := Run(context.Background(), e, Options{Algorithm: configs.AlgorithmExhaustive, Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]float64
+	for _, pt := range out.Front {
+		got = append(got, pt.Objectives)
+	}
+	return out, paretoSet(got)
+}
+
+// bruteForceOf is bruteForce on the problem of cfg.
+func bruteForceOf(t *testing.T, cfg *configs.Config) ([][]float64, int) {
+	t.Helper()
+	e, err := NewEvaluator(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := NewProblem(e, cfg.Search)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bruteForce(t, p)
+}
+
 // TestDecideMatters: system 234 of jointSystems (refined count) has a
 // mapping that misses under its derived orders but meets every deadline
 // under another joint order, and that mapping is on the brute-force
@@ -387,31 +424,11 @@ func TestDecideMatters(t *testing.T) {
 	for range 235 {
 		cfg, y, _ = next()
 	}
-	e, err := NewEvaluator(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := NewProblem(e, cfg.Search)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := bruteForce(t, p)
+	want, _ := bruteForceOf(t, cfg)
 	for _, decide := range []bool{true, false} {
-		e, err := NewEvaluator(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.noDecide = !decide
-		out, err := Run(context.Background(), e, Options{Algorithm: configs.AlgorithmExhaustive, Workers: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got [][]float64
-		for _, pt := range out.Front {
-			got = append(got, pt.Objectives)
-		}
-		if equal := fmt.Sprint(paretoSet(got)) == fmt.Sprint(want); equal != decide {
-			t.Errorf("with decide %v: exhaustive front %v, brute force %v (equal %v)\n%s", decide, paretoSet(got), want, equal, y)
+		_, got := exhaustiveFront(t, cfg, 1, func(e *Evaluator) { e.noDecide = !decide })
+		if equal := fmt.Sprint(got) == fmt.Sprint(want); equal != decide {
+			t.Errorf("with decide %v: exhaustive front %v, brute force %v (equal %v)\n%s", decide, got, want, equal, y)
 		}
 	}
 }
@@ -445,30 +462,9 @@ func TestExhaustiveEqualsJointBruteForce(t *testing.T) {
 			stats[count+": with the margin objective"]++
 		}
 		run := func(broken bool) (*Outcome, [][]float64) {
-			e, err := NewEvaluator(cfg)
-			if err != nil {
-				t.Fatalf("system %d: %v\n%s", sys, err, y)
-			}
-			e.jointBroken = broken
-			out, err := Run(context.Background(), e, Options{Algorithm: configs.AlgorithmExhaustive, Workers: 1 + sys%2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got [][]float64
-			for _, pt := range out.Front {
-				got = append(got, pt.Objectives)
-			}
-			return out, paretoSet(got)
+			return exhaustiveFront(t, cfg, 1+sys%2, func(e *Evaluator) { e.jointBroken = broken })
 		}
-		e, err := NewEvaluator(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := NewProblem(e, cfg.Search)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, wantFeasible := bruteForce(t, p)
+		want, wantFeasible := bruteForceOf(t, cfg)
 		out, got := run(false)
 		if fmt.Sprint(got) != fmt.Sprint(want) || out.FeasibleMappings != wantFeasible || !out.Exact() {
 			t.Fatalf("system %d (%s): exhaustive front %v (%d feasible mappings, %s), brute force %v (%d)\n%s",
