@@ -3,14 +3,11 @@ package results
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
 	"image/color"
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -65,66 +62,33 @@ type ComparePoint struct {
 // least-violating mappings), each point re-evaluated for its margin. A
 // folder that is not a run is an error (*ReportError).
 func ReadCompareRun(label, dir string) (*CompareSide, error) {
-	fail := func(format string, args ...any) error {
-		return &ReportError{Dir: dir, Err: fmt.Errorf(format, args...)}
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fail("%s: no such folder", dir)
-		}
-		return nil, fail("%s is not an optimize run folder (give the folder hetmap optimize wrote)", dir)
-	}
-	var m Manifest
-	var f struct {
-		Feasible bool `json:"feasible"`
-		Points   []struct {
-			ID      int             `json:"id"`
-			Mapping configs.Mapping `json:"mapping"`
-		} `json:"points"`
-		LeastViolating []struct {
-			ID      int             `json:"id"`
-			Mapping configs.Mapping `json:"mapping"`
-		} `json:"least_violating"`
-	}
-	for _, x := range []struct {
-		name string
-		v    any
-	}{{"manifest.json", &m}, {"front.json", &f}} {
-		data, err := os.ReadFile(filepath.Join(dir, x.name))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fail("%s is not an optimize run folder: %s is missing", dir, x.name)
-		}
-		if err != nil {
-			return nil, fail("%s: %v", filepath.Join(dir, x.name), err)
-		}
-		if err := json.Unmarshal(data, x.v); err != nil {
-			return nil, fail("%s: not the JSON hetmap writes: %v", filepath.Join(dir, x.name), err)
-		}
-	}
-	if m.Tool != "hetmap" {
-		return nil, fail("%s: not a manifest written by hetmap optimize", filepath.Join(dir, "manifest.json"))
-	}
-	cfg, err := configs.LoadFile(filepath.Join(dir, "config.yaml"))
+	run, err := loadRun(dir) // the folder, its files and its results format checked as for a report
 	if err != nil {
-		return nil, &ReportError{Dir: dir, Err: err}
+		return nil, err
 	}
-	side := &CompareSide{Label: label, Source: dir, Cfg: cfg}
-	proof := RunProof(&m)
 	var maps []configs.Mapping
 	var ids []int
-	if f.Feasible {
-		for _, p := range f.Points {
-			maps, ids = append(maps, p.Mapping), append(ids, p.ID)
+	frontPath := filepath.Join(dir, "front.json")
+	var head FrontJSON
+	err = readFront(frontPath, &head, func(least bool, p *FrontPointJSON) error {
+		if least == run.front.Feasible {
+			return nil // the points loadRun does not show either
 		}
-		side.What = fmt.Sprintf("%s search, front %s, %d point(s)", m.Algorithm, proof.Exactness, len(maps))
+		maps, ids = append(maps, p.Mapping), append(ids, p.ID)
+		return nil
+	})
+	if err != nil {
+		return nil, &ReportError{Dir: dir, Err: fmt.Errorf("%s: %v", frontPath, err)}
+	}
+	side := &CompareSide{Label: label, Source: dir, Cfg: run.cfg}
+	m := &run.manifest
+	if run.front.Feasible {
+		side.What = fmt.Sprintf("%s search, front %s, %d point(s)", m.Algorithm, RunProof(m).Exactness, len(maps))
 	} else {
-		for _, p := range f.LeastViolating {
-			maps, ids = append(maps, p.Mapping), append(ids, p.ID)
-		}
 		side.What = fmt.Sprintf("%s search, no feasible mapping; its %d least-violating mapping(s)", m.Algorithm, len(maps))
 	}
-	if err := side.evaluate(maps, ids); err != nil {
-		return nil, fail("%s: %v", dir, err)
+	if err := side.evaluate(run.eval, maps, ids); err != nil {
+		return nil, &ReportError{Dir: dir, Err: fmt.Errorf("%s: %v", dir, err)}
 	}
 	return side, nil
 }
@@ -132,19 +96,19 @@ func ReadCompareRun(label, dir string) (*CompareSide, error) {
 // CompareMapping makes one mapping of a configuration a side.
 func CompareMapping(label, source string, cfg *configs.Config, mapping configs.Mapping) (*CompareSide, error) {
 	side := &CompareSide{Label: label, Source: source, Cfg: cfg, What: "one mapping"}
-	if err := side.evaluate([]configs.Mapping{mapping}, []int{1}); err != nil {
+	e, err := optimizer.NewEvaluator(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := side.evaluate(e, []configs.Mapping{mapping}, []int{1}); err != nil {
 		return nil, err
 	}
 	return side, nil
 }
 
-// evaluate fills the side's points: every mapping evaluated under the
-// side's configuration, with its objectives and its margin.
-func (s *CompareSide) evaluate(maps []configs.Mapping, ids []int) error {
-	e, err := optimizer.NewEvaluator(s.Cfg)
-	if err != nil {
-		return err
-	}
+// evaluate fills the side's points: every mapping evaluated by e, the
+// side's configuration's evaluator, with its objectives and its margin.
+func (s *CompareSide) evaluate(e *optimizer.Evaluator, maps []configs.Mapping, ids []int) error {
 	p, err := optimizer.NewProblem(e, s.Cfg.Search)
 	if err != nil {
 		return err
