@@ -1,0 +1,176 @@
+package optimizer
+
+import (
+	"sort"
+
+	"github.com/hetmap/hetmap/optimizer/moo"
+	"github.com/hetmap/hetmap/rta"
+)
+
+// Exhaustive returns the exact enumeration of the problem's space: every
+// distinct mapping once, with interchangeable cores (same kind, frequency
+// and memory latencies) treated as one (a task may go to a core of a class
+// only if an earlier task uses it or it is the class's first unused core),
+// genes that do not matter under the others fixed, and a partial mapping cut
+// as soon as it is not schedulable (more tasks only add interference,
+// contention and GPU work). The GPU genes come first, so the GPU side is
+// fixed before any core is filled; then the CPU tasks, heaviest first, so
+// that overloaded cores are cut early. Each worker of the enumeration gets
+// its own walker, with its own Evaluator (a clone) for the partial mappings.
+func (p *Problem) Exhaustive() *moo.Exhaustive {
+	var gpuUnits, gpuKnobs, cpu []int
+	for gi, g := range p.genes {
+		switch {
+		case g.kind == geneUnit && p.e.tasks[g.task].kind == kindGPU:
+			gpuUnits = append(gpuUnits, gi)
+		case g.kind != geneUnit:
+			gpuKnobs = append(gpuKnobs, gi)
+		default:
+			cpu = append(cpu, gi)
+		}
+	}
+	load := func(gi int) float64 { // the lightest utilisation the task can have
+		g := p.genes[gi]
+		ti := &p.e.tasks[g.task]
+		best := -1.0
+		for _, u := range g.values {
+			if u >= 0 && u < len(ti.cpu) && ti.cpu[u].ok && ti.period > 0 {
+				if v := float64(ti.cpu[u].exec) / float64(ti.period); best < 0 || v < best {
+					best = v
+				}
+			}
+		}
+		return best
+	}
+	sort.SliceStable(cpu, func(a, b int) bool { return load(cpu[a]) > load(cpu[b]) })
+	order := append(append(append([]int(nil), gpuUnits...), gpuKnobs...), cpu...)
+	en := &enumeration{p: p, order: order, knobsAt: len(gpuUnits), fixedAt: len(gpuUnits) + len(gpuKnobs)}
+	return &moo.Exhaustive{
+		Order: order,
+		NewWalker: func() moo.Walker {
+			e := p.e.Clone()
+			e.SetLimit(rta.LimitDeadline) // a cut needs only the verdicts
+			return &walker{en: en, e: e, a: e.NewAssignment(), r: e.NewResult(), used: make([]bool, len(p.e.units))}
+		},
+	}
+}
+
+// enumeration is what the walkers of an exhaustive search share: the
+// problem and the order of the genes, read only.
+type enumeration struct {
+	p       *Problem
+	order   []int
+	knobsAt int // the depth of the GPU's first knob (mode, stream priority, slice), if any
+	fixedAt int // the depth at which the GPU side is fixed: of the first CPU task
+}
+
+// walker is the moo.Walker of one worker of the exhaustive search: the
+// shared enumeration and its own scratch state.
+type walker struct {
+	en   *enumeration
+	e    *Evaluator // a clone: EvaluatePartial uses its scratch
+	a    *Assignment
+	r    *Result
+	used []bool
+}
+
+// relevant reports whether gene gi matters given the GPU genes of partial:
+// the mode, priority and slice of a GPU task and the placement of its
+// offloading task matter only when it runs on the GPU.
+func (en *enumeration) relevant(partial []int, gi int) bool {
+	g := en.p.genes[gi]
+	switch {
+	case g.kind != geneUnit:
+		return en.p.onGPU(partial, g.gpu)
+	case en.p.e.tasks[g.task].kind == kindOffloading:
+		return en.p.onGPU(partial, g.gpu)
+	}
+	return true
+}
+
+// Values implements moo.Walker.
+func (w *walker) Values(partial []int, depth int, dst []int) []int {
+	en, p := w.en, w.en.p
+	gi := en.order[depth]
+	g := p.genes[gi]
+	if !en.relevant(partial, gi) {
+		return append(dst, 0)
+	}
+	if g.kind != geneUnit {
+		for k := range g.values {
+			dst = append(dst, k)
+		}
+		return dst
+	}
+	used := w.used
+	for u := range used {
+		used[u] = false
+	}
+	for _, prev := range en.order[:depth] {
+		if pg := p.genes[prev]; pg.kind == geneUnit && en.relevant(partial, prev) {
+			used[pg.values[partial[prev]]] = true
+		}
+	}
+	for k, u := range g.values {
+		if u == p.e.gpuUnit || used[u] {
+			dst = append(dst, k)
+			continue
+		}
+		// The first unused core of its class stands for all of them.
+		first := true
+		for v := 0; v < u; v++ {
+			if p.class[v] == p.class[u] && !used[v] && contains(g.values, v) {
+				first = false
+				break
+			}
+		}
+		if first {
+			dst = append(dst, k)
+		}
+	}
+	return dst
+}
+
+// Prune implements moo.Walker: it cuts a partial mapping, once the GPU side
+// is fixed, that is not schedulable.
+func (w *walker) Prune(partial []int, depth int) bool {
+	en, p := w.en, w.en.p
+	if depth < en.fixedAt || depth == len(en.order) || !en.relevant(partial, en.order[depth-1]) {
+		return false
+	}
+	p.partialAssignment(w.a, partial, en.order[:depth])
+	if err := w.e.EvaluatePartial(w.a, w.r); err != nil {
+		return false
+	}
+	// A core whose priority search stopped undecided is not proven
+	// unschedulable: nothing is cut on its account. A missed chain latency
+	// requirement cuts nothing either: the latency depends on the priority
+	// orders, which a completion may choose otherwise (only the deadlines
+	// are decided over every order).
+	return !w.r.Schedulable && w.r.Undecided == 0
+}
+
+// partialAssignment writes into a the partial mapping of the genes in
+// assigned, with the values g gives them: the configuration's mapping with
+// every task whose unit is a gene unplaced, then those genes set.
+func (p *Problem) partialAssignment(a *Assignment, g, assigned []int) {
+	a.CopyFrom(p.base)
+	for _, t := range p.genes {
+		if t.kind == geneUnit {
+			a.Unit[t.task] = NoUnit
+		}
+	}
+	for _, gi := range assigned {
+		p.setGene(a, gi, g[gi])
+	}
+	p.normalise(a)
+}
+
+func contains(list []int, v int) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,197 @@
+package optimizer
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/hetmap/hetmap/optimizer/moo"
+)
+
+// clone of the evaluator; report, if not nil, is called with the points
+// done and their number, from one goroutine at a time.
+func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report func(done, total int, since time.Time)) []Point {
+	type cand struct {
+		pt      moo.Point
+		variant *sidePoint
+	}
+	var cands []cand
+	for _, pt := range found {
+		cands = append(cands, cand{pt: pt})
+	}
+	// Workers may meet the same mapping; what they learn of it is the
+	// same (mappingSeen), so each mapping counts once.
+	seen := map[uint64]mappingSeen{}
+	open := map[uint64]string{}
+	p.mu.Lock()
+	for _, w := range p.workers {
+		for k, m := range w.feasible {
+			seen[k] = m
+		}
+		out.Undecided += w.undecided
+		for k, d := range w.open {
+			open[k] = d
+		}
+		for k := range w.side {
+			cands = append(cands, cand{variant: &w.side[k]})
+		}
+	}
+	p.mu.Unlock()
+	out.undecided = out.undecided[:0]
+	for _, d := range open {
+		out.undecided = append(out.undecided, d)
+	}
+	slices.Sort(out.undecided)
+	for _, m := range seen {
+		if m.feasible {
+			out.FeasibleMappings++
+		}
+		out.Variants += int(m.variants)
+		if m.incomplete {
+			out.VariantsIncomplete++
+		}
+	}
+	obj := func(c cand) []float64 {
+		if c.variant != nil {
+			return c.variant.obj
+		}
+		return c.pt.Objectives
+	}
+	// The search's own points first, in its order; then the variants by key.
+	slices.SortStableFunc(cands, func(a, b cand) int {
+		switch {
+		case a.variant == nil && b.variant == nil:
+			return 0
+		case a.variant == nil:
+			return -1
+		case b.variant == nil:
+			return 1
+		}
+		return slices.Compare(a.variant.key, b.variant.key)
+	})
+	var kept []cand
+	for i, c := range cands {
+		keep := true
+		for j, d := range cands {
+			if i == j || !weaklyDominates(obj(d), obj(c)) {
+				continue
+			}
+			if !slices.Equal(obj(d), obj(c)) || j < i {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			kept = append(kept, c)
+		}
+	}
+	points := make([]Point, len(kept))
+	began := time.Now()
+	if report != nil {
+		report(0, len(kept), began)
+	}
+	var mu sync.Mutex
+	done := 0
+	onWorkers(workers, len(kept), p.e.Clone, nil, func(e *Evaluator, i int) {
+		if c := kept[i]; c.variant == nil {
+			points[i] = p.pointWith(e, c.pt)
+		} else {
+			points[i] = p.variantPoint(e, c.variant)
+		}
+		if report != nil {
+			mu.Lock()
+			done++
+			report(done, len(kept), began)
+			mu.Unlock()
+		}
+	})
+	slices.SortStableFunc(points, func(a, b Point) int { return slices.Compare(a.Objectives, b.Objectives) })
+	return points
+}
+
+// frontMargins computes the margin on execution demand of the points (each
+// a bisection: about a dozen evaluations) on the search's workers, each
+// with its own evaluator; a margin does not depend on which one computes
+// it. Once ctx is done (an interrupted run, which must end promptly) it
+// computes no more.
+func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int) error {
+	errs := make([]error, len(points))
+	onWorkers(workers, len(points), p.e.Clone, func() bool { return ctx.Err() != nil }, func(e *Evaluator, i int) {
+		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Result, MarginOptions{OnlyExecutionScale: true})
+	})
+	return errors.Join(errs...)
+}
+
+// variantPoint evaluates a priority-order variant in full with e (the
+// problem's evaluator or a clone), chains included.
+func (p *Problem) variantPoint(e *Evaluator, v *sidePoint) Point {
+	a := v.a.Clone()
+	r := e.NewResult()
+	if err := e.Evaluate(a, r); err != nil {
+		panic(fmt.Sprintf("optimizer: re-evaluating a priority variant: %v", err))
+	}
+	e.AnalyzeChains(r)
+	if err := e.AnalyzeContention(r); err != nil {
+		panic(fmt.Sprintf("optimizer: the contention of a priority variant: %v", err))
+	}
+	return Point{Mapping: e.Mapping(a), Assignment: a, Result: r, Objectives: slices.Clone(v.obj)}
+}
+
+// distinctLeastViolating evaluates the least-violating genomes in full and
+// keeps the leastViolatingShown best distinct mappings (several genomes can
+// decode to one mapping), ranked by violation, then the utilisation of the
+// most loaded core, then the number of tasks that miss, then the mapping.
+func (p *Problem) distinctLeastViolating(pts []moo.Point) []Point {
+	type ranked struct {
+		pt  Point
+		key string
+	}
+	var all []ranked
+	seen := map[string]bool{}
+	for _, pt := range pts {
+		q := p.point(pt)
+		data, err := json.Marshal(q.Mapping)
+		if err != nil {
+			panic(fmt.Sprintf("optimizer: encoding a mapping: %v", err))
+		}
+		key := string(data)
+		if !seen[key] {
+			seen[key] = true
+			all = append(all, ranked{q, key})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b ranked) int {
+		return cmp.Or(cmp.Compare(a.pt.Violation, b.pt.Violation),
+			cmp.Compare(a.pt.Result.maxCoreUtilisation(), b.pt.Result.maxCoreUtilisation()),
+			cmp.Compare(a.pt.Result.Misses, b.pt.Result.Misses))
+	})
+	var out []Point
+	for _, r := range all[:min(len(all), leastViolatingShown)] {
+		out = append(out, r.pt)
+	}
+	return out
+}
+
+// point re-evaluates a genome of the result in full, chains included.
+func (p *Problem) point(pt moo.Point) Point { return p.pointWith(p.e, pt) }
+
+// pointWith is point with the evaluator e (the problem's or a clone).
+func (p *Problem) pointWith(e *Evaluator, pt moo.Point) Point {
+	a := e.NewAssignment()
+	p.Decode(pt.Genome, a)
+	r := e.NewResult()
+	if err := e.Evaluate(a, r); err != nil {
+		panic(fmt.Sprintf("optimizer: re-evaluating a front point: %v", err))
+	}
+	e.AnalyzeChains(r)
+	if err := e.AnalyzeContention(r); err != nil {
+		panic(fmt.Sprintf("optimizer: the contention of a front point: %v", err))
+	}
+	return Point{Mapping: e.Mapping(a), Assignment: a, Result: r,
+		Objectives: append([]float64(nil), pt.Objectives...), Violation: pt.Violation}
+}
