@@ -16,10 +16,38 @@ import (
 // error; the error reports an assignment that cannot be evaluated (a task
 // unplaced or on a unit it has no ticks for, mismatched slice lengths) or an
 // analysis input out of range.
+//
+// With SetRefuteFirst on, under the refined and request counts, the
+// mapping first takes the relaxed test (EvaluatePartial's, here of a
+// complete mapping): a mapping that fails it, with every core's priority
+// search decided, misses a deadline in every priority order (see the
+// package documentation, "Joint priority orders"), and Evaluate keeps that
+// result, whose verdicts, violation and response times are the relaxed
+// test's (lower bounds: the search's violation measure). Only a mapping
+// that passes takes the full analysis.
 func (e *Evaluator) Evaluate(a *Assignment, r *Result) error {
+	if e.refuteFirst && e.count != memory.ChallengeCount && !e.activated && (e.maxLimit == rta.LimitRank || e.maxLimit == rta.LimitDeadline) {
+		e.partial = true
+		err := e.evaluate(a, r)
+		e.partial = false
+		if err != nil {
+			return err
+		}
+		if !r.Schedulable && r.Undecided == 0 {
+			r.refuted = true
+			return nil
+		}
+	}
 	e.partial = false
 	return e.evaluate(a, r)
 }
+
+// SetRefuteFirst turns on the relaxed test before the full analysis of
+// a mapping (see Evaluate) in an evaluator whose limit is rta.LimitRank or
+// rta.LimitDeadline: a search's, which needs of an infeasible mapping its
+// verdict and a rank only. The verdicts do not change; the response times
+// and the violation of an infeasible mapping may.
+func (e *Evaluator) SetRefuteFirst(on bool) { e.refuteFirst = on }
 
 // EvaluatePartial evaluates an assignment in which some tasks are not yet
 // placed (Unit NoUnit): they do not run. Since a task added to a mapping
@@ -41,7 +69,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 	if r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.GPU) != len(e.gpus) || len(r.Units) != len(e.units) || len(r.Requirements) != len(e.reqs) {
 		e.initResult(r)
 	}
-	r.Schedulable, r.Misses, r.Violation, r.Undecided = true, 0, 0, 0
+	r.Schedulable, r.Misses, r.Violation, r.Undecided, r.refuted = true, 0, 0, 0, false
 	r.Chains, r.Windows, r.Margins = r.Chains[:0], r.Windows[:0], nil
 	r.RequirementReports = r.RequirementReports[:0]
 

@@ -124,6 +124,8 @@ type Evaluator struct {
 	reqs      []requirementSpec
 	// partial: the evaluation in progress is EvaluatePartial's.
 	partial bool
+	// refuteFirst: Evaluate tries the relaxed test first (SetRefuteFirst).
+	refuteFirst bool
 	// partialByChallenge makes EvaluatePartial judge a partial mapping by
 	// the challenge count even under the refined ones: an unsound cut
 	// that the exhaustive search's tests must be able to catch (set only

@@ -24,14 +24,18 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 	for _, pt := range found {
 		cands = append(cands, cand{pt: pt})
 	}
-	// Workers may meet the same mapping; what they learn of it is the
-	// same (mappingSeen), so each mapping counts once.
+	// Workers may meet the same mapping; each mapping counts once, with
+	// what the worker allowed the most learnt of it (mappingSeen): the
+	// first to meet it in the search, since no later genome is allowed
+	// more, so the counts do not depend on the number of workers.
 	seen := map[uint64]mappingSeen{}
 	open := map[uint64]string{}
 	p.mu.Lock()
 	for _, w := range p.workers {
 		for k, m := range w.feasible {
-			seen[k] = m
+			if old, ok := seen[k]; !ok || m.cost > old.cost {
+				seen[k] = m
+			}
 		}
 		out.Undecided += w.undecided
 		for k, d := range w.open {

@@ -67,8 +67,10 @@ type jointScratch struct {
 // configs.DefaultJointOrders),
 // each as a copy b with explicit priorities evaluated into rb, and calls
 // visit(b, rb) after each. b and rb are the caller's scratch; the
-// evaluator's scratch is overwritten.
-func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Result, visit func(*Assignment, *Result)) (JointResult, error) {
+// evaluator's scratch is overwritten. The relaxed test, the enumeration of
+// orders and the evaluations are charged to bud, and stop (incomplete)
+// where its allowance ends.
+func (e *Evaluator) JointOrders(a *Assignment, limit int, bud *Budget, b *Assignment, rb *Result, visit func(*Assignment, *Result)) (JointResult, error) {
 	if limit <= 0 {
 		limit = configs.DefaultJointOrders
 	}
@@ -76,7 +78,13 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Res
 	if j.rx == nil {
 		j.rx = e.NewResult()
 	}
+	bud.perAnalysis = len(e.tasks)
 	res := JointResult{Complete: true}
+	if bud.analysesLeft() == 0 {
+		res.Complete = false
+		return res, nil
+	}
+	bud.Analyses++
 	if err := e.EvaluatePartial(a, j.rx); err != nil {
 		return res, err
 	}
@@ -103,7 +111,7 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Res
 		// The core's tasks as the relaxed test saw them (the per-core memo
 		// of the challenge pass may have skipped building them).
 		e.coreTasksOf(a, j.rx, u, false)
-		if !e.relaxedOrders(u, &c, limit) && (!e.jointBroken || e.stopped()) {
+		if !e.relaxedOrders(u, &c, limit, bud) && (!e.jointBroken || e.stopped()) {
 			res.Complete = false
 			return res, nil
 		}
@@ -117,7 +125,12 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Res
 			return res, nil
 		}
 	}
+	if left := bud.analysesLeft(); left >= 0 && combos > left {
+		combos = left
+		res.Complete = false
+	}
 	n, stopped, err := e.combinations(&j.orderSet, combos, a, b, rb, visit)
+	bud.Analyses += n
 	res.Evaluated = n
 	res.Complete = res.Complete && !stopped
 	return res, err
@@ -126,8 +139,11 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Res
 // relaxedOrders appends to e.joint.prio the priority orders of core u (as
 // priorities, k values each, a higher value more urgent) in which every
 // task passes the relaxed test that EvaluatePartial just prepared, and
-// counts them in c.opt. It reports false when there are more than limit.
-func (e *Evaluator) relaxedOrders(u int, c *variantCore, limit int) bool {
+// counts them in c.opt. It reports false when there are more than limit,
+// or when the steps bud pays for are spent (each response-time analysis of
+// one task at one level is one step).
+func (e *Evaluator) relaxedOrders(u int, c *variantCore, limit int, bud *Budget) bool {
+	maxSteps := bud.stepsLeft()
 	j := &e.joint
 	src := e.coreTasks[u]
 	j.ts = append(j.ts[:0], src...)
@@ -179,6 +195,12 @@ func (e *Evaluator) relaxedOrders(u int, c *variantCore, limit int) bool {
 			if j.placed[x] {
 				continue
 			}
+			if maxSteps == 0 {
+				ok = false
+				return
+			}
+			maxSteps--
+			bud.Steps++
 			t := &j.ts[x]
 			res := rta.ResponseTimeWith(*t, j.hp, t.D, cont)
 			if res.Status != rta.Schedulable {

@@ -71,6 +71,10 @@ type Outcome struct {
 	// search's initial constructions spent (complete and partial mappings
 	// analysed); they count in the evaluation budget too.
 	ConstructionEvaluations int
+	// Analyses is what search.max_evaluations bounds: Evaluations plus the
+	// analyses that the priority-order variants and joint orders of the
+	// feasible mappings cost (Budget).
+	Analyses int
 	// Variants is the number of priority-order variants of feasible
 	// mappings evaluated (variants.go); VariantsIncomplete the number of
 	// feasible mappings whose variants were not all enumerated (a core of

@@ -316,6 +316,9 @@ type Result struct {
 	Margins *Margins
 
 	owner *configs.Config // the configuration the static fields are for
+	// refuted: the relaxed test decided the mapping (Evaluate with
+	// SetRefuteFirst): no priority order of its cores meets every deadline.
+	refuted bool
 }
 
 // WithPriorities writes into b the mapping a, evaluated into r, with the

@@ -173,7 +173,7 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 		return nil, err
 	}
 	out := &Outcome{Search: s, AlgorithmChoice: p.choice, Objectives: p.ObjectiveNames(), Status: res.Status, Feasible: res.Feasible,
-		Evaluations: res.Evaluations + constructed, ConstructionEvaluations: constructed, FeasibleEvaluations: res.FeasibleEvaluations, Pruned: res.Pruned, Generations: res.Generations}
+		Evaluations: res.Evaluations + constructed, Analyses: res.Analyses + constructed, ConstructionEvaluations: constructed, FeasibleEvaluations: res.FeasibleEvaluations, Pruned: res.Pruned, Generations: res.Generations}
 	out.Front = p.front(res.Front, out, s.Workers, func(done, total int, since time.Time) { stage(StageFront, done, total, since) })
 	if err := p.frontMargins(ctx, out.Front[:min(len(out.Front), MaxMarginPoints)], s.Workers); err != nil {
 		return nil, err

@@ -331,9 +331,10 @@ func (p *Problem) NewWorker() moo.Evaluator {
 	// every response time iterated to its fixed point; Run re-evaluates
 	// the mappings it reports with the evaluator's own limit.
 	e.SetLimit(rta.LimitRank)
+	e.SetRefuteFirst(true)
 	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewResult(), ca: e.NewAssignment(), b: e.NewAssignment(),
 		rc: e.NewResult(), rb: e.NewResult(),
-		obj: make([]float64, len(p.objectives)), feasible: map[uint64]mappingSeen{}, decided: map[uint64]bool{}, open: map[uint64]string{},
+		obj: make([]float64, len(p.objectives)), feasible: map[uint64]mappingSeen{}, decided: map[uint64]int{}, open: map[uint64]string{},
 		rename: make([]int, len(e.units)), next: make([]int, len(e.units))}
 	p.mu.Lock()
 	p.workers = append(p.workers, w)
@@ -355,7 +356,7 @@ type worker struct {
 	side      sideArchive
 	feasible  map[uint64]mappingSeen // by canonical key, the mappings met that meet every deadline
 	undecided int                    // evaluations with a core whose priority search was undecided
-	decided   map[uint64]bool        // exhaustive: the mappings decide has seen, by canonical key
+	decided   map[uint64]int         // exhaustive: the mappings decide has seen, by canonical key, with their cost
 	open      map[uint64]string      // exhaustive: the mappings decide left undecided, described
 	rename    []int                  // canonicalise's scratch
 	next      []int
@@ -370,6 +371,7 @@ type mappingSeen struct {
 	schedulable bool  // some priority order meets every deadline
 	variants    int32 // priority-order variants evaluated
 	incomplete  bool  // the variants were cut short
+	cost        int   // the analyses the variants cost (Budget)
 }
 
 // psPerMs converts the picoseconds of the analyses to the milliseconds of
@@ -389,10 +391,11 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 		w.undecided++
 	}
 	feasible := w.r.Schedulable && w.r.RequirementsMet
+	out.Cost = 0
 	if w.r.Schedulable {
-		w.feasibleMapping(feasible)
-	} else if w.p.exhaustive && !w.p.e.noVariants && !w.p.e.noDecide && (w.p.interact || w.r.Undecided > 0) {
-		w.decide()
+		out.Cost = w.feasibleMapping(feasible, w.allowance(out.Allowance))
+	} else if w.p.exhaustive && !w.r.refuted && !w.p.e.noVariants && !w.p.e.noDecide && (w.p.interact || w.r.Undecided > 0) {
+		out.Cost = w.decide(out.Allowance)
 	}
 	if !feasible {
 		out.Violation = float64(w.r.Violation) / psPerMs
@@ -416,16 +419,20 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 // candidates as variants do; a mapping no combination passes is proven
 // infeasible; one whose combinations exceed the limit stays undecided
 // (w.open), and the front is then not exact.
-func (w *worker) decide() {
+//
+// It returns the analyses it made (moo.Evaluation.Cost), within allowance;
+// for a mapping met before, what it made then, as if made again.
+func (w *worker) decide(allowance int) int {
 	p := w.p
 	p.canonicalise(w.a, w.ca, w.rename, w.next)
 	key := p.hashAssignment(w.ca)
-	if w.decided[key] {
-		return
+	if cost, ok := w.decided[key]; ok {
+		return charge(allowance, cost)
 	}
-	w.decided[key] = true
 	seen := mappingSeen{}
-	jr, err := w.e.JointOrders(w.ca, p.search.MaxJointOrders, w.b, w.rb, w.keepVariant(&seen))
+	bud := &Budget{Allowance: allowance}
+	defer func() { w.decided[key] = bud.Cost() }()
+	jr, err := w.e.JointOrders(w.ca, p.search.MaxJointOrders, bud, w.b, w.rb, w.keepVariant(&seen))
 	if err != nil {
 		// The combinations are the mapping with explicit priorities: an
 		// error here is a bug, as in Evaluate.
@@ -436,8 +443,35 @@ func (w *worker) decide() {
 		w.open[key] = w.e.describe(w.ca)
 	}
 	if seen.schedulable {
+		seen.cost = bud.Cost()
 		w.feasible[key] = seen
 	}
+	return bud.Cost()
+}
+
+// charge is the cost of a mapping met again whose variants cost cost when
+// first met: what they would cost now with allowance, since the search
+// never allows a mapping met later more than it allowed it earlier (see
+// moo.Settings.MaxEvaluations), and the variants of a mapping cost
+// min(allowance, what they cost unbounded) (Budget).
+func charge(allowance, cost int) int {
+	if allowance < 0 {
+		return cost
+	}
+	return min(allowance, cost)
+}
+
+// allowance is what the worker allows a feasible mapping's priority-order
+// variants: the search's (moo.Evaluation.Allowance), and in the genetic
+// search at most maxVariantAnalyses.
+func (w *worker) allowance(search int) int {
+	if w.p.exhaustive {
+		return search
+	}
+	if search < 0 {
+		return maxVariantAnalyses
+	}
+	return min(search, maxVariantAnalyses)
 }
 
 // maxCoreUtilisation is the utilisation of the most loaded CPU core, the

@@ -38,7 +38,7 @@ func TestVariantsStop(t *testing.T) {
 		e.stop = func() bool { return stopped }
 		defer func() { e.stop = nil }()
 		b, rb := e.NewAssignment(), e.NewResult()
-		joint, err := e.JointOrders(a, 0, b, rb, func(*Assignment, *Result) {})
+		joint, err := e.JointOrders(a, 0, Unbounded(), b, rb, func(*Assignment, *Result) {})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +46,7 @@ func TestVariantsStop(t *testing.T) {
 		if err := e.Evaluate(a, r); err != nil {
 			t.Fatal(err)
 		}
-		complete, err = e.PriorityVariants(a, r, relevant, b, rb, func(*Assignment, *Result) { variants++ })
+		complete, err = e.PriorityVariants(a, r, relevant, b, rb, Unbounded(), func(*Assignment, *Result) { variants++ })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -36,6 +36,10 @@ const (
 	maxVariantOrders = 40320
 	// maxVariantCombos bounds the combinations evaluated per mapping.
 	maxVariantCombos = 4096
+	// maxVariantAnalyses bounds, in the genetic search, the analyses the
+	// variants of one feasible mapping may cost (Budget): the orders'
+	// enumeration and the combinations together.
+	maxVariantAnalyses = 64
 )
 
 // variantScratch holds the per-evaluator state of PriorityVariants.
@@ -106,10 +110,13 @@ type variantCore struct {
 // varied cores, into rb and calls emit(b, rb). It reports whether the
 // enumeration was complete (no core too large, no limit reached). b and rb
 // are the caller's scratch; the evaluator's scratch is overwritten, so r
-// stays as it was but the evaluator no longer describes a.
-func (e *Evaluator) PriorityVariants(a *Assignment, r *Result, relevant []bool, b *Assignment, rb *Result, emit func(*Assignment, *Result)) (complete bool, err error) {
+// stays as it was but the evaluator no longer describes a. The enumeration
+// of orders and the evaluations are charged to bud, and stop (incomplete)
+// where its allowance ends.
+func (e *Evaluator) PriorityVariants(a *Assignment, r *Result, relevant []bool, b *Assignment, rb *Result, bud *Budget, emit func(*Assignment, *Result)) (complete bool, err error) {
 	v := &e.vars
 	v.cores, v.ids, v.prio, v.rv = v.cores[:0], v.ids[:0], v.prio[:0], v.rv[:0]
+	bud.perAnalysis = len(e.tasks)
 	complete = true
 	for u := range e.units {
 		if e.units[u].gpu || r.Units[u].Explicit || len(e.onCore[u]) < 2 {
@@ -127,10 +134,17 @@ func (e *Evaluator) PriorityVariants(a *Assignment, r *Result, relevant []bool, 
 		c := variantCore{at: len(v.ids), k: len(ids), off: len(v.prio)}
 		v.ids = append(v.ids, ids...)
 		ids = v.ids[c.at : c.at+c.k]
-		ok := v.an.FeasibleOrders(v.ts, maxVariantOrders, func(order []int, rs []int64) bool {
+		left := bud.stepsLeft()
+		if left == 0 {
+			complete = false
+			v.ids = v.ids[:c.at]
+			break
+		}
+		ok, steps := v.an.FeasibleOrdersWithin(v.ts, maxVariantOrders, max(0, left), func(order []int, rs []int64) bool {
 			v.insert(&c, ids, relevant, order, rs)
 			return !e.stopped()
 		})
+		bud.Steps += steps
 		if !ok {
 			complete = false
 		}
@@ -154,7 +168,12 @@ func (e *Evaluator) PriorityVariants(a *Assignment, r *Result, relevant []bool, 
 			break
 		}
 	}
-	_, stopped, err := e.combinations(&v.orderSet, combos, a, b, rb, emit)
+	if left := bud.analysesLeft(); left >= 0 && combos > left {
+		combos = left
+		complete = false
+	}
+	n, stopped, err := e.combinations(&v.orderSet, combos, a, b, rb, emit)
+	bud.Analyses += n
 	return complete && !stopped, err
 }
 
@@ -239,39 +258,53 @@ func (v *variantScratch) isDerived(c *variantCore, ids []int, relevant []bool, r
 // feasible when it or one of its variants does. The canonical form makes
 // what is kept independent of which of the symmetric genomes the worker met
 // first, and so of the number of workers.
-func (w *worker) feasibleMapping(feasible bool) {
+//
+// The variants are charged to a Budget of the given allowance; the cost is
+// returned (moo.Evaluation.Cost), for a mapping met before as if its
+// variants were made again (charge).
+func (w *worker) feasibleMapping(feasible bool, allowance int) int {
 	p := w.p
 	p.canonicalise(w.a, w.ca, w.rename, w.next)
 	key := p.hashAssignment(w.ca)
-	if _, seen := w.feasible[key]; seen {
-		return
+	if seen, ok := w.feasible[key]; ok {
+		return charge(allowance, seen.cost)
 	}
 	seen := mappingSeen{feasible: feasible, schedulable: true}
-	defer func() { w.feasible[key] = seen }()
+	bud := &Budget{Allowance: allowance}
+	defer func() {
+		seen.cost = bud.Cost()
+		w.feasible[key] = seen
+	}()
 	if !p.anyRelevant || p.e.noVariants {
-		return
+		return 0
 	}
 	emit := w.keepVariant(&seen)
 	if p.exhaustive && (p.interact || p.margin) {
 		// The cores' orders interact: every joint order that can pass.
-		w.decided[key] = true
-		jr, err := w.e.JointOrders(w.ca, p.search.MaxJointOrders, w.b, w.rb, emit)
+		jr, err := w.e.JointOrders(w.ca, p.search.MaxJointOrders, bud, w.b, w.rb, emit)
+		w.decided[key] = bud.Cost()
 		if err != nil {
 			panic(fmt.Sprintf("optimizer: evaluating a joint priority order: %v", err))
 		}
 		seen.incomplete = !jr.Complete
-		return
+		return bud.Cost()
 	}
+	if bud.analysesLeft() == 0 {
+		seen.incomplete = true
+		return 0
+	}
+	bud.Analyses++
 	if err := w.e.Evaluate(w.ca, w.rc); err != nil {
 		panic(fmt.Sprintf("optimizer: evaluating a canonical mapping: %v", err))
 	}
-	complete, err := w.e.PriorityVariants(w.ca, w.rc, p.relevant, w.b, w.rb, emit)
+	complete, err := w.e.PriorityVariants(w.ca, w.rc, p.relevant, w.b, w.rb, bud, emit)
 	if err != nil {
 		// The variants are the mapping with explicit priorities: an error
 		// here is a bug, as in Evaluate.
 		panic(fmt.Sprintf("optimizer: evaluating a priority variant: %v", err))
 	}
 	seen.incomplete = !complete
+	return bud.Cost()
 }
 
 // keepVariant returns the visitor of a mapping's priority-order variants

@@ -16,10 +16,21 @@ package rta
 // has none. FeasibleOrders allocates nothing once the Analyzer's buffers
 // have grown; ts must be valid (see Task.Validate).
 func (a *Analyzer) FeasibleOrders(ts []Task, maxOrders int, visit func(order []int, r []int64) bool) (complete bool) {
+	complete, _ = a.FeasibleOrdersWithin(ts, maxOrders, 0, visit)
+	return complete
+}
+
+// FeasibleOrdersWithin is FeasibleOrders with a bound on its work: it
+// makes at most maxSteps response-time analyses of one task at one
+// priority level (0: no bound), and returns, besides whether it visited
+// every feasible order, how many such analyses it made. A caller that
+// budgets whole analyses of a system can so charge the enumeration for what
+// it cost (a core of k tasks takes up to k + k(k−1) + … + k! steps).
+func (a *Analyzer) FeasibleOrdersWithin(ts []Task, maxOrders, maxSteps int, visit func(order []int, r []int64) bool) (complete bool, steps int) {
 	n := len(ts)
 	for i := range ts {
 		if ts[i].NoBound || !ts[i].valid() {
-			return true
+			return true, 0
 		}
 	}
 	a.grow(n)
@@ -31,11 +42,11 @@ func (a *Analyzer) FeasibleOrders(ts []Task, maxOrders int, visit func(order []i
 	if cap(s.stuckR) < n {
 		s.stuckR = make([]int64, 0, n*n)
 	}
-	o := orderWalk{a: a, ts: ts, r: s.stuckR[:n], max: maxOrders, visit: visit}
+	o := orderWalk{a: a, ts: ts, r: s.stuckR[:n], max: maxOrders, maxSteps: maxSteps, visit: visit}
 	s.prefIf = s.prefIf[:0]
 	o.walk(0)
 	a.ordered = false // a.order no longer holds the last Analyze's order
-	return !o.stopped
+	return !o.stopped, o.steps
 }
 
 // orderWalk is the state of one FeasibleOrders enumeration.
@@ -46,7 +57,9 @@ type orderWalk struct {
 	max     int
 	visited int
 	stopped bool
-	visit   func(order []int, r []int64) bool
+	// maxSteps bounds steps, the response-time analyses made (0: none).
+	maxSteps, steps int
+	visit           func(order []int, r []int64) bool
 }
 
 func (o *orderWalk) walk(depth int) {
@@ -62,6 +75,11 @@ func (o *orderWalk) walk(depth int) {
 		if s.placed[c] {
 			continue
 		}
+		if o.maxSteps > 0 && o.steps >= o.maxSteps {
+			o.stopped = true
+			return
+		}
+		o.steps++
 		t := &o.ts[c]
 		rc, st := respond(t, s.prefIf, t.D, a.scratch)
 		if st != Schedulable {

@@ -273,6 +273,19 @@ func TestFeasibleOrders(t *testing.T) {
 			t.Fatalf("%d orders enumerated, %d pass; tasks %+v", len(got), want, ts)
 		}
 		total += want
+		// A bound on the steps stops the enumeration, and says so, exactly
+		// there; the unbounded enumeration's step count is its cost: with
+		// that bound it is complete, with one step less it is not.
+		_, steps := a.FeasibleOrdersWithin(ts, 0, 0, func([]int, []int64) bool { return true })
+		if steps < n {
+			t.Fatalf("%d steps for %d tasks: every task is analysed at the top level", steps, n)
+		}
+		if c, s := a.FeasibleOrdersWithin(ts, 0, steps, func([]int, []int64) bool { return true }); !c || s != steps {
+			t.Fatalf("bound %d: complete %v after %d steps", steps, c, s)
+		}
+		if c, s := a.FeasibleOrdersWithin(ts, 0, steps-1, func([]int, []int64) bool { return true }); steps > 1 && (c || s != steps-1) {
+			t.Fatalf("bound %d: complete %v after %d steps", steps-1, c, s)
+		}
 		// A limit stops the enumeration and says so.
 		if want > 1 {
 			seen := 0

@@ -190,10 +190,18 @@ func describe(res *optimizer.Outcome) string {
 // evaluations says how many mappings the search analysed, and how many of
 // them the initial constructions did.
 func evaluations(res *optimizer.Outcome) string {
+	s := fmt.Sprintf("%d evaluations", res.Evaluations)
+	var more []string
 	if res.ConstructionEvaluations > 0 {
-		return fmt.Sprintf("%d evaluations (%d by the initial constructions)", res.Evaluations, res.ConstructionEvaluations)
+		more = append(more, fmt.Sprintf("%d by the initial constructions", res.ConstructionEvaluations))
 	}
-	return fmt.Sprintf("%d evaluations", res.Evaluations)
+	if res.Analyses > res.Evaluations {
+		more = append(more, fmt.Sprintf("%d analyses with the other priority orders, which search.max_evaluations counts", res.Analyses))
+	}
+	if len(more) > 0 {
+		s += " (" + strings.Join(more, "; ") + ")"
+	}
+	return s
 }
 
 // feasibleCount says how many distinct feasible mappings the search met,

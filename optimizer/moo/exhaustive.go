@@ -483,13 +483,13 @@ type walk struct {
 	stamp   [][]int // stamp[g][k]: the last call to Values that offered value k of gene g
 	calls   int
 
-	eval                          Evaluation
-	archive                       *Archive
-	least                         leastViolating
-	evaluations, feasible, pruned int
-	unflushed, emitted            int
-	nodes, examined               int // nodes since the last count; children not yet counted in e.examined
-	cutsCounted                   int // of pruned, those counted in e.cuts
+	eval                                    Evaluation
+	archive                                 *Archive
+	least                                   leastViolating
+	evaluations, analyses, feasible, pruned int
+	unflushed, emitted                      int
+	nodes, examined                         int // nodes since the last count; children not yet counted in e.examined
+	cutsCounted                             int // of pruned, those counted in e.cuts
 }
 
 func newWalk(e *enumeration, wk Walker, ev Evaluator) *walk {
@@ -620,14 +620,19 @@ func (w *walk) share(depth int) {
 // is to stop: at the genome beyond the evaluation limit, or on an invalid
 // evaluation.
 func (w *walk) leaf() bool {
-	if w.e.limit > 0 && w.emitted == w.e.limit {
+	if w.e.limit > 0 && w.emitted >= w.e.limit {
 		w.e.mu.Lock()
 		w.e.limited = true
 		w.e.mu.Unlock()
 		return false
 	}
-	w.emitted++
 	ev := &w.eval
+	// emitted counts analyses: with a limit (one worker) the genome may
+	// cost what remains after its own.
+	ev.Allowance = NoAllowanceBound
+	if w.e.limit > 0 {
+		ev.Allowance = w.e.limit - w.emitted - 1
+	}
 	if err := evaluateOne(w.ev, w.partial, ev); err != nil {
 		w.e.fail(err)
 		return false
@@ -637,6 +642,8 @@ func (w *walk) leaf() bool {
 		return false
 	}
 	w.evaluations++
+	w.analyses += 1 + ev.Cost
+	w.emitted += 1 + ev.Cost
 	p := Point{Genome: w.partial, Evaluation: *ev}
 	if ev.Feasible() {
 		w.feasible++
@@ -663,6 +670,7 @@ func (w *walk) flush() {
 		r.least.add(p)
 	}
 	r.evaluations += w.evaluations
+	r.analyses += w.analyses
 	r.feasible += w.feasible
 	r.pruned += w.pruned
 	w.e.examined.Add(int64(w.examined))
@@ -672,7 +680,7 @@ func (w *walk) flush() {
 	w.e.mu.Unlock()
 	w.archive.reset()
 	w.least.reset()
-	w.evaluations, w.feasible, w.pruned, w.unflushed = 0, 0, 0, 0
+	w.evaluations, w.analyses, w.feasible, w.pruned, w.unflushed = 0, 0, 0, 0, 0
 	select {
 	case w.e.flushed <- struct{}{}:
 	default:

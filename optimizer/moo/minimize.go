@@ -18,10 +18,16 @@ type Settings struct {
 	// ignores it.
 	Generations int
 
-	// MaxEvaluations bounds the number of distinct genomes evaluated. 0,
-	// the default, means no bound. NSGA-II never exceeds it: its initial
-	// population is made no larger, and a generation breeds only the
-	// offspring the remaining budget can evaluate.
+	// MaxEvaluations bounds the analyses made: every genome evaluated
+	// counts one, plus the Cost its Evaluator reports for it (see
+	// Evaluation.Allowance). 0, the default, means no bound. NSGA-II never
+	// exceeds it: its initial population is made no larger, a generation
+	// breeds only the offspring the remaining budget can evaluate, and
+	// every genome of a batch of n (at most the population) is allowed
+	// ⌊(remaining − n)/n⌋ analyses more, never more than a genome of an
+	// earlier batch (so that the first genome to meet something is always
+	// allowed the most). Exhaustive, which then runs on one worker, allows
+	// each genome what remains after it.
 	MaxEvaluations int
 
 	// Patience stops NSGA-II, with Status Converged, once this many
@@ -178,6 +184,10 @@ type Result struct {
 	// genome bred after its evaluation left the cache (NSGA2.CacheSize).
 	Evaluations int
 
+	// Analyses is what Settings.MaxEvaluations bounds: Evaluations plus
+	// the Cost the Evaluators reported.
+	Analyses int
+
 	// FeasibleEvaluations is how many of those evaluations were feasible;
 	// for Exhaustive, the number of distinct feasible genomes visited.
 	FeasibleEvaluations int
@@ -261,6 +271,7 @@ func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
 		Feasible:            r.archive.Len() > 0,
 		Front:               r.archive.Points(),
 		Evaluations:         r.evaluations,
+		Analyses:            r.analyses,
 		FeasibleEvaluations: r.feasible,
 		CacheHits:           r.cacheHits,
 		Generations:         r.generations,
@@ -283,6 +294,8 @@ type run struct {
 	start   time.Time
 
 	evaluations, feasible, cacheHits, generations, pruned int
+	// analyses counts what Settings.MaxEvaluations bounds (Result.Analyses).
+	analyses int
 	// done is the share of the run completed (Progress.Done), and what
 	// else Progress reports of it.
 	done       float64
@@ -307,12 +320,12 @@ func (r *run) interrupted() bool {
 	return r.set.Context != nil && r.set.Context.Err() != nil
 }
 
-// budget returns how many more genomes may be evaluated, or -1 for no bound.
+// budget returns how many more analyses may be made, or -1 for no bound.
 func (r *run) budget() int {
 	if r.set.MaxEvaluations == 0 {
 		return -1
 	}
-	return max(0, r.set.MaxEvaluations-r.evaluations)
+	return max(0, r.set.MaxEvaluations-r.analyses)
 }
 
 func (r *run) progress() {
@@ -346,6 +359,7 @@ func (r *run) version() int {
 // least-violating points.
 func (r *run) record(g []int, e *Evaluation) {
 	r.evaluations++
+	r.analyses += 1 + e.Cost
 	p := Point{Genome: g, Evaluation: *e}
 	if e.Feasible() {
 		r.feasible++

@@ -230,7 +230,9 @@ type model struct {
 	offspring, all, next eaopt.Individuals
 
 	pipe      *pipeline
-	budget    int       // evaluations the batch may make, or -1
+	budget    int       // analyses the batch may make, or -1
+	allowance int       // Evaluation.Allowance of the batch's genomes
+	allowed   bool      // allowance holds an earlier batch's
 	leaders   []*genome // the batch's genomes to evaluate, distinct
 	followers []int     // pairs: a batch index, its leader's index in leaders
 	admitted  int       // individuals of the batch admitted so far
@@ -387,6 +389,19 @@ func (m *model) breed(parents eaopt.Individuals, rng *rand.Rand) eaopt.Individua
 // begin starts a batch of at most size individuals.
 func (m *model) begin(size int) {
 	m.budget = m.r.budget()
+	// Every genome of the batch may cost ⌊(budget − size)/size⌋ analyses
+	// more than its own, so that the batch cannot exceed the budget, and no
+	// more than a genome of an earlier batch was allowed (Settings.
+	// MaxEvaluations): what a Problem keeps of the first genome to meet
+	// something is then the most any run keeps, whichever worker met it.
+	a := NoAllowanceBound
+	if m.budget >= 0 {
+		a = max(0, (m.budget-size)/max(1, size))
+		if m.allowed {
+			a = min(a, m.allowance)
+		}
+	}
+	m.allowance, m.allowed = a, true
 	m.leaders, m.followers = m.leaders[:0], m.followers[:0]
 	m.pending.reset(size)
 	m.admitted, m.cut = 0, false
@@ -413,6 +428,7 @@ func (m *model) admit(i int, g *genome, cached int) bool {
 				return false
 			}
 			m.leaders = append(m.leaders, g)
+			g.eval.Allowance = m.allowance
 			m.pipe.add(g.genes, &g.eval)
 		}
 	}
@@ -619,7 +635,7 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 		switch {
 		case m.cache.len() >= sp.size: // every genome evaluated and remembered
 			return Exhausted
-		case r.set.MaxEvaluations > 0 && r.evaluations >= r.set.MaxEvaluations:
+		case r.set.MaxEvaluations > 0 && r.analyses >= r.set.MaxEvaluations:
 			return EvaluationLimit
 		case r.set.Patience > 0 && r.generations-lastChange >= r.set.Patience:
 			return Converged
@@ -643,7 +659,7 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 			}
 			r.done = float64(r.generations) / float64(r.set.Generations)
 			if r.set.MaxEvaluations > 0 {
-				r.done = max(r.done, float64(r.evaluations)/float64(r.set.MaxEvaluations))
+				r.done = max(r.done, float64(r.analyses)/float64(r.set.MaxEvaluations))
 			}
 			r.progress()
 		},

@@ -386,3 +386,36 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCostBudget checks that Settings.MaxEvaluations bounds the analyses
+// that evaluations report as their Cost, not only the genomes: what the
+// evaluators spend never exceeds it, the run reports it as Analyses, and
+// the run is the same with one worker or four (the allowances are the
+// same whatever the split of a batch).
+func TestCostBudget(t *testing.T) {
+	for _, m := range []Method{&NSGA2{Population: 20}, &Exhaustive{}} {
+		var first *Result
+		for _, workers := range []int{1, 4} {
+			k := newKnapsack(2)
+			k.costly = true
+			res, err := Minimize(k, m, &Settings{MaxEvaluations: 300, Seed: 3, Workers: workers})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if spent := k.spent.Load(); spent > 300 || int64(res.Analyses) != spent {
+				t.Fatalf("%T, %d workers: %d analyses spent, %d reported, bound 300", m, workers, spent, res.Analyses)
+			}
+			if res.Analyses <= res.Evaluations {
+				t.Fatalf("%T: %d analyses for %d evaluations: the costs were not counted", m, res.Analyses, res.Evaluations)
+			}
+			if res.Status != EvaluationLimit {
+				t.Fatalf("%T: status %v, want EvaluationLimit", m, res.Status)
+			}
+			if first == nil {
+				first = res
+			} else if first.Analyses != res.Analyses || first.Evaluations != res.Evaluations || !sameGenomes(first.Front, res.Front) {
+				t.Fatalf("%T: 1 worker: %d analyses, %d evaluations; 4 workers: %d, %d, or another front", m, first.Analyses, first.Evaluations, res.Analyses, res.Evaluations)
+			}
+		}
+	}
+}

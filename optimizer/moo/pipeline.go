@@ -202,7 +202,7 @@ func evaluateOne(ev Evaluator, g []int, e *Evaluation) (err error) {
 		}
 	}()
 	clear(e.Objectives)
-	e.Violation, e.Tiebreak, e.Payload = 0, 0, nil
+	e.Violation, e.Tiebreak, e.Payload, e.Cost = 0, 0, nil, 0
 	ev.Evaluate(g, e)
 	return nil
 }

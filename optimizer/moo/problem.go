@@ -72,7 +72,26 @@ type Evaluation struct {
 	// analysis behind the objectives. The package stores it with the point
 	// and never looks inside; an Evaluator must not reuse what it attaches.
 	Payload any
+
+	// Allowance is set by the run before Evaluate: how many analyses
+	// beyond the genome's own the Evaluator may make for it (for example of
+	// variants of the genome that the Problem keeps besides it, such as
+	// other priority orders of one mapping); NoAllowanceBound means no
+	// bound. Evaluate must not change it.
+	Allowance int
+
+	// Cost is set by Evaluate: how many analyses beyond the genome's own
+	// it made, at most Allowance (when bounded). The run counts 1 + Cost
+	// against Settings.MaxEvaluations. Like the rest of the evaluation it
+	// must depend only on the genome and Allowance, not on what the
+	// Evaluator remembers from earlier genomes, or runs with different
+	// numbers of workers would stop at different points.
+	Cost int
 }
+
+// NoAllowanceBound is the Allowance of a run without
+// Settings.MaxEvaluations.
+const NoAllowanceBound = -1
 
 // Feasible reports whether the evaluation satisfies every constraint.
 func (e *Evaluation) Feasible() bool { return e.Violation == 0 }
@@ -164,6 +183,9 @@ func (sp *space) checkEvaluation(g []int, e *Evaluation) error {
 	}
 	if math.IsNaN(e.Tiebreak) || math.IsInf(e.Tiebreak, 0) {
 		return fmt.Errorf("moo: evaluation of genome %v: tiebreak is %v, must be finite", g, e.Tiebreak)
+	}
+	if e.Cost < 0 || (e.Allowance != NoAllowanceBound && e.Cost > e.Allowance) {
+		return fmt.Errorf("moo: evaluation of genome %v: cost %d, allowance %d", g, e.Cost, e.Allowance)
 	}
 	return nil
 }

@@ -78,6 +78,10 @@ type knapsack struct {
 	jitter     bool // vary the cost of an evaluation, to shuffle the workers
 	calls      atomic.Int64
 	seen       func(genome []int) // if set, called with every genome evaluated (one worker only)
+	// costly makes a genome cost (x₅ + x₆)·3 analyses more than its own,
+	// within its Allowance; spent sums what the evaluations cost.
+	costly bool
+	spent  atomic.Int64
 }
 
 func newKnapsack(objectives int) *knapsack {
@@ -140,6 +144,13 @@ func (e *knapsackEvaluator) Evaluate(x []int, out *Evaluation) {
 	}
 	out.Violation = float64(max(0, w-k.capacity))
 	out.Payload = knapsackPayload{Weight: w}
+	if k.costly {
+		out.Cost = (x[5] + x[6]) * 3
+		if out.Allowance != NoAllowanceBound {
+			out.Cost = min(out.Cost, out.Allowance)
+		}
+		k.spent.Add(int64(1 + out.Cost))
+	}
 }
 
 // bruteForce evaluates every genome of p and returns the archive's points
