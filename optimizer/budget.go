@@ -17,7 +17,7 @@ type Budget struct {
 	// Analyses made so far, and Steps: the task-level response-time
 	// analyses of the order enumerations, charged ⌈Steps/perAnalysis⌉.
 	Analyses, Steps int
-	perAnalysis int
+	perAnalysis     int
 }
 
 // Unbounded is the Budget of a caller that counts nothing.
