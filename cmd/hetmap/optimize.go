@@ -196,7 +196,7 @@ func evaluations(res *optimizer.Outcome) string {
 		more = append(more, fmt.Sprintf("%d by the initial constructions", res.ConstructionEvaluations))
 	}
 	if res.Analyses > res.Evaluations {
-		more = append(more, fmt.Sprintf("%d analyses with the other priority orders, which search.max_evaluations counts", res.Analyses))
+		more = append(more, fmt.Sprintf("%d analyses with the priority-order variants and their enumeration, which search.max_evaluations counts", res.Analyses))
 	}
 	if len(more) > 0 {
 		s += " (" + strings.Join(more, "; ") + ")"
