@@ -63,36 +63,10 @@ type TaskContention struct {
 // reports, not in a search loop. r must come from Evaluate of this
 // Evaluator (not EvaluatePartial).
 func (e *Evaluator) ContentionDetail(r *Result) ([]TaskContention, error) {
-	if r == nil || r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.Units) != len(e.units) {
-		return nil, errors.New("optimizer: the contention detail needs a result evaluated by the same evaluator")
+	if err := e.rebuildWindows(r); err != nil {
+		return nil, err
 	}
 	rs := &e.ref
-	// Rebuild the running tasks and their demands from r, with every
-	// task's demand counted with its reported bound (the final bounds of
-	// the refined rounds; the challenge's under the challenge count).
-	for u := range e.onCore {
-		e.onCore[u] = e.onCore[u][:0]
-	}
-	for i := range r.Tasks {
-		if tr := &r.Tasks[i]; tr.Role.OnCPU() {
-			e.onCore[tr.Unit] = append(e.onCore[tr.Unit], i)
-		}
-	}
-	e.buildDemands(r)
-	for u := range e.units {
-		if !e.units[u].gpu {
-			ids := e.onCore[u]
-			e.setSplits(r, u, func(k int) int { return r.Tasks[ids[k]].Priority })
-		}
-		for _, i := range e.onCore[u] {
-			tr := &r.Tasks[i]
-			rs.resp[i] = math.MaxInt64
-			if tr.Verdict.Bounded() {
-				rs.resp[i] = tr.R
-			}
-		}
-	}
-	e.syncDemands(r)
 	var out []TaskContention
 	for u := range e.units {
 		if e.units[u].gpu {
@@ -150,6 +124,54 @@ func (e *Evaluator) ContentionDetail(r *Result) ([]TaskContention, error) {
 		}
 	}
 	return out, nil
+}
+
+// rebuildWindows rebuilds e.ref's windows from r: the running tasks and
+// their demands, each counted with its reported bound (the final bounds
+// of the refined rounds; the challenge's under the challenge count).
+func (e *Evaluator) rebuildWindows(r *Result) error {
+	if r == nil || r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.Units) != len(e.units) {
+		return errors.New("optimizer: the contention detail needs a result evaluated by the same evaluator")
+	}
+	rs := &e.ref
+	// Rebuild the running tasks and their demands from r, with every
+	// task's demand counted with its reported bound (the final bounds of
+	// the refined rounds; the challenge's under the challenge count).
+	for u := range e.onCore {
+		e.onCore[u] = e.onCore[u][:0]
+	}
+	for i := range r.Tasks {
+		if tr := &r.Tasks[i]; tr.Role.OnCPU() {
+			e.onCore[tr.Unit] = append(e.onCore[tr.Unit], i)
+		}
+	}
+	e.buildDemands(r)
+	for u := range e.units {
+		if !e.units[u].gpu {
+			ids := e.onCore[u]
+			e.setSplits(r, u, func(k int) int { return r.Tasks[ids[k]].Priority })
+		}
+		for _, i := range e.onCore[u] {
+			tr := &r.Tasks[i]
+			rs.resp[i] = math.MaxInt64
+			if tr.Verdict.Bounded() {
+				rs.resp[i] = tr.R
+			}
+		}
+	}
+	e.syncDemands(r)
+	return nil
+}
+
+// AnalyzeDemand sets every core's UnitResult.Demand, as AnalyzeContention
+// does, without the windows' detail (which costs more: Run computes it only
+// for the points a report details, DetailPoints).
+func (e *Evaluator) AnalyzeDemand(r *Result) error {
+	if err := e.rebuildWindows(r); err != nil {
+		return err
+	}
+	e.countedDemand(r)
+	return nil
 }
 
 // AnalyzeContention fills r.Windows with ContentionDetail(r) and every

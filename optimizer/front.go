@@ -115,7 +115,23 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 		}
 	})
 	slices.SortStableFunc(points, func(a, b Point) int { return slices.Compare(a.Objectives, b.Objectives) })
+	p.detail(points)
 	return points
+}
+
+// DetailPoints is how many points of a front, and of the least-violating
+// mappings, get the contention of their response windows
+// (AnalyzeContention) from Run: the points a report details. The others'
+// are computed by whoever needs them (hetmap report --point).
+const DetailPoints = 5
+
+// detail analyses the contention of the first DetailPoints points.
+func (p *Problem) detail(points []Point) {
+	for _, pt := range points[:min(len(points), DetailPoints)] {
+		if err := p.e.AnalyzeContention(pt.Result); err != nil {
+			panic(fmt.Sprintf("optimizer: the contention of a front point: %v", err))
+		}
+	}
 }
 
 // frontMargins computes the margin on execution demand of the points (each
@@ -140,8 +156,8 @@ func (p *Problem) variantPoint(e *Evaluator, v *sidePoint) Point {
 		panic(fmt.Sprintf("optimizer: re-evaluating a priority variant: %v", err))
 	}
 	e.AnalyzeChains(r)
-	if err := e.AnalyzeContention(r); err != nil {
-		panic(fmt.Sprintf("optimizer: the contention of a priority variant: %v", err))
+	if err := e.AnalyzeDemand(r); err != nil {
+		panic(fmt.Sprintf("optimizer: the demand of a priority variant: %v", err))
 	}
 	return Point{Mapping: e.Mapping(a), Assignment: a, Result: r, Objectives: slices.Clone(v.obj)}
 }
@@ -178,6 +194,7 @@ func (p *Problem) distinctLeastViolating(pts []moo.Point) []Point {
 	for _, r := range all[:min(len(all), leastViolatingShown)] {
 		out = append(out, r.pt)
 	}
+	p.detail(out)
 	return out
 }
 
@@ -193,8 +210,8 @@ func (p *Problem) pointWith(e *Evaluator, pt moo.Point) Point {
 		panic(fmt.Sprintf("optimizer: re-evaluating a front point: %v", err))
 	}
 	e.AnalyzeChains(r)
-	if err := e.AnalyzeContention(r); err != nil {
-		panic(fmt.Sprintf("optimizer: the contention of a front point: %v", err))
+	if err := e.AnalyzeDemand(r); err != nil {
+		panic(fmt.Sprintf("optimizer: the demand of a front point: %v", err))
 	}
 	return Point{Mapping: e.Mapping(a), Assignment: a, Result: r,
 		Objectives: append([]float64(nil), pt.Objectives...), Violation: pt.Violation}

@@ -28,7 +28,7 @@ type Options struct {
 type Point struct {
 	Mapping    configs.Mapping
 	Assignment *Assignment
-	Result     *Result // with Chains analysed
+	Result     *Result // with Chains and every core's Demand analysed; Windows for the first DetailPoints points
 	// Objectives are the values minimised, in the objectives' order
 	// (chain latencies in ms).
 	Objectives []float64

@@ -26,7 +26,7 @@ import (
 // report.html. The others are a row of the front's table with their
 // verdict and margins in front.json; `hetmap report DIR --point N` writes
 // the page of any of them, `hetmap analyze --json` its full evaluation.
-const DetailPoints = 5
+const DetailPoints = optimizer.DetailPoints
 
 // WriteProgress says how far writing a run folder has come: Done of Total
 // steps of Stage.
