@@ -222,15 +222,21 @@ const maxPerMille = configs.MaxExecutionScale * 1000
 // margin1 bisects the factor of one scaling, in thousandths; holds is
 // whether the mapping holds at factor 1.
 func (e *Evaluator) margin1(s scaling, holds bool) (Margin, error) {
-	last := int64(-1) // the factor of the last probe, whose result e.margin.rb holds
-	probe := func(k int64) (bool, error) {
-		s.ppm, last = k*1000, k
+	// The factor of the last probe, whose result e.margin.rb holds, and
+	// whether that probe was the full analysis. The bisection's probes try
+	// the relaxed test first (SetRefuteFirst), which gives the same
+	// verdicts; what binds is read from a full analysis.
+	last, lastFull := int64(-1), false
+	probeWith := func(k int64, full bool) (bool, error) {
+		s.ppm, last, lastFull = k*1000, k, full
 		se := e.margin.sc.at(s)
+		se.SetRefuteFirst(!full)
 		if err := se.Evaluate(e.margin.b, e.margin.rb); err != nil {
 			return false, err
 		}
 		return e.margin.rb.Schedulable && e.margin.rb.RequirementsMet, nil
 	}
+	probe := func(k int64) (bool, error) { return probeWith(k, false) }
 	lo, hi := int64(0), int64(0) // lo holds, hi fails
 	if holds {
 		lo, hi = 1000, 0
@@ -255,6 +261,9 @@ func (e *Evaluator) margin1(s scaling, holds bool) (Margin, error) {
 			return Margin{}, err
 		}
 		if !ok {
+			if _, err := probeWith(1, true); err != nil {
+				return Margin{}, err
+			}
 			return Margin{Status: MarginNone, Binding: e.binding()}, nil
 		}
 		lo, hi = 1, 1000
@@ -271,8 +280,8 @@ func (e *Evaluator) margin1(s scaling, holds bool) (Margin, error) {
 			hi = mid
 		}
 	}
-	if last != hi { // what binds: the result at hi
-		if _, err := probe(hi); err != nil {
+	if last != hi || !lastFull { // what binds: the full result at hi
+		if _, err := probeWith(hi, true); err != nil {
 			return Margin{}, err
 		}
 	}
