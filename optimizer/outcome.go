@@ -22,6 +22,11 @@ type Options struct {
 	// StageFront). The stages' reports may come from other goroutines than
 	// Run's, but one call at a time.
 	Progress func(moo.Progress)
+	// NoMargins skips the margins of the front's points, which Run
+	// otherwise computes for the first MaxMarginPoints (a bisection each:
+	// report work after the search, which a caller that reads only the
+	// front, such as a benchmark of the search, need not pay for).
+	NoMargins bool
 }
 
 // Point is a mapping of the front with its full evaluation.

@@ -175,8 +175,10 @@ func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
 	out := &Outcome{Search: s, AlgorithmChoice: p.choice, Objectives: p.ObjectiveNames(), Status: res.Status, Feasible: res.Feasible,
 		Evaluations: res.Evaluations + constructed, Analyses: res.Analyses + constructed, ConstructionEvaluations: constructed, FeasibleEvaluations: res.FeasibleEvaluations, Pruned: res.Pruned, Generations: res.Generations}
 	out.Front = p.front(res.Front, out, s.Workers, func(done, total int, since time.Time) { stage(StageFront, done, total, since) })
-	if err := p.frontMargins(ctx, out.Front[:min(len(out.Front), MaxMarginPoints)], s.Workers); err != nil {
-		return nil, err
+	if !opts.NoMargins {
+		if err := p.frontMargins(ctx, out.Front[:min(len(out.Front), MaxMarginPoints)], s.Workers); err != nil {
+			return nil, err
+		}
 	}
 	out.Proof = p.proof(e, res.Status, out)
 	out.LeastViolatingBy = s.Algorithm

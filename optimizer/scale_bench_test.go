@@ -1,23 +1,23 @@
 package optimizer_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/rta"
 )
 
 // scaleSystems are the synthetic systems of the scale benchmarks: the size
-// of WATERS (14 tasks on 6 cores), then 60 and 250 tasks on the same six
-// cores and 500 on twelve, each with a GPU, asynchronous and synchronous
-// offloading and eight chains of four tasks; utilisation 50 % per core.
-// scaleContention is the contention count of the scale benchmarks: the
-// challenge's, whose cost the benchmarks have tracked since before the
-// refined counts (BenchmarkEvaluateScaleRefined runs those).
-var scaleContention = "challenge"
+// of WATERS (14 tasks on 6 cores), then 60, 120 and 250 tasks on the same
+// six cores and 500 on twelve, each with a GPU, asynchronous and
+// synchronous offloading and eight chains of four tasks; utilisation 50 %
+// per core. The benchmarks run each under the challenge's contention count
+// and the refined one (the default).
 
 // scaleLimit is the limit a search's evaluators use.
 var scaleLimit = rta.LimitRank
@@ -27,19 +27,28 @@ var scaleSystems = []struct {
 }{
 	{10, 2, 4, 2},
 	{56, 2, 4, 2},
+	{112, 4, 4, 2},
 	{240, 5, 4, 2},
 	{490, 5, 8, 4},
 }
 
-func scaleEvaluator(b *testing.B, tasks, gpu, a57, denver int) *optimizer.Evaluator {
+// scaleCounts are the contention counts the scale benchmarks run under.
+var scaleCounts = []string{configs.ContentionChallenge, configs.ContentionRefined}
+
+func scaleConfig(b *testing.B, tasks, gpu, a57, denver int, count string) *configs.Config {
 	b.Helper()
 	s := synth.Settings{Tasks: tasks, GPUTasks: gpu, A57: a57, Denver: denver, Chains: 8, ChainLength: 4,
-		Utilisation: 0.5 * float64(a57+denver), Contention: scaleContention}
+		Utilisation: 0.5 * float64(a57+denver), Contention: count}
 	cfg, _, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		b.Fatal(err)
 	}
-	e, err := optimizer.NewEvaluator(cfg)
+	return cfg
+}
+
+func scaleEvaluator(b *testing.B, tasks, gpu, a57, denver int, count string) *optimizer.Evaluator {
+	b.Helper()
+	e, err := optimizer.NewEvaluator(scaleConfig(b, tasks, gpu, a57, denver, count))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -48,35 +57,73 @@ func scaleEvaluator(b *testing.B, tasks, gpu, a57, denver int) *optimizer.Evalua
 
 // BenchmarkEvaluateScale evaluates random mappings of synthetic systems of
 // growing size, as a search meets them (most infeasible; with the search's
-// limit, rta.LimitRank), so that the growth of the cost in tasks and cores
-// is tracked. The name gives the number of tasks (periodic + offloading +
-// GPU) and cores.
+// limit, rta.LimitRank, and the relaxed test first), so that the growth of
+// the cost in tasks and cores is tracked. The name gives the count, the
+// number of tasks (periodic + offloading + GPU) and cores; go run
+// ./internal/growth fits the growth exponent from the output.
 func BenchmarkEvaluateScale(b *testing.B) {
-	for _, sz := range scaleSystems {
-		n := sz.tasks + 2*sz.gpu
-		b.Run(fmt.Sprintf("tasks=%d/cores=%d", n, sz.a57+sz.denver), func(b *testing.B) {
-			e := scaleEvaluator(b, sz.tasks, sz.gpu, sz.a57, sz.denver)
-			e.SetLimit(scaleLimit)
-			rng := rand.New(rand.NewPCG(3, 4))
-			as := make([]*optimizer.Assignment, 256)
-			for i := range as {
-				as[i] = randomAssignment(e, rng)
+	for _, count := range scaleCounts {
+		for _, sz := range scaleSystems {
+			n := sz.tasks + 2*sz.gpu
+			b.Run(fmt.Sprintf("count=%s/tasks=%d/cores=%d", count, n, sz.a57+sz.denver), func(b *testing.B) {
+				benchmarkEvaluateScale(b, scaleEvaluator(b, sz.tasks, sz.gpu, sz.a57, sz.denver, count))
+			})
+		}
+	}
+}
+
+func benchmarkEvaluateScale(b *testing.B, e *optimizer.Evaluator) {
+	e.SetLimit(scaleLimit)
+	e.SetRefuteFirst(true)
+	rng := rand.New(rand.NewPCG(3, 4))
+	as := make([]*optimizer.Assignment, 256)
+	for i := range as {
+		as[i] = randomAssignment(e, rng)
+	}
+	r := e.NewResult()
+	for _, a := range as { // warm the caches and buffers
+		if err := e.Evaluate(a, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		if err := e.Evaluate(as[i%len(as)], r); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkSearchScale runs the genetic search of 1 000 analyses
+// (search.max_evaluations, constructions and priority-order variants
+// included) on one worker on the synthetic systems of 60 and 250 tasks,
+// under each count: the search alone (Options.NoMargins), as
+// 82431cd ran it, and the whole run with the front's margins.
+func BenchmarkSearchScale(b *testing.B) {
+	for _, count := range scaleCounts {
+		for _, sz := range scaleSystems {
+			n := sz.tasks + 2*sz.gpu
+			if n != 60 && n != 250 {
+				continue
 			}
-			r := e.NewResult()
-			for _, a := range as { // warm the caches and buffers
-				if err := e.Evaluate(a, r); err != nil {
-					b.Fatal(err)
-				}
+			for _, margins := range []bool{false, true} {
+				b.Run(fmt.Sprintf("count=%s/tasks=%d/margins=%v", count, n, margins), func(b *testing.B) {
+					cfg := scaleConfig(b, sz.tasks, sz.gpu, sz.a57, sz.denver, count)
+					cfg.Search.MaxEvaluations = 1000
+					e, err := optimizer.NewEvaluator(cfg)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for b.Loop() {
+						if _, err := optimizer.Run(context.Background(), e, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Workers: 1, NoMargins: !margins}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
 			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			i := 0
-			for b.Loop() {
-				if err := e.Evaluate(as[i%len(as)], r); err != nil {
-					b.Fatal(err)
-				}
-				i++
-			}
-		})
+		}
 	}
 }
