@@ -150,6 +150,9 @@ type Evaluator struct {
 	memoCores []coreMemo
 	memoTasks []taskMemo
 	noMemo    bool
+	// wmemo remembers the cores' analyses in the refined rounds (see
+	// windowmemo.go).
+	wmemo windowMemo
 	maxLimit  rta.Limit
 	// dmOrder lists the tasks by deadline (the period where there is
 	// none), then period, then index: rta's deadline-monotonic order.

@@ -123,6 +123,7 @@ func (e *Evaluator) remember(k coreKey, h uint64, r *Result, u int, ids []int, o
 }
 
 func (e *Evaluator) resetMemo() {
+	e.wmemo.reset()
 	clear(e.memo)
 	e.memoCores, e.memoTasks = e.memoCores[:0], e.memoTasks[:0]
 }

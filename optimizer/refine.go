@@ -316,6 +316,9 @@ func (e *Evaluator) refineOnce(a *Assignment, r *Result) error {
 func (e *Evaluator) rounds(r *Result) error {
 	rs := &e.ref
 	e.syncDemands(r)
+	if !e.noMemo {
+		e.fingerprintAll(r)
+	}
 	r.Rounds, r.Converged = 0, false
 	for round := 1; round <= MaxRounds; round++ {
 		r.Rounds = round
@@ -326,7 +329,7 @@ func (e *Evaluator) rounds(r *Result) error {
 				continue
 			}
 			out := e.coreOut[u][:len(ids)]
-			if err := e.analyseWindowed(r, u, rta.Explicit, out); err != nil {
+			if err := e.analyseRound(r, u, out); err != nil {
 				return err
 			}
 			moved := false
@@ -340,6 +343,10 @@ func (e *Evaluator) rounds(r *Result) error {
 			if moved {
 				changed = true
 				e.syncCopies(r)
+				if !e.noMemo {
+					e.fingerprintCore(r, u)
+					e.fingerprintCopies()
+				}
 			}
 		}
 		if !changed {
