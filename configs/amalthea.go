@@ -15,7 +15,8 @@ import (
 
 // The memory-contention parameters and GPU resources are not part of an
 // Amalthea model. The importer fills them from the WATERS 2019 challenge
-// text (waters2019.md) and says so in a warning.
+// text (Hamann et al., "WATERS Industrial Challenge 2019") and says so in a
+// warning.
 var challengeContention = map[string]struct{ perCore, copyEngine Duration }{
 	"A57":    {20 * Nanosecond, 100 * Nanosecond},
 	"Denver": {2 * Nanosecond, 20 * Nanosecond},
@@ -101,9 +102,10 @@ func ReadAmaltheaFiles(paths []string) (*System, []Warning, error) {
 
 // ReadAmalthea imports an Amalthea model: hardware, software, stimuli, OS,
 // mapping and constraints. Elements that change timing and that hetmap does
-// not model are errors naming the element; inconsistencies the spec lists
-// become warnings, resolved by the spec's conventions. configs/doc.go has
-// the table of what is read and how.
+// not model are errors naming the element; inconsistencies of the model
+// (such as the swapped requirement references of the WATERS model) become
+// warnings, resolved by the conventions of the package documentation,
+// which also has the table of what is read and how.
 func ReadAmalthea(r io.Reader) (*System, []Warning, error) {
 	data, err := readLimited(r, "the model", "the model")
 	if err != nil {

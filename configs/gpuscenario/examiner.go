@@ -18,7 +18,7 @@ import (
 type Options struct {
 	// CopyLineTime is the copy engine's time per 64-byte line, in ns. A copy
 	// of n bytes takes ceil(n/64)·CopyLineTime (at least 1 ns). Default 3 ns:
-	// Lat(CE, 64 B) of waters2019.md with no interfering core (about
+	// Lat(CE, 64 B) of the WATERS 2019 challenge with no interfering core (about
 	// 21.3 GB/s).
 	CopyLineTime int64
 	// MaxIterations caps the iterations simulated per benchmark (default

@@ -35,8 +35,8 @@ type Scratch struct {
 // Release.
 //
 // With one block size (more precisely, one effective block size, see
-// Device.EffectiveThreads) it is the thesis algorithm, exact for the rules of
-// gpu-scheduling.md; with mixed sizes it is a sound upper bound (see the
+// Device.EffectiveThreads) it is the thesis algorithm, exact for the TX2
+// rules of Amert et al. (RTSS 2017); with mixed sizes it is a sound upper bound (see the
 // package documentation). It allocates the result; Scratch.BlockRTA does not.
 func BlockRTA(dev Device, kernels []Kernel) ([]int64, error) {
 	var s Scratch

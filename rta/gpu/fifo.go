@@ -19,7 +19,8 @@ const maxIter = 1 << 16
 
 // FIFOAnalyzer bounds the GPU response of periodic GPU tasks that are
 // threads of one process (one CUDA context, one stream per task), under the
-// TX2 rules of gpu-scheduling.md with stream priorities (the fifo model).
+// TX2 rules of Amert et al. (RTSS 2017) with stream priorities (the fifo
+// model).
 // See the package documentation for the analysis. The zero value analyses
 // on the TX2 with DefaultMaxEnumerate. Reuse one analyzer in a hot loop: once
 // its buffers have grown, Analyze does not allocate. An analyzer must not be

@@ -8,7 +8,8 @@ import (
 
 // TimeSliceAnalyzer bounds the GPU response of periodic GPU tasks that are
 // separate processes (one GPU channel each), served round-robin with a time
-// slice per channel (the timeslice model of waters2019.md). See the package
+// slice per channel (the time-slice model of the WATERS 2019 challenge).
+// See the package
 // documentation for the bound. The zero value analyses on the TX2 with no
 // context-switch overhead; once its buffers have grown, Analyze does not
 // allocate.
