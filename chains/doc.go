@@ -21,9 +21,10 @@
 // is periodic in the hyperperiod H = lcm(T1, …, Tm) of the chain. An offset
 // O and O mod T therefore give the same values.
 //
-// When a job reads and writes (as in the project's chains.md):
+// When a job reads and writes:
 //
-//   - Implicit communication: a job released at r reads its inputs when it
+//   - Implicit communication (the default of the WATERS 2019 challenge; see
+//     Becker et al. below): a job released at r reads its inputs when it
 //     starts and writes its outputs when it finishes; known only through
 //     bounds, the read is at or after r and the write lies in
 //     [r + BCRT, r + WCRT].

@@ -15,7 +15,8 @@ import (
 
 // The memory-contention parameters and GPU resources are not part of an
 // Amalthea model. The importer fills them from the WATERS 2019 challenge
-// text (waters2019.md) and says so in a warning.
+// text (Hamann et al., "WATERS Industrial Challenge 2019") and says so in a
+// warning.
 var challengeContention = map[string]struct{ perCore, copyEngine Duration }{
 	"A57":    {20 * Nanosecond, 100 * Nanosecond},
 	"Denver": {2 * Nanosecond, 20 * Nanosecond},
@@ -101,9 +102,10 @@ func ReadAmaltheaFiles(paths []string) (*System, []Warning, error) {
 
 // ReadAmalthea imports an Amalthea model: hardware, software, stimuli, OS,
 // mapping and constraints. Elements that change timing and that hetmap does
-// not model are errors naming the element; inconsistencies the spec lists
-// become warnings, resolved by the spec's conventions. configs/doc.go has
-// the table of what is read and how.
+// not model are errors naming the element; inconsistencies of the model
+// (such as the swapped requirement references of the WATERS model) become
+// warnings, resolved by the conventions of the package documentation,
+// which also has the table of what is read and how.
 func ReadAmalthea(r io.Reader) (*System, []Warning, error) {
 	data, err := readLimited(r, "the model", "the model")
 	if err != nil {
@@ -626,153 +628,36 @@ func (im *importer) stimuliModel() error {
 	return nil
 }
 
+// stimulus reads one stimulus by its type: periodic, activated by an
+// InterProcessTrigger, or one of the recurring types analysed as sporadic
+// with their minimum inter-arrival time (warned). A type hetmap cannot
+// analyse is not an error here: it is marked refused, an error once a task
+// uses it.
 func (im *importer) stimulus(k *xnode) (*stimInfo, error) {
 	name := k.attr("name")
 	where := "stimuliModel/stimuli[" + name + "]"
 	si := &stimInfo{node: k, kind: k.typ(), prescaler: 1}
-	offset := func() error {
-		if o := k.child("offset"); o != nil {
-			d, err := im.timeValue(where+"/offset", o)
-			if err != nil {
-				return err
-			}
-			si.offset = d
-		}
-		return nil
-	}
-	recurrence := func() error {
-		r := k.child("recurrence")
-		if r == nil {
-			return im.errAt(k, where, "periodic stimulus has no recurrence")
-		}
-		d, err := im.timeValue(where+"/recurrence", r)
-		if err != nil {
-			return err
-		}
-		if d <= 0 {
-			return im.errAt(r, where+"/recurrence", "period must be positive")
-		}
-		si.period = d
-		return nil
-	}
+	var err error
 	switch si.kind {
 	case "PeriodicStimulus":
-		if err := recurrence(); err != nil {
-			return nil, err
-		}
-		if err := offset(); err != nil {
-			return nil, err
-		}
-		if j := k.child("jitter"); j != nil {
-			lo, hi, err := im.timeBounds(where+"/jitter", j)
-			if err != nil {
-				return nil, err
-			}
-			_ = lo // a jitter is a delay of the release after its periodic arrival: its upper bound is the release jitter
-			si.jitter = hi
-		}
+		err = im.periodicStimulus(where, k, si)
 	case "InterProcessStimulus":
 		si.ips = true
 		if c := k.child("counter"); c != nil {
-			p, o, err := im.counter(where+"/counter", c)
-			if err != nil {
-				return nil, err
+			p, o, cerr := im.counter(where+"/counter", c)
+			if cerr != nil {
+				return nil, cerr
 			}
 			si.prescaler, si.counterOffset = p, o
 		}
 	case "RelativePeriodicStimulus":
-		if err := offset(); err != nil {
-			return nil, err
-		}
-		lo, hi, err := im.timeBounds(where+"/nextOccurrence", k.child("nextOccurrence"))
-		if err != nil {
-			return nil, err
-		}
-		if lo <= 0 {
-			return nil, im.errAt(k, where, "the smallest distance between two activations (nextOccurrence lower bound) is %s: a minimum inter-arrival time must be positive", lo)
-		}
-		si.period, si.sporadic = lo, true
-		im.warn(where, "RelativePeriodicStimulus: activations %s to %s apart, analysed as sporadic with the minimum inter-arrival time %s (the sound bound on interference)", lo, hi, lo)
+		err = im.relativePeriodicStimulus(where, k, si)
 	case "PeriodicSyntheticStimulus":
-		if err := recurrence(); err != nil {
-			return nil, err
-		}
-		if err := offset(); err != nil {
-			return nil, err
-		}
-		var times []Duration
-		for i, t := range k.children("occurrenceTimes") {
-			d, err := im.timeValue(fmt.Sprintf("%s/occurrenceTimes[%d]", where, i), t)
-			if err != nil {
-				return nil, err
-			}
-			times = append(times, d)
-		}
-		sort.Slice(times, func(a, b int) bool { return times[a] < times[b] })
-		switch len(times) {
-		case 0:
-			return nil, im.errAt(k, where, "PeriodicSyntheticStimulus has no occurrenceTimes")
-		case 1:
-			si.offset += times[0]
-		default:
-			gap := times[0] + si.period - times[len(times)-1]
-			for i := 1; i < len(times); i++ {
-				gap = min(gap, times[i]-times[i-1])
-			}
-			if gap <= 0 {
-				return nil, im.errAt(k, where, "two occurrences at the same time: a minimum inter-arrival time must be positive")
-			}
-			im.warn(where, "PeriodicSyntheticStimulus: %d activations per %s, analysed as sporadic with their minimum distance %s as the inter-arrival time", len(times), si.period, gap)
-			si.offset += times[0]
-			si.period, si.sporadic = gap, true
-		}
+		err = im.periodicSyntheticStimulus(where, k, si)
 	case "PeriodicBurstStimulus":
-		if err := recurrence(); err != nil {
-			return nil, err
-		}
-		if err := offset(); err != nil {
-			return nil, err
-		}
-		count := int64(1)
-		if c := k.attr("occurrenceCount"); c != "" {
-			n, err := strconv.ParseInt(c, 10, 64)
-			if err != nil || n < 0 {
-				return nil, im.errAt(k, where, "occurrenceCount=%q is not a count", c)
-			}
-			count = n
-		}
-		if count > 1 {
-			md := k.child("occurrenceMinDistance")
-			if md == nil {
-				return nil, im.errAt(k, where, "PeriodicBurstStimulus of %d occurrences has no occurrenceMinDistance: hetmap needs the minimum distance between activations", count)
-			}
-			d, err := im.timeValue(where+"/occurrenceMinDistance", md)
-			if err != nil {
-				return nil, err
-			}
-			if d <= 0 {
-				return nil, im.errAt(md, where+"/occurrenceMinDistance", "a minimum inter-arrival time must be positive")
-			}
-			im.warn(where, "PeriodicBurstStimulus: bursts of %d activations every %s, analysed as sporadic with the minimum distance %s as the inter-arrival time", count, si.period, d)
-			si.period, si.sporadic = d, true
-		}
+		err = im.periodicBurstStimulus(where, k, si)
 	case "ArrivalCurveStimulus":
-		var mit Duration
-		for i, e := range k.children("entries") {
-			if e.attr("numberOfOccurrences") == "2" {
-				d, err := im.timeValue(fmt.Sprintf("%s/entries[%d]/lowerTimeBorder", where, i), e.child("lowerTimeBorder"))
-				if err != nil {
-					return nil, err
-				}
-				mit = d
-			}
-		}
-		if mit <= 0 {
-			si.refused = "ArrivalCurveStimulus without a positive lowerTimeBorder for 2 occurrences: hetmap needs the minimum distance between two activations"
-			break
-		}
-		si.period, si.sporadic = mit, true
-		im.warn(where, "ArrivalCurveStimulus: analysed as sporadic with the minimum distance of two activations, %s, as the inter-arrival time", mit)
+		err = im.arrivalCurveStimulus(where, k, si)
 	case "SingleStimulus":
 		si.refused = "a task activated once (SingleStimulus) is not supported: hetmap analyses recurring tasks"
 	case "EventStimulus":
@@ -784,7 +669,170 @@ func (im *importer) stimulus(k *xnode) (*stimInfo, error) {
 	default:
 		si.refused = fmt.Sprintf("stimulus type %q is not supported (PeriodicStimulus, RelativePeriodicStimulus, PeriodicSyntheticStimulus, PeriodicBurstStimulus, ArrivalCurveStimulus, InterProcessStimulus)", "am:"+si.kind)
 	}
+	if err != nil {
+		return nil, err
+	}
 	return si, nil
+}
+
+// stimulusOffset reads the offset of stimulus k (at where) into si, if it
+// has one.
+func (im *importer) stimulusOffset(where string, k *xnode, si *stimInfo) error {
+	if o := k.child("offset"); o != nil {
+		d, err := im.timeValue(where+"/offset", o)
+		if err != nil {
+			return err
+		}
+		si.offset = d
+	}
+	return nil
+}
+
+// stimulusRecurrence reads the recurrence of stimulus k (at where), which
+// must be given and positive, into si's period, then its offset.
+func (im *importer) stimulusRecurrence(where string, k *xnode, si *stimInfo) error {
+	r := k.child("recurrence")
+	if r == nil {
+		return im.errAt(k, where, "periodic stimulus has no recurrence")
+	}
+	d, err := im.timeValue(where+"/recurrence", r)
+	if err != nil {
+		return err
+	}
+	if d <= 0 {
+		return im.errAt(r, where+"/recurrence", "period must be positive")
+	}
+	si.period = d
+	return im.stimulusOffset(where, k, si)
+}
+
+// periodicStimulus reads a PeriodicStimulus: its recurrence, offset and
+// jitter.
+func (im *importer) periodicStimulus(where string, k *xnode, si *stimInfo) error {
+	if err := im.stimulusRecurrence(where, k, si); err != nil {
+		return err
+	}
+	if j := k.child("jitter"); j != nil {
+		lo, hi, err := im.timeBounds(where+"/jitter", j)
+		if err != nil {
+			return err
+		}
+		_ = lo // a jitter is a delay of the release after its periodic arrival: its upper bound is the release jitter
+		si.jitter = hi
+	}
+	return nil
+}
+
+// relativePeriodicStimulus reads a RelativePeriodicStimulus as sporadic,
+// with the lower bound of nextOccurrence as the minimum inter-arrival time.
+func (im *importer) relativePeriodicStimulus(where string, k *xnode, si *stimInfo) error {
+	if err := im.stimulusOffset(where, k, si); err != nil {
+		return err
+	}
+	lo, hi, err := im.timeBounds(where+"/nextOccurrence", k.child("nextOccurrence"))
+	if err != nil {
+		return err
+	}
+	if lo <= 0 {
+		return im.errAt(k, where, "the smallest distance between two activations (nextOccurrence lower bound) is %s: a minimum inter-arrival time must be positive", lo)
+	}
+	si.period, si.sporadic = lo, true
+	im.warn(where, "RelativePeriodicStimulus: activations %s to %s apart, analysed as sporadic with the minimum inter-arrival time %s (the sound bound on interference)", lo, hi, lo)
+	return nil
+}
+
+// periodicSyntheticStimulus reads a PeriodicSyntheticStimulus: one
+// occurrence per recurrence is periodic, with the occurrence added to the
+// offset; several are sporadic, with the least distance between two of
+// them (across recurrences too) as the inter-arrival time.
+func (im *importer) periodicSyntheticStimulus(where string, k *xnode, si *stimInfo) error {
+	if err := im.stimulusRecurrence(where, k, si); err != nil {
+		return err
+	}
+	var times []Duration
+	for i, t := range k.children("occurrenceTimes") {
+		d, err := im.timeValue(fmt.Sprintf("%s/occurrenceTimes[%d]", where, i), t)
+		if err != nil {
+			return err
+		}
+		times = append(times, d)
+	}
+	sort.Slice(times, func(a, b int) bool { return times[a] < times[b] })
+	switch len(times) {
+	case 0:
+		return im.errAt(k, where, "PeriodicSyntheticStimulus has no occurrenceTimes")
+	case 1:
+		si.offset += times[0]
+	default:
+		gap := times[0] + si.period - times[len(times)-1]
+		for i := 1; i < len(times); i++ {
+			gap = min(gap, times[i]-times[i-1])
+		}
+		if gap <= 0 {
+			return im.errAt(k, where, "two occurrences at the same time: a minimum inter-arrival time must be positive")
+		}
+		im.warn(where, "PeriodicSyntheticStimulus: %d activations per %s, analysed as sporadic with their minimum distance %s as the inter-arrival time", len(times), si.period, gap)
+		si.offset += times[0]
+		si.period, si.sporadic = gap, true
+	}
+	return nil
+}
+
+// periodicBurstStimulus reads a PeriodicBurstStimulus: a burst of one
+// activation is periodic; a longer one is sporadic, with
+// occurrenceMinDistance as the inter-arrival time.
+func (im *importer) periodicBurstStimulus(where string, k *xnode, si *stimInfo) error {
+	if err := im.stimulusRecurrence(where, k, si); err != nil {
+		return err
+	}
+	count := int64(1)
+	if c := k.attr("occurrenceCount"); c != "" {
+		n, err := strconv.ParseInt(c, 10, 64)
+		if err != nil || n < 0 {
+			return im.errAt(k, where, "occurrenceCount=%q is not a count", c)
+		}
+		count = n
+	}
+	if count <= 1 {
+		return nil
+	}
+	md := k.child("occurrenceMinDistance")
+	if md == nil {
+		return im.errAt(k, where, "PeriodicBurstStimulus of %d occurrences has no occurrenceMinDistance: hetmap needs the minimum distance between activations", count)
+	}
+	d, err := im.timeValue(where+"/occurrenceMinDistance", md)
+	if err != nil {
+		return err
+	}
+	if d <= 0 {
+		return im.errAt(md, where+"/occurrenceMinDistance", "a minimum inter-arrival time must be positive")
+	}
+	im.warn(where, "PeriodicBurstStimulus: bursts of %d activations every %s, analysed as sporadic with the minimum distance %s as the inter-arrival time", count, si.period, d)
+	si.period, si.sporadic = d, true
+	return nil
+}
+
+// arrivalCurveStimulus reads an ArrivalCurveStimulus as sporadic, with the
+// lower time border of its entry for 2 occurrences as the inter-arrival
+// time; without a positive one it is refused.
+func (im *importer) arrivalCurveStimulus(where string, k *xnode, si *stimInfo) error {
+	var mit Duration
+	for i, e := range k.children("entries") {
+		if e.attr("numberOfOccurrences") == "2" {
+			d, err := im.timeValue(fmt.Sprintf("%s/entries[%d]/lowerTimeBorder", where, i), e.child("lowerTimeBorder"))
+			if err != nil {
+				return err
+			}
+			mit = d
+		}
+	}
+	if mit <= 0 {
+		si.refused = "ArrivalCurveStimulus without a positive lowerTimeBorder for 2 occurrences: hetmap needs the minimum distance between two activations"
+		return nil
+	}
+	si.period, si.sporadic = mit, true
+	im.warn(where, "ArrivalCurveStimulus: analysed as sporadic with the minimum distance of two activations, %s, as the inter-arrival time", mit)
+	return nil
 }
 
 // counter reads a Counter (prescaler and offset).

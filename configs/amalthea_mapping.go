@@ -17,6 +17,36 @@ func (im *importer) mapping() error {
 		im.warn("Amalthea", "the model has no mapping: there is no default mapping")
 		return nil
 	}
+	owns, tas, err := im.mappingElements(mms)
+	if err != nil {
+		return err
+	}
+	allocs, err := im.taskAllocations(tas, owns)
+	if err != nil {
+		return err
+	}
+	if err := im.placeTasks(allocs); err != nil {
+		return err
+	}
+	im.priorityWarnings()
+	return nil
+}
+
+// modelAllocation is what the model's task allocation says about one
+// task: its unit, its priority, and for a GPU task its time slice and
+// stream priority.
+type modelAllocation struct {
+	unit     string
+	priority *int
+	slice    Duration
+	stream   GPUPriority
+}
+
+// mappingElements sorts the elements of the mapping models: it returns the
+// units each scheduler is responsible for and the task allocations, reads
+// past the elements without timing (saying so for runnable allocations)
+// and refuses the others.
+func (im *importer) mappingElements(mms []*xnode) (map[string][]string, []*xnode, error) {
 	owns := map[string][]string{}
 	var tas []*xnode
 	runnableAllocs := 0
@@ -32,20 +62,21 @@ func (im *importer) mapping() error {
 				runnableAllocs++
 			case "memoryMapping", "isrAllocation", "physicalSectionMapping", "customProperties":
 			default:
-				return im.errAt(k, "mappingModel/"+k.name, "element <%s> is not supported by hetmap", k.name)
+				return nil, nil, im.errAt(k, "mappingModel/"+k.name, "element <%s> is not supported by hetmap", k.name)
 			}
 		}
 	}
 	if runnableAllocs > 0 {
 		im.warn("mappingModel", "%d runnable allocation(s) read past: hetmap maps tasks, and a runnable runs where its task runs", runnableAllocs)
 	}
-	type alloc struct {
-		unit     string
-		priority *int
-		slice    Duration
-		stream   GPUPriority
-	}
-	allocs := map[string]alloc{}
+	return owns, tas, nil
+}
+
+// taskAllocations reads the task allocations tas of the activated tasks
+// into one modelAllocation per task (a task allocated twice is an error),
+// with owns the units of each scheduler.
+func (im *importer) taskAllocations(tas []*xnode, owns map[string][]string) (map[string]modelAllocation, error) {
+	allocs := map[string]modelAllocation{}
 	warnedAlgo := map[string]bool{}
 	for _, ta := range tas {
 		name := ta.ref("task")
@@ -53,77 +84,108 @@ func (im *importer) mapping() error {
 		if im.inactive[name] {
 			continue // never activated (warned about)
 		}
-		t := im.sys.Task(name)
-		if t == nil {
-			return im.errAt(ta, where, "task %q is not defined", name)
+		if im.sys.Task(name) == nil {
+			return nil, im.errAt(ta, where, "task %q is not defined", name)
 		}
 		sched := ta.ref("scheduler")
 		si, ok := im.schedulers[sched]
 		if !ok {
-			return im.errAt(ta, where, "scheduler %q is not defined", sched)
+			return nil, im.errAt(ta, where, "scheduler %q is not defined", sched)
 		}
-		cores := ta.refs("affinity")
-		for _, c := range cores {
-			if im.sys.Unit(c) == nil {
-				return im.errAt(ta, where, "affinity names unit %q, which is not defined", c)
-			}
-		}
-		var a alloc
-		switch {
-		case len(cores) == 0 && len(owns[sched]) > 0:
-			a.unit = owns[sched][0]
-			if im.sys.Unit(a.unit) == nil {
-				return im.errAt(ta, where, "scheduler %s is responsible for unit %q, which is not defined", sched, a.unit)
-			}
-			im.warn(where, "no affinity: placed on %s, the first unit of scheduler %s", a.unit, sched)
-		case len(cores) == 0:
-			return im.errAt(ta, where, "no affinity and scheduler %s owns no unit", sched)
-		default:
-			a.unit = cores[0]
-			if len(cores) > 1 {
-				im.warn(where, "affinity names %d units (%s): placed on the first, %s", len(cores), strings.Join(cores, ", "), a.unit)
-			}
-		}
-		if !contains(owns[sched], a.unit) {
-			im.warn(where, "allocated to scheduler %s, which does not own %s (it owns %s): the affinity wins, %s runs on %s",
-				sched, a.unit, strings.Join(owns[sched], ", "), name, a.unit)
+		var a modelAllocation
+		var err error
+		if a.unit, err = im.allocationUnit(where, ta, sched, owns[sched]); err != nil {
+			return nil, err
 		}
 		if im.sys.Unit(a.unit).Type == CPU {
 			if err := im.checkCPUScheduler(where, ta, sched); err != nil {
-				return err
+				return nil, err
 			}
 			if (si.algorithm == "DeadlineMonotonic" || si.algorithm == "RateMonotonic") && !warnedAlgo[sched] {
 				warnedAlgo[sched] = true
 				im.warn("osModel/taskSchedulers["+sched+"]", "%s is analysed as fixed-priority preemptive scheduling; the priorities follow analysis.priorities (default: Audsley's OPA), set analysis.priorities: %s to match the model", si.algorithm, map[string]string{"DeadlineMonotonic": PrioritiesDM, "RateMonotonic": PrioritiesRM}[si.algorithm])
 			}
 		}
-		prio, err := im.allocationPriority(where, ta)
-		if err != nil {
-			return err
+		if a.priority, err = im.allocationPriority(where, ta); err != nil {
+			return nil, err
 		}
-		a.priority = prio
-		for _, p := range allocationParams(ta) {
-			switch {
-			case strings.HasPrefix(p.key, "TimeSlice"):
-				d, err := ParseDuration(p.value)
-				if err != nil {
-					return im.errAt(p.node, where+"/"+p.node.name+"["+p.key+"]", "%v", err)
-				}
-				a.slice = d
-			case strings.EqualFold(p.key, streamPriorityKey):
-				switch v := GPUPriority(strings.ToLower(p.value)); v {
-				case GPUHigh, GPULow:
-					a.stream = v
-				default:
-					return im.errAt(p.node, where+"/"+p.node.name+"["+p.key+"]", "stream priority %q is not high or low", p.value)
-				}
-			}
+		if err := im.allocationGPUParams(where, ta, &a); err != nil {
+			return nil, err
 		}
 		if _, dup := allocs[name]; dup {
-			return im.errAt(ta, where, "task %s is allocated twice", name)
+			return nil, im.errAt(ta, where, "task %s is allocated twice", name)
 		}
 		allocs[name] = a
 	}
+	return allocs, nil
+}
+
+// allocationUnit decides the unit of task allocation ta (at where) to
+// scheduler sched, which owns the units owned: the first unit of its
+// affinity (warned when it names several), else the scheduler's first
+// unit (warned); an affinity to a unit the scheduler does not own wins,
+// with a warning.
+func (im *importer) allocationUnit(where string, ta *xnode, sched string, owned []string) (string, error) {
+	cores := ta.refs("affinity")
+	for _, c := range cores {
+		if im.sys.Unit(c) == nil {
+			return "", im.errAt(ta, where, "affinity names unit %q, which is not defined", c)
+		}
+	}
+	var unit string
+	switch {
+	case len(cores) == 0 && len(owned) > 0:
+		unit = owned[0]
+		if im.sys.Unit(unit) == nil {
+			return "", im.errAt(ta, where, "scheduler %s is responsible for unit %q, which is not defined", sched, unit)
+		}
+		im.warn(where, "no affinity: placed on %s, the first unit of scheduler %s", unit, sched)
+	case len(cores) == 0:
+		return "", im.errAt(ta, where, "no affinity and scheduler %s owns no unit", sched)
+	default:
+		unit = cores[0]
+		if len(cores) > 1 {
+			im.warn(where, "affinity names %d units (%s): placed on the first, %s", len(cores), strings.Join(cores, ", "), unit)
+		}
+	}
+	if !contains(owned, unit) {
+		im.warn(where, "allocated to scheduler %s, which does not own %s (it owns %s): the affinity wins, %s runs on %s",
+			sched, unit, strings.Join(owned, ", "), ta.ref("task"), unit)
+	}
+	return unit, nil
+}
+
+// allocationGPUParams reads the GPU parameters of task allocation ta (at
+// where) into a: a TimeSlice* parameter's duration and the stream
+// priority, high or low.
+func (im *importer) allocationGPUParams(where string, ta *xnode, a *modelAllocation) error {
+	for _, p := range allocationParams(ta) {
+		switch {
+		case strings.HasPrefix(p.key, "TimeSlice"):
+			d, err := ParseDuration(p.value)
+			if err != nil {
+				return im.errAt(p.node, where+"/"+p.node.name+"["+p.key+"]", "%v", err)
+			}
+			a.slice = d
+		case strings.EqualFold(p.key, streamPriorityKey):
+			switch v := GPUPriority(strings.ToLower(p.value)); v {
+			case GPUHigh, GPULow:
+				a.stream = v
+			default:
+				return im.errAt(p.node, where+"/"+p.node.name+"["+p.key+"]", "stream priority %q is not high or low", p.value)
+			}
+		}
+	}
+	return nil
+}
+
+// placeTasks writes the allocations into the system's mapping in task
+// order: a GPU task on the GPU with its time slice and stream priority, a
+// GPU task on a core merged with its offloading task (which then gets no
+// placement of its own), a CPU task on its core. A task without an
+// allocation is left out with a warning; a CPU task allocated to a GPU is
+// an error.
+func (im *importer) placeTasks(allocs map[string]modelAllocation) error {
 	mp := &im.sys.Mapping
 	for _, t := range im.sys.Tasks {
 		a, ok := allocs[t.Name]
@@ -133,27 +195,7 @@ func (im *importer) mapping() error {
 				im.warn("mappingModel", "GPU task %s is not allocated: the default mapping leaves it out", t.Name)
 				continue
 			}
-			u := im.sys.Unit(a.unit)
-			if u.Type == GPU {
-				if a.slice > 0 {
-					mp.TimeSlices = append(mp.TimeSlices, TimeSliceSet{Task: t.Name, Slice: a.slice})
-				}
-				if a.stream != "" {
-					mp.GPUPriorities = append(mp.GPUPriorities, GPUPrioritySet{Task: t.Name, Priority: a.stream})
-				}
-				mp.Units = append(mp.Units, Placement{Task: t.Name, Unit: a.unit})
-				continue
-			}
-			// A GPU task on a core is merged with its offloading task.
-			pre := allocs[t.TriggeredBy]
-			if pre.unit != "" && pre.unit != a.unit {
-				im.warn(where, "runs on core %s while its offloading task %s is on %s: merged into one task on %s", a.unit, t.TriggeredBy, pre.unit, a.unit)
-			}
-			prio := a.priority
-			if prio == nil {
-				prio = pre.priority
-			}
-			mp.Units = append(mp.Units, Placement{Task: t.Name, Unit: a.unit, Priority: prio})
+			im.placeGPUTask(where, &t, a, allocs[t.TriggeredBy])
 			continue
 		}
 		if !ok {
@@ -162,7 +204,7 @@ func (im *importer) mapping() error {
 		}
 		if t.Offload != nil {
 			if g, ok := allocs[t.Offload.GPUTask]; ok && im.sys.Unit(g.unit).Type == CPU {
-				continue // merged into the GPU task's placement above
+				continue // merged into the GPU task's placement
 			}
 		}
 		if im.sys.Unit(a.unit).Type != CPU {
@@ -170,8 +212,33 @@ func (im *importer) mapping() error {
 		}
 		mp.Units = append(mp.Units, Placement{Task: t.Name, Unit: a.unit, Priority: a.priority})
 	}
-	im.priorityWarnings()
 	return nil
+}
+
+// placeGPUTask places GPU task t (at where) by its allocation a: on the
+// GPU with its time slice and stream priority, or on a core, merged with
+// its offloading task (allocated as pre), whose priority it takes when it
+// has none of its own.
+func (im *importer) placeGPUTask(where string, t *Task, a, pre modelAllocation) {
+	mp := &im.sys.Mapping
+	if im.sys.Unit(a.unit).Type == GPU {
+		if a.slice > 0 {
+			mp.TimeSlices = append(mp.TimeSlices, TimeSliceSet{Task: t.Name, Slice: a.slice})
+		}
+		if a.stream != "" {
+			mp.GPUPriorities = append(mp.GPUPriorities, GPUPrioritySet{Task: t.Name, Priority: a.stream})
+		}
+		mp.Units = append(mp.Units, Placement{Task: t.Name, Unit: a.unit})
+		return
+	}
+	if pre.unit != "" && pre.unit != a.unit {
+		im.warn(where, "runs on core %s while its offloading task %s is on %s: merged into one task on %s", a.unit, t.TriggeredBy, pre.unit, a.unit)
+	}
+	prio := a.priority
+	if prio == nil {
+		prio = pre.priority
+	}
+	mp.Units = append(mp.Units, Placement{Task: t.Name, Unit: a.unit, Priority: prio})
 }
 
 // allocationPriority reads a task allocation's priority: the priority

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/hetmap/hetmap/internal/sat"
 )
 
 // The software model: labels, runnables and tasks. An activity graph (the
@@ -121,8 +123,8 @@ func (a *demand) seq(b *demand) {
 				delete(a.ticks, k)
 				continue
 			}
-			t.Lower = satAdd64(t.Lower, u.Lower)
-			t.Upper = satAdd64(t.Upper, u.Upper)
+			t.Lower = sat.Add(t.Lower, u.Lower)
+			t.Upper = sat.Add(t.Upper, u.Upper)
 			t.Average += u.Average
 			a.ticks[k] = t
 		}
@@ -203,13 +205,6 @@ func alternatives(branches []*demand, incomplete bool) *demand {
 		}
 	}
 	return out
-}
-
-func satAdd64(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
 }
 
 // ticksItem reads a Ticks item: per unit kind its extended value, else the

@@ -32,54 +32,29 @@ func (im *importer) discreteValue(where string, v *xnode) (discrete, error) {
 	if v == nil {
 		return d, im.errAt(nil, where, "missing value")
 	}
-	num := func(attr string, def int64, required bool) (int64, error) {
-		s := v.attr(attr)
-		if s == "" {
-			if required {
-				return 0, im.errAt(v, where, "%s has no %s: hetmap needs bounds (the worst case is the upper bound)", v.typ(), attr)
-			}
-			return def, nil
-		}
-		n, err := scaleDecimal(strings.TrimSpace(s), 1)
-		if err != nil {
-			return 0, im.errAt(v, where, "%s=%q is not an integer", attr, s)
-		}
-		return n, nil
-	}
-	avg := func(fallback float64) (float64, error) {
-		s := v.attr("average")
-		if s == "" {
-			return fallback, nil
-		}
-		a, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsNaN(a) || math.IsInf(a, 0) {
-			return 0, im.errAt(v, where, "average=%q is not a number", s)
-		}
-		return a, nil
-	}
 	var err error
 	switch t := v.typ(); t {
 	case "DiscreteValueConstant":
-		if d.upper, err = num("value", 0, false); err != nil {
+		if d.upper, err = im.discreteBound(where, v, "value", false); err != nil {
 			return d, err
 		}
 		d.lower, d.average = d.upper, float64(d.upper)
 	case "DiscreteValueBoundaries", "DiscreteValueStatistics", "DiscreteValueUniformDistribution",
 		"DiscreteValueWeibullEstimatorsDistribution", "DiscreteValueBetaDistribution":
-		if d.lower, err = num("lowerBound", 0, false); err != nil {
+		if d.lower, err = im.discreteBound(where, v, "lowerBound", false); err != nil {
 			return d, err
 		}
-		if d.upper, err = num("upperBound", 0, false); err != nil {
+		if d.upper, err = im.discreteBound(where, v, "upperBound", false); err != nil {
 			return d, err
 		}
-		if d.average, err = avg(float64(d.lower+d.upper) / 2); err != nil {
+		if d.average, err = im.discreteAverage(where, v, float64(d.lower+d.upper)/2); err != nil {
 			return d, err
 		}
 	case "DiscreteValueGaussDistribution":
-		if d.upper, err = num("upperBound", 0, true); err != nil {
+		if d.upper, err = im.discreteBound(where, v, "upperBound", true); err != nil {
 			return d, err
 		}
-		if d.lower, err = num("lowerBound", 0, false); err != nil {
+		if d.lower, err = im.discreteBound(where, v, "lowerBound", false); err != nil {
 			return d, err
 		}
 		d.average = float64(d.lower+d.upper) / 2
@@ -89,42 +64,8 @@ func (im *importer) discreteValue(where string, v *xnode) (discrete, error) {
 			}
 		}
 	case "DiscreteValueHistogram":
-		entries := v.children("entries")
-		if len(entries) == 0 {
-			return d, im.errAt(v, where, "DiscreteValueHistogram has no entries")
-		}
-		var weight, sum float64
-		for i, e := range entries {
-			ew := fmt.Sprintf("%s/entries[%d]", where, i)
-			lo, err := scaleDecimal(orZero(e.attr("lowerBound")), 1)
-			if err != nil {
-				return d, im.errAt(e, ew, "lowerBound=%q is not an integer", e.attr("lowerBound"))
-			}
-			hi, err := scaleDecimal(orZero(e.attr("upperBound")), 1)
-			if err != nil {
-				return d, im.errAt(e, ew, "upperBound=%q is not an integer", e.attr("upperBound"))
-			}
-			occ := 1.0
-			if o := e.attr("occurrences"); o != "" {
-				if occ, err = strconv.ParseFloat(o, 64); err != nil || occ < 0 || math.IsInf(occ, 0) {
-					return d, im.errAt(e, ew, "occurrences=%q is not a count", o)
-				}
-			}
-			if hi < lo {
-				return d, im.errAt(e, ew, "needs lowerBound ≤ upperBound, got %d and %d", lo, hi)
-			}
-			if i == 0 || lo < d.lower {
-				d.lower = lo
-			}
-			if i == 0 || hi > d.upper {
-				d.upper = hi
-			}
-			weight += occ
-			sum += occ * (float64(lo) + float64(hi)) / 2
-		}
-		d.average = float64(d.lower+d.upper) / 2
-		if weight > 0 {
-			d.average = sum / weight
+		if err := im.discreteHistogram(where, v, &d); err != nil {
+			return d, err
 		}
 	case "":
 		return d, im.errAt(v, where, "value has no xsi:type")
@@ -135,6 +76,82 @@ func (im *importer) discreteValue(where string, v *xnode) (discrete, error) {
 		return d, im.errAt(v, where, "%s needs 0 ≤ lowerBound ≤ upperBound, got %d and %d", v.typ(), d.lower, d.upper)
 	}
 	return d, nil
+}
+
+// discreteBound reads the integer attribute attr of value v (at where): 0
+// when it is missing, unless required.
+func (im *importer) discreteBound(where string, v *xnode, attr string, required bool) (int64, error) {
+	s := v.attr(attr)
+	if s == "" {
+		if required {
+			return 0, im.errAt(v, where, "%s has no %s: hetmap needs bounds (the worst case is the upper bound)", v.typ(), attr)
+		}
+		return 0, nil
+	}
+	n, err := scaleDecimal(strings.TrimSpace(s), 1)
+	if err != nil {
+		return 0, im.errAt(v, where, "%s=%q is not an integer", attr, s)
+	}
+	return n, nil
+}
+
+// discreteAverage reads the average attribute of value v (at where), a
+// finite number; fallback when it is missing.
+func (im *importer) discreteAverage(where string, v *xnode, fallback float64) (float64, error) {
+	s := v.attr("average")
+	if s == "" {
+		return fallback, nil
+	}
+	a, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(a) || math.IsInf(a, 0) {
+		return 0, im.errAt(v, where, "average=%q is not a number", s)
+	}
+	return a, nil
+}
+
+// discreteHistogram reads a DiscreteValueHistogram v (at where) into d: the
+// least lower bound and the greatest upper bound of its entries, and the
+// average of their midpoints weighted by their occurrences (the midpoint
+// of the bounds when no entry occurs).
+func (im *importer) discreteHistogram(where string, v *xnode, d *discrete) error {
+	entries := v.children("entries")
+	if len(entries) == 0 {
+		return im.errAt(v, where, "DiscreteValueHistogram has no entries")
+	}
+	var weight, sum float64
+	for i, e := range entries {
+		ew := fmt.Sprintf("%s/entries[%d]", where, i)
+		lo, err := scaleDecimal(orZero(e.attr("lowerBound")), 1)
+		if err != nil {
+			return im.errAt(e, ew, "lowerBound=%q is not an integer", e.attr("lowerBound"))
+		}
+		hi, err := scaleDecimal(orZero(e.attr("upperBound")), 1)
+		if err != nil {
+			return im.errAt(e, ew, "upperBound=%q is not an integer", e.attr("upperBound"))
+		}
+		occ := 1.0
+		if o := e.attr("occurrences"); o != "" {
+			if occ, err = strconv.ParseFloat(o, 64); err != nil || occ < 0 || math.IsInf(occ, 0) {
+				return im.errAt(e, ew, "occurrences=%q is not a count", o)
+			}
+		}
+		if hi < lo {
+			return im.errAt(e, ew, "needs lowerBound ≤ upperBound, got %d and %d", lo, hi)
+		}
+		if i == 0 || lo < d.lower {
+			d.lower = lo
+		}
+		if i == 0 || hi > d.upper {
+			d.upper = hi
+		}
+		weight += occ
+		sum += occ * (float64(lo) + float64(hi)) / 2
+	}
+	d.average = float64(d.lower+d.upper) / 2
+	if weight > 0 {
+		d.average = sum / weight
+	}
+	return nil
 }
 
 func orZero(s string) string {

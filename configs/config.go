@@ -22,8 +22,8 @@ type Config struct {
 	Amalthea []string
 }
 
-// Conventions choose between the readings the spec allows where the model
-// is silent or inconsistent.
+// Conventions choose between the readings the challenge text allows where
+// the model is silent or inconsistent.
 type Conventions struct {
 	// Deadlines is "period" (default: every deadline equals the period, as
 	// the challenge text assumes) or "model" (the requirements of the file,
@@ -38,7 +38,7 @@ const (
 )
 
 // Analysis holds the options of the analyses. The zero value means the
-// defaults of the spec.
+// defaults named below.
 type Analysis struct {
 	// GPUModel is "fifo" (default, the block-level analysis) or "timeslice".
 	GPUModel string `json:"gpu_model" yaml:"gpu_model,omitempty"`
@@ -46,7 +46,7 @@ type Analysis struct {
 	// Audsley), "deadline-monotonic", "rate-monotonic" or "model".
 	Priorities string `json:"priorities" yaml:"priorities,omitempty"`
 	// Contention is how many accesses of a core are charged the contention
-	// of each other core and of the copy engine (contention.md):
+	// of each other core and of the copy engine (docs/contention.md):
 	// "challenge" (every access, the challenge's sound convention),
 	// "refined" (the accesses that can overlap the other unit's memory
 	// phases within the response window) or "request" (also at most one per
@@ -61,7 +61,8 @@ type Analysis struct {
 	// task on the GPU copies).
 	CopyEngineActive *bool `json:"copy_engine_active,omitempty" yaml:"copy_engine_active,omitempty"`
 	// Kernels sets the launch geometry of GPU tasks; a GPU task without an
-	// entry gets the spec's default geometry.
+	// entry gets the default geometry (blocks of 256 threads, as many waves
+	// as keep one block at or under 1 ms).
 	Kernels []KernelGeometry `json:"kernels,omitempty" yaml:"kernels,omitempty"`
 	// ChainLatency chooses the chain latency the optimizer minimises.
 	ChainLatency ChainLatency `json:"chain_latency" yaml:"chain_latency,omitempty"`
@@ -130,8 +131,10 @@ type KernelGeometry struct {
 	Registers       int    `json:"registers_per_thread,omitempty" yaml:"registers_per_thread,omitempty"`
 }
 
-// ChainLatency names one end-to-end latency of a chain (chains.md): the
-// communication paradigm, the metric and the bound.
+// ChainLatency names one end-to-end latency of a chain (package chains:
+// the definitions of Dürr et al., EMSOFT 2019, and Becker et al., 2016 and
+// 2017; the bound of Davare et al., DAC 2007): the communication paradigm,
+// the metric and the bound.
 type ChainLatency struct {
 	// Paradigm is "implicit" (default) or "let".
 	Paradigm string `json:"paradigm" yaml:"paradigm,omitempty"`

@@ -14,7 +14,10 @@
 // ChallengeModel_release_fix.amxmi and completed with the challenge's eight
 // chains. ExportAmalthea writes a mapping back into the Amalthea model.
 //
-// Assumptions and conventions (../shared/spec/waters2019.md, chains.md):
+// Assumptions and conventions. The facts are those of the WATERS 2019
+// Industrial Challenge (Hamann et al., "WATERS Industrial Challenge 2019")
+// and its model; where the model is silent or inconsistent, the choices
+// below are hetmap's:
 //
 //   - Times are integers: Duration counts picoseconds, so the ticks of a
 //     2 GHz or 1.5 GHz unit convert exactly or nearly so. Sizes are bytes;
@@ -45,14 +48,16 @@
 //   - What Amalthea does not carry (the contention parameters K and sGPU,
 //     the copy-engine model, the GPU's per-SM thread, shared-memory and
 //     register limits) is taken from the challenge text and the TX2 facts of
-//     gpu-scheduling.md, and said so in a warning.
+//     Amert et al., "GPU Scheduling on the NVIDIA TX2: Hidden Details
+//     Revealed", RTSS 2017, and said so in a warning.
 //   - A chain latency requirement (Chain.Max; Amalthea's
 //     EventChainLatencyConstraint and ProcessChainRequirement; YAML
 //     chains[].max) is a constraint: a mapping that misses one is
 //     infeasible. It is checked under Davare's bound by default, the bound
 //     valid for any release offsets; the synchronous-release value is
 //     tighter but holds only while every task is released at its model
-//     offset (chains.md), so it is an option (the requirement's bound, or
+//     offset (package chains, "Job-level values"), so it is an option (the
+//     requirement's bound, or
 //     analysis.requirement_bound).
 //
 // Bad input is an *InputError that names the file, the line, the element
@@ -99,7 +104,7 @@
 //	                                         case, cycles) give the DRAM latency (none: 0, warned)
 //	  HwFeatureCategory, HwFeature           read: SMs and CudaCores of a GPU; IPC for ExecutionNeed
 //	  FrequencyDomain                        read (its defaultValue); PowerDomain past
-//	  Memory, Cache, ConnectionHandler,      past: the contention model of waters2019.md stands for them
+//	  Memory, Cache, ConnectionHandler,      past: the challenge's contention model stands for them
 //	  ports, connections, definitions of
 //	  memories, caches and handlers
 //	swModel
@@ -224,8 +229,9 @@
 //	measurementModel, componentsModel,       past (warned when not empty); configModel, commonElements,
 //	propertyConstraintsModel                 customProperties past
 //
-// The examples of ../shared/amalthea-examples use these kinds (see the
-// tests): Ticks with DiscreteValueConstant, Statistics, UniformDistribution,
+// The APP4MC example models that the tests read (amalthea-examples in
+// internal/fetchshared/manifest.txt) use these kinds: Ticks with
+// DiscreteValueConstant, Statistics, UniformDistribution,
 // WeibullEstimatorsDistribution and GaussDistribution; ExecutionNeed with
 // Boundaries, Uniform and Constant; Groups, RunnableCalls, LabelAccesses
 // (implicit and timed), ModeLabelAccesses, ModeSwitches (with empty nested

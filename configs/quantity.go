@@ -10,8 +10,9 @@ import (
 )
 
 // Duration is a time span in integer picoseconds. Picoseconds keep the tick
-// times of a 2 GHz or 1.5 GHz unit exact or nearly so (waters2019.md, "Time
-// is kept as integers"), and an int64 still holds 106 days.
+// times of a 2 GHz or 1.5 GHz unit exact or nearly so (a conversion rounds
+// up, never down; see the package documentation's conventions), and an
+// int64 still holds 106 days.
 type Duration int64
 
 // Common durations.

@@ -29,7 +29,8 @@ type ChainRequirement struct {
 	// Bound is davare (default: Davare et al.'s bound, valid for any
 	// release offsets) or synchronous (the job-level value with every task
 	// released at its model offset, tighter but valid only while the tasks
-	// really are released at those offsets; chains.md).
+	// really are released at those offsets; package chains, "Job-level
+	// values").
 	Bound string `json:"bound,omitempty" yaml:"bound,omitempty"`
 	// Limit is the largest latency allowed.
 	Limit Duration `json:"limit" yaml:"limit"`

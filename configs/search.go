@@ -167,7 +167,8 @@ func (o Objective) Name() string {
 		return n + " " + o.Bound
 	}
 	// A job-level value holds only while every task is released at its
-	// model offset (chains.md): the name says so wherever it is shown.
+	// model offset (package chains, "Job-level values"): the name says so
+	// wherever it is shown.
 	return n + " (synchronous release)"
 }
 

@@ -225,9 +225,6 @@ func LoadSweepFile(path string, kd KernelDefaults) (*Sweep, error) {
 // LoadSweep reads a sweep file's text; name is used in messages and dir
 // resolves a relative base.
 func LoadSweep(data []byte, name, dir string, kd KernelDefaults) (*Sweep, error) {
-	fail := func(where, format string, args ...any) error {
-		return &InputError{File: name, Where: where, What: fmt.Sprintf(format, args...)}
-	}
 	v := viper.New()
 	v.SetConfigType("yaml")
 	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
@@ -242,9 +239,38 @@ func LoadSweep(data []byte, name, dir string, kd KernelDefaults) (*Sweep, error)
 		return nil, err
 	}
 	if f.Base == "" {
-		return nil, fail("base", "missing: name the base configuration (a file relative to this one) or builtin")
+		return nil, sweepError(name, "base", "missing: name the base configuration (a file relative to this one) or builtin")
 	}
 	sw := &Sweep{File: name, Description: f.Description, Base: f.Base, Text: append([]byte(nil), data...)}
+	base, err := sweepBase(v, &f, name, dir)
+	if err != nil {
+		return nil, err
+	}
+	sw.BaseSource = base.Source
+	params, err := sweepParameterList(v, &f, name)
+	if err != nil {
+		return nil, err
+	}
+	sb := &sweepBuilder{name: name, base: base, kd: kd}
+	if err := sb.resolve(params); err != nil {
+		return nil, err
+	}
+	sw.Parameters = params
+	if sw.Runs, err = sb.runs(params); err != nil {
+		return nil, err
+	}
+	return sw, nil
+}
+
+// sweepError is an *InputError of the sweep file name at where.
+func sweepError(name, where, format string, args ...any) error {
+	return &InputError{File: name, Where: where, What: fmt.Sprintf(format, args...)}
+}
+
+// sweepBase loads the base configuration of sweep file name (f as read by
+// v; dir resolves a relative base), with the keys that the sweep's search
+// section gives replacing the base's.
+func sweepBase(v *viper.Viper, f *sweepSchema, name, dir string) (*Config, error) {
 	var base *Config
 	var err error
 	if f.Base == BuiltinModel {
@@ -257,9 +283,8 @@ func LoadSweep(data []byte, name, dir string, kd KernelDefaults) (*Sweep, error)
 		base, err = LoadFile(p)
 	}
 	if err != nil {
-		return nil, fail("base", "%v", err)
+		return nil, sweepError(name, "base", "%v", err)
 	}
-	sw.BaseSource = base.Source
 	// The sweep's search section replaces the keys it gives.
 	if given, ok := v.Get("search").(map[string]any); ok && len(given) > 0 {
 		keys := make([]string, 0, len(given))
@@ -268,61 +293,81 @@ func LoadSweep(data []byte, name, dir string, kd KernelDefaults) (*Sweep, error)
 		}
 		sweepOverrideSearch(&base.Search, &f.Search, keys)
 		if _, err := finish(base, ""); err != nil {
-			return nil, fail("", "with its search section: %v", err)
+			return nil, sweepError(name, "", "with its search section: %v", err)
 		}
 	}
+	return base, nil
+}
+
+// sweepParameterList returns the parameters that sweep file name varies:
+// its parameters, then its seeds as a parameter of their own. Empty lists,
+// a sweep that varies nothing and seeds given twice are errors.
+func sweepParameterList(v *viper.Viper, f *sweepSchema, name string) ([]SweepParameter, error) {
 	if v.IsSet("seeds") && len(f.Seeds) == 0 {
-		return nil, fail("seeds", "empty: list the seeds to run, e.g. [1, 2, 3], or leave the key out")
+		return nil, sweepError(name, "seeds", "empty: list the seeds to run, e.g. [1, 2, 3], or leave the key out")
 	}
 	if v.IsSet("parameters") && len(f.Parameters) == 0 {
-		return nil, fail("parameters", "empty: list the parameters to vary, or leave the key out when seeds are given")
+		return nil, sweepError(name, "parameters", "empty: list the parameters to vary, or leave the key out when seeds are given")
 	}
 	if len(f.Parameters) == 0 && len(f.Seeds) == 0 {
-		return nil, fail("parameters", "missing: a sweep varies at least one parameter (or gives seeds)")
+		return nil, sweepError(name, "parameters", "missing: a sweep varies at least one parameter (or gives seeds)")
 	}
 	params := f.Parameters
 	if len(f.Seeds) > 0 {
 		for i, p := range params {
 			if p.Name == sweepSeed {
-				return nil, fail("seeds", "give the seeds either here or as parameters[%d] (search.seed), not both", i)
+				return nil, sweepError(name, "seeds", "give the seeds either here or as parameters[%d] (search.seed), not both", i)
 			}
 		}
 		params = append(params, SweepParameter{Name: sweepSeed, Values: f.Seeds, where: "seeds"})
 	}
-	sb := &sweepBuilder{name: name, base: base, kd: kd}
+	return params, nil
+}
+
+// resolve resolves every parameter against the base system and checks
+// that no parameter is varied twice and that each value on its own gives
+// a valid configuration.
+func (b *sweepBuilder) resolve(params []SweepParameter) error {
 	seen := map[string]string{}
 	for i := range params {
 		p := &params[i]
 		if p.where == "" {
 			p.where = fmt.Sprintf("parameters[%d]", i)
 		}
-		if err := p.resolve(base.System); err != nil {
-			err.File = name
-			return nil, err
+		if err := p.resolve(b.base.System); err != nil {
+			err.File = b.name
+			return err
 		}
 		if prev, dup := seen[p.Label()]; dup {
-			return nil, fail(p.where, "%s is varied twice (also %s)", p.Label(), prev)
+			return sweepError(b.name, p.where, "%s is varied twice (also %s)", p.Label(), prev)
 		}
 		seen[p.Label()] = p.where
 		// Each value on its own must give a valid configuration.
 		for j, val := range p.parsed {
-			if _, err := sb.build([]sweepChoice{{p, val}}, false); err != nil {
+			if _, err := b.build([]sweepChoice{{p, val}}, false); err != nil {
 				where := fmt.Sprintf("%s.values[%d]", p.where, j)
 				if p.Range != nil {
 					where = p.where + ".range"
 				}
-				return nil, fail(where, "%s=%s: %v", p.Label(), val.text, err)
+				return sweepError(b.name, where, "%s=%s: %v", p.Label(), val.text, err)
 			}
 		}
 	}
-	sw.Parameters = params
+	return nil
+}
+
+// runs builds one run per element of the cross product of the parameters'
+// values (at most maxSweepRuns), the last parameter varying fastest, each
+// with its name, settings and configuration.
+func (b *sweepBuilder) runs(params []SweepParameter) ([]SweepRun, error) {
 	total := 1
 	for _, p := range params {
 		total *= len(p.parsed)
 		if total > maxSweepRuns {
-			return nil, fail("parameters", "the cross product has more than %d runs; split the sweep", maxSweepRuns)
+			return nil, sweepError(b.name, "parameters", "the cross product has more than %d runs; split the sweep", maxSweepRuns)
 		}
 	}
+	var runs []SweepRun
 	width := max(3, len(strconv.Itoa(total)))
 	idx := make([]int, len(params))
 	for r := 1; r <= total; r++ {
@@ -333,13 +378,13 @@ func LoadSweep(data []byte, name, dir string, kd KernelDefaults) (*Sweep, error)
 			run.Settings = append(run.Settings, SweepSetting{Parameter: p.Label(), Value: p.parsed[idx[k]].text})
 		}
 		run.Name = sweepRunName(r, width, run.Settings)
-		cfg, err := sb.build(choices, true)
+		cfg, err := b.build(choices, true)
 		if err != nil {
-			return nil, fail("parameters", "run %d (%s): %v", r, sweepDescribe(run.Settings), err)
+			return nil, sweepError(b.name, "parameters", "run %d (%s): %v", r, sweepDescribe(run.Settings), err)
 		}
-		cfg.Source = fmt.Sprintf("%s, run %d of sweep %s", base.Source, r, name)
+		cfg.Source = fmt.Sprintf("%s, run %d of sweep %s", b.base.Source, r, b.name)
 		run.Config = cfg
-		sw.Runs = append(sw.Runs, run)
+		runs = append(runs, run)
 		// Advance the odometer: the last parameter varies fastest.
 		for k := len(params) - 1; k >= 0; k-- {
 			if idx[k]++; idx[k] < len(params[k].parsed) {
@@ -348,7 +393,7 @@ func LoadSweep(data []byte, name, dir string, kd KernelDefaults) (*Sweep, error)
 			idx[k] = 0
 		}
 	}
-	return sw, nil
+	return runs, nil
 }
 
 // maxSweepRuns bounds the cross product.

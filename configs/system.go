@@ -46,8 +46,9 @@ type Unit struct {
 	GPU *GPUResources `json:"gpu,omitempty" yaml:"gpu,omitempty"`
 }
 
-// GPUResources are the block-scheduling resources of a GPU
-// (gpu-scheduling.md, "Resources of the TX2 GPU").
+// GPUResources are the block-scheduling resources of a GPU (for the TX2:
+// Amert et al., "GPU Scheduling on the NVIDIA TX2: Hidden Details
+// Revealed", RTSS 2017, and the limits of CUDA compute capability 6.2).
 type GPUResources struct {
 	SMs                  int  `json:"sms" yaml:"sms"`
 	CoresPerSM           int  `json:"cores_per_sm" yaml:"cores_per_sm"`
@@ -65,8 +66,8 @@ func TX2GPU() GPUResources {
 		RegistersPerSM: 65536, CopyEngines: 1, MaxThreadsPerBlock: 1024, MaxSharedMemPerBlock: 48 << 10}
 }
 
-// Memory holds the memory-contention model of the challenge (waters2019.md,
-// "Memory contention"): per 64-byte line, a core of kind k pays
+// Memory holds the memory-contention model of the WATERS 2019 challenge
+// (docs/contention.md, "challenge"): per 64-byte line, a core of kind k pays
 // Baseline + PerCore·#C + CopyEngine·bGPU, the copy engine pays
 // CopyEngine.Baseline + CopyEngine.PerCore·#C.
 type Memory struct {
@@ -213,7 +214,8 @@ const (
 )
 
 // Mapping places tasks on units. A GPU task mapped to a CPU core is merged
-// with its offloading task (waters2019.md, design-space convention); the
+// with its offloading task (the convention of the challenge text's
+// appendix, see the package documentation); the
 // offloading task then needs no entry.
 type Mapping struct {
 	Units         []Placement      `json:"units" yaml:"units"`

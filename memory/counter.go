@@ -3,6 +3,8 @@ package memory
 import (
 	"math"
 	"math/bits"
+
+	"github.com/hetmap/hetmap/internal/sat"
 )
 
 // Counter computes Window.Interference incrementally, for a response-time
@@ -133,8 +135,8 @@ func (u *unitState) setFloor() {
 	var requests, phases int64
 	for k := range u.ic.Tasks {
 		d := &u.ic.Tasks[k]
-		requests = satAdd(requests, nonneg(d.Lines))
-		phases = satAdd(phases, satAdd(nonneg(d.Phases), nonneg(d.Splits)))
+		requests = sat.Add(requests, nonneg(d.Lines))
+		phases = sat.Add(phases, sat.Add(nonneg(d.Phases), nonneg(d.Splits)))
 	}
 	u.requests, u.phases, u.floor = requests, phases, true
 }
@@ -168,7 +170,7 @@ func (c *Counter) Interference(t, n, pauses int64, count Count) int64 {
 	}
 	cores, ce := c.Overlaps(t, n, pauses, count)
 	w := c.w
-	return satAdd(satMul(nonneg(w.Core.PerCore), cores), satMul(nonneg(w.Core.CopyEngine), ce))
+	return sat.Add(sat.Mul(nonneg(w.Core.PerCore), cores), sat.Mul(nonneg(w.Core.CopyEngine), ce))
 }
 
 // Overlaps returns the two counts that Interference weighs: Σ_c O_c(t)
@@ -226,7 +228,7 @@ func (c *Counter) Overlaps(t, n, pauses int64, count Count) (cores, copyEngine i
 		if i == last {
 			copyEngine = o
 		} else {
-			cores = satAdd(cores, o)
+			cores = sat.Add(cores, o)
 		}
 	}
 	return cores, copyEngine
@@ -254,12 +256,12 @@ func (c *Counter) foldMargins(u *unitState) {
 	}
 	u.pending = false
 	n := u.pendN
-	x := satMul(u.requests, nonneg(u.ic.Latency))
+	x := sat.Mul(u.requests, nonneg(u.ic.Latency))
 	b := nonneg(c.w.Core.Baseline)
-	need, twoP := u.pendNeed, satMul(2, u.phases) // need = n − pauses may be negative
+	need, twoP := u.pendNeed, sat.Mul(2, u.phases) // need = n − pauses may be negative
 	var margin int64
 	if need > twoP {
-		y := satMul(need-twoP, b)
+		y := sat.Mul(need-twoP, b)
 		margin = x - y // ≥ 0: the time count was at least n
 		if b > 0 && y == math.MaxInt64 {
 			margin = 0 // saturated: no margin can be shown
@@ -267,9 +269,9 @@ func (c *Counter) foldMargins(u *unitState) {
 	} else {
 		deficit := twoP - max(need, 0)
 		if need < 0 {
-			deficit = satAdd(twoP, -need)
+			deficit = sat.Sub(twoP, need)
 		}
-		margin = satAdd(x, satMul(deficit, b))
+		margin = sat.Add(x, sat.Mul(deficit, b))
 	}
 	if b == 0 {
 		margin = math.MaxInt64 // the time count is unbounded
@@ -327,7 +329,7 @@ func (c *Counter) allOverlap(u *unitState, n, pauses int64, count Count) bool {
 // x ≥ (n − 2P − pauses)·b, with x = A·Latency in 128 bits.
 func (c *Counter) timeReaches(u *unitState, n, pauses int64) bool {
 	b := c.w.Core.Baseline
-	slack := satAdd(satMul(2, u.phases), pauses)
+	slack := sat.Add(sat.Mul(2, u.phases), pauses)
 	if b <= 0 || n <= slack {
 		return true
 	}
@@ -341,13 +343,13 @@ func (c *Counter) timeReaches(u *unitState, n, pauses int64) bool {
 // floor(x/b) + 2P, without the call's pauses).
 func (c *Counter) refined(u *unitState, n, pauses int64) int64 {
 	if u.time >= 0 {
-		return min(n, satAdd(u.time, pauses))
+		return min(n, sat.Add(u.time, pauses))
 	}
 	if c.timeReaches(u, n, pauses) {
 		return n
 	}
 	u.time = timeCount(u.requests, u.ic.Latency, c.w.Core.Baseline, u.phases, 0)
-	return min(n, satAdd(u.time, pauses))
+	return min(n, sat.Add(u.time, pauses))
 }
 
 // refresh recomputes the sums of unit u for a window of length t ≥ 0.
@@ -366,7 +368,7 @@ func (c *Counter) refresh(u *unitState, t int64) {
 		}
 		lo, hi = max(lo, j.lo), min(hi, j.hi)
 		requests = mulAdd(requests, j.jobs, nonneg(d.Lines))
-		phases = mulAdd(phases, j.jobs, satAdd(nonneg(d.Phases), nonneg(d.Splits)))
+		phases = mulAdd(phases, j.jobs, sat.Add(nonneg(d.Phases), nonneg(d.Splits)))
 	}
 	u.lo, u.hi, u.requests, u.phases, u.time, u.floor = lo, hi, requests, phases, -1, false
 }
@@ -404,12 +406,12 @@ func (j *jobState) move(d *Demand, t int64) {
 // mulAdd returns acc + a·b for acc, a, b ≥ 0, saturating at
 // math.MaxInt64: with plain arithmetic where no overflow is possible (the
 // common case, kept cheap for the refresh of every window), else with
-// satMul and satAdd.
+// sat.Mul and sat.Add.
 func mulAdd(acc, a, b int64) int64 {
 	if a < 1<<31 && b < 1<<31 && acc < 1<<62 {
 		return acc + a*b // a·b < 2^62
 	}
-	return satAdd(acc, satMul(a, b))
+	return sat.Add(acc, sat.Mul(a, b))
 }
 
 // maxSteps is how many intervals move steps before it divides instead.
@@ -428,7 +430,7 @@ func jobsInterval(d *Demand, t int64) (jobs, lo, hi int64) {
 	}
 	// (η−1)·T < t + R ≤ η·T: (η−1)·T cannot overflow, η·T can.
 	// Beyond t = math.MaxInt64 − R, t + R overflows (the branch above).
-	return jobs, (jobs-1)*d.Period - r, satMul(jobs, d.Period) - r
+	return jobs, (jobs-1)*d.Period - r, sat.Mul(jobs, d.Period) - r
 }
 
 func b2i(b bool) int {

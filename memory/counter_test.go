@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/sat"
 )
 
 // TestCounterMatchesWindow checks the incremental Counter against the
@@ -28,7 +30,7 @@ func TestCounterMatchesWindow(t *testing.T) {
 			case 2:
 				tw = -rng.Int63n(100) // negative: as 0
 			default:
-				tw = satAdd(nonneg(tw), rng.Int63n(2*ms))
+				tw = sat.Add(nonneg(tw), rng.Int63n(2*ms))
 				n += rng.Int63n(100)
 			}
 			pz := int64(0)
@@ -42,7 +44,7 @@ func TestCounterMatchesWindow(t *testing.T) {
 				}
 				var cores int64
 				for k := range w.Cores {
-					cores = satAdd(cores, w.Overlap(&w.Cores[k], tw, n, pz, count).Count)
+					cores = sat.Add(cores, w.Overlap(&w.Cores[k], tw, n, pz, count).Count)
 				}
 				ce := w.Overlap(&w.CopyEngine, tw, n, pz, count).Count
 				if gc, gce := ctr.Overlaps(tw, n, pz, count); gc != cores || gce != ce {
@@ -200,7 +202,7 @@ func FuzzInterference(f *testing.F) {
 		}
 		var ctr Counter
 		ctr.Reset(&w)
-		for _, t2 := range []int64{tw, tw / 2, satAdd(nonneg(tw), period)} {
+		for _, t2 := range []int64{tw, tw / 2, sat.Add(nonneg(tw), period)} {
 			var prev int64 = math.MaxInt64
 			for _, count := range counts {
 				got := w.Interference(t2, n, 0, count)
@@ -235,7 +237,7 @@ func TestCounterSlack(t *testing.T) {
 			if rng.Intn(4) == 0 {
 				tw = rng.Int63n(10 * ms)
 			} else {
-				tw = satAdd(tw, rng.Int63n(2*ms))
+				tw = sat.Add(tw, rng.Int63n(2*ms))
 			}
 			n += rng.Int63n(100)
 			calls = append(calls, call{tw, n, rng.Int63n(3) * rng.Int63n(100)})
@@ -324,7 +326,7 @@ func TestCounterMargins(t *testing.T) {
 			if rng.Intn(4) == 0 {
 				tw = rng.Int63n(10 * ms)
 			} else {
-				tw = satAdd(tw, rng.Int63n(2*ms))
+				tw = sat.Add(tw, rng.Int63n(2*ms))
 			}
 			n += rng.Int63n(100)
 			calls = append(calls, call{tw, n, rng.Int63n(3) * rng.Int63n(100)})
@@ -353,11 +355,11 @@ func TestCounterMargins(t *testing.T) {
 				}
 				delta := 1 + rng.Int63n(min(d.Response, 3*d.Period))
 				jobs := (delta + d.Period - 1) / d.Period
-				dA = satAdd(dA, satMul(jobs, d.Lines))
-				dP = satAdd(dP, satMul(jobs, d.Phases+d.Splits))
+				dA = sat.Add(dA, sat.Mul(jobs, d.Lines))
+				dP = sat.Add(dP, sat.Mul(jobs, d.Phases+d.Splits))
 				d.Response -= delta
 			}
-			fits := satAdd(satMul(dA, ic.Latency), satMul(2*dP, w.Core.Baseline)) <= st.TimeMargin &&
+			fits := sat.Add(sat.Mul(dA, ic.Latency), sat.Mul(2*dP, w.Core.Baseline)) <= st.TimeMargin &&
 				(count != RequestCount || dA <= st.RequestMargin)
 			if !fits || dA+dP == 0 {
 				for j := range ic.Tasks {
@@ -428,7 +430,7 @@ func TestCounterUntil(t *testing.T) {
 		ctr.Reset(&w)
 		tw, n := randTN(rng)
 		for step := 0; step < 20; step++ {
-			tw = satAdd(tw, rng.Int63n(2*ms))
+			tw = sat.Add(tw, rng.Int63n(2*ms))
 			count := counts[rng.Intn(3)]
 			pz := rng.Int63n(3) * rng.Int63n(100)
 			a, b := ctr.Overlaps(tw, n, pz, count)
@@ -438,11 +440,11 @@ func TestCounterUntil(t *testing.T) {
 			}
 			for _, u := range []int64{tw, until, tw + rng.Int63n(min(until-tw, 10*ms)+1)} {
 				if u == math.MaxInt64 {
-					u = satAdd(tw, 100*ms)
+					u = sat.Add(tw, 100*ms)
 				}
 				var cores int64
 				for k := range w.Cores {
-					cores = satAdd(cores, w.Overlap(&w.Cores[k], u, n, pz, count).Count)
+					cores = sat.Add(cores, w.Overlap(&w.Cores[k], u, n, pz, count).Count)
 				}
 				ce := w.Overlap(&w.CopyEngine, u, n, pz, count).Count
 				if cores != a || ce != b {

@@ -4,7 +4,7 @@
 // engine needs to move 64-byte lines between DRAM and the unit, the
 // read/execute/write phases of a runnable, and the window-aware counts of
 // how many accesses of a core other cores and the copy engine can slow
-// down (the refined analysis of the project's contention spec).
+// down (hetmap's refined analysis, docs/contention.md).
 //
 // # Model
 //
@@ -131,7 +131,8 @@
 //     number at most Σ η_k·splits(k), with splits(k) = 1 + self-suspensions
 //     per job ([Footprint.OnCore]). Touching phases only merge intervals. The copy
 //     engine serves one copy at a time without preemption: splits 0
-//     ([CopyDemand]). The contention spec's Phases_c adds 1 per job; that is
+//     ([CopyDemand]). The first formulation of the count
+//     (docs/contention.md) added 1 per job; that is
 //     this count for tasks that do not suspend, but a self-suspending task
 //     can cut a lower-priority phase twice per job, and
 //     TestTraceSuspensionSplits shows a trace in which +1 would undercount
@@ -150,7 +151,7 @@
 //     one of its pauses, at most Pauses_p(t) in all. So at most
 //     floor(Busy_c(t)/b) + 2·Phases_c(t) + Pauses_p(t) of p's accesses
 //     overlap c's memory phases, and no more than all of them, N_p(t).
-//     (Without the pauses the count is the contention spec's; it
+//     (Without the pauses the count is that first formulation's; it
 //     undercounts when nested preemptions leave several paused accesses to
 //     resume inside one busy interval, which
 //     optimizer's TestRefinedPausedAccesses shows in simulation.)

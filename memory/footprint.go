@@ -3,6 +3,8 @@ package memory
 import (
 	"fmt"
 	"math"
+
+	"github.com/hetmap/hetmap/internal/sat"
 )
 
 // Footprint is what one job of a task moves between DRAM and its core: its
@@ -90,8 +92,8 @@ func labelLines(labels []string, lines map[string]int64) (int64, error) {
 // ones an asynchronously offloading task runs after it resumes),
 // saturating at math.MaxInt64.
 func (f *Footprint) Add(g Footprint) {
-	f.Lines = satAdd(nonneg(f.Lines), nonneg(g.Lines))
-	f.Phases = satAdd(nonneg(f.Phases), nonneg(g.Phases))
+	f.Lines = sat.Add(nonneg(f.Lines), nonneg(g.Lines))
+	f.Phases = sat.Add(nonneg(f.Phases), nonneg(g.Phases))
 }
 
 // OnCore returns the Demand of a task with this footprint on an
@@ -102,7 +104,7 @@ func (f *Footprint) Add(g Footprint) {
 // preempt, and so cut in two, one memory phase of a lower-priority job.
 func (f Footprint) OnCore(period, response, suspensions int64) Demand {
 	return Demand{Period: period, Response: response, Lines: f.Lines, Phases: f.Phases,
-		Splits: satAdd(1, nonneg(suspensions))}
+		Splits: sat.Add(1, nonneg(suspensions))}
 }
 
 // CopyDemand returns the Demand of a GPU task on the copy engine: period T,
@@ -112,7 +114,7 @@ func (f Footprint) OnCore(period, response, suspensions int64) Demand {
 // copy at a time and does not preempt it, so Splits is 0.
 func CopyDemand(period, response, copyInLines, copyOutLines int64) Demand {
 	d := Demand{Period: period, Response: response,
-		Lines: satAdd(nonneg(copyInLines), nonneg(copyOutLines))}
+		Lines: sat.Add(nonneg(copyInLines), nonneg(copyOutLines))}
 	if copyInLines > 0 {
 		d.Phases++
 	}

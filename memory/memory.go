@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"math/bits"
+
+	"github.com/hetmap/hetmap/internal/sat"
 )
 
 // DefaultLineSize is the size in bytes of one DRAM line in the challenge.
@@ -75,9 +77,9 @@ func (p CopyEngineParams) Validate() error {
 // interferingCores is nevertheless treated as 0, and the result saturates
 // at math.MaxInt64, so it is never negative.
 func LineLatency(p CoreParams, interferingCores int, copyEngineActive bool) int64 {
-	lat := satAdd(nonneg(p.Baseline), satMul(nonneg(p.PerCore), clampCount(interferingCores)))
+	lat := sat.Add(nonneg(p.Baseline), sat.Mul(nonneg(p.PerCore), clampCount(interferingCores)))
 	if copyEngineActive {
-		lat = satAdd(lat, nonneg(p.CopyEngine))
+		lat = sat.Add(lat, nonneg(p.CopyEngine))
 	}
 	return lat
 }
@@ -87,7 +89,7 @@ func LineLatency(p CoreParams, interferingCores int, copyEngineActive bool) int6
 // with Validate; a negative parameter or interferingCores is nevertheless
 // treated as 0, and the result saturates at math.MaxInt64.
 func CopyLineLatency(p CopyEngineParams, interferingCores int) int64 {
-	return satAdd(nonneg(p.Baseline), satMul(nonneg(p.PerCore), clampCount(interferingCores)))
+	return sat.Add(nonneg(p.Baseline), sat.Mul(nonneg(p.PerCore), clampCount(interferingCores)))
 }
 
 // Lines returns the number of lines of lineSize bytes that a label of
@@ -168,7 +170,7 @@ type Phases struct {
 // without error the sum never overflows; for other non-negative values it
 // saturates at math.MaxInt64.
 func (p Phases) Total() int64 {
-	return satAdd(satAdd(nonneg(p.Read), nonneg(p.Execute)), nonneg(p.Write))
+	return sat.Add(sat.Add(nonneg(p.Read), nonneg(p.Execute)), nonneg(p.Write))
 }
 
 // RunnablePhases returns the phases of a runnable that reads readLines lines,
@@ -206,36 +208,3 @@ func nonneg(x int64) int64 {
 
 // clampCount converts a count of cores to int64, treating negatives as 0.
 func clampCount(n int) int64 { return nonneg(int64(n)) }
-
-// satAdd returns a+b for a, b ≥ 0, saturating at math.MaxInt64.
-func satAdd(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}
-
-// satMul returns a·b for a, b ≥ 0, saturating at math.MaxInt64. The
-// product is formed in 128 bits: a multiplication, where a test against
-// math.MaxInt64/b would cost a division.
-func satMul(a, b int64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi != 0 || lo > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(lo)
-}
-
-// mulDiv returns floor(a·b/c) for a, b ≥ 0 and c > 0, forming the product
-// in 128 bits and saturating at math.MaxInt64.
-func mulDiv(a, b, c int64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi >= uint64(c) { // the quotient does not fit in 64 bits
-		return math.MaxInt64
-	}
-	q, _ := bits.Div64(hi, lo, uint64(c))
-	if q > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(q)
-}

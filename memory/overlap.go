@@ -3,6 +3,8 @@ package memory
 import (
 	"errors"
 	"math"
+
+	"github.com/hetmap/hetmap/internal/sat"
 )
 
 // ErrPeriod reports a Demand whose period is not positive.
@@ -187,7 +189,7 @@ func (c *Interferer) Requests(t int64) int64 {
 // (saturating at math.MaxInt64).
 func (c *Interferer) Busy(t int64) int64 {
 	a, _ := c.sums(t)
-	return satMul(a, nonneg(c.Latency))
+	return sat.Mul(a, nonneg(c.Latency))
 }
 
 // Phases returns Phases(t) = Σ_k η_k(t)·(phases(k) + splits(k)), a bound on
@@ -203,8 +205,8 @@ func (c *Interferer) sums(t int64) (requests, phases int64) {
 	for k := range c.Tasks {
 		d := &c.Tasks[k]
 		n := d.Jobs(t)
-		requests = satAdd(requests, satMul(n, nonneg(d.Lines)))
-		phases = satAdd(phases, satMul(n, satAdd(nonneg(d.Phases), nonneg(d.Splits))))
+		requests = sat.Add(requests, sat.Mul(n, nonneg(d.Lines)))
+		phases = sat.Add(phases, sat.Mul(n, sat.Add(nonneg(d.Phases), nonneg(d.Splits))))
 	}
 	return requests, phases
 }
@@ -330,10 +332,10 @@ func (w *Window) Overlap(c *Interferer, t, n, pauses int64, count Count) Overlap
 func (w *Window) Interference(t, n, pauses int64, count Count) int64 {
 	var cores int64
 	for i := range w.Cores {
-		cores = satAdd(cores, w.Overlap(&w.Cores[i], t, n, pauses, count).Count)
+		cores = sat.Add(cores, w.Overlap(&w.Cores[i], t, n, pauses, count).Count)
 	}
 	ce := w.Overlap(&w.CopyEngine, t, n, pauses, count).Count
-	return satAdd(satMul(nonneg(w.Core.PerCore), cores), satMul(nonneg(w.Core.CopyEngine), ce))
+	return sat.Add(sat.Mul(nonneg(w.Core.PerCore), cores), sat.Mul(nonneg(w.Core.CopyEngine), ce))
 }
 
 // timeCount returns floor(requests·latency/baseline) + 2·phases + pauses,
@@ -346,6 +348,6 @@ func timeCount(requests, latency, baseline, phases, pauses int64) int64 {
 	if baseline <= 0 {
 		return math.MaxInt64
 	}
-	q := mulDiv(nonneg(requests), nonneg(latency), baseline)
-	return satAdd(satAdd(q, satMul(2, phases)), nonneg(pauses))
+	q := sat.MulDiv(nonneg(requests), nonneg(latency), baseline)
+	return sat.Add(sat.Add(q, sat.Mul(2, phases)), nonneg(pauses))
 }

@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/sat"
 )
 
 // randDemand draws a task of an interfering core (or, with copy, a GPU
@@ -109,9 +111,9 @@ func TestOverlapOrder(t *testing.T) {
 				active++
 			}
 		}
-		conv := satMul(w.Core.PerCore, satMul(n, active))
+		conv := sat.Mul(w.Core.PerCore, sat.Mul(n, active))
 		if w.CopyEngine.Active() {
-			conv = satAdd(conv, satMul(w.Core.CopyEngine, n))
+			conv = sat.Add(conv, sat.Mul(w.Core.CopyEngine, n))
 		}
 		// The sums may saturate in a different order; compare only
 		// where neither does.
@@ -126,7 +128,7 @@ func TestOverlapOrder(t *testing.T) {
 				if j == len(all)-1 {
 					ce = o.Count
 				} else {
-					cores = satAdd(cores, o.Count)
+					cores = sat.Add(cores, o.Count)
 				}
 				checkTerms(t, o, count)
 				if k > 0 {
@@ -136,7 +138,7 @@ func TestOverlapOrder(t *testing.T) {
 					}
 				}
 			}
-			if want := satAdd(satMul(w.Core.PerCore, cores), satMul(w.Core.CopyEngine, ce)); want != total[k] {
+			if want := sat.Add(sat.Mul(w.Core.PerCore, cores), sat.Mul(w.Core.CopyEngine, ce)); want != total[k] {
 				t.Fatalf("%+v: I under %v = %d, from Overlap %d", w, count, total[k], want)
 			}
 		}
@@ -194,11 +196,11 @@ func TestOverlapMonotone(t *testing.T) {
 		}},
 		{"phases", func(w *Window, d *Demand) { d.Phases += 1 + rng.Int63n(3) }},
 		{"splits", func(w *Window, d *Demand) { d.Splits += 1 }},
-		{"response", func(w *Window, d *Demand) { d.Response = satAdd(d.Response, grow()*us) }},
+		{"response", func(w *Window, d *Demand) { d.Response = sat.Add(d.Response, grow()*us) }},
 		{"period", func(w *Window, d *Demand) { d.Period = max(1, d.Period-rng.Int63n(d.Period)) }},
 		{"latency", func(w *Window, d *Demand) {
 			for _, c := range interferers(w) {
-				c.Latency = satAdd(c.Latency, rng.Int63n(10_000))
+				c.Latency = sat.Add(c.Latency, rng.Int63n(10_000))
 			}
 		}},
 		{"task", func(w *Window, d *Demand) {

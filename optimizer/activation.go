@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/sat"
 	"github.com/hetmap/hetmap/rta"
 )
 
@@ -110,11 +111,11 @@ func (e *Evaluator) activations(a *Assignment, r *Result) error {
 					// completions may give the activator other priority
 					// orders and a smaller R, so the cut uses what every
 					// order and completion must give it: R ≥ J + C + S.
-					j = satAdd(j, satAdd(src.Jitter, satAdd(src.C, src.Suspension)))
+					j = sat.Add(j, sat.Add(src.Jitter, sat.Add(src.C, src.Suspension)))
 				case !src.Verdict.Bounded():
 					j = rta.MaxTime
 				default:
-					j = satAdd(j, src.R)
+					j = sat.Add(j, src.R)
 				}
 				j = min(j, rta.MaxTime)
 				if j != r.Tasks[i].Jitter {

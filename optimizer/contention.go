@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/hetmap/hetmap/internal/sat"
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -91,9 +92,9 @@ func (e *Evaluator) ContentionDetail(r *Result) ([]TaskContention, error) {
 				io := InterfererOverlap{Unit: v, Name: e.units[v].name, Active: w.Cores[c].Active(),
 					Refined: w.Overlap(&w.Cores[c], tc.Window, n, p, memory.RefinedCount),
 					Request: w.Overlap(&w.Cores[c], tc.Window, n, p, memory.RequestCount)}
-				cores[0] = satAdd(cores[0], w.Overlap(&w.Cores[c], tc.Window, n, p, memory.ChallengeCount).Count)
-				cores[1] = satAdd(cores[1], io.Refined.Count)
-				cores[2] = satAdd(cores[2], io.Request.Count)
+				cores[0] = sat.Add(cores[0], w.Overlap(&w.Cores[c], tc.Window, n, p, memory.ChallengeCount).Count)
+				cores[1] = sat.Add(cores[1], io.Refined.Count)
+				cores[2] = sat.Add(cores[2], io.Request.Count)
 				tc.Interferers = append(tc.Interferers, io)
 			}
 			if len(w.CopyEngine.Tasks) > 0 {
@@ -106,7 +107,7 @@ func (e *Evaluator) ContentionDetail(r *Result) ([]TaskContention, error) {
 			charge := func(c int) int64 {
 				cc, cce := cores[c], ce[c]
 				if e.fixedC >= 0 {
-					cc = satMul(n, int64(e.fixedC))
+					cc = sat.Mul(n, int64(e.fixedC))
 					if c > 0 {
 						cc = min(cores[c], cc)
 					}
@@ -117,7 +118,7 @@ func (e *Evaluator) ContentionDetail(r *Result) ([]TaskContention, error) {
 				case 1:
 					cce = n
 				}
-				return satAdd(satMul(k, cc), satMul(sGPU, cce))
+				return sat.Add(sat.Mul(k, cc), sat.Mul(sGPU, cce))
 			}
 			tc.Challenge, tc.Refined, tc.Request = charge(0), charge(1), charge(2)
 			out = append(out, tc)
@@ -230,7 +231,7 @@ func (e *Evaluator) countedDemand(r *Result) {
 			}
 			h = h / g * t
 		}
-		want := satMul(longest, demandHorizons)
+		want := sat.Mul(longest, demandHorizons)
 		if h == 0 {
 			h = want
 		} else if h < want {
@@ -247,19 +248,19 @@ func (e *Evaluator) countedDemand(r *Result) {
 				if tr.Suspension > 0 {
 					readies = 2
 				}
-				c0 = satAdd(c0, satMul(jobs, satAdd(satAdd(tr.Compute, tr.Memory), tr.GPUWait)))
-				n = satAdd(n, satMul(jobs, tr.Lines))
-				pauses = satAdd(pauses, satMul(jobs, readies))
+				c0 = sat.Add(c0, sat.Mul(jobs, sat.Add(sat.Add(tr.Compute, tr.Memory), tr.GPUWait)))
+				n = sat.Add(n, sat.Mul(jobs, tr.Lines))
+				pauses = sat.Add(pauses, sat.Mul(jobs, readies))
 			}
 			var cores, ce int64
 			for c := range w.Cores {
-				cores = satAdd(cores, w.Overlap(&w.Cores[c], t, n, pauses, count).Count)
+				cores = sat.Add(cores, w.Overlap(&w.Cores[c], t, n, pauses, count).Count)
 			}
 			if len(w.CopyEngine.Tasks) > 0 {
 				ce = w.Overlap(&w.CopyEngine, t, n, pauses, count).Count
 			}
 			if e.fixedC >= 0 {
-				fixed := satMul(n, int64(e.fixedC))
+				fixed := sat.Mul(n, int64(e.fixedC))
 				if count == memory.ChallengeCount {
 					cores = fixed
 				} else {
@@ -272,7 +273,7 @@ func (e *Evaluator) countedDemand(r *Result) {
 			case 1:
 				ce = n
 			}
-			return satAdd(c0, satAdd(satMul(k, cores), satMul(sGPU, ce)))
+			return sat.Add(c0, sat.Add(sat.Mul(k, cores), sat.Mul(sGPU, ce)))
 		}
 		r.Units[u].Demand = float64(demand(2*h)-demand(h)) / float64(h)
 	}
@@ -315,8 +316,8 @@ func (e *Evaluator) windowAccesses(r *Result, u, i int) (n, pauses int64) {
 		if j0 < rta.MaxTime && w < rta.MaxTime {
 			jobs = (w + j0 + o.T - 1) / o.T
 		}
-		n = satAdd(n, satMul(jobs, o.Lines))
-		pauses = satAdd(pauses, satMul(satAdd(jobs, extra), readies))
+		n = sat.Add(n, sat.Mul(jobs, o.Lines))
+		pauses = sat.Add(pauses, sat.Mul(sat.Add(jobs, extra), readies))
 	}
 	return n, pauses
 }

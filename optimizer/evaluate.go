@@ -3,8 +3,8 @@ package optimizer
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 
+	"github.com/hetmap/hetmap/internal/sat"
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/rta"
 	"github.com/hetmap/hetmap/rta/gpu"
@@ -264,7 +264,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		if ex == rta.Infinity {
 			ex = tr.T
 		}
-		r.Violation = satAdd(r.Violation, ex)
+		r.Violation = sat.Add(r.Violation, ex)
 	}
 	e.checkRequirements(r)
 	return nil
@@ -330,11 +330,11 @@ func (e *Evaluator) gpuSide(a *Assignment, r *Result, nCE int, ceLat int64) erro
 		tr.UnitName = e.units[e.gpuUnit].name
 		tr.Compute = resp.KernelIsolated
 		tr.Lines = gi.copyInLines + gi.copyOutLines
-		tr.Memory = satMul(tr.Lines, e.ce.Baseline)
-		tr.Contention = satMul(tr.Lines, ceLat-e.ce.Baseline)
-		tr.C = satAdd(resp.CopyIn, satAdd(resp.KernelIsolated, resp.CopyOut))
+		tr.Memory = sat.Mul(tr.Lines, e.ce.Baseline)
+		tr.Contention = sat.Mul(tr.Lines, ceLat-e.ce.Baseline)
+		tr.C = sat.Add(resp.CopyIn, sat.Add(resp.KernelIsolated, resp.CopyOut))
 		tr.R = resp.Total
-		tr.BCRT = satAdd(satMul(tr.Lines, e.ce.Baseline), gi.kernelBest)
+		tr.BCRT = sat.Add(sat.Mul(tr.Lines, e.ce.Baseline), gi.kernelBest)
 		gu.Utilisation += float64(resp.KernelIsolated) / float64(gi.period)
 		gu.CopyUtilisation += float64(resp.CopyIn+resp.CopyOut) / float64(gi.period)
 	}
@@ -351,7 +351,7 @@ func (e *Evaluator) analyseGPU(a *Assignment, r *Result, ceLat int64) (int32, er
 		}
 		gi := &e.gpus[g]
 		t := gpu.Task{Name: e.tasks[gi.task].name, Period: gi.period, Jitter: gi.jitter,
-			CopyIn: satMul(gi.copyInLines, ceLat), CopyOut: satMul(gi.copyOutLines, ceLat),
+			CopyIn: sat.Mul(gi.copyInLines, ceLat), CopyOut: sat.Mul(gi.copyOutLines, ceLat),
 			BlockTime: gi.blockTime, Blocks: gi.blocks, ThreadsPerBlock: gi.threads,
 			SharedMemPerBlock: gi.sharedMem, RegistersPerBlock: gi.registers}
 		if e.fifo {
@@ -474,7 +474,7 @@ func (e *Evaluator) coreTasksOf(a *Assignment, r *Result, u int, explicit bool) 
 		}
 		if tr.Role == OffloadSync || tr.Role == OffloadAsync {
 			gi := &e.gpus[ti.gpu]
-			gpuBest = satAdd(satMul(gi.copyInLines+gi.copyOutLines, e.ce.Baseline), gi.kernelBest)
+			gpuBest = sat.Add(sat.Mul(gi.copyInLines+gi.copyOutLines, e.ce.Baseline), gi.kernelBest)
 			resp := r.GPU[ti.gpu].Response.Total
 			if tr.Role == OffloadSync {
 				tr.GPUWait = resp
@@ -483,16 +483,16 @@ func (e *Evaluator) coreTasksOf(a *Assignment, r *Result, u int, explicit bool) 
 			}
 		}
 		tr.Compute = exec
-		tr.Memory = satMul(lines, base)
-		tr.Contention = satMul(lines, lat-base)
-		tr.C = clampTime(satAdd(satAdd(exec, satMul(lines, lat)), tr.GPUWait))
-		tr.BCRT = satAdd(satAdd(tr.Memory, bestExec), gpuBest)
+		tr.Memory = sat.Mul(lines, base)
+		tr.Contention = sat.Mul(lines, lat-base)
+		tr.C = clampTime(sat.Add(sat.Add(exec, sat.Mul(lines, lat)), tr.GPUWait))
+		tr.BCRT = sat.Add(sat.Add(tr.Memory, bestExec), gpuBest)
 		// Written in place: the task is large, and a core holds dozens.
 		t := &ts[k]
 		*t = rta.Task{C: tr.C, T: ti.period, D: tr.D, S: clampTime(tr.Suspension), J: clampTime(tr.Jitter)}
 		// Without the contention of other units: compute, the lines at the
 		// baseline latency, the busy-wait.
-		t.C0 = min(t.C, clampTime(satAdd(satAdd(exec, tr.Memory), tr.GPUWait)))
+		t.C0 = min(t.C, clampTime(sat.Add(sat.Add(exec, tr.Memory), tr.GPUWait)))
 		t.Lines, t.Access = min(lines, rta.MaxTime), min(t.C0, tr.Memory)
 		if tr.Role == OffloadAsync {
 			t.Suspensions = 1 // it waits once per job for its GPU job
@@ -638,11 +638,3 @@ func (e *Evaluator) withdrawBelow(r *Result, u int) {
 }
 
 func clampTime(v int64) int64 { return min(v, rta.MaxTime) }
-
-// satAdd adds non-negative values, saturating at math.MaxInt64.
-func satAdd(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}

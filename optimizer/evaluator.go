@@ -3,12 +3,11 @@ package optimizer
 import (
 	"errors"
 	"fmt"
-	"math"
-	"math/bits"
 	"sort"
 
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/sat"
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/rta"
 	"github.com/hetmap/hetmap/rta/gpu"
@@ -706,7 +705,7 @@ func (e *Evaluator) initGPUJitter() {
 				best = c.bestExec
 			}
 		}
-		gpuBest := satAdd(satMul(gi.copyInLines+gi.copyOutLines, e.ce.Baseline), gi.kernelBest)
+		gpuBest := sat.Add(sat.Mul(gi.copyInLines+gi.copyOutLines, e.ce.Baseline), gi.kernelBest)
 		gi.jitter = max(0, d-max(best, 0)-gpuBest)
 	}
 }
@@ -723,15 +722,6 @@ func ceilDiv(a, b int64) int64 {
 		return 0
 	}
 	return (a-1)/b + 1
-}
-
-// satMul multiplies non-negative values, saturating at math.MaxInt64.
-func satMul(a, b int64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi != 0 || lo > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(lo)
 }
 
 // TaskKind is what a task of the model is, independent of the mapping.

@@ -3,6 +3,7 @@ package optimizer
 import (
 	"math"
 
+	"github.com/hetmap/hetmap/internal/sat"
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -107,7 +108,7 @@ type coreContention struct {
 func (c *coreContention) Delay(t, n, pauses int64) (int64, int64) {
 	cores, ce := c.ctr.Overlaps(t, n, pauses, c.count)
 	if c.fixedC >= 0 {
-		cores = min(cores, satMul(max(n, 0), c.fixedC))
+		cores = min(cores, sat.Mul(max(n, 0), c.fixedC))
 	}
 	switch c.fixedCE {
 	case 0:
@@ -115,7 +116,7 @@ func (c *coreContention) Delay(t, n, pauses int64) (int64, int64) {
 	case 1:
 		ce = max(n, 0)
 	}
-	return satAdd(satMul(c.perCore, cores), satMul(c.copyEngine, ce)), max(t, c.ctr.Until())
+	return sat.Add(sat.Mul(c.perCore, cores), sat.Mul(c.copyEngine, ce)), max(t, c.ctr.Until())
 }
 
 // refine computes the response times under the refined or request count,
@@ -511,8 +512,8 @@ func (s *shrinkage) add(t *memory.Demand, d int64) {
 	}
 	s.most = max(s.most, d)
 	jobs := (d-1)/t.Period + 1
-	s.requests = satAdd(s.requests, satMul(jobs, t.Lines))
-	s.phases = satAdd(s.phases, satMul(jobs, satAdd(t.Phases, t.Splits)))
+	s.requests = sat.Add(s.requests, sat.Mul(jobs, t.Lines))
+	s.phases = sat.Add(s.phases, sat.Mul(jobs, sat.Add(t.Phases, t.Splits)))
 }
 
 // matters reports whether the shrinkage could change a count that the
@@ -524,7 +525,7 @@ func (s *shrinkage) matters(st *memory.Stability, latency, baseline int64, count
 	case !st.AllLines:
 		return true
 	}
-	if satAdd(satMul(s.requests, latency), satMul(satMul(2, s.phases), baseline)) > st.TimeMargin {
+	if sat.Add(sat.Mul(s.requests, latency), sat.Mul(sat.Mul(2, s.phases), baseline)) > st.TimeMargin {
 		return true
 	}
 	return count == memory.RequestCount && s.requests > st.RequestMargin
@@ -549,7 +550,7 @@ func (e *Evaluator) relaxed(a *Assignment, r *Result) error {
 		}
 		for k, i := range e.onCore[u] {
 			tr := &r.Tasks[i]
-			rs.resp[i] = satAdd(satAdd(satAdd(tr.Compute, tr.Memory), tr.GPUWait), tr.Suspension)
+			rs.resp[i] = sat.Add(sat.Add(sat.Add(tr.Compute, tr.Memory), tr.GPUWait), tr.Suspension)
 			rs.demands[u][k].Splits = 0 // a lower bound in every order and completion
 		}
 	}
@@ -688,7 +689,7 @@ func (e *Evaluator) copyResponse(r *Result, g int) int64 {
 	gi := &e.gpus[g]
 	pre := e.ref.resp[gi.pre]
 	if pre <= r.Tasks[gi.pre].D {
-		return min(pre, satAdd(gi.jitter, r.GPU[g].Response.Total))
+		return min(pre, sat.Add(gi.jitter, r.GPU[g].Response.Total))
 	}
 	return pre
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/sat"
 )
 
 // Chain latency requirements (configs.ChainRequirement: Amalthea's
@@ -126,7 +127,7 @@ func (e *Evaluator) checkRequirements(r *Result) {
 		}
 		if !rr.Met {
 			r.RequirementsMet = false
-			r.Violation = satAdd(r.Violation, max(excess, 1))
+			r.Violation = sat.Add(r.Violation, max(excess, 1))
 		}
 	}
 }

@@ -57,7 +57,8 @@ type ChainJSON struct {
 }
 
 // SynchronousRelease says what a job-level chain value assumes
-// (../shared/spec/chains.md, "Bounds and exact values").
+// (package chains, "Job-level values"; for any offsets, Davare et al.'s
+// bound, DAC 2007).
 const SynchronousRelease = "synchronous release: every task released at its model offset; with other offsets a chain can take longer, and davare_ns is the bound for any offsets"
 
 func valuesJSON(v chains.Values) *ChainValuesJSON {

@@ -2,7 +2,8 @@ package rta
 
 import (
 	"math"
-	"math/bits"
+
+	"github.com/hetmap/hetmap/internal/sat"
 )
 
 // Contention bounds the delay that the memory accesses of other units (other
@@ -133,14 +134,14 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 			overA = sumA > lim-a
 		}
 		sumB += h.C0 // ≤ lim − a0: it was summed into w above
-		lines = satAdd(lines, h.Lines)
+		lines = sat.Add(lines, h.Lines)
 		// A suspending task's carried-in job may become ready in the
 		// window without its work counting there: one job more.
 		jobs := int64(1)
 		if h.Readies > 1 {
 			jobs = 2
 		}
-		pauses = satAdd(pauses, satMul(jobs, h.Readies))
+		pauses = sat.Add(pauses, sat.Mul(jobs, h.Readies))
 	}
 	// The last value of I with the window lengths it holds for (at the
 	// same n): an iterate within them needs no call.
@@ -164,8 +165,8 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 			if !overB && w > bB[k] {
 				old := nB[k]
 				nB[k], bB[k], sumB = step(nB[k], bB[k], sumB, w, h.T, h.J0, h.C0)
-				lines = satAdd(lines, satMul(nB[k]-old, h.Lines))
-				pauses = satAdd(pauses, satMul(nB[k]-old, h.Readies))
+				lines = sat.Add(lines, sat.Mul(nB[k]-old, h.Lines))
+				pauses = sat.Add(pauses, sat.Mul(nB[k]-old, h.Readies))
 				overB = sumB > lim-a0
 			}
 		}
@@ -176,7 +177,7 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 			}
 			return exceededC(stop+t.J, hp)
 		}
-		nAcc := satAdd(t.Lines, lines)
+		nAcc := sat.Add(t.Lines, lines)
 		var delay int64
 		next := int64(math.MaxInt64)
 		if !overB {
@@ -185,7 +186,7 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 				lastN, lastP, lastDelay, lastUntil = nAcc, pauses, max(0, d), until
 			}
 			delay = lastDelay
-			next = satAdd(a0+sumB, delay) // a0 + sumB ≤ 2^62
+			next = sat.Add(a0+sumB, delay) // a0 + sumB ≤ 2^62
 		}
 		fromC := false
 		if !overA && a+sumA <= next {
@@ -237,21 +238,4 @@ func exceededC(r int64, hp []Interferer) (int64, Status) {
 // utilisationAtLeastOne does for C.
 func utilisationC0AtLeastOne(hp []Interferer) bool {
 	return demandAtLeastOne(hp, func(h *Interferer) (int64, int64) { return h.C0, h.T })
-}
-
-// satAdd returns a+b for a, b ≥ 0, saturating at math.MaxInt64.
-func satAdd(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}
-
-// satMul returns a·b for a, b ≥ 0, saturating at math.MaxInt64.
-func satMul(a, b int64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi != 0 || lo > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(lo)
 }

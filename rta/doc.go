@@ -120,7 +120,7 @@
 // together; the core's Contention gives I(t, n), a bound on the delay its
 // accesses suffer in any window of length t in which its jobs make at most
 // n of them (package memory computes it per interfering core and copy
-// engine, with the counts of the project's contention spec). The response
+// engine, with the counts of docs/contention.md). The response
 // time is then the least fixed point of
 //
 //	w = min( f_C(w), f_0(w) ),   R = w + J

@@ -60,7 +60,10 @@
 //
 // # CUDA Scheduling Examiner scenarios (JSON)
 //
-// The format is that of shared/spec/gpu-scheduling.md. Each benchmark is a
+// The format is that of the scenario files of the CUDA Scheduling Examiner,
+// the tool with which Amert et al. (RTSS 2017) inferred the TX2's rules
+// (github.com/yalue/cuda_scheduling_examiner_mirror, its configs folder and
+// README). Each benchmark is a
 // host thread with a stream of its own (the NULL stream, shared by all, for
 // timer_spin_default_stream.so). Plugins:
 //
@@ -88,8 +91,9 @@
 //     Warning that names the benchmark, its label and the plugin.
 //
 // Copy times: a copy of n bytes takes ceil(n / 64) × Options.CopyLineTime,
-// 3 ns by default: the copy engine's latency per 64-byte line of
-// waters2019.md with no interfering core, about 21.3 GB/s. The small copies
+// 3 ns by default: the copy engine's latency per 64-byte line in the
+// WATERS 2019 Industrial Challenge (Hamann et al., "WATERS Industrial
+// Challenge 2019") with no interfering core, about 21.3 GB/s. The small copies
 // with which the plugins read back their timing records are not modelled.
 //
 // Times: release_time is in seconds after the start (rounded to the

@@ -18,7 +18,7 @@ import (
 type Options struct {
 	// CopyLineTime is the copy engine's time per 64-byte line, in ns. A copy
 	// of n bytes takes ceil(n/64)·CopyLineTime (at least 1 ns). Default 3 ns:
-	// Lat(CE, 64 B) of waters2019.md with no interfering core (about
+	// Lat(CE, 64 B) of the WATERS 2019 challenge with no interfering core (about
 	// 21.3 GB/s).
 	CopyLineTime int64
 	// MaxIterations caps the iterations simulated per benchmark (default
@@ -251,15 +251,7 @@ func (ex *examiner) benchmark(o obj, idx, depth int, rs runSettings, release int
 	}
 	priority := gpusim.PriorityLow
 	if hasPrio {
-		switch {
-		case prio <= -1:
-			priority = gpusim.PriorityHigh
-			if prio < -1 {
-				ex.warn(idx, o.path, label, plugin, "stream_priority %d is clamped to -1 (the TX2 has two levels)", prio)
-			}
-		case prio > 0:
-			ex.warn(idx, o.path, label, plugin, "stream_priority %d is clamped to 0 (the TX2 has two levels)", prio)
-		}
+		priority = ex.streamPriority(o, idx, label, plugin, prio)
 	}
 	var entries []entry
 	null := false
@@ -282,17 +274,7 @@ func (ex *examiner) benchmark(o obj, idx, depth int, rs runSettings, release int
 	case "multikernel.so":
 		entries = ex.multikernel(o, idx, label, plugin)
 	case "task_host.so":
-		if depth >= 4 {
-			o.ps.add(o.sub("additional_info"), "task_host.so nested more than 4 deep")
-			return
-		}
-		info, ok := o.m["additional_info"].(map[string]any)
-		if !ok {
-			o.ps.add(o.sub("additional_info"), "task_host.so needs a configuration object, got %s", jsonKind(o.m["additional_info"]))
-			return
-		}
-		ex.warn(idx, o.path, label, plugin, "its benchmarks are simulated as threads of the same process")
-		ex.config(obj{path: o.sub("additional_info"), m: info, ps: o.ps}, depth+1, relNS, label+" / ")
+		ex.taskHost(o, idx, depth, label, plugin, relNS)
 		return
 	case "counter_spin.so":
 		ex.warn(idx, o.path, label, plugin, "skipped: it spins for a number of loop iterations, not a time, so its block time is unknown")
@@ -309,6 +291,39 @@ func (ex *examiner) benchmark(o obj, idx, depth int, rs runSettings, release int
 		priority = gpusim.PriorityLow
 	}
 	ex.addHost(o, idx, label, plugin, entries, null, priority, rs, relNS)
+}
+
+// streamPriority maps the stream_priority prio of benchmark o to the TX2's
+// two levels: −1 and below high, 0 and above low, with a warning for a
+// value it clamps.
+func (ex *examiner) streamPriority(o obj, idx int, label, plugin string, prio int64) gpusim.Priority {
+	switch {
+	case prio <= -1:
+		if prio < -1 {
+			ex.warn(idx, o.path, label, plugin, "stream_priority %d is clamped to -1 (the TX2 has two levels)", prio)
+		}
+		return gpusim.PriorityHigh
+	case prio > 0:
+		ex.warn(idx, o.path, label, plugin, "stream_priority %d is clamped to 0 (the TX2 has two levels)", prio)
+	}
+	return gpusim.PriorityLow
+}
+
+// taskHost reads the nested configuration of a task_host.so benchmark o
+// (at most 4 deep): its benchmarks are added as threads of this process,
+// released relNS after the start, their labels prefixed with this one's.
+func (ex *examiner) taskHost(o obj, idx, depth int, label, plugin string, relNS int64) {
+	if depth >= 4 {
+		o.ps.add(o.sub("additional_info"), "task_host.so nested more than 4 deep")
+		return
+	}
+	info, ok := o.m["additional_info"].(map[string]any)
+	if !ok {
+		o.ps.add(o.sub("additional_info"), "task_host.so needs a configuration object, got %s", jsonKind(o.m["additional_info"]))
+		return
+	}
+	ex.warn(idx, o.path, label, plugin, "its benchmarks are simulated as threads of the same process")
+	ex.config(obj{path: o.sub("additional_info"), m: info, ps: o.ps}, depth+1, relNS, label+" / ")
 }
 
 // entry is one kernel of a benchmark's iteration, with its copies.

@@ -235,66 +235,13 @@ func ParseKernelSet(data []byte, file string) (ks *KernelSet, err error) {
 	if len(data) > maxFileSize {
 		return nil, &LoadError{File: file, Problems: []Problem{{Message: fmt.Sprintf("larger than %d bytes", maxFileSize)}}}
 	}
-	v := viper.New()
-	v.SetConfigType("yaml")
-	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
-		return nil, &LoadError{File: file, Problems: []Problem{{Message: fmt.Sprintf("not valid YAML: %v", err)}}}
+	rf, hasStream, err := decodeKernelSet(data, file)
+	if err != nil {
+		return nil, err
 	}
 	var ps problems
-	// Which kernels have a "stream" key: mapstructure cannot tell an absent
-	// key from "stream: null".
-	var hasStream []bool
-	switch raw := v.Get("kernels").(type) {
-	case nil:
-	case []any:
-		for _, item := range raw {
-			m, _ := item.(map[string]any)
-			_, ok := m["stream"]
-			hasStream = append(hasStream, ok)
-		}
-	}
-	var rf rawFile
-	decErr := v.Unmarshal(&rf, func(c *mapstructure.DecoderConfig) {
-		c.ErrorUnused = true
-		c.WeaklyTypedInput = false
-		c.DecodeHook = strictHook
-		c.ZeroFields = false
-	})
-	if decErr != nil {
-		ps.addDecodeErrors(decErr, knownKeys)
-		return nil, ps.err(file)
-	}
 	ks = &KernelSet{File: file}
-	ks.GPU = GPU{SMs: 2, ThreadsPerSM: 2048, SharedMemoryPerSM: 64 << 10, RegistersPerSM: 65536, BlocksPerSM: 32}
-	if g := rf.GPU; g != nil {
-		positive := func(key string, p *int, dst *int) {
-			if p == nil {
-				return
-			}
-			if *p <= 0 {
-				ps.add("gpu."+key, "must be > 0, got %d", *p)
-				return
-			}
-			*dst = *p
-		}
-		positive("sms", g.SMs, &ks.GPU.SMs)
-		positive("threads_per_sm", g.ThreadsPerSM, &ks.GPU.ThreadsPerSM)
-		positive("registers_per_sm", g.RegistersPerSM, &ks.GPU.RegistersPerSM)
-		positive("blocks_per_sm", g.BlocksPerSM, &ks.GPU.BlocksPerSM)
-		if g.SharedMemoryPerSM != nil {
-			if *g.SharedMemoryPerSM <= 0 {
-				ps.add("gpu.shared_memory_per_sm", "must be > 0, got %d", *g.SharedMemoryPerSM)
-			} else {
-				ks.GPU.SharedMemoryPerSM = int64(*g.SharedMemoryPerSM)
-			}
-		}
-		if ks.GPU.SMs > 1024 {
-			ps.add("gpu.sms", "at most 1024, got %d", ks.GPU.SMs)
-		}
-		if ks.GPU.ThreadsPerSM > 1<<24 {
-			ps.add("gpu.threads_per_sm", "at most %d, got %d", 1<<24, ks.GPU.ThreadsPerSM)
-		}
-	}
+	ks.GPU = ps.gpu(rf.GPU)
 	if len(rf.Kernels) == 0 {
 		ps.add("kernels", "the file must list at least one kernel")
 	}
@@ -307,95 +254,7 @@ func ParseKernelSet(data []byte, file string) (ks *KernelSet, err error) {
 	streamPrio := map[string]int{} // stream name -> first kernel that gives its priority
 	for i, rk := range rf.Kernels {
 		p := fmt.Sprintf("kernels[%d]", i)
-		var k KernelSpec
-		required := func(key string, present bool) bool {
-			if !present {
-				ps.add(p+"."+key, "missing (required)")
-			}
-			return present
-		}
-		if required("name", rk.Name != nil) {
-			k.Name = *rk.Name
-			if strings.TrimSpace(k.Name) == "" {
-				ps.add(p+".name", "must not be empty")
-			} else if j, dup := names[k.Name]; dup {
-				ps.add(p+".name", "duplicate kernel name %q (also kernels[%d])", k.Name, j)
-			} else {
-				names[k.Name] = i
-			}
-		}
-		dur := func(key string, d *time.Duration, req, zeroOK bool) time.Duration {
-			if d == nil {
-				if req {
-					required(key, false)
-				}
-				return 0
-			}
-			switch {
-			case *d < 0:
-				ps.add(p+"."+key, "must be >= 0, got %v", *d)
-			case *d == 0 && !zeroOK:
-				ps.add(p+"."+key, "must be > 0")
-			case int64(*d) > int64(1)<<50:
-				ps.add(p+"."+key, "too large: %v", *d)
-			}
-			return *d
-		}
-		k.Period = dur("period", rk.Period, false, false)
-		k.BlockTime = dur("block_time", rk.BlockTime, true, false)
-		k.Launch = dur("launch", rk.Launch, false, true)
-		k.CopyIn = dur("copy_in", rk.CopyIn, false, false)
-		k.CopyOut = dur("copy_out", rk.CopyOut, false, false)
-		if required("blocks", rk.Blocks != nil) {
-			k.Blocks = *rk.Blocks
-			if k.Blocks <= 0 {
-				ps.add(p+".blocks", "must be > 0, got %d", k.Blocks)
-			}
-		}
-		if required("threads_per_block", rk.ThreadsPerBlock != nil) {
-			k.ThreadsPerBlock = *rk.ThreadsPerBlock
-			if k.ThreadsPerBlock <= 0 || k.ThreadsPerBlock > 1024 {
-				ps.add(p+".threads_per_block", "must be in 1..1024, got %d", k.ThreadsPerBlock)
-			}
-		}
-		if rk.SharedMemoryPerBlock != nil {
-			k.SharedMemoryPerBlock = int64(*rk.SharedMemoryPerBlock)
-			if k.SharedMemoryPerBlock < 0 {
-				ps.add(p+".shared_memory_per_block", "must be >= 0, got %d", k.SharedMemoryPerBlock)
-			}
-		}
-		if rk.RegistersPerThread != nil {
-			k.RegistersPerThread = *rk.RegistersPerThread
-			if k.RegistersPerThread < 0 {
-				ps.add(p+".registers_per_thread", "must be >= 0, got %d", k.RegistersPerThread)
-			}
-		}
-		if rk.Priority != nil {
-			switch strings.ToLower(strings.TrimSpace(*rk.Priority)) {
-			case "low":
-				k.Priority = gpusim.PriorityLow
-			case "high":
-				k.Priority = gpusim.PriorityHigh
-			default:
-				ps.add(p+".priority", "must be low or high, got %q", *rk.Priority)
-			}
-		}
-		if i < len(hasStream) && hasStream[i] {
-			switch s := rk.Stream.(type) {
-			case nil:
-				k.Null = true
-			case string:
-				if strings.EqualFold(strings.TrimSpace(s), "null") {
-					k.Null = true
-				} else if strings.TrimSpace(s) == "" {
-					ps.add(p+".stream", "must be a stream name or null, got an empty string")
-				} else {
-					k.Stream = s
-				}
-			default:
-				ps.add(p+".stream", "must be a stream name or null, got %s", describe(s))
-			}
-		}
+		k := ps.kernel(p, i, &rk, names, i < len(hasStream) && hasStream[i])
 		if k.Null && k.Priority == gpusim.PriorityHigh {
 			ps.add(p+".priority", "the NULL stream has low priority; a high-priority kernel needs a stream of its own")
 		}
@@ -424,6 +283,185 @@ func ParseKernelSet(data []byte, file string) (ks *KernelSet, err error) {
 		return nil, err
 	}
 	return ks, nil
+}
+
+// decodeKernelSet decodes the YAML data of file into its raw form,
+// strictly, and says which kernels have a "stream" key: mapstructure
+// cannot tell an absent key from "stream: null".
+func decodeKernelSet(data []byte, file string) (rawFile, []bool, error) {
+	var rf rawFile
+	v := viper.New()
+	v.SetConfigType("yaml")
+	if err := v.ReadConfig(bytes.NewReader(data)); err != nil {
+		return rf, nil, &LoadError{File: file, Problems: []Problem{{Message: fmt.Sprintf("not valid YAML: %v", err)}}}
+	}
+	var hasStream []bool
+	switch raw := v.Get("kernels").(type) {
+	case nil:
+	case []any:
+		for _, item := range raw {
+			m, _ := item.(map[string]any)
+			_, ok := m["stream"]
+			hasStream = append(hasStream, ok)
+		}
+	}
+	decErr := v.Unmarshal(&rf, func(c *mapstructure.DecoderConfig) {
+		c.ErrorUnused = true
+		c.WeaklyTypedInput = false
+		c.DecodeHook = strictHook
+		c.ZeroFields = false
+	})
+	if decErr != nil {
+		var ps problems
+		ps.addDecodeErrors(decErr, knownKeys)
+		return rf, nil, ps.err(file)
+	}
+	return rf, hasStream, nil
+}
+
+// gpu returns the GPU of a kernel set: the TX2's resources, with those
+// that g gives (nil: none) replacing them where they are positive and in
+// range; the others are problems.
+func (ps *problems) gpu(g *rawGPU) GPU {
+	out := GPU{SMs: 2, ThreadsPerSM: 2048, SharedMemoryPerSM: 64 << 10, RegistersPerSM: 65536, BlocksPerSM: 32}
+	if g == nil {
+		return out
+	}
+	positive := func(key string, p *int, dst *int) {
+		if p == nil {
+			return
+		}
+		if *p <= 0 {
+			ps.add("gpu."+key, "must be > 0, got %d", *p)
+			return
+		}
+		*dst = *p
+	}
+	positive("sms", g.SMs, &out.SMs)
+	positive("threads_per_sm", g.ThreadsPerSM, &out.ThreadsPerSM)
+	positive("registers_per_sm", g.RegistersPerSM, &out.RegistersPerSM)
+	positive("blocks_per_sm", g.BlocksPerSM, &out.BlocksPerSM)
+	if g.SharedMemoryPerSM != nil {
+		if *g.SharedMemoryPerSM <= 0 {
+			ps.add("gpu.shared_memory_per_sm", "must be > 0, got %d", *g.SharedMemoryPerSM)
+		} else {
+			out.SharedMemoryPerSM = int64(*g.SharedMemoryPerSM)
+		}
+	}
+	if out.SMs > 1024 {
+		ps.add("gpu.sms", "at most 1024, got %d", out.SMs)
+	}
+	if out.ThreadsPerSM > 1<<24 {
+		ps.add("gpu.threads_per_sm", "at most %d, got %d", 1<<24, out.ThreadsPerSM)
+	}
+	return out
+}
+
+// kernel reads kernel i, rk at key path p: its name, unique among the
+// kernels so far (names, to which it adds it), then required keys,
+// durations, geometry, priority and, when the kernel has a stream key
+// (hasStream), its stream; the checks of its stream's priority and its fit
+// on the device are ParseKernelSet's. Each problem is added to ps in the
+// order of the keys.
+func (ps *problems) kernel(p string, i int, rk *rawKernel, names map[string]int, hasStream bool) KernelSpec {
+	var k KernelSpec
+	required := func(key string, present bool) bool {
+		if !present {
+			ps.add(p+"."+key, "missing (required)")
+		}
+		return present
+	}
+	if required("name", rk.Name != nil) {
+		k.Name = *rk.Name
+		if strings.TrimSpace(k.Name) == "" {
+			ps.add(p+".name", "must not be empty")
+		} else if j, dup := names[k.Name]; dup {
+			ps.add(p+".name", "duplicate kernel name %q (also kernels[%d])", k.Name, j)
+		} else {
+			names[k.Name] = i
+		}
+	}
+	dur := func(key string, d *time.Duration, req, zeroOK bool) time.Duration {
+		if d == nil {
+			if req {
+				required(key, false)
+			}
+			return 0
+		}
+		switch {
+		case *d < 0:
+			ps.add(p+"."+key, "must be >= 0, got %v", *d)
+		case *d == 0 && !zeroOK:
+			ps.add(p+"."+key, "must be > 0")
+		case int64(*d) > int64(1)<<50:
+			ps.add(p+"."+key, "too large: %v", *d)
+		}
+		return *d
+	}
+	k.Period = dur("period", rk.Period, false, false)
+	k.BlockTime = dur("block_time", rk.BlockTime, true, false)
+	k.Launch = dur("launch", rk.Launch, false, true)
+	k.CopyIn = dur("copy_in", rk.CopyIn, false, false)
+	k.CopyOut = dur("copy_out", rk.CopyOut, false, false)
+	if required("blocks", rk.Blocks != nil) {
+		k.Blocks = *rk.Blocks
+		if k.Blocks <= 0 {
+			ps.add(p+".blocks", "must be > 0, got %d", k.Blocks)
+		}
+	}
+	if required("threads_per_block", rk.ThreadsPerBlock != nil) {
+		k.ThreadsPerBlock = *rk.ThreadsPerBlock
+		if k.ThreadsPerBlock <= 0 || k.ThreadsPerBlock > 1024 {
+			ps.add(p+".threads_per_block", "must be in 1..1024, got %d", k.ThreadsPerBlock)
+		}
+	}
+	if rk.SharedMemoryPerBlock != nil {
+		k.SharedMemoryPerBlock = int64(*rk.SharedMemoryPerBlock)
+		if k.SharedMemoryPerBlock < 0 {
+			ps.add(p+".shared_memory_per_block", "must be >= 0, got %d", k.SharedMemoryPerBlock)
+		}
+	}
+	if rk.RegistersPerThread != nil {
+		k.RegistersPerThread = *rk.RegistersPerThread
+		if k.RegistersPerThread < 0 {
+			ps.add(p+".registers_per_thread", "must be >= 0, got %d", k.RegistersPerThread)
+		}
+	}
+	if rk.Priority != nil {
+		switch strings.ToLower(strings.TrimSpace(*rk.Priority)) {
+		case "low":
+			k.Priority = gpusim.PriorityLow
+		case "high":
+			k.Priority = gpusim.PriorityHigh
+		default:
+			ps.add(p+".priority", "must be low or high, got %q", *rk.Priority)
+		}
+	}
+	if hasStream {
+		k.Null, k.Stream = ps.stream(p, rk.Stream)
+	}
+	return k
+}
+
+// stream reads the stream key of the kernel at key path p: null (or
+// "null") is the NULL stream, a non-empty string a named stream.
+func (ps *problems) stream(p string, raw any) (null bool, name string) {
+	switch s := raw.(type) {
+	case nil:
+		return true, ""
+	case string:
+		if strings.EqualFold(strings.TrimSpace(s), "null") {
+			return true, ""
+		}
+		if strings.TrimSpace(s) == "" {
+			ps.add(p+".stream", "must be a stream name or null, got an empty string")
+			return false, ""
+		}
+		return false, s
+	default:
+		ps.add(p+".stream", "must be a stream name or null, got %s", describe(s))
+		return false, ""
+	}
 }
 
 func (ks *KernelSet) priorityOf(rk rawKernel) gpusim.Priority {

@@ -4,7 +4,8 @@
 // tasks, and cause-effect chains. The systems are for tests (small random
 // systems whose every mapping can be enumerated) and for benchmarks at scale
 // (tens to hundreds of tasks); they follow the structure and the numbers of
-// the WATERS 2019 model (../shared/spec/waters2019.md), not any real
+// the WATERS 2019 challenge model (Hamann et al., "WATERS Industrial
+// Challenge 2019"), not any real
 // application.
 //
 // Generation is deterministic: everything random is drawn from the

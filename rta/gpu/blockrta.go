@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/hetmap/hetmap/internal/sat"
 )
 
 // maxTime bounds every time the block analysis computes: the serial bound
@@ -33,8 +35,8 @@ type Scratch struct {
 // Release.
 //
 // With one block size (more precisely, one effective block size, see
-// Device.EffectiveThreads) it is the thesis algorithm, exact for the rules of
-// gpu-scheduling.md; with mixed sizes it is a sound upper bound (see the
+// Device.EffectiveThreads) it is the thesis algorithm, exact for the TX2
+// rules of Amert et al. (RTSS 2017); with mixed sizes it is a sound upper bound (see the
 // package documentation). It allocates the result; Scratch.BlockRTA does not.
 func BlockRTA(dev Device, kernels []Kernel) ([]int64, error) {
 	var s Scratch
@@ -95,8 +97,8 @@ func (s *Scratch) validate(dev Device, kernels []Kernel) (uniform bool, err erro
 			uniform = false
 		}
 		maxRel = max(maxRel, k.Release)
-		work = satAdd(work, satMul(int64(k.Blocks), k.BlockTime))
-		if satAdd(maxRel, work) >= maxTime {
+		work = sat.Add(work, sat.Mul(int64(k.Blocks), k.BlockTime))
+		if sat.Add(maxRel, work) >= maxTime {
 			return false, kernelErr(i, k, "Blocks", int64(k.Blocks),
 				"with this block time the serial work of the kernels up to here exceeds the int64 time range")
 		}

@@ -2,7 +2,6 @@ package gpu
 
 import (
 	"fmt"
-	"math"
 )
 
 // MaxThreadsPerBlock is the CUDA limit on the threads of one block.
@@ -202,23 +201,4 @@ func ceilDiv(a, b int64) int64 {
 		return 0
 	}
 	return (a-1)/b + 1
-}
-
-// satAdd adds two non-negative values, saturating at math.MaxInt64.
-func satAdd(a, b int64) int64 {
-	if a > math.MaxInt64-b {
-		return math.MaxInt64
-	}
-	return a + b
-}
-
-// satMul multiplies two non-negative values, saturating at math.MaxInt64.
-func satMul(a, b int64) int64 {
-	if a == 0 || b == 0 {
-		return 0
-	}
-	if a > math.MaxInt64/b {
-		return math.MaxInt64
-	}
-	return a * b
 }

@@ -3,6 +3,8 @@ package gpu
 import (
 	"fmt"
 	"math"
+
+	"github.com/hetmap/hetmap/internal/sat"
 )
 
 // DefaultMaxEnumerate is the largest number of other kernels whose EE queue
@@ -17,7 +19,8 @@ const maxIter = 1 << 16
 
 // FIFOAnalyzer bounds the GPU response of periodic GPU tasks that are
 // threads of one process (one CUDA context, one stream per task), under the
-// TX2 rules of gpu-scheduling.md with stream priorities (the fifo model).
+// TX2 rules of Amert et al. (RTSS 2017) with stream priorities (the fifo
+// model).
 // See the package documentation for the analysis. The zero value analyses
 // on the TX2 with DefaultMaxEnumerate. Reuse one analyzer in a hot loop: once
 // its buffers have grown, Analyze does not allocate. An analyzer must not be
@@ -119,7 +122,7 @@ func (a *FIFOAnalyzer) analyzeTask(dev Device, tasks []Task, i int, ceSum int64,
 			}
 		}
 		k, bound, ok, order, err = a.kernelPart(dev, tasks, i, true, kHorizon-r.Blocking, order)
-		k = satAdd(k, r.Blocking)
+		k = sat.Add(k, r.Blocking)
 	} else {
 		// Waits for one kernel of every other low task and for every
 		// job of a high task that can be in the window.
@@ -141,7 +144,7 @@ func (a *FIFOAnalyzer) analyzeTask(dev Device, tasks []Task, i int, ceSum int64,
 	k = max(k, ti.iso)
 	r.KernelQueue = k - ti.iso
 	r.Bound, r.Bounded = bound, ok
-	r.Total = satAdd(copies, k)
+	r.Total = sat.Add(copies, k)
 	r.WorstOrder = order
 	return nil
 }
@@ -192,12 +195,12 @@ func (a *FIFOAnalyzer) workload(dev Device, tasks []Task, i int, kHorizon int64)
 	c := tasks[i].BlockTime
 	emax := ti.eff
 	mixed := false
-	base := satMul(int64(tasks[i].Blocks-1), c)
-	baseU := satMul(base, ti.eff)
+	base := sat.Mul(int64(tasks[i].Blocks-1), c)
+	baseU := sat.Mul(base, ti.eff)
 	for _, j := range a.set {
 		emax = max(emax, a.info[j].eff)
 		mixed = mixed || a.info[j].eff != ti.eff
-		base, baseU = satAdd(base, a.info[j].work), satAdd(baseU, a.info[j].workU)
+		base, baseU = sat.Add(base, a.info[j].work), sat.Add(baseU, a.info[j].workU)
 	}
 	for _, j := range a.per {
 		emax = max(emax, a.info[j].eff)
@@ -219,7 +222,7 @@ func (a *FIFOAnalyzer) workload(dev Device, tasks []Task, i int, kHorizon int64)
 // L + c. It stops when L + c passes kHorizon (ok = false).
 func (a *FIFOAnalyzer) fixedPoint(tasks []Task, base, den int64, threads bool, c, kHorizon int64) (int64, bool) {
 	if len(a.per) == 0 { // nothing depends on L: no iteration
-		return satAdd(ceilDiv(base, den), c), true
+		return sat.Add(ceilDiv(base, den), c), true
 	}
 	var l int64
 	for it := 0; it < maxIter; it++ {
@@ -229,18 +232,18 @@ func (a *FIFOAnalyzer) fixedPoint(tasks []Task, base, den int64, threads bool, c
 			if threads {
 				wj = a.info[j].workU
 			}
-			w = satAdd(w, satMul(jobs(tasks[j].Period, l, a.reach[j]), wj))
+			w = sat.Add(w, sat.Mul(jobs(tasks[j].Period, l, a.reach[j]), wj))
 		}
 		next := ceilDiv(w, den)
-		if next >= maxTime || satAdd(next, c) > kHorizon {
-			return satAdd(next, c), false
+		if next >= maxTime || sat.Add(next, c) > kHorizon {
+			return sat.Add(next, c), false
 		}
 		if next == l && it > 0 {
 			return l + c, true
 		}
 		l = next
 	}
-	return satAdd(l, c), false
+	return sat.Add(l, c), false
 }
 
 // worstOrder returns the largest completion time of task i's kernel over all
@@ -323,7 +326,7 @@ func copyWaits(t *Task, ti *taskInfo, ceSum int64, r *Response) (copies, kHorizo
 	if t.CopyOut > 0 {
 		r.CopyOutWait = ceOthers
 	}
-	copies = satAdd(satAdd(r.CopyInWait, r.CopyIn), satAdd(r.CopyOutWait, r.CopyOut))
+	copies = sat.Add(sat.Add(r.CopyInWait, r.CopyIn), sat.Add(r.CopyOutWait, r.CopyOut))
 	horizon := int64(maxTime)
 	if t.Period > 0 {
 		horizon = t.Period

@@ -1,6 +1,10 @@
 package gpu
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/hetmap/hetmap/internal/sat"
+)
 
 // Priority is a CUDA stream priority on the TX2 (two levels).
 type Priority uint8
@@ -177,11 +181,11 @@ func prepare(dev Device, tasks []Task, out []Response, info []taskInfo, needSlic
 		var ti taskInfo
 		ti.eff = dev.effThreads(g)
 		ti.slots = sms * (tps / ti.eff)
-		ti.work = satMul(int64(t.Blocks), t.BlockTime)
-		ti.workU = satMul(ti.work, ti.eff)
-		ti.iso = satMul(ceilDiv(int64(t.Blocks), ti.slots), t.BlockTime)
+		ti.work = sat.Mul(int64(t.Blocks), t.BlockTime)
+		ti.workU = sat.Mul(ti.work, ti.eff)
+		ti.iso = sat.Mul(ceilDiv(int64(t.Blocks), ti.slots), t.BlockTime)
 		ti.ce = max(t.CopyIn, t.CopyOut)
-		work, workU, ce = satAdd(work, ti.work), satAdd(workU, ti.workU), satAdd(ce, ti.ce)
+		work, workU, ce = sat.Add(work, ti.work), sat.Add(workU, ti.workU), sat.Add(ce, ti.ce)
 		switch {
 		case work >= maxTime || workU >= maxTime:
 			return info, taskErr(i, t, "BlockTime", t.BlockTime,
@@ -209,7 +213,7 @@ func jobs(period, l, reach int64) int64 {
 	if period <= 0 {
 		return 1
 	}
-	return ceilDiv(satAdd(l, reach), period)
+	return ceilDiv(sat.Add(l, reach), period)
 }
 
 // reach bounds how long before a window's start the nominal release of a job
@@ -227,6 +231,6 @@ func reach(t *Task, r *Response) int64 {
 	if !r.Bounded {
 		return t.Period
 	}
-	delta := satAdd(satAdd(r.CopyInWait, r.CopyIn), satAdd(r.KernelIsolated, r.KernelQueue))
-	return min(t.Period, satAdd(t.Jitter, delta))
+	delta := sat.Add(sat.Add(r.CopyInWait, r.CopyIn), sat.Add(r.KernelIsolated, r.KernelQueue))
+	return min(t.Period, sat.Add(t.Jitter, delta))
 }

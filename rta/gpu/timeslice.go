@@ -1,10 +1,15 @@
 package gpu
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/hetmap/hetmap/internal/sat"
+)
 
 // TimeSliceAnalyzer bounds the GPU response of periodic GPU tasks that are
 // separate processes (one GPU channel each), served round-robin with a time
-// slice per channel (the timeslice model of waters2019.md). See the package
+// slice per channel (the time-slice model of the WATERS 2019 challenge).
+// See the package
 // documentation for the bound. The zero value analyses on the TX2 with no
 // context-switch overhead; once its buffers have grown, Analyze does not
 // allocate.
@@ -101,12 +106,12 @@ func (a *TimeSliceAnalyzer) analyzeTask(tasks []Task, i int, ceSum int64, r *Res
 			}
 			tj, ej := &tasks[j], a.info[j].iso
 			jb := jobs(tj.Period, w, a.reach[j])
-			tu := min(n, satMul(jb, ceilDiv(ej, tj.Slice)))
-			next = satAdd(next, min(satMul(tu, tj.Slice), satMul(jb, ej)))
-			turns = satAdd(turns, tu)
+			tu := min(n, sat.Mul(jb, ceilDiv(ej, tj.Slice)))
+			next = sat.Add(next, min(sat.Mul(tu, tj.Slice), sat.Mul(jb, ej)))
+			turns = sat.Add(turns, tu)
 		}
-		sw = satMul(cs, turns)
-		next = satAdd(next, sw)
+		sw = sat.Mul(cs, turns)
+		next = sat.Add(next, sw)
 		if next >= maxTime || next > kHorizon {
 			w = next
 			break
@@ -119,5 +124,5 @@ func (a *TimeSliceAnalyzer) analyzeTask(tasks []Task, i int, ceSum int64, r *Res
 	}
 	r.SwitchOverhead = sw
 	r.KernelQueue = w - e
-	r.Total = satAdd(copies, w)
+	r.Total = sat.Add(copies, w)
 }

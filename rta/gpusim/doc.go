@@ -1,8 +1,8 @@
 // Package gpusim is a discrete-event simulator of how the NVIDIA Jetson TX2
 // schedules copies and kernel thread blocks, following the rules that Amert,
 // Otterness, Yang, Anderson and Smith inferred by black-box experiments:
-// "GPU Scheduling on the NVIDIA TX2: Hidden Details Revealed", RTSS 2017
-// (summarised in shared/spec/gpu-scheduling.md). It produces the block
+// "GPU Scheduling on the NVIDIA TX2: Hidden Details Revealed", RTSS 2017.
+// It produces the block
 // timelines such experiments measure, and it is the reference against which
 // the block-level analysis of package rta/gpu is validated
 // (docs/gpu-analysis-accuracy.md).

@@ -10,7 +10,7 @@ import (
 // priority of a stream created without one.
 type Priority int
 
-// The two stream priorities of the TX2 (gpu-scheduling.md, "Stream priorities").
+// The two stream priorities of the TX2 (Amert et al., RTSS 2017, rules A1, A2).
 const (
 	PriorityLow  Priority = 0
 	PriorityHigh Priority = -1
@@ -54,8 +54,8 @@ type Device struct {
 // 2 SMs with 2048 threads, 64 KiB of shared memory and 65,536 registers each;
 // a block has at most 1024 threads, 48 KiB of shared memory and 32,768
 // registers (255 per thread). BlocksPerSM (32) and WarpSize (32) are the
-// CUDA occupancy limits of compute capability 6.2; gpu-scheduling.md does
-// not list them.
+// CUDA occupancy limits of compute capability 6.2; Amert et al. do not
+// list them.
 func TX2() Device {
 	return Device{
 		SMs:                     2,

@@ -200,8 +200,8 @@ type sim struct {
 	res      *Result
 }
 
-// Simulate runs the scenario to completion under the TX2 rules of
-// gpu-scheduling.md and returns every kernel's, copy's and block's times.
+// Simulate runs the scenario to completion under the TX2 rules of Amert et
+// al. (see the package documentation) and returns every kernel's, copy's and block's times.
 // It returns an error for an invalid scenario (naming the host and op), a
 // kernel that can never fit on an SM, or a scenario over Scenario.MaxEvents.
 // It is deterministic.

@@ -1,10 +1,10 @@
 // Package syssim is a discrete-event simulator of a whole mapped system:
 // fixed-priority preemptive CPU cores whose jobs read, compute and write
 // line by line in a shared DRAM, the GPU's copy engine, and the GPU's
-// kernels, under the semantics of the WATERS 2019 challenge
-// (shared/spec/waters2019.md) and the TX2 GPU rules of Amert, Otterness,
-// Yang, Anderson and Smith, "GPU Scheduling on the NVIDIA TX2: Hidden
-// Details Revealed", RTSS 2017 (shared/spec/gpu-scheduling.md). It draws
+// kernels, under the semantics of the WATERS 2019 Industrial Challenge
+// (Hamann et al., "WATERS Industrial Challenge 2019") and the TX2 GPU rules
+// of Amert, Otterness, Yang, Anderson and Smith, "GPU Scheduling on the
+// NVIDIA TX2: Hidden Details Revealed", RTSS 2017. It draws
 // the timeline of hetmap's report, and it is the reference against which
 // the response-time bounds of the analyses (package optimizer, with rta,
 // rta/gpu and memory) are checked: a bound that a simulated schedule
@@ -72,8 +72,8 @@
 //
 // # Memory, round-robin requests (Request)
 //
-// The option analysis.contention: request of shared/spec/contention.md
-// rests on an assumption the challenge does not state: memory arbitrates
+// The option analysis.contention: request (docs/contention.md) rests on
+// an assumption the challenge does not state: memory arbitrates
 // round robin among its clients (the cores and the copy engine), each with
 // one outstanding request, so that one request of another client is served
 // ahead of at most one access of p and delays it by K(p) (sGPU(p) for a
@@ -87,7 +87,7 @@
 // requests may delay each other, the most pessimistic reading of an
 // arbitration order the model does not fix. Within any window, then, the
 // accesses of p that q slows number at most q's accesses there, which is the
-// spec's request count A_c(t) = Σ_{k on c} η_k(t)·lines(k), and at most p's
+// request count A_c(t) = Σ_{k on c} η_k(t)·lines(k), and at most p's
 // accesses that overlap q's memory phases, the time count O_c(t); the
 // refined bound takes the smaller. While two clients or more are in a
 // memory phase the simulation steps access by access (the matching depends

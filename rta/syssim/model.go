@@ -36,7 +36,7 @@ type GPUModel uint8
 
 const (
 	// FIFO: all GPU tasks are streams of one CUDA context; blocks are
-	// dispatched to SMs by the TX2 rules (gpu-scheduling.md).
+	// dispatched to SMs by the TX2 rules (Amert et al., RTSS 2017).
 	FIFO GPUModel = iota
 	// TimeSlice: every GPU task is its own channel; channels with a kernel
 	// take turns round robin, each for at most its slice.

@@ -2,9 +2,10 @@ package syssim
 
 import (
 	"container/heap"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/hetmap/hetmap/internal/sat"
 )
 
 // Simulate runs the system from 0 to its End and returns what happened. It
@@ -737,7 +738,7 @@ func (m *sim) nextEvent() int64 {
 		}
 		e := a.end
 		if a.d > 0 && a.left > 0 {
-			e = satAdd(e, satMul(a.left, a.d)) // the end of the phase
+			e = sat.Add(e, sat.Mul(a.left, a.d)) // the end of the phase
 		}
 		next = min(next, e)
 	}
@@ -868,19 +869,4 @@ func (m *sim) recordSegment(lane int, seg Segment, suspended bool) {
 	if !suspended {
 		m.segments++
 	}
-}
-
-func satAdd(a, b int64) int64 {
-	if s := a + b; s >= a {
-		return s
-	}
-	return 1<<63 - 1
-}
-
-func satMul(a, b int64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi != 0 || lo > 1<<63-1 {
-		return 1<<63 - 1
-	}
-	return int64(lo)
 }
