@@ -27,9 +27,9 @@ import (
 // that passes takes the full analysis.
 func (e *Evaluator) Evaluate(a *Assignment, r *Result) error {
 	if e.refuteFirst && e.count != memory.ChallengeCount && !e.activated && (e.maxLimit == rta.LimitRank || e.maxLimit == rta.LimitDeadline) {
-		e.partial = true
+		e.partial, e.refuting = true, true
 		err := e.evaluate(a, r)
-		e.partial = false
+		e.partial, e.refuting = false, false
 		if err != nil {
 			return err
 		}

@@ -125,6 +125,9 @@ type Evaluator struct {
 	partial bool
 	// refuteFirst: Evaluate tries the relaxed test first (SetRefuteFirst).
 	refuteFirst bool
+	// refuting: the evaluation in progress is that test, which stops at
+	// the first core that fails it.
+	refuting bool
 	// partialByChallenge makes EvaluatePartial judge a partial mapping by
 	// the challenge count even under the refined ones: an unsound cut
 	// that the exhaustive search's tests must be able to catch (set only

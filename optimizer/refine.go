@@ -1,7 +1,9 @@
 package optimizer
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/hetmap/hetmap/internal/sat"
 	"github.com/hetmap/hetmap/memory"
@@ -57,6 +59,8 @@ type refineScratch struct {
 	// start keeps the unconditional start of refineOnce while it tries the
 	// start that assumes every deadline met.
 	start []int64
+	// order is relaxedOrder's.
+	order []int
 }
 
 func (rs *refineScratch) init(e *Evaluator) {
@@ -330,7 +334,7 @@ func (e *Evaluator) rounds(r *Result) error {
 				continue
 			}
 			out := e.coreOut[u][:len(ids)]
-			if err := e.analyseRound(r, u, out); err != nil {
+			if _, err := e.analyseMemo(r, u, rta.Explicit, out); err != nil {
 				return err
 			}
 			moved := false
@@ -555,21 +559,58 @@ func (e *Evaluator) relaxed(a *Assignment, r *Result) error {
 		}
 	}
 	e.syncDemands(r)
-	for u := range e.units {
+	if !e.noMemo {
+		e.fingerprintAll(r)
+	}
+	order := e.relaxedOrder(r)
+	for _, u := range order {
 		ids := e.onCore[u]
 		if e.units[u].gpu || len(ids) == 0 {
 			continue
 		}
 		out := e.coreOut[u][:len(ids)]
-		if err := e.analyseWindowed(r, u, r.Units[u].Policy, out); err != nil {
+		decided, err := e.analyseMemo(r, u, r.Units[u].Policy, out)
+		if err != nil {
 			return err
 		}
-		r.Units[u].Undecided = !e.an.Decided()
+		r.Units[u].Undecided = !decided
 		if err := e.verdicts(a, r, u, ids, r.Units[u].Explicit, out); err != nil {
 			return err
 		}
+		if e.refuting && decided && !allMeet(out) {
+			// Evaluate's relaxed test first: one core that fails refutes
+			// the mapping (the verdicts and the violation are then this
+			// core's).
+			return nil
+		}
 	}
 	return nil
+}
+
+// relaxedOrder is the order in which relaxed analyses the cores: the units
+// in their order, or, when the test refutes (stopping at the first core
+// that fails), the most utilised first (ties by unit), the likeliest to
+// fail.
+func (e *Evaluator) relaxedOrder(r *Result) []int {
+	o := e.ref.order[:0]
+	for u := range e.units {
+		o = append(o, u)
+	}
+	if e.refuting {
+		slices.SortStableFunc(o, func(a, b int) int { return cmp.Compare(r.Units[b].Utilisation, r.Units[a].Utilisation) })
+	}
+	e.ref.order = o
+	return o
+}
+
+// allMeet reports whether every result in out meets its deadline.
+func allMeet(out []rta.Result) bool {
+	for k := range out {
+		if out[k].Status != rta.Schedulable {
+			return false
+		}
+	}
+	return true
 }
 
 // buildDemands fills e.ref's demands of the running tasks (without their

@@ -33,6 +33,7 @@ type windowKey [2]uint64
 
 type windowEntry struct {
 	off, n, stabOff, stabN int32
+	decided                bool // rta.Analyzer.Decided after the analysis
 }
 
 type windowMemo struct {
@@ -129,14 +130,15 @@ func (e *Evaluator) fingerprintCopies() {
 	e.wmemo.fp[len(e.units)] = windowKey{h.a, h.b}
 }
 
-// windowKeyOf is the fingerprint of core u's analysis in the rounds: its
-// tasks in their explicit order, its window (its parameters and the
-// fingerprints of its interferers), and the limit.
-func (e *Evaluator) windowKeyOf(u int) windowKey {
+// windowKeyOf is the fingerprint of core u's analysis under policy: its
+// tasks (in their explicit order, under rta.Explicit), its window (its
+// parameters and the fingerprints of its interferers), and the limit.
+func (e *Evaluator) windowKeyOf(u int, policy rta.Policy) windowKey {
 	w := &e.ref.windows[u]
 	fp := e.wmemo.fp
 	h := hasher{a: uint64(u) + 1, b: uint64(u)*0x9e3779b97f4a7c15 + 7}
 	h.add(int64(e.maxLimit))
+	h.add(int64(policy))
 	ts := e.coreTasks[u][:len(e.onCore[u])]
 	h.add(int64(len(ts)))
 	for k := range ts {
@@ -156,15 +158,19 @@ func (e *Evaluator) windowKeyOf(u int) windowKey {
 	return windowKey{h.a, h.b}
 }
 
-// analyseRound is analyseWindowed with the explicit orders of the rounds,
-// through the windowed memo.
-func (e *Evaluator) analyseRound(r *Result, u int, out []rta.Result) error {
+// analyseMemo is analyseWindowed through the windowed memo (the caller
+// has fingerprinted the interferers: fingerprintAll), for the rounds
+// (rta.Explicit) and the relaxed test (the core's policy); it reports
+// whether the priority search was decided (rta.Analyzer.Decided), which
+// the relaxed test reads.
+func (e *Evaluator) analyseMemo(r *Result, u int, policy rta.Policy, out []rta.Result) (decided bool, err error) {
 	if e.noMemo {
-		return e.analyseWindowed(r, u, rta.Explicit, out)
+		err := e.analyseWindowed(r, u, policy, out)
+		return e.an.Decided(), err
 	}
 	rs := &e.ref
 	m := &e.wmemo
-	k := e.windowKeyOf(u)
+	k := e.windowKeyOf(u, policy)
 	stab := rs.stab[u][:len(rs.winUnits[u])+1]
 	if i, ok := m.index[k]; ok {
 		en := &m.entries[i]
@@ -174,12 +180,13 @@ func (e *Evaluator) analyseRound(r *Result, u int, out []rta.Result) error {
 			copy(rs.used[u], rs.resp)
 			copy(rs.usedCE[u], rs.ceResp)
 			rs.valid[u] = true
-			return nil
+			return en.decided, nil
 		}
 	}
-	if err := e.analyseWindowed(r, u, rta.Explicit, out); err != nil {
-		return err
+	if err := e.analyseWindowed(r, u, policy, out); err != nil {
+		return false, err
 	}
+	decided = e.an.Decided()
 	if len(m.entries) >= windowMemoEntries {
 		m.reset()
 	}
@@ -187,8 +194,8 @@ func (e *Evaluator) analyseRound(r *Result, u int, out []rta.Result) error {
 		m.index = make(map[windowKey]int32)
 	}
 	m.index[k] = int32(len(m.entries))
-	m.entries = append(m.entries, windowEntry{off: int32(len(m.results)), n: int32(len(out)), stabOff: int32(len(m.stabs)), stabN: int32(len(stab))})
+	m.entries = append(m.entries, windowEntry{off: int32(len(m.results)), n: int32(len(out)), stabOff: int32(len(m.stabs)), stabN: int32(len(stab)), decided: decided})
 	m.results = append(m.results, out...)
 	m.stabs = append(m.stabs, stab...)
-	return nil
+	return decided, nil
 }

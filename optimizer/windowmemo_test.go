@@ -15,11 +15,14 @@ import (
 
 // TestWindowMemoChangesNothing evaluates random mappings of WATERS and of
 // synthetic systems under the refined and request counts, with every
-// limit, by one evaluator with the memos on (the windowed memo of the
-// refined rounds included) and one with them off, in the same order: every
-// result must be the same, field by field (the memo keeps what a core's
-// analysis gives; a key that missed an input would hand one core's results
-// to another). Some rounds must have been answered by the memo.
+// limit, with and without the relaxed test first (SetRefuteFirst, which
+// goes through the memo too), and as partial mappings (EvaluatePartial,
+// the relaxed test), by one evaluator with the memos on (the windowed memo
+// included) and one with them off, in the same order: every result must
+// be the same, field by field (the memo keeps what a core's analysis
+// gives; a key that missed an input would hand one core's results to
+// another). Each mapping is evaluated twice, the second time mostly from
+// the memo.
 func TestWindowMemoChangesNothing(t *testing.T) {
 	// The key fingerprints every field of these types: a new field must be
 	// added to the hasher (windowmemo.go) and counted here.
@@ -51,7 +54,8 @@ func TestWindowMemoChangesNothing(t *testing.T) {
 	}
 	evaluated := 0
 	for c, cfg := range cfgs {
-		for _, limit := range []rta.Limit{rta.LimitNone, rta.LimitDeadline, rta.LimitRank} {
+		for mode := range 4 {
+			limit := []rta.Limit{rta.LimitNone, rta.LimitDeadline, rta.LimitRank, rta.LimitRank}[mode]
 			on, err := optimizer.NewEvaluator(cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -60,23 +64,37 @@ func TestWindowMemoChangesNothing(t *testing.T) {
 			off.SetMemo(false)
 			on.SetLimit(limit)
 			off.SetLimit(limit)
+			on.SetRefuteFirst(mode == 3)
+			off.SetRefuteFirst(mode == 3)
+			evaluate := func(e *optimizer.Evaluator, a *optimizer.Assignment, r *optimizer.Result) error { return e.Evaluate(a, r) }
+			if mode == 2 {
+				evaluate = func(e *optimizer.Evaluator, a *optimizer.Assignment, r *optimizer.Result) error { return e.EvaluatePartial(a, r) }
+			}
 			ron, roff := on.NewResult(), off.NewResult()
 			rng := rand.New(rand.NewPCG(33, uint64(c)))
 			var as []*optimizer.Assignment
 			for range 60 {
-				as = append(as, randomAssignment(on, rng))
+				a := randomAssignment(on, rng)
+				if mode == 2 { // a partial mapping: some periodic tasks not yet placed
+					for i, s := range on.Tasks() {
+						if s.Kind == optimizer.PeriodicTask && rng.IntN(3) == 0 {
+							a.Unit[i] = optimizer.NoUnit
+						}
+					}
+				}
+				as = append(as, a)
 			}
 			// Each mapping twice, the second time from the memo.
 			for _, a := range append(as, as...) {
-				if err := on.Evaluate(a, ron); err != nil {
+				if err := evaluate(on, a, ron); err != nil {
 					t.Fatal(err)
 				}
-				if err := off.Evaluate(a, roff); err != nil {
+				if err := evaluate(off, a, roff); err != nil {
 					t.Fatal(err)
 				}
 				evaluated++
 				if !reflect.DeepEqual(resultFields(ron), resultFields(roff)) {
-					t.Fatalf("%s, limit %v, mapping %v: with the memo\n%+v\nwithout\n%+v", names[c], limit, on.Mapping(a), resultFields(ron), resultFields(roff))
+					t.Fatalf("%s, mode %d, mapping %v: with the memo\n%+v\nwithout\n%+v", names[c], mode, on.Mapping(a), resultFields(ron), resultFields(roff))
 				}
 			}
 		}
