@@ -105,7 +105,7 @@ func (e *Evaluator) activations(a *Assignment, r *Result) error {
 				switch {
 				case src.Role == NotRunning || src.Verdict == Absent:
 					// Not placed yet (a partial mapping): the jitter is at least the task's own.
-				case e.partial:
+				case r.partial:
 					// A partial mapping is cut when it fails; its
 					// completions may give the activator other priority
 					// orders and a smaller R, so the cut uses what every

@@ -150,7 +150,7 @@ func (e *Evaluator) fromMapping(m *configs.Mapping, usePriorities bool) (*Assign
 			return nil, &configs.InputError{Where: "mapping.units", What: fmt.Sprintf("analysis.priorities is model, but %s on %s %s no priority", strings.Join(without, ", "), ui.name, hasHave(len(without)))}
 		}
 	}
-	if err := e.check(a); err != nil {
+	if err := e.check(a, false); err != nil {
 		return nil, &configs.InputError{Where: "mapping", What: err.Error()}
 	}
 	return a, nil
@@ -246,7 +246,7 @@ func (e *Evaluator) Mapping(a *Assignment) configs.Mapping {
 }
 
 // check reports the first way in which a cannot be evaluated.
-func (e *Evaluator) check(a *Assignment) error {
+func (e *Evaluator) check(a *Assignment, partial bool) error {
 	n := len(e.tasks)
 	if len(a.Unit) != n || len(a.Priority) != n || len(a.Async) != len(e.gpus) || len(a.High) != len(e.gpus) || len(a.Slice) != len(e.gpus) {
 		return errShape
@@ -257,7 +257,7 @@ func (e *Evaluator) check(a *Assignment) error {
 		if u != NoUnit && (u < 0 || u >= len(e.units)) {
 			return fmt.Errorf("task %s: unit index %d out of range", ti.name, u)
 		}
-		if e.partial && u == NoUnit {
+		if partial && u == NoUnit {
 			continue
 		}
 		switch ti.kind {
@@ -275,7 +275,7 @@ func (e *Evaluator) check(a *Assignment) error {
 				if g.kernel < 0 {
 					return e.placeErr(i, u)
 				}
-				if (pu == NoUnit && !e.partial) || (pu != NoUnit && (pu < 0 || pu >= len(e.units) || !e.tasks[g.pre].cpu[pu].ok)) {
+				if (pu == NoUnit && !partial) || (pu != NoUnit && (pu < 0 || pu >= len(e.units) || !e.tasks[g.pre].cpu[pu].ok)) {
 					return fmt.Errorf("%s runs on the GPU, so its offloading task %s needs a core", ti.name, e.tasks[g.pre].name)
 				}
 				if !e.fifo && a.Slice[ti.gpu] <= 0 {

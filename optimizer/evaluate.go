@@ -17,8 +17,7 @@ import (
 // unplaced or on a unit it has no ticks for, mismatched slice lengths) or an
 // analysis input out of range.
 func (e *Evaluator) Evaluate(a *Assignment, r *Result) error {
-	e.partial = false
-	return e.evaluate(a, r)
+	return e.evaluate(a, r, false)
 }
 
 // EvaluatePartial evaluates an assignment in which some tasks are not yet
@@ -27,20 +26,19 @@ func (e *Evaluator) Evaluate(a *Assignment, r *Result) error {
 // that is not schedulable has no schedulable completion; the exhaustive
 // search prunes on that.
 func (e *Evaluator) EvaluatePartial(a *Assignment, r *Result) error {
-	e.partial = true
-	err := e.evaluate(a, r)
-	e.partial = false
-	return err
+	return e.evaluate(a, r, true)
 }
 
-func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
-	if err := e.check(a); err != nil {
+// evaluate is Evaluate, or with partial EvaluatePartial.
+func (e *Evaluator) evaluate(a *Assignment, r *Result, partial bool) error {
+	if err := e.check(a, partial); err != nil {
 		return err
 	}
 	e.analyses++
 	if r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.GPU) != len(e.gpus) || len(r.Units) != len(e.units) || len(r.Requirements) != len(e.reqs) {
 		e.initResult(r)
 	}
+	r.partial = partial
 	r.Schedulable, r.Misses, r.Violation, r.Undecided = true, 0, 0, 0
 	r.Chains, r.Windows, r.Margins = r.Chains[:0], r.Windows[:0], nil
 	r.RequirementReports = r.RequirementReports[:0]
@@ -66,7 +64,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		tr.R, tr.BCRT, tr.Verdict, tr.Status = 0, 0, Meets, rta.Schedulable
 		tr.WindowAccesses, tr.WindowPauses, tr.WindowContention, tr.PerJobBound = 0, 0, 0, false
 		var lines int64
-		if u == NoUnit && e.partial && ti.kind != kindOffloading {
+		if u == NoUnit && partial && ti.kind != kindOffloading {
 			tr.Role, tr.Verdict = NotRunning, Absent
 			continue
 		}
@@ -76,7 +74,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 			lines = ti.cpu[u].lines
 		case kindOffloading:
 			g := &e.gpus[ti.gpu]
-			if a.Unit[g.task] != e.gpuUnit || (u == NoUnit && e.partial) {
+			if a.Unit[g.task] != e.gpuUnit || (u == NoUnit && partial) {
 				tr.Role, tr.Unit, tr.Verdict = NotRunning, NoUnit, Absent
 				continue
 			}
@@ -153,14 +151,14 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 	// 4. Every core: under the challenge's count, which is also where the
 	// refined counts start (refine.go); a partial mapping under the refined
 	// counts only needs its cores' tasks for the relaxed test.
-	refined := e.count != memory.ChallengeCount && !(e.partial && e.partialByChallenge)
+	refined := e.count != memory.ChallengeCount && !(partial && e.partialByChallenge)
 	r.Rounds, r.Converged = 0, true
 	e.initJitter(r)
 	for u := range e.units {
 		if e.units[u].gpu || len(e.onCore[u]) == 0 {
 			continue
 		}
-		if refined && e.partial {
+		if refined && partial {
 			explicit, _, err := e.corePolicy(a, r, u)
 			if err != nil {
 				return err
@@ -173,7 +171,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result) error {
 		}
 	}
 	switch {
-	case refined && e.partial:
+	case refined && partial:
 		if err := e.activations(a, r); err != nil {
 			return err
 		}

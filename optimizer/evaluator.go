@@ -97,10 +97,40 @@ type unitInfo struct {
 // Evaluator evaluates mappings of one configuration. Build it once with
 // NewEvaluator: everything that does not depend on the mapping (label lines,
 // tick conversions, copy sizes, kernel geometries, the merged variants of the
-// GPU tasks) is computed there, so that Evaluate only combines numbers. An
-// Evaluator keeps scratch buffers and a cache of GPU-side results; it must
-// not be used by two goroutines at once (Clone gives each goroutine its own).
+// GPU tasks) is compiled there into a read-only model, so that Evaluate only
+// combines numbers. An Evaluator keeps, beside the shared model, scratch
+// buffers and a cache of GPU-side results; it must not be used by two
+// goroutines at once (Clone gives each goroutine its own scratch over the
+// same model, as a regexp.Regexp shares its compiled program between the
+// machines of its matches).
 type Evaluator struct {
+	// compiled is the model of the configuration, shared by every clone
+	// and never written after NewEvaluator.
+	*compiled
+	// testHooks are settings for tests, which Clone copies.
+	testHooks
+	// maxLimit is the iteration limit of a miss (SetLimit), which Clone
+	// copies.
+	maxLimit rta.Limit
+	// noMemo turns the memo off (SetMemo; a clone has it on).
+	noMemo bool
+	// stop, when set, says that the run is interrupted: PriorityVariants
+	// and JointOrders look at it between their analyses and stop,
+	// incomplete. A search sets it on its own clones (Problem.stop).
+	stop func() bool
+	// analyses counts the evaluations (complete and partial) this
+	// evaluator made, so that a search can account for what its
+	// constructions spent.
+	analyses int
+	// scratch holds this evaluator's buffers, caches and analyzers.
+	scratch
+}
+
+// compiled is what NewEvaluator computes from a configuration and nothing
+// changes afterwards: the units, the tasks with their costs on every unit,
+// the GPU tasks, the policies and the chains' plans of requirements. Every
+// clone of an Evaluator reads the same one.
+type compiled struct {
 	cfg     *configs.Config
 	units   []unitInfo
 	gpuUnit int // index of the GPU unit, -1 if none
@@ -115,52 +145,48 @@ type Evaluator struct {
 	fixedC  int  // -1: sound convention
 	fixedCE int8 // -1: sound convention, else 0/1
 	chains  [][]int
-	// chainObjective is the configured chain latency; chainBuf the
-	// scratch members of ChainObjectives (per evaluator, like all scratch).
+	// chainObjective is the configured chain latency.
 	chainObjective chains.Objective
 	// activated: some task is activated by another one (activation.go);
 	// reqs are the chains' latency requirements (requirements.go).
 	activated bool
 	reqs      []requirementSpec
-	// partial: the evaluation in progress is EvaluatePartial's.
-	partial bool
-	// partialByChallenge makes EvaluatePartial judge a partial mapping by
-	// the challenge count even under the refined ones: an unsound cut
-	// that the exhaustive search's tests must be able to catch (set only
-	// by tests).
-	partialByChallenge bool
-	// noVariants turns the priority-order variants off (tests only).
-	noVariants bool
-	// stop, when set, says that the run is interrupted: PriorityVariants
-	// and JointOrders look at it between their analyses and stop,
-	// incomplete. A search sets it on its own clones (Problem.stop).
-	stop func() bool
-	// jointBroken breaks JointOrders on purpose (tests only): each core
-	// keeps only its first order that passes the relaxed test; noDecide
-	// turns the exhaustive search's decide off (tests only).
-	jointBroken, noDecide bool
-	chainBuf              []chains.Member
-	// chainPlans keep each chain's plan of its job-level values (its
-	// periods do not depend on the mapping), per evaluator like all scratch.
-	chainPlans []chains.Planner
-	// memo remembers core results (see memo.go); noMemo turns it off.
-	memo      map[uint64]int32 // key hash → index into memoCores
-	memoCores []coreMemo
-	memoTasks []taskMemo
-	noMemo    bool
-	maxLimit  rta.Limit
 	// dmOrder lists the tasks by deadline (the period where there is
 	// none), then period, then index: rta's deadline-monotonic order.
 	dmOrder []int
 	// notes says what the evaluator chose in place of the configuration
 	// (Notes).
 	notes []string
-	// analyses counts the evaluations (complete and partial) this
-	// evaluator made, so that a search can account for what its
-	// constructions spent.
-	analyses int
+}
 
-	// scratch, per evaluation
+// testHooks change what an Evaluator does, for tests only.
+type testHooks struct {
+	// partialByChallenge makes EvaluatePartial judge a partial mapping by
+	// the challenge count even under the refined ones: an unsound cut
+	// that the exhaustive search's tests must be able to catch.
+	partialByChallenge bool
+	// noVariants turns the priority-order variants off.
+	noVariants bool
+	// jointBroken breaks JointOrders on purpose: each core keeps only its
+	// first order that passes the relaxed test; noDecide turns the
+	// exhaustive search's decide off.
+	jointBroken, noDecide bool
+}
+
+// scratch is an Evaluator's own state between and during evaluations:
+// buffers, the analyzers, the memo and the GPU-side cache.
+type scratch struct {
+	// chainBuf is the scratch members of ChainObjectives.
+	chainBuf []chains.Member
+	// chainPlans keep each chain's plan of its job-level values (its
+	// periods do not depend on the mapping).
+	chainPlans []chains.Planner
+	// memo remembers core results (see memo.go).
+	memo      map[uint64]int32 // key hash → index into memoCores
+	memoCores []coreMemo
+	memoTasks []taskMemo
+
+	// per evaluation
 	onCore    [][]int        // per unit: task indices
 	coreTasks [][]rta.Task   // per unit: its tasks for rta, in onCore order
 	coreOut   [][]rta.Result // per unit: their results
@@ -189,7 +215,7 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 	s := cfg.System
 	a := cfg.Analysis
 	a.Defaults()
-	e := &Evaluator{cfg: cfg, gpuUnit: -1, fixedC: -1, fixedCE: -1, maxLimit: rta.LimitNone}
+	e := &Evaluator{compiled: &compiled{cfg: cfg, gpuUnit: -1, fixedC: -1, fixedCE: -1}, maxLimit: rta.LimitNone}
 	switch a.Priorities {
 	case configs.PrioritiesOPA:
 		e.policy = rta.OPA
@@ -455,12 +481,11 @@ func (e *Evaluator) initScratch() {
 }
 
 // Clone returns an Evaluator for the same configuration that shares the
-// precomputed, read-only data but has its own scratch buffers and cache, for
-// use in another goroutine.
+// compiled, read-only model but has its own scratch buffers and cache, for
+// use in another goroutine. It keeps the limit (SetLimit) and the test
+// hooks; the memo is on and no stop is set.
 func (e *Evaluator) Clone() *Evaluator {
-	c := &Evaluator{cfg: e.cfg, units: e.units, gpuUnit: e.gpuUnit, tasks: e.tasks, gpus: e.gpus, ce: e.ce, dev: e.dev,
-		policy: e.policy, model: e.model, count: e.count, fifo: e.fifo, fixedC: e.fixedC, fixedCE: e.fixedCE, chains: e.chains, chainObjective: e.chainObjective, maxLimit: e.maxLimit,
-		activated: e.activated, reqs: e.reqs, notes: e.notes, dmOrder: e.dmOrder, noVariants: e.noVariants, jointBroken: e.jointBroken, noDecide: e.noDecide, partialByChallenge: e.partialByChallenge}
+	c := &Evaluator{compiled: e.compiled, testHooks: e.testHooks, maxLimit: e.maxLimit}
 	c.initScratch()
 	return c
 }

@@ -672,7 +672,7 @@ func (e *Evaluator) syncCopies(r *Result) {
 // them; while the offloading task meets its deadline, the GPU job also
 // ends within its release jitter plus its GPU response.
 func (e *Evaluator) copyResponse(r *Result, g int) int64 {
-	if e.partial {
+	if r.partial {
 		return r.Tasks[e.gpus[g].task].BCRT // a lower bound: the relaxed test
 	}
 	if !r.GPU[g].Bound(r) {

@@ -109,7 +109,7 @@ func (e *Evaluator) checkRequirements(r *Result) {
 		q := &e.reqs[k]
 		rr := &r.Requirements[k]
 		rr.Checked, rr.HasValue, rr.Value, rr.Met, rr.Margin, rr.Status = false, false, 0, true, 0, chains.OK
-		if e.partial && !e.chainPlaced(r, q.chain) {
+		if r.partial && !e.chainPlaced(r, q.chain) {
 			continue // a member is not placed yet: nothing to check
 		}
 		rr.Checked = true

@@ -316,6 +316,9 @@ type Result struct {
 	Margins *Margins
 
 	owner *configs.Config // the configuration the static fields are for
+	// partial: this is EvaluatePartial's analysis of a partial mapping
+	// (set by every evaluation, read while it runs).
+	partial bool
 }
 
 // WithPriorities writes into b the mapping a, evaluated into r, with the

@@ -84,7 +84,7 @@ func (e *Evaluator) scaleInPlace(s scaling) {
 }
 
 // scaler evaluates one mapping at several scales: an Evaluator whose
-// compiled tasks are its own copy, rescaled from the base evaluator's for
+// compiled model, with its tasks and GPU tasks, is its own copy, rescaled from the base evaluator's for
 // every scale.
 type scaler struct {
 	base *Evaluator
@@ -93,6 +93,8 @@ type scaler struct {
 
 func newScaler(base *Evaluator) *scaler {
 	e := base.Clone()
+	m := *base.compiled // the scaler's own model: its tasks and GPU tasks are rescaled
+	e.compiled = &m
 	e.tasks = slices.Clone(base.tasks)
 	for i := range e.tasks {
 		e.tasks[i].cpu = slices.Clone(base.tasks[i].cpu)
