@@ -300,3 +300,33 @@ func (e *Evaluator) placeErr(i, u int) error {
 	}
 	return fmt.Errorf("task %s cannot run on %s (kind %s)", e.tasks[i].name, e.units[u].name, e.units[u].kind)
 }
+
+// Describe writes mapping a by unit on one line, as a search names the
+// mappings it left undecided: "Core0: A, B | Core1: C | GP10B: D (high priority)".
+func (e *Evaluator) Describe(a *Assignment) string {
+	var parts []string
+	for u := range e.units {
+		var names []string
+		for i, v := range a.Unit {
+			if v != u {
+				continue
+			}
+			name := e.tasks[i].name
+			if g := e.tasks[i].gpu; e.tasks[i].kind == kindGPU && u == e.gpuUnit {
+				switch {
+				case e.fifo && a.High[g]:
+					name += " (high priority)"
+				case !e.fifo:
+					name += " (slice " + configs.Duration(a.Slice[g]).String() + ")"
+				}
+			} else if e.tasks[i].kind == kindOffloading && a.Async[g] {
+				name += " (async)"
+			}
+			names = append(names, name)
+		}
+		if len(names) > 0 {
+			parts = append(parts, e.units[u].name+": "+strings.Join(names, ", "))
+		}
+	}
+	return strings.Join(parts, " | ")
+}

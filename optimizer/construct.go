@@ -79,7 +79,7 @@ func (p *Problem) SwapMutation(genome []int, rng *rand.Rand) {
 	if rng.Intn(2) == 0 {
 		return
 	}
-	n := len(p.e.tasks) // the unit genes come first, one per task
+	n := len(p.tasks) // the unit genes come first, one per task
 	i, j := rng.Intn(n), rng.Intn(n)
 	if i == j {
 		return
@@ -245,12 +245,12 @@ type builder struct {
 
 func (p *Problem) newBuilder(ex *moo.Exhaustive, memo *sliceMemo) *builder {
 	e := p.e.Clone()
-	e.stop = p.stop
+	e.SetStop(p.stop)
 	return &builder{p: p, ex: ex, memo: memo, walk: ex.NewWalker().(*walker), e: e, a: e.NewAssignment(), r: e.NewResult()}
 }
 
 // analyses counts the mappings, complete and partial, b has analysed.
-func (b *builder) analyses() int { return b.e.analyses + b.walk.e.analyses }
+func (b *builder) analyses() int { return b.e.Analyses() + b.walk.e.Analyses() }
 
 // genome builds a genome from its seed, at a cost of at most
 // maxAnalyses analyses (0: no limit, negative: none, the genome is filled
@@ -472,8 +472,8 @@ func (p *Problem) gpuSideKey(g, order []int) string {
 // onGPU reports whether GPU task k (Evaluator.GPUTasks order) is on the GPU
 // under the genome (or partial genome) g.
 func (p *Problem) onGPU(g []int, k int) bool {
-	gi := p.e.gpus[k].task // unit genes come first, one per task
-	return p.genes[gi].values[g[gi]] == p.e.gpuUnit
+	gi := p.gpuTasks[k] // unit genes come first, one per task
+	return p.genes[gi].values[g[gi]] == p.e.GPUUnit()
 }
 
 // gpuScore analyses the partial mapping of the genes of order and returns

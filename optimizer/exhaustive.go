@@ -21,7 +21,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 	var gpuUnits, gpuKnobs, cpu []int
 	for gi, g := range p.genes {
 		switch {
-		case g.kind == geneUnit && p.e.tasks[g.task].kind == kindGPU:
+		case g.kind == geneUnit && p.tasks[g.task].Kind == GPUTask:
 			gpuUnits = append(gpuUnits, gi)
 		case g.kind != geneUnit:
 			gpuKnobs = append(gpuKnobs, gi)
@@ -31,11 +31,11 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 	}
 	load := func(gi int) float64 { // the lightest utilisation the task can have
 		g := p.genes[gi]
-		ti := &p.e.tasks[g.task]
+		ts := &p.tasks[g.task]
 		best := -1.0
 		for _, u := range g.values {
-			if u >= 0 && u < len(ti.cpu) && ti.cpu[u].ok && ti.period > 0 {
-				if v := float64(ti.cpu[u].exec) / float64(ti.period); best < 0 || v < best {
+			if exec, ok := p.e.ComputeTime(g.task, u); ok && ts.Period > 0 {
+				if v := float64(exec) / float64(ts.Period); best < 0 || v < best {
 					best = v
 				}
 			}
@@ -50,7 +50,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 		NewWalker: func() moo.Walker {
 			e := p.e.Clone()
 			e.SetLimit(rta.LimitDeadline) // a cut needs only the verdicts
-			return &walker{en: en, e: e, a: e.NewAssignment(), r: e.NewResult(), used: make([]bool, len(p.e.units))}
+			return &walker{en: en, e: e, a: e.NewAssignment(), r: e.NewResult(), used: make([]bool, len(p.units))}
 		},
 	}
 }
@@ -82,7 +82,7 @@ func (en *enumeration) relevant(partial []int, gi int) bool {
 	switch {
 	case g.kind != geneUnit:
 		return en.p.onGPU(partial, g.gpu)
-	case en.p.e.tasks[g.task].kind == kindOffloading:
+	case en.p.tasks[g.task].Kind == OffloadingTask:
 		return en.p.onGPU(partial, g.gpu)
 	}
 	return true
@@ -112,7 +112,7 @@ func (w *walker) Values(partial []int, depth int, dst []int) []int {
 		}
 	}
 	for k, u := range g.values {
-		if u == p.e.gpuUnit || used[u] {
+		if u == p.e.GPUUnit() || used[u] {
 			dst = append(dst, k)
 			continue
 		}

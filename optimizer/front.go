@@ -167,7 +167,7 @@ func (p *Problem) distinctLeastViolating(pts []moo.Point) []Point {
 	}
 	slices.SortStableFunc(all, func(a, b ranked) int {
 		return cmp.Or(cmp.Compare(a.pt.Violation, b.pt.Violation),
-			cmp.Compare(a.pt.Result.maxCoreUtilisation(), b.pt.Result.maxCoreUtilisation()),
+			cmp.Compare(a.pt.Result.MaxCoreUtilisation(), b.pt.Result.MaxCoreUtilisation()),
 			cmp.Compare(a.pt.Result.Misses, b.pt.Result.Misses))
 	})
 	var out []Point

@@ -114,14 +114,14 @@ func (p *Problem) proof(e *Evaluator, st moo.Status, out *Outcome) Proof {
 		pr.Reasons = append(pr.Reasons, fmt.Sprintf("the enumeration stopped at search.max_evaluations (%d) before its end, so the mappings it did not reach are undecided", p.search.MaxEvaluations))
 	}
 	if n := len(out.undecided); n > 0 {
-		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d mapping(s) stay undecided: they miss a deadline under their derived priorities, and more combinations of the cores' priority orders pass the relaxed test than search.max_joint_orders (%d) allows, or a core has more than %d tasks", n, p.search.MaxJointOrders, maxVariantTasks))
+		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d mapping(s) stay undecided: they miss a deadline under their derived priorities, and more combinations of the cores' priority orders pass the relaxed test than search.max_joint_orders (%d) allows, or a core has more than %d tasks", n, p.search.MaxJointOrders, MaxVariantTasks))
 		pr.UndecidedCount = n
 		pr.Undecided = out.undecided[:min(n, maxNamedUndecided)]
 	}
 	if out.VariantsIncomplete > 0 {
-		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d feasible mapping(s) have a core of more than %d tasks or more priority orders than search.max_joint_orders (%d) allows, so not every order that can change an objective was tried", out.VariantsIncomplete, maxVariantTasks, p.search.MaxJointOrders))
+		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d feasible mapping(s) have a core of more than %d tasks or more priority orders than search.max_joint_orders (%d) allows, so not every order that can change an objective was tried", out.VariantsIncomplete, MaxVariantTasks, p.search.MaxJointOrders))
 	}
-	if e.activated {
+	if e.Activated() {
 		// JointOrders varies the activators' orders too, but no brute-force
 		// test checks the claim for activated tasks (activation.go).
 		pr.Reasons = append(pr.Reasons, "tasks activated by tasks of other cores couple the cores' priority orders, and the joint search over them is not checked against brute force")

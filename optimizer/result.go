@@ -387,3 +387,18 @@ func (r *Result) GPUTask(name string) *GPUResult {
 	}
 	return nil
 }
+
+// MaxCoreUtilisation is the utilisation of the most loaded CPU core, the
+// measure that ranks unschedulable mappings of equal violation: when every
+// task on an overloaded core has no bound, each counts its period, so
+// mappings that pile the tasks onto one core or another tie however much
+// they overload it.
+func (r *Result) MaxCoreUtilisation() float64 {
+	m := 0.0
+	for u := range r.Units {
+		if !r.Units[u].GPU {
+			m = max(m, r.Units[u].Utilisation)
+		}
+	}
+	return m
+}

@@ -22,7 +22,7 @@ func Check(e *Evaluator, opts Options) error {
 // problemOf applies the options to the configuration's search settings
 // and builds the search problem.
 func problemOf(e *Evaluator, opts Options) (*Problem, error) {
-	s := e.cfg.Search
+	s := e.Config().Search
 	if opts.Algorithm != "" {
 		s.Algorithm = opts.Algorithm
 	}

@@ -81,8 +81,13 @@ type Problem struct {
 	choice string
 	// stop, when set, says that the run is interrupted (Run sets it from
 	// its context): the evaluators of the workers and the constructions
-	// get it (Evaluator.stop).
+	// get it (Evaluator.SetStop).
 	stop func() bool
+	// tasks, units and gpuTasks are the evaluator's view of the model
+	// (Evaluator.Tasks, Units, GPUTasks).
+	tasks    []TaskSpec
+	units    []UnitSpec
+	gpuTasks []int
 
 	mu      sync.Mutex
 	workers []*worker // the workers of the run in progress
@@ -91,12 +96,12 @@ type Problem struct {
 // NewProblem builds the search problem of an evaluator's configuration with
 // the search settings (defaults applied).
 func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
-	sys := e.cfg.System
-	s = s.WithDefaults(sys, e.cfg.Analysis.ChainLatency)
+	sys := e.Config().System
+	s = s.WithDefaults(sys, e.Config().Analysis.ChainLatency)
 	if err := s.CheckObjectives(); err != nil {
 		return nil, err
 	}
-	p := &Problem{e: e, search: s}
+	p := &Problem{e: e, search: s, tasks: e.Tasks(), units: e.Units(), gpuTasks: e.GPUTasks()}
 	if s.IsFree(configs.GeneUnits) {
 		p.base = e.NewAssignment()
 	} else {
@@ -121,8 +126,8 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 		}
 		p.objectives = append(p.objectives, spec)
 	}
-	if !e.fifo {
-		step := int64(e.cfg.Analysis.TimeSliceStep)
+	if !e.FIFO() {
+		step := int64(e.Config().Analysis.TimeSliceStep)
 		lo, hi := int64(sys.TimeSlice.Min), int64(sys.TimeSlice.Max)
 		if lo <= 0 {
 			lo = step
@@ -145,12 +150,13 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 	for u, c := range p.class {
 		p.classCores[c] = append(p.classCores[c], u)
 	}
-	p.relevant = make([]bool, len(e.tasks))
+	p.relevant = make([]bool, len(p.tasks))
 	markChain := func(chain int) {
-		for _, k := range e.chains[chain] {
+		for _, k := range e.ChainTasks(chain) {
 			p.relevant[k] = true
-			if ti := &e.tasks[k]; ti.gpu >= 0 { // a GPU task and its offloading task stand for each other
-				p.relevant[e.gpus[ti.gpu].task], p.relevant[e.gpus[ti.gpu].pre] = true, true
+			if ts := &p.tasks[k]; ts.GPU >= 0 { // a GPU task and its offloading task stand for each other
+				g := p.gpuTasks[ts.GPU]
+				p.relevant[g], p.relevant[p.tasks[g].Offloader] = true, true
 			}
 			p.anyRelevant = true
 		}
@@ -171,11 +177,11 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 	}
 	// A chain latency requirement is a constraint on a chain: its members'
 	// orders matter for feasibility as an objective's do.
-	for _, q := range e.reqs {
-		markChain(q.chain)
+	for _, chain := range e.RequirementChains() {
+		markChain(chain)
 	}
 	p.setAlgorithm(s.Algorithm)
-	specs := e.Tasks()
+	specs := p.tasks
 	unitsFree := s.IsFree(configs.GeneUnits)
 	for i, ts := range specs {
 		values := ts.Units
@@ -184,13 +190,13 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 		}
 		p.genes = append(p.genes, gene{kind: geneUnit, task: i, gpu: ts.GPU, values: values})
 	}
-	for g, task := range e.GPUTasks() {
+	for g, task := range p.gpuTasks {
 		mode := gene{kind: geneMode, task: task, gpu: g, values: []int{b2i(p.base.Async[g])}}
 		if s.IsFree(configs.GeneOffloading) {
 			mode.values = []int{0, 1}
 		}
 		p.genes = append(p.genes, mode)
-		if e.fifo {
+		if e.FIFO() {
 			prio := gene{kind: genePriority, task: task, gpu: g, values: []int{b2i(p.base.High[g])}}
 			if s.IsFree(configs.GeneGPUPriorities) {
 				prio.values = []int{0, 1}
@@ -240,7 +246,7 @@ func b2i(b bool) int {
 func (p *Problem) setAlgorithm(a string) {
 	p.search.Algorithm = a
 	p.exhaustive = a == configs.AlgorithmExhaustive
-	p.interact = p.e.count != memory.ChallengeCount || p.e.activated
+	p.interact = p.e.Count() != memory.ChallengeCount || p.e.Activated()
 }
 
 // Search returns the settings in force (defaults applied).
@@ -313,9 +319,9 @@ func (p *Problem) setGene(a *Assignment, gi, k int) {
 // offloading mode, stream priority and slice, which do not matter there:
 // one mapping, one form.
 func (p *Problem) normalise(a *Assignment) {
-	for g, gi := range p.e.gpus {
-		if a.Unit[gi.task] != NoUnit && a.Unit[gi.task] != p.e.gpuUnit {
-			a.Unit[gi.pre] = NoUnit
+	for g, task := range p.gpuTasks {
+		if a.Unit[task] != NoUnit && a.Unit[task] != p.e.GPUUnit() {
+			a.Unit[p.tasks[task].Offloader] = NoUnit
 			a.Async[g], a.High[g], a.Slice[g] = p.base.Async[g], p.base.High[g], p.base.Slice[g]
 		}
 	}
@@ -326,7 +332,7 @@ func (p *Problem) normalise(a *Assignment) {
 // met and the priority-order variants (variants.go) of the feasible ones.
 func (p *Problem) NewWorker() moo.Evaluator {
 	e := p.e.Clone()
-	e.stop = p.stop
+	e.SetStop(p.stop)
 	// An infeasible genome needs only a rank (how badly it misses), not
 	// every response time iterated to its fixed point; Run re-evaluates
 	// the mappings it reports with the evaluator's own limit.
@@ -334,7 +340,7 @@ func (p *Problem) NewWorker() moo.Evaluator {
 	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewResult(), ca: e.NewAssignment(), b: e.NewAssignment(),
 		rc: e.NewResult(), rb: e.NewResult(),
 		obj: make([]float64, len(p.objectives)), feasible: map[uint64]mappingSeen{}, decided: map[uint64]bool{}, open: map[uint64]string{},
-		rename: make([]int, len(e.units)), next: make([]int, len(e.units))}
+		rename: make([]int, len(p.units)), next: make([]int, len(p.units))}
 	p.mu.Lock()
 	p.workers = append(p.workers, w)
 	p.mu.Unlock()
@@ -391,7 +397,7 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	feasible := w.r.Schedulable && w.r.RequirementsMet
 	if w.r.Schedulable {
 		w.feasibleMapping(feasible)
-	} else if w.p.exhaustive && !w.p.e.noVariants && !w.p.e.noDecide && (w.p.interact || w.r.Undecided > 0) {
+	} else if w.p.exhaustive && !w.p.e.Hooks().NoVariants && !w.p.e.Hooks().NoDecide && (w.p.interact || w.r.Undecided > 0) {
 		w.decide()
 	}
 	if !feasible {
@@ -402,7 +408,7 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 		for i := range out.Objectives {
 			out.Objectives[i] = 0
 		}
-		out.Tiebreak = w.r.maxCoreUtilisation()
+		out.Tiebreak = w.r.MaxCoreUtilisation()
 	}
 }
 
@@ -433,26 +439,11 @@ func (w *worker) decide() {
 	}
 	seen.incomplete = !jr.Complete
 	if !jr.Complete {
-		w.open[key] = w.e.describe(w.ca)
+		w.open[key] = w.e.Describe(w.ca)
 	}
 	if seen.schedulable {
 		w.feasible[key] = seen
 	}
-}
-
-// maxCoreUtilisation is the utilisation of the most loaded CPU core, the
-// measure that ranks unschedulable mappings of equal violation: when every
-// task on an overloaded core has no bound, each counts its period, so
-// mappings that pile the tasks onto one core or another tie however much
-// they overload it.
-func (r *Result) maxCoreUtilisation() float64 {
-	m := 0.0
-	for u := range r.Units {
-		if !r.Units[u].GPU {
-			m = max(m, r.Units[u].Utilisation)
-		}
-	}
-	return m
 }
 
 // objectivesOf computes the objectives of an evaluated, schedulable mapping
@@ -465,7 +456,7 @@ func (p *Problem) objectivesOf(e *Evaluator, a *Assignment, r *Result, out []flo
 		switch o.cfg.Kind {
 		case configs.ObjectiveChain:
 			buf = e.ChainMembers(r, o.chain, buf)
-			v, st := e.chainPlans[o.chain].Eval(buf, chains.Options{Objective: o.obj})
+			v, st := e.ChainLatency(o.chain, buf, o.obj)
 			if st != chains.OK {
 				r.Schedulable = false
 				if r.Violation == 0 {
@@ -477,7 +468,7 @@ func (p *Problem) objectivesOf(e *Evaluator, a *Assignment, r *Result, out []flo
 		case configs.ObjectiveCoresUsed:
 			n := 0
 			for u := range r.Units {
-				if !p.e.units[u].gpu && r.Units[u].Tasks > 0 {
+				if !p.units[u].GPU && r.Units[u].Tasks > 0 {
 					n++
 				}
 			}
@@ -499,7 +490,7 @@ func (p *Problem) objectivesOf(e *Evaluator, a *Assignment, r *Result, out []flo
 		case configs.ObjectiveMaxUtilisation:
 			m := 0.0
 			for u := range r.Units {
-				if !p.e.units[u].gpu && r.Units[u].Utilisation > m {
+				if !p.units[u].GPU && r.Units[u].Utilisation > m {
 					m = r.Units[u].Utilisation
 				}
 			}
