@@ -12,11 +12,12 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
 // genomeOf encodes the model's own mapping, if every gene can take its value.
-func (p *Problem) genomeOf(e *Evaluator) ([]int, bool) {
+func (p *Problem) genomeOf(e *evaluate.Evaluator) ([]int, bool) {
 	a, err := e.DefaultAssignment()
 	if err != nil {
 		return nil, false
@@ -27,7 +28,7 @@ func (p *Problem) genomeOf(e *Evaluator) ([]int, bool) {
 		switch gn.kind {
 		case geneUnit:
 			v = a.Unit[gn.task]
-			if v == NoUnit { // a merged offloading task: any value will do
+			if v == evaluate.NoUnit { // a merged offloading task: any value will do
 				g[gi] = 0
 				continue
 			}
@@ -238,9 +239,9 @@ type builder struct {
 	ex   *moo.Exhaustive
 	memo *sliceMemo
 	walk *walker
-	e    *Evaluator
-	a    *Assignment
-	r    *Result
+	e    *evaluate.Evaluator
+	a    *evaluate.Assignment
+	r    *evaluate.Result
 }
 
 func (p *Problem) newBuilder(ex *moo.Exhaustive, memo *sliceMemo) *builder {
@@ -424,7 +425,7 @@ const descentLines = 2
 // current value stays), searched coarse to fine, two rounds over all of
 // them. It is a heuristic for the construction only; the search itself
 // explores every slice.
-func (p *Problem) descendSlices(e *Evaluator, g, order []int, a *Assignment, r *Result) {
+func (p *Problem) descendSlices(e *evaluate.Evaluator, g, order []int, a *evaluate.Assignment, r *evaluate.Result) {
 	for round := 0; round < 2; round++ {
 		for _, gi := range p.sliceGenes {
 			if !p.onGPU(g, p.genes[gi].gpu) {
@@ -479,7 +480,7 @@ func (p *Problem) onGPU(g []int, k int) bool {
 // gpuScore analyses the partial mapping of the genes of order and returns
 // the largest ratio of a GPU task's response to its deadline (+Inf when a
 // response has no bound).
-func (p *Problem) gpuScore(e *Evaluator, g, order []int, a *Assignment, r *Result) float64 {
+func (p *Problem) gpuScore(e *evaluate.Evaluator, g, order []int, a *evaluate.Assignment, r *evaluate.Result) float64 {
 	p.partialAssignment(a, g, order)
 	if e.EvaluatePartial(a, r) != nil {
 		return math.Inf(1)

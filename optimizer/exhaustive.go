@@ -3,6 +3,7 @@ package optimizer
 import (
 	"sort"
 
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -21,7 +22,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 	var gpuUnits, gpuKnobs, cpu []int
 	for gi, g := range p.genes {
 		switch {
-		case g.kind == geneUnit && p.tasks[g.task].Kind == GPUTask:
+		case g.kind == geneUnit && p.tasks[g.task].Kind == evaluate.GPUTask:
 			gpuUnits = append(gpuUnits, gi)
 		case g.kind != geneUnit:
 			gpuKnobs = append(gpuKnobs, gi)
@@ -68,9 +69,9 @@ type enumeration struct {
 // shared enumeration and its own scratch state.
 type walker struct {
 	en   *enumeration
-	e    *Evaluator // a clone: EvaluatePartial uses its scratch
-	a    *Assignment
-	r    *Result
+	e    *evaluate.Evaluator // a clone: EvaluatePartial uses its scratch
+	a    *evaluate.Assignment
+	r    *evaluate.Result
 	used []bool
 }
 
@@ -82,7 +83,7 @@ func (en *enumeration) relevant(partial []int, gi int) bool {
 	switch {
 	case g.kind != geneUnit:
 		return en.p.onGPU(partial, g.gpu)
-	case en.p.tasks[g.task].Kind == OffloadingTask:
+	case en.p.tasks[g.task].Kind == evaluate.OffloadingTask:
 		return en.p.onGPU(partial, g.gpu)
 	}
 	return true
@@ -153,11 +154,11 @@ func (w *walker) Prune(partial []int, depth int) bool {
 // partialAssignment writes into a the partial mapping of the genes in
 // assigned, with the values g gives them: the configuration's mapping with
 // every task whose unit is a gene unplaced, then those genes set.
-func (p *Problem) partialAssignment(a *Assignment, g, assigned []int) {
+func (p *Problem) partialAssignment(a *evaluate.Assignment, g, assigned []int) {
 	a.CopyFrom(p.base)
 	for _, t := range p.genes {
 		if t.kind == geneUnit {
-			a.Unit[t.task] = NoUnit
+			a.Unit[t.task] = evaluate.NoUnit
 		}
 	}
 	for _, gi := range assigned {

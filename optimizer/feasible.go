@@ -3,6 +3,8 @@ package optimizer
 import (
 	"fmt"
 	"slices"
+
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 // feasibleMapping records the mapping just evaluated into w.a and w.r,
@@ -53,8 +55,8 @@ func (w *worker) feasibleMapping(feasible bool) {
 // (PriorityVariants, JointOrders): it counts each in seen, and keeps the
 // ones that meet every deadline and requirement in w.side with their
 // objectives.
-func (w *worker) keepVariant(seen *mappingSeen) func(*Assignment, *Result) {
-	return func(b *Assignment, rb *Result) {
+func (w *worker) keepVariant(seen *mappingSeen) func(*evaluate.Assignment, *evaluate.Result) {
+	return func(b *evaluate.Assignment, rb *evaluate.Result) {
 		seen.variants++
 		if !rb.Schedulable {
 			return
@@ -73,7 +75,7 @@ func (w *worker) keepVariant(seen *mappingSeen) func(*Assignment, *Result) {
 // cores) and a key that orders variants.
 type sidePoint struct {
 	obj []float64
-	a   *Assignment
+	a   *evaluate.Assignment
 	key []int64
 }
 
@@ -82,7 +84,7 @@ type sidePoint struct {
 // what is kept does not depend on the order of arrival.
 type sideArchive []sidePoint
 
-func (s *sideArchive) add(obj []float64, a *Assignment) {
+func (s *sideArchive) add(obj []float64, a *evaluate.Assignment) {
 	key := assignmentKey(a)
 	for k := range *s {
 		q := &(*s)[k]
@@ -105,7 +107,7 @@ func (s *sideArchive) add(obj []float64, a *Assignment) {
 }
 
 // assignmentKey flattens an assignment into a comparable key.
-func assignmentKey(a *Assignment) []int64 {
+func assignmentKey(a *evaluate.Assignment) []int64 {
 	var k []int64
 	for _, u := range a.Unit {
 		k = append(k, int64(u))
@@ -135,7 +137,7 @@ func weaklyDominates(a, b []float64) bool {
 // becomes the class's first core, and so on. Mappings that differ only by
 // such a renaming have one canonical form. rename and next are scratch
 // with one entry per unit.
-func (p *Problem) canonicalise(a, dst *Assignment, rename, next []int) {
+func (p *Problem) canonicalise(a, dst *evaluate.Assignment, rename, next []int) {
 	dst.CopyFrom(a)
 	for u := range rename {
 		rename[u], next[u] = -1, 0
@@ -157,7 +159,7 @@ func (p *Problem) canonicalise(a, dst *Assignment, rename, next []int) {
 // of the GPU tasks on the GPU; not the priorities). Applied to canonical
 // forms it counts distinct feasible mappings; a collision, at odds of
 // about n²/2⁶⁵ for n mappings, would undercount by one.
-func (p *Problem) hashAssignment(a *Assignment) uint64 {
+func (p *Problem) hashAssignment(a *evaluate.Assignment) uint64 {
 	e := p.e
 	h := uint64(0x9e3779b97f4a7c15)
 	for i, u := range a.Unit {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
@@ -97,7 +98,7 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 	}
 	var mu sync.Mutex
 	done := 0
-	onWorkers(workers, len(kept), p.e.Clone, nil, func(e *Evaluator, i int) {
+	evaluate.OnWorkers(workers, len(kept), p.e.Clone, nil, func(e *evaluate.Evaluator, i int) {
 		if c := kept[i]; c.variant == nil {
 			points[i] = p.pointWith(e, c.pt)
 		} else {
@@ -121,15 +122,15 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 // computes no more.
 func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int) error {
 	errs := make([]error, len(points))
-	onWorkers(workers, len(points), p.e.Clone, func() bool { return ctx.Err() != nil }, func(e *Evaluator, i int) {
-		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Result, MarginOptions{OnlyExecutionScale: true})
+	evaluate.OnWorkers(workers, len(points), p.e.Clone, func() bool { return ctx.Err() != nil }, func(e *evaluate.Evaluator, i int) {
+		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Result, evaluate.MarginOptions{OnlyExecutionScale: true})
 	})
 	return errors.Join(errs...)
 }
 
 // variantPoint evaluates a priority-order variant in full with e (the
 // problem's evaluator or a clone), chains included.
-func (p *Problem) variantPoint(e *Evaluator, v *sidePoint) Point {
+func (p *Problem) variantPoint(e *evaluate.Evaluator, v *sidePoint) Point {
 	a := v.a.Clone()
 	r := e.NewResult()
 	if err := e.Evaluate(a, r); err != nil {
@@ -181,7 +182,7 @@ func (p *Problem) distinctLeastViolating(pts []moo.Point) []Point {
 func (p *Problem) point(pt moo.Point) Point { return p.pointWith(p.e, pt) }
 
 // pointWith is point with the evaluator e (the problem's or a clone).
-func (p *Problem) pointWith(e *Evaluator, pt moo.Point) Point {
+func (p *Problem) pointWith(e *evaluate.Evaluator, pt moo.Point) Point {
 	a := e.NewAssignment()
 	p.Decode(pt.Genome, a)
 	r := e.NewResult()

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
@@ -27,8 +28,8 @@ type Options struct {
 // Point is a mapping of the front with its full evaluation.
 type Point struct {
 	Mapping    configs.Mapping
-	Assignment *Assignment
-	Result     *Result // with Chains analysed
+	Assignment *evaluate.Assignment
+	Result     *evaluate.Result // with Chains analysed
 	// Objectives are the values minimised, in the objectives' order
 	// (chain latencies in ms).
 	Objectives []float64
@@ -101,7 +102,7 @@ func (o *Outcome) Exact() bool { return o.Proof.Exactness == Exact }
 // proof states what the run proved: a genetic search nothing, an
 // interrupted one nothing; a complete exhaustive search an exact front
 // unless something stayed undecided, which the reasons name.
-func (p *Problem) proof(e *Evaluator, st moo.Status, out *Outcome) Proof {
+func (p *Problem) proof(e *evaluate.Evaluator, st moo.Status, out *Outcome) Proof {
 	pr := Proof{Algorithm: p.search.Algorithm}
 	switch {
 	case st == moo.Interrupted:
@@ -114,12 +115,12 @@ func (p *Problem) proof(e *Evaluator, st moo.Status, out *Outcome) Proof {
 		pr.Reasons = append(pr.Reasons, fmt.Sprintf("the enumeration stopped at search.max_evaluations (%d) before its end, so the mappings it did not reach are undecided", p.search.MaxEvaluations))
 	}
 	if n := len(out.undecided); n > 0 {
-		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d mapping(s) stay undecided: they miss a deadline under their derived priorities, and more combinations of the cores' priority orders pass the relaxed test than search.max_joint_orders (%d) allows, or a core has more than %d tasks", n, p.search.MaxJointOrders, MaxVariantTasks))
+		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d mapping(s) stay undecided: they miss a deadline under their derived priorities, and more combinations of the cores' priority orders pass the relaxed test than search.max_joint_orders (%d) allows, or a core has more than %d tasks", n, p.search.MaxJointOrders, evaluate.MaxVariantTasks))
 		pr.UndecidedCount = n
 		pr.Undecided = out.undecided[:min(n, maxNamedUndecided)]
 	}
 	if out.VariantsIncomplete > 0 {
-		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d feasible mapping(s) have a core of more than %d tasks or more priority orders than search.max_joint_orders (%d) allows, so not every order that can change an objective was tried", out.VariantsIncomplete, MaxVariantTasks, p.search.MaxJointOrders))
+		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d feasible mapping(s) have a core of more than %d tasks or more priority orders than search.max_joint_orders (%d) allows, so not every order that can change an objective was tried", out.VariantsIncomplete, evaluate.MaxVariantTasks, p.search.MaxJointOrders))
 	}
 	if e.Activated() {
 		// JointOrders varies the activators' orders too, but no brute-force

@@ -11,17 +11,18 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
-func Check(e *Evaluator, opts Options) error {
+func Check(e *evaluate.Evaluator, opts Options) error {
 	_, err := problemOf(e, opts)
 	return err
 }
 
 // problemOf applies the options to the configuration's search settings
 // and builds the search problem.
-func problemOf(e *Evaluator, opts Options) (*Problem, error) {
+func problemOf(e *evaluate.Evaluator, opts Options) (*Problem, error) {
 	s := e.Config().Search
 	if opts.Algorithm != "" {
 		s.Algorithm = opts.Algorithm
@@ -113,7 +114,7 @@ const (
 // returns, without error, what it found so far, with Status
 // moo.Interrupted (see moo.Settings.Context for how soon each algorithm
 // notices).
-func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
+func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, error) {
 	p, err := problemOf(e, opts)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 // BenchmarkExhaustive3Obj runs the exhaustive search of the 3-objective
@@ -13,7 +14,7 @@ import (
 // estimate of an interruptible search.
 func BenchmarkExhaustive3Obj(b *testing.B) {
 	cfg := loadFile(b, "../configs/examples/waters-3obj.yaml")
-	e, err := optimizer.NewEvaluator(cfg)
+	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/memory"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -44,12 +45,12 @@ type objectiveSpec struct {
 // utilisation); an unschedulable mapping has Violation = Σ (R − D) in
 // milliseconds and no objective that counts (constraint domination).
 type Problem struct {
-	e          *Evaluator
+	e          *evaluate.Evaluator
 	search     configs.Search
 	genes      []gene
 	objectives []objectiveSpec
 	slices     []int64 // time-slice values in ps (timeslice model)
-	base       *Assignment
+	base       *evaluate.Assignment
 	// class[u] groups interchangeable cores (same kind, frequency and
 	// memory latencies): the exhaustive search breaks their symmetry.
 	// classCores[c] lists the cores of class c in unit order.
@@ -85,8 +86,8 @@ type Problem struct {
 	stop func() bool
 	// tasks, units and gpuTasks are the evaluator's view of the model
 	// (Evaluator.Tasks, Units, GPUTasks).
-	tasks    []TaskSpec
-	units    []UnitSpec
+	tasks    []evaluate.TaskSpec
+	units    []evaluate.UnitSpec
 	gpuTasks []int
 
 	mu      sync.Mutex
@@ -95,7 +96,7 @@ type Problem struct {
 
 // NewProblem builds the search problem of an evaluator's configuration with
 // the search settings (defaults applied).
-func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
+func NewProblem(e *evaluate.Evaluator, s configs.Search) (*Problem, error) {
 	sys := e.Config().System
 	s = s.WithDefaults(sys, e.Config().Analysis.ChainLatency)
 	if err := s.CheckObjectives(); err != nil {
@@ -122,7 +123,7 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 			if spec.chain < 0 {
 				return nil, fmt.Errorf("search.objectives[%d]: chain %q is not defined", i, o.Chain)
 			}
-			spec.obj = ChainObjective(configs.ChainLatency{Paradigm: o.Paradigm, Metric: o.Metric, Bound: o.Bound})
+			spec.obj = evaluate.ChainObjective(configs.ChainLatency{Paradigm: o.Paradigm, Metric: o.Metric, Bound: o.Bound})
 		}
 		p.objectives = append(p.objectives, spec)
 	}
@@ -265,7 +266,7 @@ func (p *Problem) ObjectiveNames() []string {
 // by the problem's evaluator (in the order of ObjectiveNames; chain
 // latencies in ms, the margin as its negative), and whether the mapping is
 // feasible: only then are they the values the search compares.
-func (p *Problem) Objectives(a *Assignment, r *Result) ([]float64, bool) {
+func (p *Problem) Objectives(a *evaluate.Assignment, r *evaluate.Result) ([]float64, bool) {
 	out := make([]float64, len(p.objectives))
 	p.objectivesOf(p.e, a, r, out, nil)
 	return out, r.Schedulable && r.RequirementsMet
@@ -290,7 +291,7 @@ func (p *Problem) NumObjectives() int { return len(p.objectives) }
 // not matter under the others (the offloading task of a GPU task merged
 // onto a core; the mode and stream priority of a GPU task on a core) is
 // ignored.
-func (p *Problem) Decode(genome []int, a *Assignment) {
+func (p *Problem) Decode(genome []int, a *evaluate.Assignment) {
 	a.CopyFrom(p.base)
 	for gi := range p.genes {
 		p.setGene(a, gi, genome[gi])
@@ -299,7 +300,7 @@ func (p *Problem) Decode(genome []int, a *Assignment) {
 }
 
 // setGene writes gene gi, at the index k of its values, into a.
-func (p *Problem) setGene(a *Assignment, gi, k int) {
+func (p *Problem) setGene(a *evaluate.Assignment, gi, k int) {
 	g := &p.genes[gi]
 	v := g.values[k]
 	switch g.kind {
@@ -318,10 +319,10 @@ func (p *Problem) setGene(a *Assignment, gi, k int) {
 // on a core (merge convention), and gives such a GPU task the model's
 // offloading mode, stream priority and slice, which do not matter there:
 // one mapping, one form.
-func (p *Problem) normalise(a *Assignment) {
+func (p *Problem) normalise(a *evaluate.Assignment) {
 	for g, task := range p.gpuTasks {
-		if a.Unit[task] != NoUnit && a.Unit[task] != p.e.GPUUnit() {
-			a.Unit[p.tasks[task].Offloader] = NoUnit
+		if a.Unit[task] != evaluate.NoUnit && a.Unit[task] != p.e.GPUUnit() {
+			a.Unit[p.tasks[task].Offloader] = evaluate.NoUnit
 			a.Async[g], a.High[g], a.Slice[g] = p.base.Async[g], p.base.High[g], p.base.Slice[g]
 		}
 	}
@@ -349,14 +350,14 @@ func (p *Problem) NewWorker() moo.Evaluator {
 
 type worker struct {
 	p   *Problem
-	e   *Evaluator
-	a   *Assignment
-	r   *Result
+	e   *evaluate.Evaluator
+	a   *evaluate.Assignment
+	r   *evaluate.Result
 	buf []chains.Member
 
 	// Variants and counts (see NewWorker).
-	ca, b     *Assignment
-	rc, rb    *Result
+	ca, b     *evaluate.Assignment
+	rc, rb    *evaluate.Result
 	obj       []float64
 	side      sideArchive
 	feasible  map[uint64]mappingSeen // by canonical key, the mappings met that meet every deadline
@@ -451,7 +452,7 @@ func (w *worker) decide() {
 // mapping does not have, short of the job-enumeration limit) counts as a
 // violation of 1 ms, reported through a negative objective that the caller
 // turns into infeasibility.
-func (p *Problem) objectivesOf(e *Evaluator, a *Assignment, r *Result, out []float64, buf []chains.Member) []chains.Member {
+func (p *Problem) objectivesOf(e *evaluate.Evaluator, a *evaluate.Assignment, r *evaluate.Result, out []float64, buf []chains.Member) []chains.Member {
 	for i, o := range p.objectives {
 		switch o.cfg.Kind {
 		case configs.ObjectiveChain:
@@ -481,7 +482,7 @@ func (p *Problem) objectivesOf(e *Evaluator, a *Assignment, r *Result, out []flo
 				out[i] = 0
 				continue
 			}
-			m, err := e.Margins(a, r, MarginOptions{OnlyExecutionScale: true})
+			m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true})
 			if err != nil {
 				// The mapping was just evaluated: an error here is a bug.
 				panic(fmt.Sprintf("optimizer: the margin of a mapping: %v", err))

@@ -17,6 +17,7 @@ import (
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -153,10 +154,10 @@ type FrontJSON struct {
 // marked) and its time slice (timeslice model). A core whose priorities the
 // mapping gives lists its tasks most urgent first, separated by " > "
 // ("Core4: EKF > PRE_Detection_gpu_POST (async)").
-func CompactUnits(r *optimizer.Result) string { return strings.Join(unitParts(r), " | ") }
+func CompactUnits(r *evaluate.Result) string { return strings.Join(unitParts(r), " | ") }
 
 // unitParts is CompactUnits unit by unit.
-func unitParts(r *optimizer.Result) []string {
+func unitParts(r *evaluate.Result) []string {
 	var parts []string
 	for u := range r.Units {
 		ur := &r.Units[u]
@@ -172,12 +173,12 @@ func unitParts(r *optimizer.Result) []string {
 		}
 		for _, k := range ids {
 			t := &r.Tasks[k]
-			if t.Role == optimizer.NotRunning || t.Unit != u {
+			if t.Role == evaluate.NotRunning || t.Unit != u {
 				continue
 			}
 			n := t.Name
 			switch t.Role {
-			case optimizer.OnGPU:
+			case evaluate.OnGPU:
 				g := &r.GPU[t.GPU]
 				switch {
 				case r.GPUModel == configs.GPUModelFIFO && g.High:
@@ -185,9 +186,9 @@ func unitParts(r *optimizer.Result) []string {
 				case r.GPUModel == configs.GPUModelTimeSlice && g.Slice > 0:
 					n += " (slice " + FormatDuration(configs.Duration(g.Slice)) + ")"
 				}
-			case optimizer.OffloadAsync:
+			case evaluate.OffloadAsync:
 				n += " (async)"
-			case optimizer.Merged:
+			case evaluate.Merged:
 				n += " (merged)"
 			}
 			names = append(names, n)
@@ -199,7 +200,7 @@ func unitParts(r *optimizer.Result) []string {
 	return parts
 }
 
-func utilisation(r *optimizer.Result) map[string]float64 {
+func utilisation(r *evaluate.Result) map[string]float64 {
 	out := map[string]float64{}
 	for u := range r.Units {
 		out[r.Units[u].Name] = r.Units[u].Utilisation
@@ -229,7 +230,7 @@ func NewFrontPointJSON(id int, p optimizer.Point, file, evaluation string) Front
 	return pj
 }
 
-func newVerdictJSON(r *optimizer.Result) *VerdictJSON {
+func newVerdictJSON(r *evaluate.Result) *VerdictJSON {
 	v := &VerdictJSON{Schedulable: r.Schedulable, Misses: r.Misses, ViolationNs: ns(r.Violation), Reasons: r.Reasons()}
 	if v.Reasons == nil {
 		v.Reasons = []string{}
@@ -243,7 +244,7 @@ func newVerdictJSON(r *optimizer.Result) *VerdictJSON {
 	}
 	for k := range r.Tasks {
 		t := &r.Tasks[k]
-		if t.Role == optimizer.NotRunning || !t.Verdict.Bounded() || t.R == rta.Infinity {
+		if t.Role == evaluate.NotRunning || !t.Verdict.Bounded() || t.R == rta.Infinity {
 			continue
 		}
 		s := SlackJSON{Task: t.Name, Unit: t.UnitName, ResponseTimeNs: ns(t.R), DeadlineNs: ns(t.D)}
@@ -395,7 +396,7 @@ func (c *frontCSV) row(id int, p optimizer.Point) error {
 	switch m := p.Result.Margins; {
 	case m == nil: // past optimizer.MaxMarginPoints
 		row = append(row, "-", "-")
-	case m.ExecutionScale.Status == optimizer.MarginNone:
+	case m.ExecutionScale.Status == evaluate.MarginNone:
 		row = append(row, "none", m.ExecutionScale.Binding)
 	default:
 		row = append(row, strconv.FormatFloat(m.ExecutionScale.Factor(), 'f', 3, 64), m.ExecutionScale.Binding)
@@ -422,7 +423,7 @@ func (c *frontCSV) row(id int, p optimizer.Point) error {
 	for k := range p.Result.Tasks {
 		t := &p.Result.Tasks[k]
 		unit := "-"
-		if t.Role != optimizer.NotRunning {
+		if t.Role != evaluate.NotRunning {
 			unit = p.Result.Units[t.Unit].Name
 		}
 		row = append(row, unit)
@@ -588,7 +589,7 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 
 // explicitOrder reports whether a core of r runs its tasks in the
 // mapping's priority order, which CompactUnits writes with " > ".
-func explicitOrder(r *optimizer.Result) bool {
+func explicitOrder(r *evaluate.Result) bool {
 	for u := range r.Units {
 		if r.Units[u].Explicit && r.Units[u].Tasks > 1 {
 			return true
@@ -626,7 +627,7 @@ func davareTable(out *optimizer.Outcome, points []optimizer.Point) (heads []stri
 
 // davareMs writes Davare's bound on chain name's reaction time in r, in ms
 // with three decimals, or "-" when the chain has none.
-func davareMs(r *optimizer.Result, name string) string {
+func davareMs(r *evaluate.Result, name string) string {
 	for _, c := range r.Chains {
 		if c.Name == name && c.Analysis.Davare.Status == chains.OK {
 			return strconv.FormatFloat(float64(c.Analysis.Davare.MaxReactionTime)/1e9, 'f', 3, 64)
@@ -774,7 +775,7 @@ func wrapWords(s string, width int) []string {
 
 // maxCoreUtilisation is the load of the busiest CPU core (unitLoad: the
 // demand under the refined and request counts).
-func maxCoreUtilisation(r *optimizer.Result) float64 {
+func maxCoreUtilisation(r *evaluate.Result) float64 {
 	m := 0.0
 	for u := range r.Units {
 		if !r.Units[u].GPU {

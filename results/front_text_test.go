@@ -10,6 +10,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
@@ -20,7 +21,7 @@ func search(t *testing.T, text string, algorithm string) (*configs.Config, *opti
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := optimizer.NewEvaluator(cfg)
+	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestCompactUnitsShowsGPUSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := optimizer.NewEvaluator(cfg)
+	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
