@@ -29,7 +29,7 @@ func bruteForce(t *testing.T, p *Problem) ([][]float64, int) {
 	n := p.NumGenes()
 	genome := make([]int, n)
 	a, b := e.NewAssignment(), e.NewAssignment()
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	obj := make([]float64, p.NumObjectives())
 	rename, next := make([]int, len(e.Units())), make([]int, len(e.Units()))
 	canon := e.NewAssignment()
@@ -73,7 +73,7 @@ func bruteForce(t *testing.T, p *Problem) ([][]float64, int) {
 // forEachOrder evaluates a into r with every combination of per-core
 // priority orders (every permutation, given explicitly, in b) and calls fn
 // after each evaluation that is schedulable.
-func forEachOrder(t *testing.T, e *evaluate.Evaluator, a, b *evaluate.Assignment, r *evaluate.Result, fn func()) {
+func forEachOrder(t *testing.T, e *evaluate.Evaluator, a, b *evaluate.Assignment, r *evaluate.Analysis, fn func()) {
 	t.Helper()
 	if err := e.Evaluate(a, r); err != nil {
 		t.Fatal(err)
@@ -292,7 +292,7 @@ func exactFrontDominatesEveryOrder(t *testing.T, cfg *configs.Config, minPairs i
 	n := p.NumGenes()
 	partial := make([]int, n)
 	a, b := e.NewAssignment(), e.NewAssignment()
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	obj := make([]float64, p.NumObjectives())
 	mappings, accepted := 0, 0
 	var all [][]float64

@@ -241,13 +241,13 @@ type builder struct {
 	walk *walker
 	e    *evaluate.Evaluator
 	a    *evaluate.Assignment
-	r    *evaluate.Result
+	r    *evaluate.Analysis
 }
 
 func (p *Problem) newBuilder(ex *moo.Exhaustive, memo *sliceMemo) *builder {
 	e := p.e.Clone()
 	e.SetStop(p.stop)
-	return &builder{p: p, ex: ex, memo: memo, walk: ex.NewWalker().(*walker), e: e, a: e.NewAssignment(), r: e.NewResult()}
+	return &builder{p: p, ex: ex, memo: memo, walk: ex.NewWalker().(*walker), e: e, a: e.NewAssignment(), r: e.NewAnalysis()}
 }
 
 // analyses counts the mappings, complete and partial, b has analysed.
@@ -425,7 +425,7 @@ const descentLines = 2
 // current value stays), searched coarse to fine, two rounds over all of
 // them. It is a heuristic for the construction only; the search itself
 // explores every slice.
-func (p *Problem) descendSlices(e *evaluate.Evaluator, g, order []int, a *evaluate.Assignment, r *evaluate.Result) {
+func (p *Problem) descendSlices(e *evaluate.Evaluator, g, order []int, a *evaluate.Assignment, r *evaluate.Analysis) {
 	for round := 0; round < 2; round++ {
 		for _, gi := range p.sliceGenes {
 			if !p.onGPU(g, p.genes[gi].gpu) {
@@ -480,7 +480,7 @@ func (p *Problem) onGPU(g []int, k int) bool {
 // gpuScore analyses the partial mapping of the genes of order and returns
 // the largest ratio of a GPU task's response to its deadline (+Inf when a
 // response has no bound).
-func (p *Problem) gpuScore(e *evaluate.Evaluator, g, order []int, a *evaluate.Assignment, r *evaluate.Result) float64 {
+func (p *Problem) gpuScore(e *evaluate.Evaluator, g, order []int, a *evaluate.Assignment, r *evaluate.Analysis) float64 {
 	p.partialAssignment(a, g, order)
 	if e.EvaluatePartial(a, r) != nil {
 		return math.Inf(1)

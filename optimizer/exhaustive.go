@@ -51,7 +51,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 		NewWalker: func() moo.Walker {
 			e := p.e.Clone()
 			e.SetLimit(rta.LimitDeadline) // a cut needs only the verdicts
-			return &walker{en: en, e: e, a: e.NewAssignment(), r: e.NewResult(), used: make([]bool, len(p.units))}
+			return &walker{en: en, e: e, a: e.NewAssignment(), r: e.NewAnalysis(), used: make([]bool, len(p.units))}
 		},
 	}
 }
@@ -71,7 +71,7 @@ type walker struct {
 	en   *enumeration
 	e    *evaluate.Evaluator // a clone: EvaluatePartial uses its scratch
 	a    *evaluate.Assignment
-	r    *evaluate.Result
+	r    *evaluate.Analysis
 	used []bool
 }
 

@@ -55,8 +55,8 @@ func (w *worker) feasibleMapping(feasible bool) {
 // (PriorityVariants, JointOrders): it counts each in seen, and keeps the
 // ones that meet every deadline and requirement in w.side with their
 // objectives.
-func (w *worker) keepVariant(seen *mappingSeen) func(*evaluate.Assignment, *evaluate.Result) {
-	return func(b *evaluate.Assignment, rb *evaluate.Result) {
+func (w *worker) keepVariant(seen *mappingSeen) func(*evaluate.Assignment, *evaluate.Analysis) {
+	return func(b *evaluate.Assignment, rb *evaluate.Analysis) {
 		seen.variants++
 		if !rb.Schedulable {
 			return

@@ -123,7 +123,7 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int) error {
 	errs := make([]error, len(points))
 	evaluate.OnWorkers(workers, len(points), p.e.Clone, func() bool { return ctx.Err() != nil }, func(e *evaluate.Evaluator, i int) {
-		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Result, evaluate.MarginOptions{OnlyExecutionScale: true})
+		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Analysis, evaluate.MarginOptions{OnlyExecutionScale: true})
 	})
 	return errors.Join(errs...)
 }
@@ -132,7 +132,7 @@ func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int)
 // problem's evaluator or a clone), chains included.
 func (p *Problem) variantPoint(e *evaluate.Evaluator, v *sidePoint) Point {
 	a := v.a.Clone()
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		panic(fmt.Sprintf("optimizer: re-evaluating a priority variant: %v", err))
 	}
@@ -140,7 +140,7 @@ func (p *Problem) variantPoint(e *evaluate.Evaluator, v *sidePoint) Point {
 	if err := e.AnalyzeContention(r); err != nil {
 		panic(fmt.Sprintf("optimizer: the contention of a priority variant: %v", err))
 	}
-	return Point{Mapping: e.Mapping(a), Assignment: a, Result: r, Objectives: slices.Clone(v.obj)}
+	return Point{Mapping: e.Mapping(a), Assignment: a, Analysis: r, Objectives: slices.Clone(v.obj)}
 }
 
 // distinctLeastViolating evaluates the least-violating genomes in full and
@@ -168,8 +168,8 @@ func (p *Problem) distinctLeastViolating(pts []moo.Point) []Point {
 	}
 	slices.SortStableFunc(all, func(a, b ranked) int {
 		return cmp.Or(cmp.Compare(a.pt.Violation, b.pt.Violation),
-			cmp.Compare(a.pt.Result.MaxCoreUtilisation(), b.pt.Result.MaxCoreUtilisation()),
-			cmp.Compare(a.pt.Result.Misses, b.pt.Result.Misses))
+			cmp.Compare(a.pt.Analysis.MaxCoreUtilisation(), b.pt.Analysis.MaxCoreUtilisation()),
+			cmp.Compare(a.pt.Analysis.Misses, b.pt.Analysis.Misses))
 	})
 	var out []Point
 	for _, r := range all[:min(len(all), leastViolatingShown)] {
@@ -185,7 +185,7 @@ func (p *Problem) point(pt moo.Point) Point { return p.pointWith(p.e, pt) }
 func (p *Problem) pointWith(e *evaluate.Evaluator, pt moo.Point) Point {
 	a := e.NewAssignment()
 	p.Decode(pt.Genome, a)
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		panic(fmt.Sprintf("optimizer: re-evaluating a front point: %v", err))
 	}
@@ -193,6 +193,6 @@ func (p *Problem) pointWith(e *evaluate.Evaluator, pt moo.Point) Point {
 	if err := e.AnalyzeContention(r); err != nil {
 		panic(fmt.Sprintf("optimizer: the contention of a front point: %v", err))
 	}
-	return Point{Mapping: e.Mapping(a), Assignment: a, Result: r,
+	return Point{Mapping: e.Mapping(a), Assignment: a, Analysis: r,
 		Objectives: append([]float64(nil), pt.Objectives...), Violation: pt.Violation}
 }

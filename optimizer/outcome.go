@@ -29,7 +29,7 @@ type Options struct {
 type Point struct {
 	Mapping    configs.Mapping
 	Assignment *evaluate.Assignment
-	Result     *evaluate.Result // with Chains analysed
+	Analysis   *evaluate.Analysis // analysed in full, as EvaluateForReport does
 	// Objectives are the values minimised, in the objectives' order
 	// (chain latencies in ms).
 	Objectives []float64

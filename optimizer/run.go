@@ -45,7 +45,7 @@ func problemOf(e *evaluate.Evaluator, opts Options) (*Problem, error) {
 }
 
 // MaxMarginPoints bounds the front points whose margin Run computes
-// (Point.Result.Margins; nil for the points after): at a few hundred
+// (Point.Analysis.Margins; nil for the points after): at a few hundred
 // microseconds per evaluation on a system of 250 tasks, 500 margins take
 // seconds. hetmap analyze computes any point's.
 const MaxMarginPoints = 500

@@ -266,7 +266,7 @@ func (p *Problem) ObjectiveNames() []string {
 // by the problem's evaluator (in the order of ObjectiveNames; chain
 // latencies in ms, the margin as its negative), and whether the mapping is
 // feasible: only then are they the values the search compares.
-func (p *Problem) Objectives(a *evaluate.Assignment, r *evaluate.Result) ([]float64, bool) {
+func (p *Problem) Objectives(a *evaluate.Assignment, r *evaluate.Analysis) ([]float64, bool) {
 	out := make([]float64, len(p.objectives))
 	p.objectivesOf(p.e, a, r, out, nil)
 	return out, r.Schedulable && r.RequirementsMet
@@ -338,8 +338,8 @@ func (p *Problem) NewWorker() moo.Evaluator {
 	// every response time iterated to its fixed point; Run re-evaluates
 	// the mappings it reports with the evaluator's own limit.
 	e.SetLimit(rta.LimitRank)
-	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewResult(), ca: e.NewAssignment(), b: e.NewAssignment(),
-		rc: e.NewResult(), rb: e.NewResult(),
+	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewAnalysis(), ca: e.NewAssignment(), b: e.NewAssignment(),
+		rc: e.NewAnalysis(), rb: e.NewAnalysis(),
 		obj: make([]float64, len(p.objectives)), feasible: map[uint64]mappingSeen{}, decided: map[uint64]bool{}, open: map[uint64]string{},
 		rename: make([]int, len(p.units)), next: make([]int, len(p.units))}
 	p.mu.Lock()
@@ -352,12 +352,12 @@ type worker struct {
 	p   *Problem
 	e   *evaluate.Evaluator
 	a   *evaluate.Assignment
-	r   *evaluate.Result
+	r   *evaluate.Analysis
 	buf []chains.Member
 
 	// Variants and counts (see NewWorker).
 	ca, b     *evaluate.Assignment
-	rc, rb    *evaluate.Result
+	rc, rb    *evaluate.Analysis
 	obj       []float64
 	side      sideArchive
 	feasible  map[uint64]mappingSeen // by canonical key, the mappings met that meet every deadline
@@ -452,7 +452,7 @@ func (w *worker) decide() {
 // mapping does not have, short of the job-enumeration limit) counts as a
 // violation of 1 ms, reported through a negative objective that the caller
 // turns into infeasibility.
-func (p *Problem) objectivesOf(e *evaluate.Evaluator, a *evaluate.Assignment, r *evaluate.Result, out []float64, buf []chains.Member) []chains.Member {
+func (p *Problem) objectivesOf(e *evaluate.Evaluator, a *evaluate.Assignment, r *evaluate.Analysis, out []float64, buf []chains.Member) []chains.Member {
 	for i, o := range p.objectives {
 		switch o.cfg.Kind {
 		case configs.ObjectiveChain:

@@ -44,7 +44,7 @@ func TestAnalysisShowsTheContentionCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := e.NewResult()
+		r := e.NewAnalysis()
 		if err := e.Evaluate(a, r); err != nil {
 			t.Fatal(err)
 		}

@@ -77,7 +77,7 @@ func objectiveName(o chains.Objective) string {
 }
 
 // NewChainsJSON converts the chain results of an evaluated mapping.
-func NewChainsJSON(r *evaluate.Result) []ChainJSON {
+func NewChainsJSON(r *evaluate.Analysis) []ChainJSON {
 	out := make([]ChainJSON, 0, len(r.Chains))
 	for _, c := range r.Chains {
 		cj := ChainJSON{Name: c.Name, Status: c.Analysis.Status.String(), Objective: objectiveName(c.Objective), Assumes: SynchronousRelease}
@@ -131,7 +131,7 @@ func latency(v chains.Values, get func(chains.Values) int64) string {
 // the three metrics under implicit communication and LET (job-level, all
 // tasks released at their offsets), Davare's bound, and the worst job chain
 // of the configured objective split into its hops.
-func writeChainTable(p *printer, r *evaluate.Result) {
+func writeChainTable(p *printer, r *evaluate.Analysis) {
 	if len(r.Chains) == 0 {
 		return
 	}

@@ -28,7 +28,7 @@ import (
 // the model and the analysis to explain it. A side is the front of an
 // optimize run folder, or one mapping of a configuration. Points are
 // compared on the objectives both sides minimise (by name), and on their
-// margin on execution demand (optimizer.Margins, recomputed from each
+// margin on execution demand (evaluate.Margins, recomputed from each
 // point's mapping with its side's configuration, so a run of any results
 // format compares).
 
@@ -120,7 +120,7 @@ func (s *CompareSide) evaluate(e *evaluate.Evaluator, maps []configs.Mapping, id
 		if err != nil {
 			return fmt.Errorf("point %d: %v", ids[k], err)
 		}
-		r := e.NewResult()
+		r := e.NewAnalysis()
 		if err := e.Evaluate(a, r); err != nil {
 			return fmt.Errorf("point %d: %v", ids[k], err)
 		}

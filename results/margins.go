@@ -8,7 +8,7 @@ import (
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
-// MarginJSON is one margin (optimizer.Margin) in analyze --json and
+// MarginJSON is one margin (evaluate.Margin) in analyze --json and
 // front.json: the factor (null when no factor makes the mapping hold),
 // what the factor means (status: "found", the mapping fails 0.1 % above
 // it; "at least", it holds at the largest factor tried, 1000; "none") and
@@ -23,7 +23,7 @@ type MarginJSON struct {
 	SlackNs *int64 `json:"slack_ns,omitempty"`
 }
 
-// MarginsJSON is optimizer.Margins: every task's execution demand scaled
+// MarginsJSON is evaluate.Margins: every task's execution demand scaled
 // together, per kind of unit, per task.
 type MarginsJSON struct {
 	MarginJSON
@@ -75,7 +75,7 @@ func NewMarginsJSON(m *evaluate.Margins) *MarginsJSON {
 }
 
 // writeMarginTable writes a result's margins for people.
-func writeMarginTable(p *printer, r *evaluate.Result) {
+func writeMarginTable(p *printer, r *evaluate.Analysis) {
 	m := r.Margins
 	if m == nil {
 		return

@@ -51,7 +51,7 @@ type reportRow struct {
 type reportPoint struct {
 	FrontPointJSON
 	Evaluation AnalysisJSON
-	result     *evaluate.Result
+	result     *evaluate.Analysis
 	timeline   *evaluate.Timeline
 	// differs lists what the re-evaluation gives differently from the
 	// evaluation recorded (a folder written by another hetmap version).
@@ -211,7 +211,7 @@ func (run *reportRun) loadPoint(id int) (*reportPoint, error) {
 		p.Evaluation, p.recorded = *p.FrontPointJSON.Evaluation, true
 	}
 	p.FrontPointJSON.Evaluation = nil
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		return nil, fail("%s: point %d: %v", frontPath, p.ID, err)
 	}

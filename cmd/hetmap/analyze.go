@@ -85,12 +85,8 @@ entry. Priorities given in the file are used on every core where each task has o
 					return err
 				}
 			}
-			r := e.NewResult()
-			if err := e.Evaluate(a, r); err != nil {
-				return err
-			}
-			e.AnalyzeChains(r)
-			if err := e.AnalyzeContention(r); err != nil {
+			r := e.NewAnalysis()
+			if err := e.EvaluateForReport(a, r); err != nil {
 				return err
 			}
 			if err := e.AnalyzeMargins(a, r, evaluate.MarginOptions{}); err != nil {

@@ -63,7 +63,7 @@ in several files is written, every file of it, into the folder -o names.`,
 				}
 				return err
 			}
-			r := e.NewResult()
+			r := e.NewAnalysis()
 			if err := e.Evaluate(a, r); err != nil {
 				return err
 			}
@@ -94,7 +94,7 @@ in several files is written, every file of it, into the folder -o names.`,
 
 // amaltheaMapping is what export writes for an evaluated assignment: the
 // mapping and the priorities the analysis used on every core.
-func amaltheaMapping(e *evaluate.Evaluator, a *evaluate.Assignment, r *evaluate.Result) configs.ExportMapping {
+func amaltheaMapping(e *evaluate.Evaluator, a *evaluate.Assignment, r *evaluate.Analysis) configs.ExportMapping {
 	em := configs.ExportMapping{Mapping: e.Mapping(a), Priorities: map[string]int{}}
 	// Under the fifo GPU model a mapping carries no time slices; keep those
 	// the model gives the GPU tasks on the GPU.

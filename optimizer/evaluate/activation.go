@@ -74,7 +74,7 @@ func (e *Evaluator) initActivation(s *configs.System, index map[string]int) erro
 
 // initJitter sets every task's jitter to its own before the cores are
 // analysed.
-func (e *Evaluator) initJitter(r *Result) {
+func (e *Evaluator) initJitter(r *Analysis) {
 	for i := range r.Tasks {
 		r.Tasks[i].Jitter = e.tasks[i].jitter
 	}
@@ -83,7 +83,7 @@ func (e *Evaluator) initJitter(r *Result) {
 // activations iterates the analysis of the cores that hold activated tasks
 // until their jitters are a fixed point (see above), then gives the
 // activated tasks whose activator has no bound the verdict ActivatorNoBound.
-func (e *Evaluator) activations(a *Assignment, r *Result) error {
+func (e *Evaluator) activations(a *Assignment, r *Analysis) error {
 	if !e.activated {
 		return nil
 	}

@@ -51,7 +51,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil || !r.Schedulable {
 		b.Fatalf("err %v, schedulable %v", err, r.Schedulable)
 	}
@@ -82,7 +82,7 @@ func BenchmarkEvaluateCounts(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			r := e.NewResult()
+			r := e.NewAnalysis()
 			if err := e.Evaluate(a, r); err != nil || !r.Schedulable {
 				b.Fatalf("err %v, schedulable %v", err, r.Schedulable)
 			}
@@ -105,7 +105,7 @@ func BenchmarkEvaluateDefault(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		b.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func BenchmarkEvaluateRandom(b *testing.B) {
 	for i := range as {
 		as[i] = randomAssignment(e, rng)
 	}
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	for _, a := range as {
 		if err := e.Evaluate(a, r); err != nil {
 			b.Fatal(err)
@@ -155,7 +155,7 @@ func BenchmarkChains(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		b.Fatal(err)
 	}

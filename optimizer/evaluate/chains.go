@@ -11,7 +11,7 @@ import (
 // the mapping evaluated in r: a GPU task on the GPU is represented by its
 // offloading (PRE) task, whose response includes the GPU's; the PRE task of
 // a merged GPU task by the merged task; every other task by itself.
-func (e *Evaluator) Representative(r *Result, k int) int {
+func (e *Evaluator) Representative(r *Analysis, k int) int {
 	ti := &e.tasks[k]
 	switch {
 	case ti.kind == kindGPU && r.Tasks[k].Role == OnGPU:
@@ -31,7 +31,7 @@ func (e *Evaluator) Representative(r *Result, k int) int {
 // and writes exactly at the end of its period: it is a member with
 // BCRT = WCRT = T (and deadline T), which the implicit analysis then treats
 // exactly as LET (chains.md), so a chain may mix LET and implicit tasks.
-func (e *Evaluator) ChainMember(r *Result, k int) chains.Member {
+func (e *Evaluator) ChainMember(r *Analysis, k int) chains.Member {
 	var m chains.Member
 	e.chainMember(r, k, &m)
 	return m
@@ -41,7 +41,7 @@ func (e *Evaluator) ChainMember(r *Result, k int) chains.Member {
 // fields one by one: in the search's inner loop this is cheaper than
 // returning the struct and appending it, or assigning a composite literal,
 // which the compiler builds in a temporary and copies.
-func (e *Evaluator) chainMember(r *Result, k int, m *chains.Member) {
+func (e *Evaluator) chainMember(r *Analysis, k int, m *chains.Member) {
 	rep := e.Representative(r, k)
 	t := &r.Tasks[rep]
 	*m = chains.Member{}
@@ -64,7 +64,7 @@ func (e *Evaluator) NumChains() int { return len(e.chains) }
 // ChainMembers writes the members of chain c (System.Chains order) under
 // the mapping evaluated in r into buf[:0] and returns it; with a buffer of
 // sufficient capacity it does not allocate.
-func (e *Evaluator) ChainMembers(r *Result, c int, buf []chains.Member) []chains.Member {
+func (e *Evaluator) ChainMembers(r *Analysis, c int, buf []chains.Member) []chains.Member {
 	idx := e.chains[c]
 	buf = slices.Grow(buf[:0], len(idx))[:len(idx)]
 	for i, k := range idx {
@@ -120,7 +120,7 @@ type ChainResult struct {
 // AnalyzeChains computes every chain's latencies for the mapping evaluated
 // in r and stores them in r.Chains. It allocates (it is for reports and
 // the analyze command); the search uses ChainObjectives.
-func (e *Evaluator) AnalyzeChains(r *Result) []ChainResult {
+func (e *Evaluator) AnalyzeChains(r *Analysis) []ChainResult {
 	obj := ChainObjective(e.cfg.Analysis.ChainLatency)
 	opts := chains.Options{Objective: obj}
 	r.Chains = r.Chains[:0]
@@ -146,7 +146,7 @@ func (e *Evaluator) AnalyzeChains(r *Result) []ChainResult {
 // chain, whether it has a value (a chain with an unschedulable or unbounded
 // member has none). It does not allocate once the evaluator's buffer has
 // grown to the longest chain.
-func (e *Evaluator) ChainObjectives(r *Result, out []int64, ok []bool) {
+func (e *Evaluator) ChainObjectives(r *Analysis, out []int64, ok []bool) {
 	opts := chains.Options{Objective: e.chainObjective}
 	for c := range e.chains {
 		e.chainBuf = e.ChainMembers(r, c, e.chainBuf)

@@ -15,7 +15,7 @@ import (
 // whose cores hold from a few to about 40 tasks (with self-suspending
 // asynchronous offloading tasks), under every CPU priority policy and every
 // limit, with the analysis iterating over interferer classes and over every
-// interferer (rta.Analyzer.ByTask, the obvious path): the whole Result must
+// interferer (rta.Analyzer.ByTask, the obvious path): the whole Analysis must
 // be identical.
 func TestClassesChangeNothing(t *testing.T) {
 	systems := []struct{ tasks, gpu, a57, denver int }{{56, 2, 4, 2}, {240, 5, 4, 2}, {100, 3, 1, 1}}
@@ -35,7 +35,7 @@ func TestClassesChangeNothing(t *testing.T) {
 			classes, byTask := evaluator(t, cfg), evaluator(t, cfg)
 			evaluate.SetByTask(byTask, true)
 			rng := rand.New(rand.NewPCG(5, uint64(sz.tasks)))
-			r1, r2 := classes.NewResult(), byTask.NewResult()
+			r1, r2 := classes.NewAnalysis(), byTask.NewAnalysis()
 			for _, limit := range []rta.Limit{rta.LimitDeadline, rta.LimitPeriod, rta.LimitNone, rta.LimitRank} {
 				classes.SetLimit(limit)
 				byTask.SetLimit(limit)

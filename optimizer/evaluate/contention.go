@@ -29,7 +29,7 @@ type InterfererOverlap struct {
 // TaskContention is the contention of one task's response window under
 // the three counts, for reports (Evaluator.ContentionDetail).
 type TaskContention struct {
-	Task int // index into Result.Tasks
+	Task int // index into Analysis.Tasks
 	// Window is the length w of the task's level-i window (its R; hetmap's
 	// CPU tasks have no release jitter), Accesses N_p(w), the memory
 	// accesses of its job and of the jobs above it there, and Pauses how
@@ -56,13 +56,13 @@ type TaskContention struct {
 // the overlap of every interferer with the term of its minimum that binds.
 // Under the refined and request counts the windows are the analysed ones,
 // counted with the final response bounds of the other cores (those of the
-// last round; Result.Converged says whether a further round would have
+// last round; Analysis.Converged says whether a further round would have
 // changed them); under the challenge count they are the challenge's
 // response times, and the refined and request figures show what those
 // counts would charge for the same windows. It allocates; call it for
 // reports, not in a search loop. r must come from Evaluate of this
 // Evaluator (not EvaluatePartial).
-func (e *Evaluator) ContentionDetail(r *Result) ([]TaskContention, error) {
+func (e *Evaluator) ContentionDetail(r *Analysis) ([]TaskContention, error) {
 	if r == nil || r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.Units) != len(e.units) {
 		return nil, errors.New("optimizer: the contention detail needs a result evaluated by the same evaluator")
 	}
@@ -154,7 +154,7 @@ func (e *Evaluator) ContentionDetail(r *Result) ([]TaskContention, error) {
 
 // AnalyzeContention fills r.Windows with ContentionDetail(r) and every
 // core's UnitResult.Demand, for reports.
-func (e *Evaluator) AnalyzeContention(r *Result) error {
+func (e *Evaluator) AnalyzeContention(r *Analysis) error {
 	d, err := e.ContentionDetail(r)
 	if err != nil {
 		return err
@@ -181,7 +181,7 @@ const demandHorizons = 1000
 // (the carry-in jobs of other cores, the +2 per phase, the floors) cancel,
 // and under the challenge count (O_c = N_p for every active interferer) it
 // is Σ C/T exactly. It reads the windows ContentionDetail left in e.ref.
-func (e *Evaluator) countedDemand(r *Result) {
+func (e *Evaluator) countedDemand(r *Analysis) {
 	count := e.count
 	rs := &e.ref
 	var longest int64
@@ -270,7 +270,7 @@ func gcd(a, b int64) int64 {
 // lines, with J0 = R − Access for a task that suspends (D − Access for a
 // peer) and 0 otherwise, and as many jobs (one more for a suspending task)
 // times the times each becomes ready.
-func (e *Evaluator) windowAccesses(r *Result, u, i int) (n, pauses int64) {
+func (e *Evaluator) windowAccesses(r *Analysis, u, i int) (n, pauses int64) {
 	tr := &r.Tasks[i]
 	w := tr.R
 	n = tr.Lines

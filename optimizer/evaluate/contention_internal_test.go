@@ -27,7 +27,7 @@ func TestWindowAccessesMatchRTA(t *testing.T) {
 				t.Fatal(err)
 			}
 			specs := e.Tasks()
-			r := e.NewResult()
+			r := e.NewAnalysis()
 			for range 200 {
 				a := e.NewAssignment()
 				for i, s := range specs {

@@ -33,7 +33,7 @@ func defaultConfig(t *testing.T) *configs.Config {
 
 // notAbove checks, per task, that the bound under the looser count is one
 // wherever the tighter count's is, and not above it.
-func notAbove(t *testing.T, what string, lower, upper *evaluate.Result) {
+func notAbove(t *testing.T, what string, lower, upper *evaluate.Analysis) {
 	t.Helper()
 	for i := range upper.Tasks {
 		u, l := &upper.Tasks[i], &lower.Tasks[i]
@@ -66,9 +66,9 @@ func TestPropertyRequestRefinedChallenge(t *testing.T) {
 		})
 		for range n {
 			a := randomAssignment(dm[0], rng)
-			var rs [3]*evaluate.Result
+			var rs [3]*evaluate.Analysis
 			for k, e := range dm {
-				rs[k] = e.NewResult()
+				rs[k] = e.NewAnalysis()
 				if err := e.Evaluate(a, rs[k]); err != nil {
 					t.Fatal(err)
 				}
@@ -92,7 +92,7 @@ func TestPropertyRequestRefinedChallenge(t *testing.T) {
 	for _, a := range mappings {
 		var ok [3]bool
 		for k, e := range opa {
-			r := e.NewResult()
+			r := e.NewAnalysis()
 			if err := e.Evaluate(a, r); err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +145,7 @@ func TestPropertyRefinedMonotone(t *testing.T) {
 		bigger := evaluator(t, cfg)
 		for range 5 {
 			a := randomAssignment(base, rng)
-			r0 := base.NewResult()
+			r0 := base.NewAnalysis()
 			if err := base.Evaluate(a, r0); err != nil {
 				t.Fatal(err)
 			}
@@ -153,7 +153,7 @@ func TestPropertyRefinedMonotone(t *testing.T) {
 				what string
 				e    *evaluate.Evaluator
 			}{{"raising " + run.Name, longer}, {"growing " + l.Name, bigger}} {
-				r1 := x.e.NewResult()
+				r1 := x.e.NewAnalysis()
 				if err := x.e.Evaluate(a, r1); err != nil {
 					t.Fatal(err)
 				}
@@ -181,7 +181,7 @@ func TestPropertyRefinedMonotone(t *testing.T) {
 	}
 	for range 4 * cases {
 		a := randomAssignment(base, rng)
-		r0 := base.NewResult()
+		r0 := base.NewAnalysis()
 		if err := base.Evaluate(a, r0); err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +191,7 @@ func TestPropertyRefinedMonotone(t *testing.T) {
 		copy(b.High, a.High)
 		copy(b.Slice, a.Slice)
 		b.Unit[len(b.Unit)-1] = cores[rng.IntN(len(cores))]
-		r1 := extra.NewResult()
+		r1 := extra.NewAnalysis()
 		if err := extra.Evaluate(b, r1); err != nil {
 			t.Fatal(err)
 		}
@@ -215,7 +215,7 @@ func TestRefinedDetailMatchesAnalysis(t *testing.T) {
 			mappings = append(mappings, randomAssignment(e, rng))
 		}
 		for _, a := range mappings {
-			r := e.NewResult()
+			r := e.NewAnalysis()
 			if err := e.Evaluate(a, r); err != nil {
 				t.Fatal(err)
 			}

@@ -44,7 +44,7 @@ analysis: {contention: %s}
 
 // overlapOf returns the detail of task name and the overlap of the
 // interferer called unit under the count in force.
-func overlapOf(t *testing.T, e *evaluate.Evaluator, r *evaluate.Result, name, unit string) (evaluate.TaskContention, memory.Overlap) {
+func overlapOf(t *testing.T, e *evaluate.Evaluator, r *evaluate.Analysis, name, unit string) (evaluate.TaskContention, memory.Overlap) {
 	t.Helper()
 	d, err := e.ContentionDetail(r)
 	if err != nil {
@@ -258,7 +258,7 @@ func TestRefinedSmallSystemsInSimulation(t *testing.T) {
 			if sys.tight == "" {
 				continue
 			}
-			r := e.NewResult()
+			r := e.NewAnalysis()
 			if err := e.Evaluate(a, r); err != nil {
 				t.Fatal(err)
 			}
@@ -279,7 +279,7 @@ func TestRefinedSmallSystemsInSimulation(t *testing.T) {
 // task released at 0).
 func ratioOf(t *testing.T, e *evaluate.Evaluator, a *evaluate.Assignment, i int, mode syssim.Memory) float64 {
 	t.Helper()
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +349,7 @@ analysis: {contention: refined, priorities: deadline-monotonic}
 func TestRefinedPausedAccesses(t *testing.T) {
 	e := evaluator(t, load(t, pausedSystem))
 	a := place(t, e, map[string]string{"H1": "P0", "H2": "P0", "H3": "P0", "H4": "P0", "L": "P0", "C": "P1"})
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		t.Fatal(err)
 	}

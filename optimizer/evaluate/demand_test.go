@@ -32,7 +32,7 @@ func TestDemandOfTheCount(t *testing.T) {
 	over := 0 // schedulable cores with Σ C/T > 100 %
 	for mi, a := range mappings {
 		for k, e := range es {
-			r := e.NewResult()
+			r := e.NewAnalysis()
 			if err := e.Evaluate(a, r); err != nil {
 				t.Fatal(err)
 			}

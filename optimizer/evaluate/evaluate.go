@@ -10,13 +10,13 @@ import (
 	"github.com/hetmap/hetmap/rta/gpu"
 )
 
-// Evaluate analyses the mapping a and writes the result into r (use
-// NewResult once and pass the same Result again: in steady state Evaluate
+// Evaluate analyses the mapping a and writes its analysis into r (use
+// NewAnalysis once and pass the same Analysis again: in steady state Evaluate
 // then does not allocate). An unschedulable mapping is a result, never an
 // error; the error reports an assignment that cannot be evaluated (a task
 // unplaced or on a unit it has no ticks for, mismatched slice lengths) or an
 // analysis input out of range.
-func (e *Evaluator) Evaluate(a *Assignment, r *Result) error {
+func (e *Evaluator) Evaluate(a *Assignment, r *Analysis) error {
 	return e.evaluate(a, r, false)
 }
 
@@ -25,18 +25,18 @@ func (e *Evaluator) Evaluate(a *Assignment, r *Result) error {
 // only adds interference, contention and GPU work, a partial assignment
 // that is not schedulable has no schedulable completion; the exhaustive
 // search prunes on that.
-func (e *Evaluator) EvaluatePartial(a *Assignment, r *Result) error {
+func (e *Evaluator) EvaluatePartial(a *Assignment, r *Analysis) error {
 	return e.evaluate(a, r, true)
 }
 
 // evaluate is Evaluate, or with partial EvaluatePartial.
-func (e *Evaluator) evaluate(a *Assignment, r *Result, partial bool) error {
+func (e *Evaluator) evaluate(a *Assignment, r *Analysis, partial bool) error {
 	if err := e.check(a, partial); err != nil {
 		return err
 	}
 	e.analyses++
 	if r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.GPU) != len(e.gpus) || len(r.Units) != len(e.units) || len(r.Requirements) != len(e.reqs) {
-		e.initResult(r)
+		e.initAnalysis(r)
 	}
 	r.partial = partial
 	r.Schedulable, r.Misses, r.Violation, r.Undecided = true, 0, 0, 0
@@ -58,7 +58,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result, partial bool) error {
 		tr := &r.Tasks[i]
 		u := a.Unit[i]
 		// The static fields (Name, GPU, T, D, HasDeadline, Offset) were set
-		// by initResult; reset the others.
+		// by initAnalysis; reset the others.
 		tr.Role, tr.Unit, tr.UnitName, tr.Priority, tr.Rank, tr.Explicit = Periodic, u, "", NoPriority, 0, false
 		tr.C, tr.Compute, tr.Lines, tr.Memory, tr.Contention, tr.GPUWait, tr.Suspension = 0, 0, 0, 0, 0, 0, 0
 		tr.R, tr.BCRT, tr.Verdict, tr.Status = 0, 0, Meets, rta.Schedulable
@@ -241,7 +241,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Result, partial bool) error {
 }
 
 // gpuSide fills r.GPU and the GPU unit, from the cache when it can.
-func (e *Evaluator) gpuSide(a *Assignment, r *Result, nCE int, ceLat int64) error {
+func (e *Evaluator) gpuSide(a *Assignment, r *Analysis, nCE int, ceLat int64) error {
 	r.GPUSound = true
 	key := append(e.key[:0], byte(nCE))
 	on := 0
@@ -313,7 +313,7 @@ func (e *Evaluator) gpuSide(a *Assignment, r *Result, nCE int, ceLat int64) erro
 
 // analyseGPU runs the GPU analysis for the GPU tasks on the GPU and stores
 // the responses in the cache; it returns their offset there.
-func (e *Evaluator) analyseGPU(a *Assignment, r *Result, ceLat int64) (int32, error) {
+func (e *Evaluator) analyseGPU(a *Assignment, r *Analysis, ceLat int64) (int32, error) {
 	e.gpuTasks, e.gpuIdx = e.gpuTasks[:0], e.gpuIdx[:0]
 	for g := range e.gpus {
 		if !r.GPU[g].OnGPU {
@@ -362,7 +362,7 @@ func (e *Evaluator) analyseGPU(a *Assignment, r *Result, ceLat int64) (int32, er
 
 // core analyses the tasks of CPU unit u under the challenge's contention
 // count (for the refined counts, the start of the refined analysis).
-func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
+func (e *Evaluator) core(a *Assignment, r *Analysis, u int) error {
 	ids := e.onCore[u]
 	explicit, policy, err := e.corePolicy(a, r, u)
 	if err != nil {
@@ -399,7 +399,7 @@ func (e *Evaluator) core(a *Assignment, r *Result, u int) error {
 // corePolicy says how core u's priorities are set: by the mapping
 // (explicit, when it gives every task of the core a priority) or by the
 // configured policy; it records both in r.Units[u].
-func (e *Evaluator) corePolicy(a *Assignment, r *Result, u int) (bool, rta.Policy, error) {
+func (e *Evaluator) corePolicy(a *Assignment, r *Analysis, u int) (bool, rta.Policy, error) {
 	explicit := true
 	for _, i := range e.onCore[u] {
 		if a.Priority[i] == NoPriority {
@@ -421,7 +421,7 @@ func (e *Evaluator) corePolicy(a *Assignment, r *Result, u int) (bool, rta.Polic
 // returns them as rta tasks (e.coreTasks[u], in the order of e.onCore[u]):
 // C under the challenge's count, and C0, Lines and Access for a window
 // term.
-func (e *Evaluator) coreTasksOf(a *Assignment, r *Result, u int, explicit bool) []rta.Task {
+func (e *Evaluator) coreTasksOf(a *Assignment, r *Analysis, u int, explicit bool) []rta.Task {
 	ui := &e.units[u]
 	ur := &r.Units[u]
 	lat := ur.LineLatency
@@ -488,7 +488,7 @@ func (e *Evaluator) coreTasksOf(a *Assignment, r *Result, u int, explicit bool) 
 
 // verdicts turns core u's analysis results (out, in the order of ids)
 // into response times, priorities and verdicts.
-func (e *Evaluator) verdicts(a *Assignment, r *Result, u int, ids []int, explicit bool, out []rta.Result) error {
+func (e *Evaluator) verdicts(a *Assignment, r *Analysis, u int, ids []int, explicit bool, out []rta.Result) error {
 	ui := &e.units[u]
 	n := len(ids)
 	for k, i := range ids {
@@ -541,7 +541,7 @@ func (e *Evaluator) verdicts(a *Assignment, r *Result, u int, ids []int, explici
 // again with rta.Task.NoBound, which can make more offloading tasks fail,
 // so this repeats until nothing changes (at most once per GPU task). Only
 // mappings that miss a deadline get here.
-func (e *Evaluator) missedAssumptions(a *Assignment, r *Result) (changed bool, err error) {
+func (e *Evaluator) missedAssumptions(a *Assignment, r *Analysis) (changed bool, err error) {
 	if !r.GPUSound {
 		return false, nil // no GPU response is a bound in the first place
 	}
@@ -584,7 +584,7 @@ func (e *Evaluator) missedAssumptions(a *Assignment, r *Result) (changed bool, e
 // those of an analysis that took the GPU response for a bound, now lower
 // bounds only, and the mapping misses a deadline anyway (only such mappings
 // lose a bound).
-func (e *Evaluator) withdrawBelow(r *Result, u int) {
+func (e *Evaluator) withdrawBelow(r *Analysis, u int) {
 	top := -1 // the most urgent rank of a task that lost its bound
 	for _, i := range e.onCore[u] {
 		tr := &r.Tasks[i]

@@ -67,13 +67,13 @@ func evaluator(t *testing.T, cfg *configs.Config) *evaluate.Evaluator {
 
 // evaluatePlaced places tasks (task → unit; "" leaves a task unplaced) and
 // evaluates.
-func evaluatePlaced(t *testing.T, e *evaluate.Evaluator, units map[string]string, edit func(*evaluate.Assignment)) *evaluate.Result {
+func evaluatePlaced(t *testing.T, e *evaluate.Evaluator, units map[string]string, edit func(*evaluate.Assignment)) *evaluate.Analysis {
 	t.Helper()
 	a := place(t, e, units)
 	if edit != nil {
 		edit(a)
 	}
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func place(t *testing.T, e *evaluate.Evaluator, units map[string]string) *evalua
 	return a
 }
 
-func task(t *testing.T, r *evaluate.Result, name string) *evaluate.TaskResult {
+func task(t *testing.T, r *evaluate.Analysis, name string) *evaluate.TaskResult {
 	t.Helper()
 	tr := r.Task(name)
 	if tr == nil {
@@ -387,17 +387,17 @@ func TestGPUCacheAndClone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r1, r2, r3 := e.NewResult(), e.NewResult(), e.NewResult()
+	r1, r2, r3 := e.NewAnalysis(), e.NewAnalysis(), e.NewAnalysis()
 	for _, step := range []struct {
 		a *evaluate.Assignment
-		r *evaluate.Result
+		r *evaluate.Analysis
 	}{{feasible, r1}, {def, r2}, {feasible, r3}} {
 		if err := e.Evaluate(step.a, step.r); err != nil {
 			t.Fatal(err)
 		}
 	}
 	fresh := watersEvaluator(t).Clone()
-	r4 := fresh.NewResult()
+	r4 := fresh.NewAnalysis()
 	if err := fresh.Evaluate(feasible, r4); err != nil {
 		t.Fatal(err)
 	}
@@ -417,7 +417,7 @@ func TestEvaluateDoesNotAllocate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		t.Fatal(err)
 	}

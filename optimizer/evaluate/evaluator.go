@@ -797,7 +797,7 @@ func (e *Evaluator) Tasks() []TaskSpec {
 }
 
 // GPUTasks returns the task indices of the GPU tasks, in GPU-task order (the
-// order of Assignment.Async, High and Slice and of Result.GPU).
+// order of Assignment.Async, High and Slice and of Analysis.GPU).
 func (e *Evaluator) GPUTasks() []int {
 	out := make([]int, len(e.gpus))
 	for g, gi := range e.gpus {

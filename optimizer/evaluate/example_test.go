@@ -27,7 +27,7 @@ func ExampleEvaluator_Evaluate() {
 	if err != nil {
 		panic(err)
 	}
-	r := e.NewResult() // reuse it: Evaluate then does not allocate
+	r := e.NewAnalysis() // reuse it: Evaluate then does not allocate
 	if err := e.Evaluate(a, r); err != nil {
 		panic(err)
 	}

@@ -36,7 +36,7 @@ func TestExplicitEqualsDerived(t *testing.T) {
 		}
 		for _, cfg := range cfgs {
 			e := evaluator(t, cfg)
-			r, rb := e.NewResult(), e.NewResult()
+			r, rb := e.NewAnalysis(), e.NewAnalysis()
 			for range samples {
 				a := randomAssignment(e, rng)
 				if err := e.Evaluate(a, r); err != nil {

@@ -53,7 +53,7 @@ type JointResult struct {
 
 // jointScratch holds JointOrders' per-evaluator state.
 type jointScratch struct {
-	rx *Result
+	rx *Analysis
 	orderSet
 	ts     []rta.Task
 	hp     []rta.Interferer
@@ -68,13 +68,13 @@ type jointScratch struct {
 // each as a copy b with explicit priorities evaluated into rb, and calls
 // visit(b, rb) after each. b and rb are the caller's scratch; the
 // evaluator's scratch is overwritten.
-func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Result, visit func(*Assignment, *Result)) (JointResult, error) {
+func (e *Evaluator) JointOrders(a *Assignment, limit int, b *Assignment, rb *Analysis, visit func(*Assignment, *Analysis)) (JointResult, error) {
 	if limit <= 0 {
 		limit = configs.DefaultJointOrders
 	}
 	j := &e.joint
 	if j.rx == nil {
-		j.rx = e.NewResult()
+		j.rx = e.NewAnalysis()
 	}
 	res := JointResult{Complete: true}
 	if err := e.EvaluatePartial(a, j.rx); err != nil {

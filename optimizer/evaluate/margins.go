@@ -125,13 +125,13 @@ type MarginOptions struct {
 type marginScratch struct {
 	sc *scaler
 	b  *Assignment
-	rb *Result
+	rb *Analysis
 }
 
 // Margins computes the margins of mapping a, evaluated by this evaluator
 // into r (see the notes above margins.go's types: the priority orders are
 // those r has, kept fixed). It overwrites no part of r.
-func (e *Evaluator) Margins(a *Assignment, r *Result, opts MarginOptions) (*Margins, error) {
+func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Margins, error) {
 	m := &Margins{}
 	e.prepareMargins(a, r)
 	holds := r.Schedulable && r.RequirementsMet
@@ -195,19 +195,19 @@ func (e *Evaluator) Margins(a *Assignment, r *Result, opts MarginOptions) (*Marg
 
 // prepareMargins readies e's margin scratch for mapping a evaluated into
 // r: a scaler of its own and the mapping with r's priorities written out.
-func (e *Evaluator) prepareMargins(a *Assignment, r *Result) {
+func (e *Evaluator) prepareMargins(a *Assignment, r *Analysis) {
 	ms := &e.margin
 	if ms.sc == nil {
 		ms.sc = newScaler(e)
 		ms.sc.e.SetLimit(rta.LimitDeadline) // a probe needs the verdicts only
-		ms.b, ms.rb = e.NewAssignment(), e.NewResult()
+		ms.b, ms.rb = e.NewAssignment(), e.NewAnalysis()
 	}
 	r.WithPriorities(a, ms.b)
 }
 
 // AnalyzeMargins fills r.Margins for mapping a, just evaluated into r by
 // this evaluator (see Margins).
-func (e *Evaluator) AnalyzeMargins(a *Assignment, r *Result, opts MarginOptions) error {
+func (e *Evaluator) AnalyzeMargins(a *Assignment, r *Analysis, opts MarginOptions) error {
 	m, err := e.Margins(a, r, opts)
 	if err != nil {
 		return err

@@ -55,7 +55,7 @@ func TestMarginClosedForm(t *testing.T) {
 	e := evaluator(t, cfg)
 	a := e.NewAssignment()
 	a.Unit[0], a.Unit[1] = 0, 0
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestMarginsBisect(t *testing.T) {
 		for range 3 {
 			as = append(as, randomAssignment(e, rng))
 		}
-		r, rb := e.NewResult(), e.NewResult()
+		r, rb := e.NewAnalysis(), e.NewAnalysis()
 		for _, a := range as {
 			if err := e.Evaluate(a, r); err != nil {
 				t.Fatal(err)
@@ -218,7 +218,7 @@ func BenchmarkMarginsFront(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		for _, p := range out.Front {
-			if _, err := e.Margins(p.Assignment, p.Result, evaluate.MarginOptions{}); err != nil {
+			if _, err := e.Margins(p.Assignment, p.Analysis, evaluate.MarginOptions{}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -53,7 +53,7 @@ func mix(h, v uint64) uint64 {
 
 // memoKey builds the key of core u and its hash, or reports that the core
 // is not memoised.
-func (e *Evaluator) memoKey(r *Result, u int, ids []int) (coreKey, uint64, bool) {
+func (e *Evaluator) memoKey(r *Analysis, u int, ids []int) (coreKey, uint64, bool) {
 	var k coreKey
 	if len(ids) > memoTasks || len(e.gpus) > memoGPUs || len(e.tasks) > 256 || len(e.units) > 256 {
 		return k, 0, false
@@ -88,7 +88,7 @@ func (e *Evaluator) memoKey(r *Result, u int, ids []int) (coreKey, uint64, bool)
 
 // recall copies a memoised core result into r and out; it reports false
 // on a miss.
-func (e *Evaluator) recall(k coreKey, h uint64, r *Result, u int, ids []int, out []rta.Result) bool {
+func (e *Evaluator) recall(k coreKey, h uint64, r *Analysis, u int, ids []int, out []rta.Result) bool {
 	idx, ok := e.memo[h]
 	if !ok || e.memoCores[idx].key != k {
 		return false
@@ -107,7 +107,7 @@ func (e *Evaluator) recall(k coreKey, h uint64, r *Result, u int, ids []int, out
 
 // remember stores core u's result as computed into r and out. On a hash
 // collision the newer result takes the place.
-func (e *Evaluator) remember(k coreKey, h uint64, r *Result, u int, ids []int, out []rta.Result) {
+func (e *Evaluator) remember(k coreKey, h uint64, r *Analysis, u int, ids []int, out []rta.Result) {
 	if len(e.memoCores) >= memoEntries {
 		e.resetMemo()
 	}

@@ -37,7 +37,7 @@ func TestMemoChangesNothing(t *testing.T) {
 			g[k] = rng.IntN(len(p.Domain(k)))
 		}
 		a := with.NewAssignment()
-		r1, r2 := with.NewResult(), without.NewResult()
+		r1, r2 := with.NewAnalysis(), without.NewAnalysis()
 		for n := 0; n < 3000; n++ {
 			// Mostly one or two genes changed: a search's offspring.
 			for c := rng.IntN(3); c >= 0; c-- {
@@ -67,7 +67,7 @@ func BenchmarkEvaluateNoMemo(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if err := e.Evaluate(a, r); err != nil {

@@ -56,7 +56,7 @@ func dmConfig(t *testing.T) *configs.Config {
 // C (unless it holds a GPU response that is no bound: where the GPU analysis
 // stops past a period its value is not monotone), and R wherever the later
 // result is a bound (then the earlier is one too).
-func noLower(t *testing.T, what string, before, after *evaluate.Result) {
+func noLower(t *testing.T, what string, before, after *evaluate.Analysis) {
 	t.Helper()
 	for i := range before.Tasks {
 		b, a := &before.Tasks[i], &after.Tasks[i]
@@ -93,7 +93,7 @@ func testResponseAtLeastExecution(t *testing.T, count string) {
 			cfg.Analysis.Priorities, cfg.Analysis.GPUModel, cfg.Analysis.Contention = policy, model, count
 			e := evaluator(t, cfg)
 			rng := rand.New(rand.NewPCG(1, 2))
-			r := e.NewResult()
+			r := e.NewAnalysis()
 			for n := 0; n < 300; n++ {
 				a := randomAssignment(e, rng)
 				if err := e.Evaluate(a, r); err != nil {
@@ -132,9 +132,9 @@ func TestPropertyMoreInterferenceNeverLowersATime(t *testing.T) {
 	}
 	for n := 0; n < 200; n++ {
 		a := randomAssignment(evals[0], rng)
-		var prev *evaluate.Result
+		var prev *evaluate.Analysis
 		for c, e := range evals {
-			r := e.NewResult()
+			r := e.NewAnalysis()
 			if err := e.Evaluate(a, r); err != nil {
 				t.Fatal(err)
 			}
@@ -151,7 +151,7 @@ func TestPropertyMoreInterferenceNeverLowersATime(t *testing.T) {
 	e0, e1 := evaluator(t, c0), evaluator(t, c1)
 	for n := 0; n < 200; n++ {
 		a := randomAssignment(e0, rng)
-		r0, r1 := e0.NewResult(), e1.NewResult()
+		r0, r1 := e0.NewAnalysis(), e1.NewAnalysis()
 		if err := e0.Evaluate(a, r0); err != nil {
 			t.Fatal(err)
 		}
@@ -182,7 +182,7 @@ func TestPropertyLongerExecutionNeverLowersAResponse(t *testing.T) {
 		raised := evaluator(t, cfg)
 		for m := 0; m < 10; m++ {
 			a := randomAssignment(base, rng)
-			r0, r1 := base.NewResult(), raised.NewResult()
+			r0, r1 := base.NewAnalysis(), raised.NewAnalysis()
 			if err := base.Evaluate(a, r0); err != nil {
 				t.Fatal(err)
 			}
@@ -235,12 +235,12 @@ func TestPropertyLowestPriorityTaskChangesNoOther(t *testing.T) {
 			continue
 		}
 		a.Unit[os] = alone
-		r0 := e.NewResult()
+		r0 := e.NewAnalysis()
 		if err := e.Evaluate(a, r0); err != nil {
 			t.Fatal(err)
 		}
 		a.Unit[os] = host
-		r1 := e.NewResult()
+		r1 := e.NewAnalysis()
 		if err := e.Evaluate(a, r1); err != nil {
 			t.Fatal(err)
 		}

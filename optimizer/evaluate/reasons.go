@@ -15,7 +15,7 @@ import (
 // have no bound, core by core, most urgent first. It is empty
 // for a schedulable mapping. It allocates; call it for reports, not in a
 // search loop.
-func (r *Result) Reasons() []string {
+func (r *Analysis) Reasons() []string {
 	var out []string
 	refined := r.ContentionCount != "" && r.ContentionCount != "challenge"
 	for u := range r.Units {
@@ -71,7 +71,7 @@ func (r *Result) Reasons() []string {
 }
 
 // byRank returns the tasks on CPU unit u, most urgent first.
-func (r *Result) byRank(u int) []int {
+func (r *Analysis) byRank(u int) []int {
 	var ids []int
 	for k := range r.Tasks {
 		if r.Tasks[k].Unit == u && r.Tasks[k].Role.OnCPU() {
@@ -85,7 +85,7 @@ func (r *Result) byRank(u int) []int {
 // overloadedWithoutContention reports whether core u's tasks use more
 // than the core even without the contention of other units, or one of
 // them has no finite bound because of the load above it.
-func (r *Result) overloadedWithoutContention(u int) bool {
+func (r *Analysis) overloadedWithoutContention(u int) bool {
 	var u0 float64
 	for k := range r.Tasks {
 		t := &r.Tasks[k]
@@ -99,7 +99,7 @@ func (r *Result) overloadedWithoutContention(u int) bool {
 	return u0 > 1
 }
 
-func (r *Result) taskReason(k int) string {
+func (r *Analysis) taskReason(k int) string {
 	t := &r.Tasks[k]
 	where := t.Name + " on " + t.UnitName
 	refined := r.ContentionCount != "" && r.ContentionCount != "challenge"
@@ -191,7 +191,7 @@ func (r *Result) taskReason(k int) string {
 }
 
 // gpuReasons explains the GPU tasks that fail.
-func (r *Result) gpuReasons(u int) []string {
+func (r *Analysis) gpuReasons(u int) []string {
 	var out, late []string
 	for g := range r.GPU {
 		if r.GPU[g].OnGPU && !r.GPU[g].WithinPeriod {
@@ -229,7 +229,7 @@ func (r *Result) gpuReasons(u int) []string {
 }
 
 // offloaderOf returns the task that offloads GPU task g (its PRE task).
-func (r *Result) offloaderOf(g int) int {
+func (r *Analysis) offloaderOf(g int) int {
 	for k := range r.Tasks {
 		if r.Tasks[k].GPU == g && k != r.GPU[g].Task {
 			return k
@@ -239,7 +239,7 @@ func (r *Result) offloaderOf(g int) int {
 }
 
 // gpuTerms writes the terms of a GPU response and what the kernel waits for.
-func (r *Result) gpuTerms(g int) string {
+func (r *Analysis) gpuTerms(g int) string {
 	gr := &r.GPU[g]
 	resp := &gr.Response
 	var b strings.Builder

@@ -9,7 +9,7 @@ import (
 
 // MaxRounds bounds the cross-core rounds of the refined analysis. Every
 // round gives sound bounds, so stopping early only leaves them less tight
-// (Result.Converged is then false).
+// (Analysis.Converged is then false).
 const MaxRounds = 16
 
 // refineScratch is the per-evaluation state of the refined contention
@@ -123,7 +123,7 @@ func (c *coreContention) Delay(t, n, pauses int64) (int64, int64) {
 // missedAssumptions does under the challenge count, the GPU bounds whose
 // assumptions the refined verdicts refute, analysing again until none is
 // withdrawn.
-func (e *Evaluator) refine(a *Assignment, r *Result) error {
+func (e *Evaluator) refine(a *Assignment, r *Analysis) error {
 	for u := range e.units {
 		if !e.units[u].gpu && len(e.onCore[u]) > 0 {
 			e.saveChallenge(r, u)
@@ -149,7 +149,7 @@ func (e *Evaluator) refine(a *Assignment, r *Result) error {
 }
 
 // saveChallenge keeps core u's challenge-pass results.
-func (e *Evaluator) saveChallenge(r *Result, u int) {
+func (e *Evaluator) saveChallenge(r *Analysis, u int) {
 	rs := &e.ref
 	for _, i := range e.onCore[u] {
 		tr := &r.Tasks[i]
@@ -162,7 +162,7 @@ func (e *Evaluator) saveChallenge(r *Result, u int) {
 // that the offloading task of another GPU task meets its deadline, where
 // that task does not (see missedAssumptions); it reports whether it marked
 // any.
-func (e *Evaluator) withdrawMissed(r *Result) bool {
+func (e *Evaluator) withdrawMissed(r *Analysis) bool {
 	if !r.GPUSound {
 		return false
 	}
@@ -185,7 +185,7 @@ func (e *Evaluator) withdrawMissed(r *Result) bool {
 
 // waitsForUnbounded reports whether core u hosts an offloading task whose
 // GPU response is no bound.
-func (e *Evaluator) waitsForUnbounded(r *Result, u int) bool {
+func (e *Evaluator) waitsForUnbounded(r *Analysis, u int) bool {
 	for _, i := range e.onCore[u] {
 		tr := &r.Tasks[i]
 		if (tr.Role == OffloadSync || tr.Role == OffloadAsync) && !r.GPU[tr.GPU].Bound(r) {
@@ -199,7 +199,7 @@ func (e *Evaluator) waitsForUnbounded(r *Result, u int) bool {
 // pass saved in e.ref: the priority orders, a sound start, and the
 // cross-core rounds (see the package documentation, "Refined
 // contention").
-func (e *Evaluator) refineOnce(a *Assignment, r *Result) error {
+func (e *Evaluator) refineOnce(a *Assignment, r *Analysis) error {
 	rs := &e.ref
 	e.buildDemands(r)
 	// Orders. A core keeps the challenge pass's order where it does not
@@ -313,7 +313,7 @@ func (e *Evaluator) refineOnce(a *Assignment, r *Result) error {
 // none or MaxRounds. A core whose window changed by less than the slack of
 // its last analysis would give the same results, and is not analysed
 // again. The cores' results are left in e.coreOut.
-func (e *Evaluator) rounds(r *Result) error {
+func (e *Evaluator) rounds(r *Analysis) error {
 	rs := &e.ref
 	e.syncDemands(r)
 	r.Rounds, r.Converged = 0, false
@@ -378,7 +378,7 @@ func (e *Evaluator) everyTaskMeets() bool {
 // refineOnce then tries the bounds capped at the deadlines, by the same
 // argument as here). *allMeet is cleared when some task misses in that
 // start.
-func (e *Evaluator) selectOrders(r *Result, allMeet *bool) error {
+func (e *Evaluator) selectOrders(r *Analysis, allMeet *bool) error {
 	rs := &e.ref
 	for u := range e.units {
 		ids := e.onCore[u]
@@ -449,7 +449,7 @@ func (e *Evaluator) selectOrders(r *Result, allMeet *bool) error {
 // analyseWindowed analyses core u under policy with its contention term,
 // the other cores' demands counted with the bounds in e.ref.resp (as
 // syncDemands wrote them), and records what the analysis used.
-func (e *Evaluator) analyseWindowed(r *Result, u int, policy rta.Policy, out []rta.Result) error {
+func (e *Evaluator) analyseWindowed(r *Analysis, u int, policy rta.Policy, out []rta.Result) error {
 	rs := &e.ref
 	c := &rs.conts[u]
 	c.ctr.Reset(&rs.windows[u])
@@ -533,7 +533,7 @@ func (s *shrinkage) matters(st *memory.Stability, latency, baseline int64, count
 // demand, and a complete mapping's sound bounds are at least these, so a
 // partial mapping that fails this test has no completion that passes the
 // refined analysis (see the package documentation).
-func (e *Evaluator) relaxed(a *Assignment, r *Result) error {
+func (e *Evaluator) relaxed(a *Assignment, r *Analysis) error {
 	rs := &e.ref
 	e.buildDemands(r)
 	for u := range e.units {
@@ -566,7 +566,7 @@ func (e *Evaluator) relaxed(a *Assignment, r *Result) error {
 
 // buildDemands fills e.ref's demands of the running tasks (without their
 // response bounds, which syncDemands writes) and links every core's window.
-func (e *Evaluator) buildDemands(r *Result) {
+func (e *Evaluator) buildDemands(r *Analysis) {
 	rs := &e.ref
 	for u := range e.units {
 		d := rs.demands[u][:0]
@@ -621,7 +621,7 @@ func (e *Evaluator) buildDemands(r *Result) {
 // So a task cuts none when no other task at or below its priority moves a
 // line, and its Splits, 1 + suspensions per job otherwise
 // (memory.Footprint.OnCore), is then 0.
-func (e *Evaluator) setSplits(r *Result, u int, prio func(k int) int) {
+func (e *Evaluator) setSplits(r *Analysis, u int, prio func(k int) int) {
 	rs := &e.ref
 	d := rs.demands[u]
 	for k, i := range e.onCore[u] {
@@ -644,7 +644,7 @@ func (e *Evaluator) setSplits(r *Result, u int, prio func(k int) int) {
 
 // syncDemands writes the current response bounds (e.ref.resp) into the
 // demands that the windows count.
-func (e *Evaluator) syncDemands(r *Result) {
+func (e *Evaluator) syncDemands(r *Analysis) {
 	rs := &e.ref
 	for v := range e.units {
 		for k, i := range e.onCore[v] {
@@ -658,7 +658,7 @@ func (e *Evaluator) syncDemands(r *Result) {
 
 // syncCopies writes the bounds of the GPU tasks' copies (copyResponse)
 // into the copy engine's demands.
-func (e *Evaluator) syncCopies(r *Result) {
+func (e *Evaluator) syncCopies(r *Analysis) {
 	rs := &e.ref
 	for k, g := range rs.ceGPU {
 		rs.ceResp[g] = e.copyResponse(r, g)
@@ -671,7 +671,7 @@ func (e *Evaluator) syncCopies(r *Result) {
 // copies lie within its offloading task's job, so that task's bound bounds
 // them; while the offloading task meets its deadline, the GPU job also
 // ends within its release jitter plus its GPU response.
-func (e *Evaluator) copyResponse(r *Result, g int) int64 {
+func (e *Evaluator) copyResponse(r *Analysis, g int) int64 {
 	if r.partial {
 		return r.Tasks[e.gpus[g].task].BCRT // a lower bound: the relaxed test
 	}

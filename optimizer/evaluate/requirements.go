@@ -12,8 +12,8 @@ import (
 // chains[].max) are constraints of a mapping, like deadlines: Evaluate
 // checks each one under its bound (Davare's by default, valid for any
 // release offsets; or the synchronous-release value, chains.md) with the
-// paradigm of analysis.chain_latency, records it in Result.Requirements,
-// and adds the excess of a missed one to Result.Violation (in ps, like the
+// paradigm of analysis.chain_latency, records it in Analysis.Requirements,
+// and adds the excess of a missed one to Analysis.Violation (in ps, like the
 // excess of a missed deadline; a chain without a latency adds its limit),
 // so that the search ranks a mapping that misses a requirement as
 // infeasible, by how much.
@@ -103,7 +103,7 @@ func (e *Evaluator) NumRequirements() int { return len(e.reqs) }
 // checkRequirements evaluates the requirements for the mapping evaluated
 // in r (called at the end of Evaluate; it does not allocate once the
 // evaluator's member buffer has grown to the longest chain).
-func (e *Evaluator) checkRequirements(r *Result) {
+func (e *Evaluator) checkRequirements(r *Analysis) {
 	r.RequirementsMet = true
 	for k := range e.reqs {
 		q := &e.reqs[k]
@@ -133,7 +133,7 @@ func (e *Evaluator) checkRequirements(r *Result) {
 
 // chainPlaced reports whether every member of chain c runs under the
 // (partial) mapping in r.
-func (e *Evaluator) chainPlaced(r *Result, c int) bool {
+func (e *Evaluator) chainPlaced(r *Analysis, c int) bool {
 	for _, k := range e.chains[c] {
 		if t := &r.Tasks[e.Representative(r, k)]; t.Role == NotRunning || t.Verdict == Absent {
 			return false
@@ -159,7 +159,7 @@ type RequirementReport struct {
 // RequirementReports explains the requirements of the mapping evaluated in
 // r with both bounds. It allocates: it is for reports and the analyze
 // command.
-func (e *Evaluator) RequirementReports(r *Result) []RequirementReport {
+func (e *Evaluator) RequirementReports(r *Analysis) []RequirementReport {
 	out := make([]RequirementReport, len(e.reqs))
 	for k, q := range e.reqs {
 		rep := RequirementReport{RequirementResult: r.Requirements[k]}
@@ -192,7 +192,7 @@ func (e *Evaluator) RequirementReports(r *Result) []RequirementReport {
 }
 
 // requirementReasons explains the missed requirements, for Reasons.
-func (r *Result) requirementReasons() []string {
+func (r *Analysis) requirementReasons() []string {
 	var out []string
 	for _, q := range r.Requirements {
 		if !q.Checked || q.Met {

@@ -102,7 +102,7 @@ func TestRequirementsInTheSearch(t *testing.T) {
 	}
 	w := p.NewWorker()
 	arch := moo.NewArchive(2)
-	a, r := e.NewAssignment(), e.NewResult()
+	a, r := e.NewAssignment(), e.NewAnalysis()
 	excluded := 0
 	var rec func(g []int, i int)
 	rec = func(g []int, i int) {
@@ -135,7 +135,7 @@ func TestRequirementsInTheSearch(t *testing.T) {
 		t.Errorf("exhaustive front %v, brute force %v", got, want)
 	}
 	for _, pt := range ex.Front {
-		if !pt.Result.RequirementsMet {
+		if !pt.Analysis.RequirementsMet {
 			t.Errorf("front point %v misses the requirement", pt.Objectives)
 		}
 	}
@@ -158,7 +158,7 @@ func TestLETChainMembers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestRequirementsAndActivationDoNotAllocate(t *testing.T) {
 	y = strings.Replace(y, "  - {name: T2, period: 10ms, runnables: [r2]}", "  - {name: T2, period: 10ms, activated_by: T1, runnables: [r2]}", 1)
 	e := evaluator(t, load(t, y))
 	a := place(t, e, map[string]string{"T1": "A0", "T2": "A1"})
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		t.Fatal(err)
 	}

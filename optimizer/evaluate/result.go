@@ -99,7 +99,7 @@ type TaskResult struct {
 	Role     Role
 	Unit     int // index into System.Units, NoUnit when not running
 	UnitName string
-	// GPU is the index into Result.GPU of the GPU task this task offloads
+	// GPU is the index into Analysis.GPU of the GPU task this task offloads
 	// or is; -1 for a periodic task.
 	GPU int
 
@@ -134,7 +134,7 @@ type TaskResult struct {
 	// R is the worst-case response time from the job's arrival; read it
 	// with Verdict (rta.Infinity when Overloaded).
 	R int64
-	// Under the refined and request counts (Result.Contention), a task on
+	// Under the refined and request counts (Analysis.Contention), a task on
 	// a core is analysed with the contention of its response window rather
 	// than the per-job Contention in C: WindowAccesses is the number of
 	// memory accesses of its job and of the jobs above it in the window
@@ -202,7 +202,7 @@ type GPUResult struct {
 	WithinPeriod bool
 	// AssumptionMissedBy is, when the response is no bound because an
 	// assumption of its analysis fails, the GPU task (index into
-	// Result.GPU) whose offloading task misses its deadline, so that its
+	// Analysis.GPU) whose offloading task misses its deadline, so that its
 	// GPU jobs may be launched later, or run longer past their release,
 	// than this task's analysis assumes; -1 otherwise.
 	AssumptionMissedBy int
@@ -211,7 +211,7 @@ type GPUResult struct {
 // Bound reports whether the GPU response is a sound bound: the analysis
 // bounded it within the period, every GPU task on the GPU responds within
 // its period (r.GPUSound), and no assumption of its analysis fails.
-func (g *GPUResult) Bound(r *Result) bool {
+func (g *GPUResult) Bound(r *Analysis) bool {
 	return g.OnGPU && g.WithinPeriod && r.GPUSound && g.AssumptionMissedBy < 0
 }
 
@@ -236,7 +236,7 @@ type UnitResult struct {
 	Utilisation     float64
 	CopyUtilisation float64
 	// Demand is, for a CPU core with tasks once AnalyzeContention has run,
-	// the share of the core the count in force (Result.ContentionCount)
+	// the share of the core the count in force (Analysis.ContentionCount)
 	// charges in the long run: Σ C⁰/T (compute, lines at the baseline,
 	// busy-wait) plus the contention that count charges per unit of time
 	// for all the core's accesses (CountedDemand). Under the challenge
@@ -254,9 +254,20 @@ type UnitResult struct {
 	Undecided bool
 }
 
-// Result is the evaluation of one mapping. It is a separate value from the
-// system and from the mapping; Evaluate fills it in place.
-type Result struct {
+// Analysis is the analysis of one mapping of the system: per task, GPU
+// task and unit what the evaluation found, and whether the mapping is
+// schedulable. It is what evaluate computes, not what a search finds
+// (optimizer.Outcome holds a search's front, each point with its
+// Analysis). It is a separate value from the system and from the
+// mapping; Evaluate fills it in place.
+//
+// Evaluate fills what a search needs and no more: the verdicts, the
+// response times and their terms, the ranking measure and the checked
+// requirements. Chains, RequirementReports, Windows, every UnitResult's
+// Demand and Margins stay empty until a second call fills them
+// (AnalyzeChains, AnalyzeContention, AnalyzeMargins); EvaluateForReport
+// makes the first two in one call, for reports.
+type Analysis struct {
 	// Schedulable: every task that runs meets its deadline with a sound
 	// bound.
 	Schedulable bool
@@ -295,7 +306,7 @@ type Result struct {
 	// without a proof.
 	Undecided int
 	// Chains holds the end-to-end latencies of the system's chains
-	// (System.Chains order) once AnalyzeChains has run on this result;
+	// (System.Chains order) once AnalyzeChains has run on this analysis;
 	// Evaluate empties it, since the latencies depend on the response times.
 	Chains []ChainResult
 	// Requirements holds the chains' latency requirements (in the order of
@@ -305,14 +316,14 @@ type Result struct {
 	Requirements    []RequirementResult
 	RequirementsMet bool
 	// RequirementReports explains the requirements with the latency under
-	// both bounds, once AnalyzeChains has run on this result.
+	// both bounds, once AnalyzeChains has run on this analysis.
 	RequirementReports []RequirementReport
 	// Windows holds the contention of every running task's response
 	// window under the three counts once AnalyzeContention has run on this
-	// result (see ContentionDetail); Evaluate empties it.
+	// analysis (see ContentionDetail); Evaluate empties it.
 	Windows []TaskContention
 	// Margins holds the mapping's margins once AnalyzeMargins has run on
-	// this result; Evaluate empties it.
+	// this analysis; Evaluate empties it.
 	Margins *Margins
 
 	owner *configs.Config // the configuration the static fields are for
@@ -325,7 +336,7 @@ type Result struct {
 // priorities r's analysis used given explicitly on every core (derived
 // ones written out): the mapping as it would be deployed, which analyses
 // as a does (TestExplicitEqualsDerived).
-func (r *Result) WithPriorities(a, b *Assignment) {
+func (r *Analysis) WithPriorities(a, b *Assignment) {
 	b.CopyFrom(a)
 	for i := range r.Tasks {
 		if tr := &r.Tasks[i]; tr.Role != NotRunning && tr.Role != OnGPU {
@@ -334,14 +345,27 @@ func (r *Result) WithPriorities(a, b *Assignment) {
 	}
 }
 
-// NewResult returns a Result sized for the evaluator, ready for Evaluate.
-func (e *Evaluator) NewResult() *Result {
-	r := &Result{}
-	e.initResult(r)
+// EvaluateForReport analyses the mapping a in full into r, for a report:
+// Evaluate, then AnalyzeChains (Chains, RequirementReports) and
+// AnalyzeContention (Windows, UnitResult.Demand). Only the margins, a
+// bisection of a dozen evaluations, are left to AnalyzeMargins. A search
+// evaluates with Evaluate, which leaves those empty and is much faster.
+func (e *Evaluator) EvaluateForReport(a *Assignment, r *Analysis) error {
+	if err := e.Evaluate(a, r); err != nil {
+		return err
+	}
+	e.AnalyzeChains(r)
+	return e.AnalyzeContention(r)
+}
+
+// NewAnalysis returns an Analysis sized for the evaluator, ready for Evaluate.
+func (e *Evaluator) NewAnalysis() *Analysis {
+	r := &Analysis{}
+	e.initAnalysis(r)
 	return r
 }
 
-func (e *Evaluator) initResult(r *Result) {
+func (e *Evaluator) initAnalysis(r *Analysis) {
 	r.Tasks = make([]TaskResult, len(e.tasks))
 	r.GPU = make([]GPUResult, len(e.gpus))
 	r.Units = make([]UnitResult, len(e.units))
@@ -369,7 +393,7 @@ func (e *Evaluator) initResult(r *Result) {
 }
 
 // Task returns the result of the task with the name, or nil.
-func (r *Result) Task(name string) *TaskResult {
+func (r *Analysis) Task(name string) *TaskResult {
 	for i := range r.Tasks {
 		if r.Tasks[i].Name == name {
 			return &r.Tasks[i]
@@ -379,7 +403,7 @@ func (r *Result) Task(name string) *TaskResult {
 }
 
 // GPUTask returns the GPU result of the GPU task with the name, or nil.
-func (r *Result) GPUTask(name string) *GPUResult {
+func (r *Analysis) GPUTask(name string) *GPUResult {
 	for i := range r.GPU {
 		if r.GPU[i].Name == name {
 			return &r.GPU[i]
@@ -393,7 +417,7 @@ func (r *Result) GPUTask(name string) *GPUResult {
 // task on an overloaded core has no bound, each counts its period, so
 // mappings that pile the tasks onto one core or another tie however much
 // they overload it.
-func (r *Result) MaxCoreUtilisation() float64 {
+func (r *Analysis) MaxCoreUtilisation() float64 {
 	m := 0.0
 	for u := range r.Units {
 		if !r.Units[u].GPU {

@@ -62,7 +62,7 @@ func BenchmarkEvaluateScale(b *testing.B) {
 			for i := range as {
 				as[i] = randomAssignment(e, rng)
 			}
-			r := e.NewResult()
+			r := e.NewAnalysis()
 			for _, a := range as { // warm the caches and buffers
 				if err := e.Evaluate(a, r); err != nil {
 					b.Fatal(err)

@@ -28,7 +28,7 @@ import (
 // nothing varies. Callers change these fields (offsets, Horizon, End,
 // Memory, Vary) to explore other schedules; the analysed bounds must hold
 // for all of them.
-func (e *Evaluator) SimulationInput(r *Result) (*syssim.System, error) {
+func (e *Evaluator) SimulationInput(r *Analysis) (*syssim.System, error) {
 	if r == nil || r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.GPU) != len(e.gpus) || len(r.Units) != len(e.units) {
 		return nil, errors.New("optimizer: the simulation needs a result evaluated by the same evaluator")
 	}
@@ -80,7 +80,7 @@ func (e *Evaluator) SimulationInput(r *Result) (*syssim.System, error) {
 }
 
 // simTask describes task i, running on CPU unit ui, for the simulator.
-func (e *Evaluator) simTask(s *configs.System, lines map[string]int64, r *Result, i int, ui *unitInfo) (syssim.Task, error) {
+func (e *Evaluator) simTask(s *configs.System, lines map[string]int64, r *Analysis, i int, ui *unitInfo) (syssim.Task, error) {
 	tr := &r.Tasks[i]
 	st := &s.Tasks[i]
 	t := syssim.Task{ID: i, Name: tr.Name, Period: tr.T, Deadline: tr.D}

@@ -15,7 +15,7 @@ func BenchmarkSimulateWATERS(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		b.Fatal(err)
 	}

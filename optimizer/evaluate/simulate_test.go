@@ -50,7 +50,7 @@ func (s simRatios) summary() string {
 // rests on round-robin arbitration (contention.md, "request").
 func checkSimulationNeverExceeds(t *testing.T, e *evaluate.Evaluator, a *evaluate.Assignment, seeds int, mode syssim.Memory) simRatios {
 	t.Helper()
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestSimulationInputMatchesAnalysis(t *testing.T) {
 		as = append(as, randomAssignment(e, rng))
 	}
 	for k, a := range as {
-		r := e.NewResult()
+		r := e.NewAnalysis()
 		if err := e.Evaluate(a, r); err != nil {
 			t.Fatal(err)
 		}
@@ -230,7 +230,7 @@ func mutate(e *evaluate.Evaluator, a *evaluate.Assignment, rng *rand.Rand) {
 func feasibleWalk(t *testing.T, e *evaluate.Evaluator, start *evaluate.Assignment, n, steps int, seed uint64) []*evaluate.Assignment {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 41))
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	seen := map[string]bool{}
 	var out []*evaluate.Assignment
 	cur := start
@@ -327,7 +327,7 @@ func TestSimulationNeverExceedsTheBounds(t *testing.T) {
 func timeSliceStart(t *testing.T, e *evaluate.Evaluator) *evaluate.Assignment {
 	t.Helper()
 	a := mustMapping(t, e, feasibleWATERS())
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	slicesMs := []int64{1, 2, 5, 10, 20}
 	gpus := e.GPUTasks()
 	var try func(g int) bool

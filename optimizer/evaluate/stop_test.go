@@ -39,16 +39,16 @@ func TestVariantsStop(t *testing.T) {
 	count := func(stopped bool) (joint evaluate.JointResult, variants int, complete bool) {
 		e.SetStop(func() bool { return stopped })
 		defer e.SetStop(nil)
-		b, rb := e.NewAssignment(), e.NewResult()
-		joint, err := e.JointOrders(a, 0, b, rb, func(*evaluate.Assignment, *evaluate.Result) {})
+		b, rb := e.NewAssignment(), e.NewAnalysis()
+		joint, err := e.JointOrders(a, 0, b, rb, func(*evaluate.Assignment, *evaluate.Analysis) {})
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := e.NewResult()
+		r := e.NewAnalysis()
 		if err := e.Evaluate(a, r); err != nil {
 			t.Fatal(err)
 		}
-		complete, err = e.PriorityVariants(a, r, relevant, b, rb, func(*evaluate.Assignment, *evaluate.Result) { variants++ })
+		complete, err = e.PriorityVariants(a, r, relevant, b, rb, func(*evaluate.Assignment, *evaluate.Analysis) { variants++ })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -152,13 +152,13 @@ type Timeline struct {
 //     (stream priorities high and low, FIFO per priority, blocks never
 //     preempted); timeslice model: kernels take turns round-robin, each for
 //     at most its time slice while another waits; no switch cost.
-func (e *Evaluator) Timeline(r *Result) (*Timeline, error) {
+func (e *Evaluator) Timeline(r *Analysis) (*Timeline, error) {
 	return e.TimelineWindow(r, 0)
 }
 
 // TimelineWindow is Timeline with the given window (ps); window ≤ 0 chooses
 // the default (the longest period of the running tasks, cut to TimelineCap).
-func (e *Evaluator) TimelineWindow(r *Result, window int64) (*Timeline, error) {
+func (e *Evaluator) TimelineWindow(r *Analysis, window int64) (*Timeline, error) {
 	in, err := e.SimulationInput(r)
 	if err != nil {
 		return nil, err
@@ -212,7 +212,7 @@ func (e *Evaluator) TimelineWindow(r *Result, window int64) (*Timeline, error) {
 
 // timelineWindow is the default window: the longest period among the
 // running tasks, cut to TimelineCap.
-func (e *Evaluator) timelineWindow(r *Result) (window int64, capped bool) {
+func (e *Evaluator) timelineWindow(r *Analysis) (window int64, capped bool) {
 	for i := range r.Tasks {
 		if tr := &r.Tasks[i]; tr.Role != NotRunning {
 			window = max(window, tr.T)

@@ -39,7 +39,7 @@ func lane(t *testing.T, tl *evaluate.Timeline, name string) evaluate.TimelineLan
 	return evaluate.TimelineLane{}
 }
 
-func timeline(t *testing.T, e *evaluate.Evaluator, r *evaluate.Result) *evaluate.Timeline {
+func timeline(t *testing.T, e *evaluate.Evaluator, r *evaluate.Analysis) *evaluate.Timeline {
 	t.Helper()
 	tl, err := e.Timeline(r)
 	if err != nil {
@@ -221,7 +221,7 @@ GB#0 kernel 4001.000–5001.000
 func TestTimelineWATERSFront(t *testing.T) {
 	e, out := threeObjectiveFront(t)
 	for i, p := range out.Front {
-		tl := timeline(t, e, p.Result)
+		tl := timeline(t, e, p.Analysis)
 		if tl.Window != 400*ms || tl.Capped {
 			t.Errorf("point %d: window %d ps, want 400 ms", i+1, tl.Window)
 		}
@@ -233,7 +233,7 @@ func TestTimelineWATERSFront(t *testing.T) {
 			}
 		}
 		for _, j := range tl.Jobs {
-			tr := &p.Result.Tasks[j.Task]
+			tr := &p.Analysis.Tasks[j.Task]
 			if j.Finish < 0 {
 				continue
 			}

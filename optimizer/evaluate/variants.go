@@ -56,7 +56,7 @@ type orderSet struct {
 // (the first one each core's option 0), each as a copy b with those
 // priorities evaluated into rb, and calls visit(b, rb) after each. It
 // stops early, reporting stopped, when the search's context is done.
-func (e *Evaluator) combinations(o *orderSet, n int, a, b *Assignment, rb *Result, visit func(*Assignment, *Result)) (evaluated int, stopped bool, err error) {
+func (e *Evaluator) combinations(o *orderSet, n int, a, b *Assignment, rb *Analysis, visit func(*Assignment, *Analysis)) (evaluated int, stopped bool, err error) {
 	o.pick = o.pick[:0]
 	for range o.cores {
 		o.pick = append(o.pick, 0)
@@ -104,7 +104,7 @@ type variantCore struct {
 // enumeration was complete (no core too large, no limit reached). b and rb
 // are the caller's scratch; the evaluator's scratch is overwritten, so r
 // stays as it was but the evaluator no longer describes a.
-func (e *Evaluator) PriorityVariants(a *Assignment, r *Result, relevant []bool, b *Assignment, rb *Result, emit func(*Assignment, *Result)) (complete bool, err error) {
+func (e *Evaluator) PriorityVariants(a *Assignment, r *Analysis, relevant []bool, b *Assignment, rb *Analysis, emit func(*Assignment, *Analysis)) (complete bool, err error) {
 	v := &e.vars
 	v.cores, v.ids, v.prio, v.rv = v.cores[:0], v.ids[:0], v.prio[:0], v.rv[:0]
 	complete = true
@@ -218,7 +218,7 @@ func (v *variantScratch) noWorse(off int, rs []int64, ids []int, relevant []bool
 
 // isDerived reports whether core c's first option has the derived order's
 // WCRTs (as evaluated in r) for every relevant task.
-func (v *variantScratch) isDerived(c *variantCore, ids []int, relevant []bool, r *Result) bool {
+func (v *variantScratch) isDerived(c *variantCore, ids []int, relevant []bool, r *Analysis) bool {
 	for x, i := range ids {
 		if relevant[i] && v.rv[c.off+x] != r.Tasks[i].R {
 			return false

@@ -43,7 +43,7 @@ func (e *Evaluator) Activated() bool { return e.activated }
 func (e *Evaluator) ChainTasks(c int) []int { return slices.Clone(e.chains[c]) }
 
 // RequirementChains returns, per chain latency requirement (in the order
-// of Result.Requirements), the index of its chain.
+// of Analysis.Requirements), the index of its chain.
 func (e *Evaluator) RequirementChains() []int {
 	out := make([]int, len(e.reqs))
 	for k, q := range e.reqs {

@@ -83,7 +83,7 @@ func KernelDefaults(cfg *configs.Config, task string) (configs.KernelGeometry, e
 	if err != nil {
 		return configs.KernelGeometry{}, err
 	}
-	g := e.NewResult().GPUTask(task)
+	g := e.NewAnalysis().GPUTask(task)
 	if g == nil {
 		return configs.KernelGeometry{}, fmt.Errorf("%s is not a GPU task", task)
 	}
