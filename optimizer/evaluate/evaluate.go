@@ -43,6 +43,24 @@ func (e *Evaluator) evaluate(a *Assignment, r *Analysis, partial bool) error {
 	r.Chains, r.Windows, r.Margins = r.Chains[:0], r.Windows[:0], nil
 	r.RequirementReports = r.RequirementReports[:0]
 
+	bGPU := e.placeTasks(a, r, partial)
+	nCE, ceLat := e.countContention(r, bGPU)
+	// 3. The GPU.
+	if err := e.gpuSide(a, r, nCE, ceLat); err != nil {
+		return err
+	}
+	if err := e.analyseCores(a, r, partial); err != nil {
+		return err
+	}
+	e.settleVerdicts(r)
+	return nil
+}
+
+// placeTasks decides every task's role and unit under the mapping a (a
+// partial mapping's unplaced tasks do not run), lists every core's tasks
+// in deadline-monotonic order, marks the units that access memory and
+// reports bGPU: whether a GPU task on the GPU copies a line.
+func (e *Evaluator) placeTasks(a *Assignment, r *Analysis, partial bool) bool {
 	// 1. Roles, the tasks of every core, and who accesses memory.
 	for u := range e.onCore {
 		e.onCore[u] = e.onCore[u][:0]
@@ -105,7 +123,14 @@ func (e *Evaluator) evaluate(a *Assignment, r *Analysis, partial bool) error {
 			r.Units[u].AccessesMemory = true
 		}
 	}
+	return bGPU
+}
 
+// countContention decides the contention of every unit: #C of every core
+// and of the copy engine, bGPU (the configuration may fix both) and the
+// line latencies that follow; it returns the copy engine's #C and line
+// latency.
+func (e *Evaluator) countContention(r *Analysis, bGPU bool) (int, int64) {
 	// 2. Contention: #C per core, #C of the copy engine, bGPU.
 	memCores := 0
 	for u := range e.units {
@@ -142,12 +167,15 @@ func (e *Evaluator) evaluate(a *Assignment, r *Analysis, partial bool) error {
 		ur.InterferingCores, ur.CopyEngineActive = n, bGPU
 		ur.LineLatency = memory.LineLatency(e.units[u].mem, n, bGPU)
 	}
+	return nCE, ceLat
+}
 
-	// 3. The GPU.
-	if err := e.gpuSide(a, r, nCE, ceLat); err != nil {
-		return err
-	}
-
+// analyseCores analyses every core that hosts tasks: under the challenge
+// count, then, under the refined counts, the refined rounds (or, for a
+// partial mapping, the relaxed test); under the challenge count the
+// activation jitters and the withdrawal of the bounds that rest on a
+// missed assumption, until neither changes anything.
+func (e *Evaluator) analyseCores(a *Assignment, r *Analysis, partial bool) error {
 	// 4. Every core: under the challenge's count, which is also where the
 	// refined counts start (refine.go); a partial mapping under the refined
 	// counts only needs its cores' tasks for the relaxed test.
@@ -205,7 +233,14 @@ func (e *Evaluator) evaluate(a *Assignment, r *Analysis, partial bool) error {
 			}
 		}
 	}
+	return nil
+}
 
+// settleVerdicts decides the mapping's verdict from its tasks': the
+// undecided cores, the GPU tasks' verdicts, whether every task meets its
+// deadline, the misses and the violation that ranks an infeasible mapping,
+// then the chains' latency requirements.
+func (e *Evaluator) settleVerdicts(r *Analysis) {
 	// 5. Verdicts and the ranking measure.
 	for u := range r.Units {
 		if r.Units[u].Undecided {
@@ -237,7 +272,6 @@ func (e *Evaluator) evaluate(a *Assignment, r *Analysis, partial bool) error {
 		r.Violation = satAdd(r.Violation, ex)
 	}
 	e.checkRequirements(r)
-	return nil
 }
 
 // gpuSide fills r.GPU and the GPU unit, from the cache when it can.

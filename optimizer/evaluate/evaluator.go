@@ -207,7 +207,10 @@ type scratch struct {
 
 // NewEvaluator prepares the evaluation of mappings of cfg, a validated
 // configuration (configs.Load, LoadFile or Default). The configuration must
-// not change while the Evaluator is in use.
+// not change while the Evaluator is in use. It compiles, in this order,
+// the analysis settings, the units, the tasks' timing and costs, the GPU
+// tasks, the chains, the activations and requirements and the
+// deadline-monotonic order; the first error found is returned.
 func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 	if cfg == nil || cfg.System == nil {
 		return nil, errors.New("optimizer: no system")
@@ -216,6 +219,52 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 	a := cfg.Analysis
 	a.Defaults()
 	e := &Evaluator{compiled: &compiled{cfg: cfg, gpuUnit: -1, fixedC: -1, fixedCE: -1}, maxLimit: rta.LimitNone}
+	if err := e.compileSettings(&a); err != nil {
+		return nil, err
+	}
+	if err := e.compileUnits(s); err != nil {
+		return nil, err
+	}
+	lines, err := labelLines(s)
+	if err != nil {
+		return nil, err
+	}
+	index := make(map[string]int, len(s.Tasks))
+	for i, t := range s.Tasks {
+		index[t.Name] = i
+	}
+	if err := e.compileTasks(s, index); err != nil {
+		return nil, err
+	}
+	if err := e.compileCosts(s, lines); err != nil {
+		return nil, err
+	}
+	if err := e.compileGPUTasks(s, cfg, lines, index); err != nil {
+		return nil, err
+	}
+	// The execution demand scaled (analysis.execution_scale), then the
+	// GPU jobs' release jitter, which rests on the best cases.
+	if ppm := cfg.Analysis.ExecutionScalePPM(); ppm != scaleOne {
+		e.scaleInPlace(scaling{ppm: ppm, task: -1})
+	}
+	e.initGPUJitter()
+	if err := e.compileChains(s, index); err != nil {
+		return nil, err
+	}
+	if err := e.compileActivation(s, index); err != nil {
+		return nil, err
+	}
+	e.initRequirements(s)
+	e.compileDMOrder()
+	e.initScratch()
+	return e, nil
+}
+
+// compileSettings decides how the analysis runs, from the configuration's
+// analysis section (defaults applied): the priority policy, the GPU model,
+// the contention values fixed by the configuration and the contention
+// count.
+func (e *Evaluator) compileSettings(a *configs.Analysis) error {
 	switch a.Priorities {
 	case configs.PrioritiesOPA:
 		e.policy = rta.OPA
@@ -226,14 +275,14 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 	case configs.PrioritiesModel:
 		e.policy, e.model = rta.Explicit, true
 	default:
-		return nil, fmt.Errorf("analysis.priorities: %q is not a priority assignment", a.Priorities)
+		return fmt.Errorf("analysis.priorities: %q is not a priority assignment", a.Priorities)
 	}
 	switch a.GPUModel {
 	case configs.GPUModelFIFO:
 		e.fifo = true
 	case configs.GPUModelTimeSlice:
 	default:
-		return nil, fmt.Errorf("analysis.gpu_model: %q is not a GPU model", a.GPUModel)
+		return fmt.Errorf("analysis.gpu_model: %q is not a GPU model", a.GPUModel)
 	}
 	if a.InterferingCores != nil {
 		e.fixedC = *a.InterferingCores
@@ -250,50 +299,58 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 	}
 	var err error
 	if e.count, err = memory.ParseCount(count); err != nil {
-		return nil, fmt.Errorf("analysis.contention: %q: %w", a.Contention, err)
+		return fmt.Errorf("analysis.contention: %q: %w", a.Contention, err)
 	}
+	return nil
+}
+
+// compileUnits decides what every unit is: the copy engine's memory
+// parameters, the one GPU with its device, and every core's memory
+// parameters; a fixed count of interfering cores must leave a core.
+func (e *Evaluator) compileUnits(s *configs.System) error {
 	e.ce = memory.CopyEngineParams{Baseline: int64(s.Memory.CopyEngine.Baseline), PerCore: int64(s.Memory.CopyEngine.PerCore)}
 	if err := e.ce.Validate(); err != nil {
-		return nil, fmt.Errorf("memory.copy_engine: %w", err)
+		return fmt.Errorf("memory.copy_engine: %w", err)
 	}
-	lineSize := int64(s.Memory.LineSize)
-
-	// Units.
 	for i, u := range s.Units {
 		ui := unitInfo{name: u.Name, kind: u.Kind, gpu: u.Type == configs.GPU, freq: int64(u.Frequency)}
 		if ui.gpu {
 			if e.gpuUnit >= 0 {
-				return nil, fmt.Errorf("units: %s and %s are both GPUs: hetmap analyses one GPU", s.Units[e.gpuUnit].Name, u.Name)
+				return fmt.Errorf("units: %s and %s are both GPUs: hetmap analyses one GPU", s.Units[e.gpuUnit].Name, u.Name)
 			}
 			e.gpuUnit = i
 			g := u.GPU
 			if g == nil {
-				return nil, fmt.Errorf("units[%d]: the GPU %s has no resources", i, u.Name)
+				return fmt.Errorf("units[%d]: the GPU %s has no resources", i, u.Name)
 			}
 			dev := gpu.TX2()
 			dev.SMs, dev.ThreadsPerSM = g.SMs, g.ThreadsPerSM
 			dev.SharedMemPerSM, dev.RegistersPerSM = int(g.SharedMemoryPerSM), g.RegistersPerSM
 			if err := dev.Validate(); err != nil {
-				return nil, fmt.Errorf("units[%d] (%s): %w", i, u.Name, err)
+				return fmt.Errorf("units[%d] (%s): %w", i, u.Name, err)
 			}
 			e.dev = dev
 		} else {
 			cm := s.CoreMemory(u.Kind)
 			if cm == nil {
-				return nil, fmt.Errorf("memory.cores: no contention parameters for core kind %s (unit %s)", u.Kind, u.Name)
+				return fmt.Errorf("memory.cores: no contention parameters for core kind %s (unit %s)", u.Kind, u.Name)
 			}
 			ui.mem = memory.CoreParams{Baseline: int64(cm.Baseline), PerCore: int64(cm.PerCore), CopyEngine: int64(cm.CopyEngine)}
 			if err := ui.mem.Validate(); err != nil {
-				return nil, fmt.Errorf("memory.cores[%s]: %w", u.Kind, err)
+				return fmt.Errorf("memory.cores[%s]: %w", u.Kind, err)
 			}
 		}
 		e.units = append(e.units, ui)
 	}
 	if e.fixedC > e.cpuCount()-1 {
-		return nil, fmt.Errorf("analysis.interfering_cores: %d is more than the %d other cores", e.fixedC, e.cpuCount()-1)
+		return fmt.Errorf("analysis.interfering_cores: %d is more than the %d other cores", e.fixedC, e.cpuCount()-1)
 	}
+	return nil
+}
 
-	// Label lines.
+// labelLines returns the DRAM lines of every label, by name.
+func labelLines(s *configs.System) (map[string]int64, error) {
+	lineSize := int64(s.Memory.LineSize)
 	lines := make(map[string]int64, len(s.Labels))
 	for _, l := range s.Labels {
 		n, err := memory.Lines(int64(l.Size), lineSize)
@@ -302,12 +359,14 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 		}
 		lines[l.Name] = n
 	}
-	index := make(map[string]int, len(s.Tasks))
-	for i, t := range s.Tasks {
-		index[t.Name] = i
-	}
+	return lines, nil
+}
 
-	// Tasks.
+// compileTasks decides what every task is (periodic, offloading or GPU
+// task) and its timing: period, deadline and offset, a GPU task's those of
+// its offloading task, which must be defined; a period must be positive
+// and bounded, a deadline at most the period.
+func (e *Evaluator) compileTasks(s *configs.System, index map[string]int) error {
 	e.tasks = make([]taskInfo, len(s.Tasks))
 	for i := range s.Tasks {
 		t := &s.Tasks[i]
@@ -319,7 +378,7 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 			ti.kind = kindGPU
 			pre := s.Task(t.TriggeredBy)
 			if pre == nil {
-				return nil, fmt.Errorf("task %s: its offloading task %s is not defined", t.Name, t.TriggeredBy)
+				return fmt.Errorf("task %s: its offloading task %s is not defined", t.Name, t.TriggeredBy)
 			}
 			ti.pre = index[pre.Name]
 			ti.period, ti.deadline, ti.offset = int64(pre.Period), int64(pre.Deadline), int64(pre.Offset)
@@ -331,12 +390,20 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 			ti.period, ti.deadline, ti.offset = int64(t.Period), int64(t.Deadline), int64(t.Offset)
 		}
 		if ti.period <= 0 || ti.period > rta.MaxTime {
-			return nil, fmt.Errorf("task %s: period %s is not positive or too long", t.Name, configs.Duration(ti.period))
+			return fmt.Errorf("task %s: period %s is not positive or too long", t.Name, configs.Duration(ti.period))
 		}
 		if ti.deadline > ti.period {
-			return nil, fmt.Errorf("task %s: deadline %s exceeds the period %s", t.Name, configs.Duration(ti.deadline), configs.Duration(ti.period))
+			return fmt.Errorf("task %s: deadline %s exceeds the period %s", t.Name, configs.Duration(ti.deadline), configs.Duration(ti.period))
 		}
 	}
+	return nil
+}
+
+// compileCosts decides every task's cost on every CPU core (cpuCost): a
+// periodic task's runnables; an offloading task's pre- and
+// post-processing, with the runnables after a passive wait apart; a GPU
+// task's merged variant.
+func (e *Evaluator) compileCosts(s *configs.System, lines map[string]int64) error {
 	for i := range s.Tasks {
 		t := &s.Tasks[i]
 		ti := &e.tasks[i]
@@ -364,13 +431,17 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 				c, err = mergedCost(s, lines, t, s.Task(t.TriggeredBy), ui)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("task %s on %s: %w", t.Name, ui.name, err)
+				return fmt.Errorf("task %s on %s: %w", t.Name, ui.name, err)
 			}
 			ti.cpu[u] = c
 		}
 	}
+	return nil
+}
 
-	// GPU tasks.
+// compileGPUTasks describes every GPU task (gpuTask) and links it and its
+// offloading task to it.
+func (e *Evaluator) compileGPUTasks(s *configs.System, cfg *configs.Config, lines map[string]int64, index map[string]int) error {
 	for i := range s.Tasks {
 		t := &s.Tasks[i]
 		if !t.IsGPUTask() {
@@ -378,34 +449,39 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 		}
 		gi, err := e.gpuTask(s, cfg, lines, i, index)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		e.tasks[i].gpu = len(e.gpus)
 		e.tasks[gi.pre].gpu = len(e.gpus)
 		e.gpus = append(e.gpus, gi)
 	}
-	// The execution demand scaled (analysis.execution_scale), then the
-	// GPU jobs' release jitter, which rests on the best cases.
-	if ppm := cfg.Analysis.ExecutionScalePPM(); ppm != scaleOne {
-		e.scaleInPlace(scaling{ppm: ppm, task: -1})
-	}
-	e.initGPUJitter()
+	return nil
+}
 
-	// Chains: task indices, checked.
+// compileChains decides every chain's task indices (each task must be
+// defined) and the configured chain latency.
+func (e *Evaluator) compileChains(s *configs.System, index map[string]int) error {
 	for _, c := range s.Chains {
 		var idx []int
 		for _, n := range c.Tasks {
 			k, ok := index[n]
 			if !ok {
-				return nil, fmt.Errorf("chain %s: task %q is not defined", c.Name, n)
+				return fmt.Errorf("chain %s: task %q is not defined", c.Name, n)
 			}
 			idx = append(idx, k)
 		}
 		e.chains = append(e.chains, idx)
 	}
-	e.chainObjective = ChainObjective(cfg.Analysis.ChainLatency)
+	e.chainObjective = ChainObjective(e.cfg.Analysis.ChainLatency)
+	return nil
+}
+
+// compileActivation decides which tasks other tasks activate
+// (initActivation) and, where some are, falls back to the challenge count
+// with a note: the refined rounds cannot take activation jitters yet.
+func (e *Evaluator) compileActivation(s *configs.System, index map[string]int) error {
 	if err := e.initActivation(s, index); err != nil {
-		return nil, err
+		return err
 	}
 	if e.activated && e.count != memory.ChallengeCount {
 		// The refined rounds iterate downward from sound bounds, the
@@ -415,7 +491,12 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 		e.notes = append(e.notes, fmt.Sprintf("analysis.contention is %s, but the system has tasks activated by other tasks; their jitters are iterated under the challenge count, which is used for the whole analysis", e.count))
 		e.count = memory.ChallengeCount
 	}
-	e.initRequirements(s)
+	return nil
+}
+
+// compileDMOrder decides rta's deadline-monotonic order of the tasks: by
+// deadline (the period where there is none), then period, then index.
+func (e *Evaluator) compileDMOrder() {
 	e.dmOrder = make([]int, len(e.tasks))
 	for i := range e.dmOrder {
 		e.dmOrder[i] = i
@@ -433,8 +514,6 @@ func NewEvaluator(cfg *configs.Config) (*Evaluator, error) {
 		}
 		return e.tasks[i].period < e.tasks[j].period
 	})
-	e.initScratch()
-	return e, nil
 }
 
 func (e *Evaluator) cpuCount() int {
