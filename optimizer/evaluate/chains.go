@@ -30,7 +30,7 @@ func (e *Evaluator) Representative(r *Analysis, k int) int {
 // A LET task (configs.Task.LET) that meets its deadline reads at its release
 // and writes exactly at the end of its period: it is a member with
 // BCRT = WCRT = T (and deadline T), which the implicit analysis then treats
-// exactly as LET (chains.md), so a chain may mix LET and implicit tasks.
+// exactly as LET (package chains, "Model"), so a chain may mix LET and implicit tasks.
 func (e *Evaluator) ChainMember(r *Analysis, k int) chains.Member {
 	var m chains.Member
 	e.chainMember(r, k, &m)

@@ -10,7 +10,8 @@ import (
 
 // InterfererOverlap is one interferer's share of the contention in a task's
 // response window: how many of the window's accesses it is charged for,
-// with the terms of the minimum (contention.md). Refined and Request are
+// with the terms of the minimum (memory's package documentation,
+// "Window-aware contention counts"). Refined and Request are
 // memory.Window.Overlap under the refined and the request count; their
 // terms Lines (N_p), Time (the time count) and Requests (A_c) are the
 // same, and By says which one binds.
@@ -38,7 +39,8 @@ type TaskContention struct {
 	Window, Accesses, Pauses int64
 	// Challenge, Refined and Request are the contention charged for those
 	// accesses under each count (ps): the challenge's every access at
-	// K·#C + sGPU·bGPU, and I(w) of contention.md with the refined and the
+	// K·#C + sGPU·bGPU, and I(w) of memory's package documentation with
+	// the refined and the
 	// request count (a fixed #C or bGPU in the configuration applies to
 	// all three). Request rests on round-robin arbitration
 	// (configs.RequestAssumption).
@@ -175,9 +177,10 @@ const demandHorizons = 1000
 //	D(t) = Σ_j ⌈t/T_j⌉·C⁰_j + I(t),  I(t) = K·Σ_c O_c(t) + sGPU·O_CE(t)
 //
 // with N_p(t) = Σ_j ⌈t/T_j⌉·lines_j, the pauses Σ_j ⌈t/T_j⌉·readies_j, and
-// O_c the overlap of memory.Window under the count (contention.md), taken as
-// (D(2H) − D(H)) / H with H a multiple of every period on the core of at
-// least demandHorizons longest periods of the system: the constant terms
+// O_c the overlap of memory.Window under the count (memory's package
+// documentation), taken as (D(2H) − D(H)) / H with H a multiple of every
+// period on the core of at least demandHorizons longest periods of the
+// system: the constant terms
 // (the carry-in jobs of other cores, the +2 per phase, the floors) cancel,
 // and under the challenge count (O_c = N_p for every active interferer) it
 // is Σ C/T exactly. It reads the windows ContentionDetail left in e.ref.

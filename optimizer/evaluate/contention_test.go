@@ -68,9 +68,10 @@ func overlapOf(t *testing.T, e *evaluate.Evaluator, r *evaluate.Analysis, name, 
 	return evaluate.TaskContention{}, memory.Overlap{}
 }
 
-// Two cores with one task each, computed by hand from contention.md, in
-// which each term of the minimum binds in turn. A runs on P0, B on P1; each
-// core's #C under the challenge is 1 and there is no GPU (bGPU = 0).
+// Two cores with one task each, computed by hand from the window counts of
+// memory's package documentation, in which each term of the minimum binds
+// in turn. A runs on P0, B on P1; each core's #C under the challenge is 1
+// and there is no GPU (bGPU = 0).
 func TestRefinedTwoCoresEachTermBinds(t *testing.T) {
 	for _, tc := range []struct {
 		name           string
@@ -334,15 +335,16 @@ analysis: {contention: refined, priorities: deadline-monotonic}
 `
 
 // TestRefinedPausedAccesses: accesses that preemptions pause can overlap an
-// interferer's memory phase beyond the contention spec's time count, which
-// the count therefore adds. L's accesses start at 0, 8 ns apart. H4 is
+// interferer's memory phase beyond the time count without its pauses term
+// (memory's package documentation, item 4), which the count therefore
+// adds. L's accesses start at 0, 8 ns apart. H4 is
 // released at 87 ns, 1 ns before L's 11th access ends, and pauses it; H3
 // at 94 ns pauses H4's access with 1 ns left, H2 at 101 ns and H1 at 108 ns
 // likewise; C's 2-line phase starts at 109 ns. Then H1's access (charged
 // C), H2's, H3's, H4's and L's resume one after the other within C's
 // 20 ns phase: 5 of p's accesses overlap it, and L responds in 800 ns of
-// accesses + 4·8 ns of H's + 5·2 ns of contention = 842 ns. The spec's time
-// count allows floor(20/8) + 2·1 = 4 accesses (C's phase: 2 lines at 10 ns,
+// accesses + 4·8 ns of H's + 5·2 ns of contention = 842 ns. The time count
+// without the pauses allows floor(20/8) + 2·1 = 4 accesses (C's phase: 2 lines at 10 ns,
 // one phase, no split: C is alone on P1), a bound of 800 + 32 + 4·2 =
 // 840 ns. With the 4 pauses of L's window (H1–H4 become ready once each)
 // the count is 8 and the bound 800 + 32 + 8·2 = 848 ns.

@@ -14,7 +14,8 @@ import (
 	"github.com/hetmap/hetmap/rta/gpu"
 )
 
-// Default kernel geometry (waters2019.md, "Convention (kernel geometry)").
+// Default kernel geometry: hetmap's convention where the configuration gives
+// none (package documentation, "Kernel geometry").
 const (
 	// DefaultThreadsPerBlock is the block size of a kernel without a
 	// configured geometry.
@@ -744,7 +745,8 @@ func (e *Evaluator) gpuTask(s *configs.System, cfg *configs.Config, lines map[st
 	if gi.kernel <= 0 {
 		return gi, fmt.Errorf("task %s: its kernel has no GPU ticks", t.Name)
 	}
-	// Geometry: configured, or the spec's default.
+	// Geometry: configured, or the default (package documentation, "Kernel
+	// geometry").
 	var geo *configs.KernelGeometry
 	for k := range cfg.Analysis.Kernels {
 		if cfg.Analysis.Kernels[k].Task == t.Name {

@@ -29,7 +29,8 @@ import (
 // factor gives every task a larger or equal execution time, and the
 // analyses are sustainable in execution times: the response-time fixed
 // point is non-decreasing in C (Joseph and Pandya), the window contention
-// in the other tasks' response times (contention.md), and the GPU bounds
+// in the other tasks' response times (memory's package documentation,
+// "Order and monotonicity"), and the GPU bounds
 // in block and copy times (rta/gpu, "Sustainability"). So the set of
 // factors that pass is an interval from 0, and bisection finds its upper
 // end. The claim is checked, not assumed: TestMarginsBisect evaluates

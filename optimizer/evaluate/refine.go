@@ -16,7 +16,7 @@ const MaxRounds = 16
 // counts (see the package documentation, "Refined contention").
 type refineScratch struct {
 	// resp holds per task the bound its demand is counted with on the
-	// other cores (η_k of contention.md): a response-time bound from the
+	// other cores (η_k of memory's package documentation): a response-time bound from the
 	// arrival, or math.MaxInt64 when there is none.
 	resp []int64
 	// The challenge pass, per task (chR, chSt, chRank) and per unit

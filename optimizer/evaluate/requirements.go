@@ -11,7 +11,7 @@ import (
 // EventChainLatencyConstraint and ProcessChainRequirement, YAML
 // chains[].max) are constraints of a mapping, like deadlines: Evaluate
 // checks each one under its bound (Davare's by default, valid for any
-// release offsets; or the synchronous-release value, chains.md) with the
+// release offsets; or the synchronous-release value; package chains) with the
 // paradigm of analysis.chain_latency, records it in Analysis.Requirements,
 // and adds the excess of a missed one to Analysis.Violation (in ps, like the
 // excess of a missed deadline; a chain without a latency adds its limit),

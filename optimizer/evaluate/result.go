@@ -27,7 +27,7 @@ const (
 	// OnGPU: a GPU task on the GPU.
 	OnGPU
 	// Merged: a GPU task on a core, merged with its offloading task into
-	// one periodic task (the spec's merge convention).
+	// one periodic task (the merge convention of the package documentation).
 	Merged
 )
 
@@ -138,7 +138,7 @@ type TaskResult struct {
 	// a core is analysed with the contention of its response window rather
 	// than the per-job Contention in C: WindowAccesses is the number of
 	// memory accesses of its job and of the jobs above it in the window
-	// (N_p of contention.md), WindowPauses how many of them a preemption
+	// (N_p of memory's package documentation), WindowPauses how many of them a preemption
 	// may pause (the releases and resumptions of the jobs above),
 	// WindowContention the contention charged for them under the count, and
 	// PerJobBound reports that the per-job form (C, as under the challenge

@@ -47,7 +47,8 @@ func (s simRatios) summary() string {
 // The memory mode must match the assumption of the contention count under
 // test: syssim.PerAccess for the challenge's semantics (the challenge
 // convention and the refined time count), syssim.Request for a count that
-// rests on round-robin arbitration (contention.md, "request").
+// rests on round-robin arbitration (configs.RequestAssumption;
+// memory's package documentation, the request count).
 func checkSimulationNeverExceeds(t *testing.T, e *evaluate.Evaluator, a *evaluate.Assignment, seeds int, mode syssim.Memory) simRatios {
 	t.Helper()
 	r := e.NewAnalysis()
