@@ -34,7 +34,7 @@ import (
 // exhaustive search stays sound by evaluating partial mappings with the
 // order-independent lower bound R ≥ J + C + S of every activator, but its
 // front is not claimed exact over every priority order when the system has
-// activated tasks (Outcome.Proof is NotExact): the exhaustive search varies
+// activated tasks (optimizer.Outcome.Proof is NotExact): the exhaustive search varies
 // their cores' orders jointly (JointOrders), but no brute-force test checks
 // that claim for activated tasks yet.
 

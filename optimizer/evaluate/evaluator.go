@@ -117,7 +117,7 @@ type Evaluator struct {
 	noMemo bool
 	// stop, when set, says that the run is interrupted: PriorityVariants
 	// and JointOrders look at it between their analyses and stop,
-	// incomplete. A search sets it on its own clones (Problem.stop).
+	// incomplete. A search sets it on its own clones (SetStop).
 	stop func() bool
 	// analyses counts the evaluations (complete and partial) this
 	// evaluator made, so that a search can account for what its

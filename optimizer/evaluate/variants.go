@@ -22,12 +22,12 @@ import (
 // later and start earlier), and every core's feasible orders are
 // independent of the other cores' orders under the challenge's contention
 // count. So per core it suffices to keep the feasible orders whose vector
-// of WCRTs of the relevant tasks (Problem.relevant) is Pareto-minimal, and
+// of WCRTs of the relevant tasks (those the search marks relevant) is Pareto-minimal, and
 // to combine them across cores: any other combination is dominated by one
 // of these, objective by objective.
 const (
 	// maxVariantTasks: cores with more tasks keep the derived order only
-	// (Outcome.VariantsIncomplete counts the mappings where that happened).
+	// (optimizer.Outcome.VariantsIncomplete counts the mappings where that happened).
 	maxVariantTasks = 8
 	// maxVariantOrders bounds the feasible orders enumerated per core.
 	maxVariantOrders = 40320
