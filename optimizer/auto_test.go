@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 // TestAutoAlgorithm: the default algorithm, auto, runs the exhaustive
@@ -23,7 +24,7 @@ func TestAutoAlgorithm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := NewEvaluator(cfg)
+		e, err := evaluate.NewEvaluator(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

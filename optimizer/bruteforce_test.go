@@ -12,6 +12,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 var longBruteForce = flag.Bool("long-brute-force", false, "compare the exhaustive search with brute force on more random systems")
@@ -28,9 +29,9 @@ func bruteForce(t *testing.T, p *Problem) ([][]float64, int) {
 	n := p.NumGenes()
 	genome := make([]int, n)
 	a, b := e.NewAssignment(), e.NewAssignment()
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	obj := make([]float64, p.NumObjectives())
-	rename, next := make([]int, len(e.units)), make([]int, len(e.units))
+	rename, next := make([]int, len(e.Units())), make([]int, len(e.Units()))
 	canon := e.NewAssignment()
 	var all [][]float64
 	feasible := map[string]bool{}
@@ -47,8 +48,8 @@ func bruteForce(t *testing.T, p *Problem) ([][]float64, int) {
 				// GPU settings only for the GPU tasks on the GPU.
 				p.canonicalise(a, canon, rename, next)
 				key := fmt.Sprint(canon.Unit)
-				for g, gi := range e.gpus {
-					if canon.Unit[gi.task] == e.gpuUnit {
+				for g, task := range e.GPUTasks() {
+					if canon.Unit[task] == e.GPUUnit() {
 						key += fmt.Sprint(g, canon.Async[g], canon.High[g], canon.Slice[g])
 					}
 				}
@@ -72,18 +73,18 @@ func bruteForce(t *testing.T, p *Problem) ([][]float64, int) {
 // forEachOrder evaluates a into r with every combination of per-core
 // priority orders (every permutation, given explicitly, in b) and calls fn
 // after each evaluation that is schedulable.
-func forEachOrder(t *testing.T, e *Evaluator, a, b *Assignment, r *Result, fn func()) {
+func forEachOrder(t *testing.T, e *evaluate.Evaluator, a, b *evaluate.Assignment, r *evaluate.Analysis, fn func()) {
 	t.Helper()
 	if err := e.Evaluate(a, r); err != nil {
 		t.Fatal(err)
 	}
 	var cores [][]int
 	var perms [][][]int
-	for u := range e.units {
-		if e.units[u].gpu || len(e.onCore[u]) == 0 {
+	for u, unit := range e.Units() {
+		if unit.GPU || len(e.OnCore(u)) == 0 {
 			continue
 		}
-		ids := slices.Clone(e.onCore[u])
+		ids := slices.Clone(e.OnCore(u))
 		cores = append(cores, ids)
 		perms = append(perms, permutations(len(ids)))
 	}
@@ -189,7 +190,7 @@ func TestExhaustiveEqualsBruteForce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, err := NewEvaluator(cfg)
+		e, err := evaluate.NewEvaluator(cfg)
 		if err != nil {
 			t.Fatalf("system %d: %v\n%s", sys, err, y)
 		}
@@ -267,7 +268,7 @@ func TestExactFrontDominatesEveryOrder(t *testing.T) {
 }
 
 func exactFrontDominatesEveryOrder(t *testing.T, cfg *configs.Config, minPairs int) {
-	e, err := NewEvaluator(cfg)
+	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +292,7 @@ func exactFrontDominatesEveryOrder(t *testing.T, cfg *configs.Config, minPairs i
 	n := p.NumGenes()
 	partial := make([]int, n)
 	a, b := e.NewAssignment(), e.NewAssignment()
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	obj := make([]float64, p.NumObjectives())
 	mappings, accepted := 0, 0
 	var all [][]float64
@@ -377,9 +378,9 @@ func jointSystems(t *testing.T) func() (*configs.Config, string, string) {
 // exhaustiveFront runs the exhaustive search on cfg, with set (nil: none)
 // applied to the evaluator first (a test hook), and returns the outcome
 // and its front's objective vectors as paretoSet sorts them.
-func exhaustiveFront(t *testing.T, cfg *configs.Config, workers int, set func(*Evaluator)) (*Outcome, [][]float64) {
+func exhaustiveFront(t *testing.T, cfg *configs.Config, workers int, set func(*evaluate.Evaluator)) (*Outcome, [][]float64) {
 	t.Helper()
-	e, err := NewEvaluator(cfg)
+	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,7 +401,7 @@ func exhaustiveFront(t *testing.T, cfg *configs.Config, workers int, set func(*E
 // bruteForceOf is bruteForce on the problem of cfg.
 func bruteForceOf(t *testing.T, cfg *configs.Config) ([][]float64, int) {
 	t.Helper()
-	e, err := NewEvaluator(cfg)
+	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -426,7 +427,7 @@ func TestDecideMatters(t *testing.T) {
 	}
 	want, _ := bruteForceOf(t, cfg)
 	for _, decide := range []bool{true, false} {
-		_, got := exhaustiveFront(t, cfg, 1, func(e *Evaluator) { e.noDecide = !decide })
+		_, got := exhaustiveFront(t, cfg, 1, func(e *evaluate.Evaluator) { e.SetHooks(evaluate.Hooks{NoDecide: !decide}) })
 		if equal := fmt.Sprint(got) == fmt.Sprint(want); equal != decide {
 			t.Errorf("with decide %v: exhaustive front %v, brute force %v (equal %v)\n%s", decide, got, want, equal, y)
 		}
@@ -462,7 +463,7 @@ func TestExhaustiveEqualsJointBruteForce(t *testing.T) {
 			stats[count+": with the margin objective"]++
 		}
 		run := func(broken bool) (*Outcome, [][]float64) {
-			return exhaustiveFront(t, cfg, 1+sys%2, func(e *Evaluator) { e.jointBroken = broken })
+			return exhaustiveFront(t, cfg, 1+sys%2, func(e *evaluate.Evaluator) { e.SetHooks(evaluate.Hooks{JointBroken: broken}) })
 		}
 		want, wantFeasible := bruteForceOf(t, cfg)
 		out, got := run(false)

@@ -12,11 +12,12 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
 // genomeOf encodes the model's own mapping, if every gene can take its value.
-func (p *Problem) genomeOf(e *Evaluator) ([]int, bool) {
+func (p *Problem) genomeOf(e *evaluate.Evaluator) ([]int, bool) {
 	a, err := e.DefaultAssignment()
 	if err != nil {
 		return nil, false
@@ -27,7 +28,7 @@ func (p *Problem) genomeOf(e *Evaluator) ([]int, bool) {
 		switch gn.kind {
 		case geneUnit:
 			v = a.Unit[gn.task]
-			if v == NoUnit { // a merged offloading task: any value will do
+			if v == evaluate.NoUnit { // a merged offloading task: any value will do
 				g[gi] = 0
 				continue
 			}
@@ -79,7 +80,7 @@ func (p *Problem) SwapMutation(genome []int, rng *rand.Rand) {
 	if rng.Intn(2) == 0 {
 		return
 	}
-	n := len(p.e.tasks) // the unit genes come first, one per task
+	n := len(p.tasks) // the unit genes come first, one per task
 	i, j := rng.Intn(n), rng.Intn(n)
 	if i == j {
 		return
@@ -238,19 +239,19 @@ type builder struct {
 	ex   *moo.Exhaustive
 	memo *sliceMemo
 	walk *walker
-	e    *Evaluator
-	a    *Assignment
-	r    *Result
+	e    *evaluate.Evaluator
+	a    *evaluate.Assignment
+	r    *evaluate.Analysis
 }
 
 func (p *Problem) newBuilder(ex *moo.Exhaustive, memo *sliceMemo) *builder {
 	e := p.e.Clone()
-	e.stop = p.stop
-	return &builder{p: p, ex: ex, memo: memo, walk: ex.NewWalker().(*walker), e: e, a: e.NewAssignment(), r: e.NewResult()}
+	e.SetStop(p.stop)
+	return &builder{p: p, ex: ex, memo: memo, walk: ex.NewWalker().(*walker), e: e, a: e.NewAssignment(), r: e.NewAnalysis()}
 }
 
 // analyses counts the mappings, complete and partial, b has analysed.
-func (b *builder) analyses() int { return b.e.analyses + b.walk.e.analyses }
+func (b *builder) analyses() int { return b.e.Analyses() + b.walk.e.Analyses() }
 
 // genome builds a genome from its seed, at a cost of at most
 // maxAnalyses analyses (0: no limit, negative: none, the genome is filled
@@ -424,7 +425,7 @@ const descentLines = 2
 // current value stays), searched coarse to fine, two rounds over all of
 // them. It is a heuristic for the construction only; the search itself
 // explores every slice.
-func (p *Problem) descendSlices(e *Evaluator, g, order []int, a *Assignment, r *Result) {
+func (p *Problem) descendSlices(e *evaluate.Evaluator, g, order []int, a *evaluate.Assignment, r *evaluate.Analysis) {
 	for round := 0; round < 2; round++ {
 		for _, gi := range p.sliceGenes {
 			if !p.onGPU(g, p.genes[gi].gpu) {
@@ -472,14 +473,14 @@ func (p *Problem) gpuSideKey(g, order []int) string {
 // onGPU reports whether GPU task k (Evaluator.GPUTasks order) is on the GPU
 // under the genome (or partial genome) g.
 func (p *Problem) onGPU(g []int, k int) bool {
-	gi := p.e.gpus[k].task // unit genes come first, one per task
-	return p.genes[gi].values[g[gi]] == p.e.gpuUnit
+	gi := p.gpuTasks[k] // unit genes come first, one per task
+	return p.genes[gi].values[g[gi]] == p.e.GPUUnit()
 }
 
 // gpuScore analyses the partial mapping of the genes of order and returns
 // the largest ratio of a GPU task's response to its deadline (+Inf when a
 // response has no bound).
-func (p *Problem) gpuScore(e *Evaluator, g, order []int, a *Assignment, r *Result) float64 {
+func (p *Problem) gpuScore(e *evaluate.Evaluator, g, order []int, a *evaluate.Assignment, r *evaluate.Analysis) float64 {
 	p.partialAssignment(a, g, order)
 	if e.EvaluatePartial(a, r) != nil {
 		return math.Inf(1)

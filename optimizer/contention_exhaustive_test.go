@@ -11,6 +11,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
@@ -113,7 +114,7 @@ func randomSmallSystem(rng *rand.Rand, count, priorities string) string {
 // bruteForceFront evaluates every genome of the problem, without symmetry
 // breaking or cuts, and returns the objectives of the feasible front,
 // sorted.
-func bruteForceFront(t *testing.T, e *optimizer.Evaluator, s configs.Search) ([][]float64, int) {
+func bruteForceFront(t *testing.T, e *evaluate.Evaluator, s configs.Search) ([][]float64, int) {
 	t.Helper()
 	p, err := optimizer.NewProblem(e, s)
 	if err != nil {

@@ -1,307 +1,29 @@
-// Package optimizer evaluates mappings of a system's tasks to processing
-// units (and, in a later step, searches for the best ones). An Evaluator is
-// built once per configuration; Evaluate then turns a mapping, in the compact
-// form Assignment, into a Result: per task its execution time with every term,
-// its worst-case response time, deadline and verdict; per GPU task its GPU
-// response with its terms; per unit its utilisation and contention; and
-// whether the whole mapping is schedulable, with the reasons when it is not.
-// An unschedulable mapping is a result, never an error.
+// Package optimizer searches for the best mappings of a system's tasks to
+// processing units. It states the search as a moo.Problem (Problem) over
+// the genes of a mapping, drives the algorithms of optimizer/moo on it
+// (Run), and returns what a search found as an Outcome: the front of
+// non-dominated feasible mappings, each Point with its mapping and its
+// analysis, or the least-violating mappings when none is feasible, and
+// what the run proved (Outcome.Proof). The analysis of one mapping is
+// package evaluate's (optimizer/evaluate, a layer below): the search
+// evaluates every mapping it meets with an evaluate.Evaluator (a clone per
+// worker) and ranks its evaluate.Analysis.
 //
-// # Model (../shared/spec/waters2019.md)
+// # Model and assumptions
 //
-// Execution time on a core. A runnable reads its labels, computes, then
-// writes. A label of s bytes is ceil(s/64) DRAM lines and every access goes to
-// DRAM (cache hit rate 0). On a core of kind k, one line costs
-//
-//	Lat(k) = baseline(k) + K(k)·#C + sGPU(k)·bGPU
-//
-// and a task's C is Σ over its runnables of lines·Lat + ticks/f (memory
-// package). The report splits C into compute (ticks/f, rounded up to the
-// picosecond per runnable), memory (lines·baseline) and contention
-// (lines·(K·#C + sGPU·bGPU)). Worst cases use the upper-bound ticks.
-//
-// Contention, the sound convention: #C of a core is the number of other
-// cores that host at least one running task that reads or writes at least one
-// line; bGPU is 1 when a GPU task on the GPU copies at least one line. The copy
-// engine's #C counts every core that accesses memory. Both can be fixed in
-// the configuration (analysis.interfering_cores, which then applies to the
-// copy engine too, and analysis.copy_engine_active). This is the challenge
-// count (analysis.contention: challenge); TaskResult.C and its Contention
-// term are always computed with it. The refined and request counts charge
-// contention by response window instead (see "Refined contention" below).
-//
-// Offloading. A GPU task on the GPU is released by its offloading (PRE)
-// task after the pre-processing; its job copies in, runs one kernel and copies
-// out. Its GPU response R_gpu is measured from the copy-in call to the end of
-// the copy out and is computed by rta/gpu: the fifo model (default; one CUDA
-// context, FIFO execution-engine and copy-engine queues, stream priorities
-// high or low) or the timeslice model (one channel per task, round-robin time
-// slices). Copy time = lines · Lat(CE) with Lat(CE) = 3 ns + 0.5 ns·#C; a copy
-// runnable moves max(lines read, lines written). The GPU task's period is its
-// PRE task's.
-//
-//   - Synchronous offloading: the PRE task busy-waits, so its C is
-//     pre-processing + R_gpu + post-processing (rta.Task.C).
-//   - Asynchronous offloading: the PRE task suspends; C is pre-processing +
-//     the runnables that run only after a passive wait (WATERS:
-//     AsyncOffloadingCosts) + post-processing, and S = R_gpu. The rta package
-//     bounds its interference on lower-priority tasks as a release jitter of
-//     R − C (see rta's package documentation).
-//
-// The GPU analyses assume that every GPU task responds within its period (so
-// that at most one job of every other GPU task is ahead in a queue). When one
-// does not, no GPU response is a bound: every task on the GPU and every task
-// that waits for one gets the verdict GPUNoBound (Result.GPUSound is false).
-//
-// Merge convention. A GPU task mapped to a core becomes one periodic task
-// with its PRE task's period, deadline and offset: it runs the GPU task's
-// computing runnables with the CPU ticks, reads the labels the PRE task's
-// pre-processing read and writes the labels its post-processing wrote (each
-// label once); the PRE task, the copies and the events disappear (the PRE
-// task's Unit is NoUnit and its role NotRunning).
-//
-// Kernel geometry. Without a configured geometry (analysis.kernels) a kernel
-// uses 256-thread blocks, as many blocks per wave as fit on the GPU (16 on the
-// TX2: 2 SMs × 2048 threads) and as many waves as it takes to keep a block at
-// or under 1 ms; block time = ceil(kernel time / waves). With a configured
-// geometry, waves = ceil(blocks / resident blocks) and the block time follows
-// the same way. The GPU's warp size (32) and its limit of resident blocks per
-// SM (32) are not in the configuration and are taken from the TX2.
-//
-// Time slices (timeslice model): the mapping's, else the model's own
-// mapping's, else the largest slice the model allows, else the isolated
-// kernel time. No context-switch overhead is charged.
-//
-// CPU scheduling. Fixed-priority preemptive per core, analysed by rta
-// (Joseph and Pandya with jitter and self-suspension). Priorities come from
-// the mapping when it gives one to every task of the core (a higher value is
-// more urgent, as in Amalthea); otherwise they are assigned by
-// analysis.priorities: Audsley's OPA completed by an exact search, so that
-// an order is found whenever one passes the final test (default; rta,
-// "Exact priority assignment"), deadline-monotonic, rate-monotonic, or
-// model (then every task needs a priority). A core whose search stops at
-// its bound is marked undecided (UnitResult.Undecided): not shown
-// schedulable, not proven unschedulable. A value that is no bound is never
-// used as an input of another bound: a task below an offloading task whose
-// GPU response is no bound has no bound either (rta.Task.NoBound), and when
-// an offloading task misses its deadline, the GPU responses that assumed it
-// would not are withdrawn (GPUResult.AssumptionMissedBy). A task's
-// deadline is the model's (the period under the default convention). The
-// response of a task that misses is iterated past its deadline (rta.LimitNone
-// by default, see Evaluator.SetLimit), so that Result.Violation ranks
-// infeasible mappings by how much they miss; a value past the period is only
-// a lower bound and has the verdict NoBound.
-//
-// Best case. TaskResult.BCRT is a lower bound on the response time for the
-// chain analyses: lower-bound ticks, uncontended memory (#C = 0, bGPU = 0), no
-// interference, and for an offloading task the best-case GPU job (copies at
-// the uncontended copy-engine latency, the kernel's lower-bound ticks).
-//
-// Release jitter of GPU jobs. The GPU job of a PRE task is launched when its
-// pre-processing ends, which varies from job to job. rta/gpu counts the jobs
-// of a task in a window with release jitter J; the evaluator bounds J per
-// GPU task independently of the mapping: J = D − (best-case pre- and
-// post-processing over the cores the task may use) − best-case GPU job,
-// valid whenever the PRE task meets its deadline D (a mapping where it does
-// not is infeasible anyway). A mapping is analysed as given; a core that
-// hosts only tasks without label accesses (OS_Overhead) does not count in #C.
-//
-// # Refined contention
-//
-// Under analysis.contention refined or request (contention.md), a task's
-// response time charges the contention of its level-i window: the memory
-// accesses N of its job and of the jobs above it there, of which, per other
-// core and for the copy engine, only as many as can overlap that unit's
-// memory phases (refined: the time count; request: also at most one per
-// line request of the unit, which assumes round-robin arbitration, see
-// configs.RequestAssumption). Package memory counts them (memory.Window,
-// memory.Counter) and rta puts the term into the fixed point
-// (rta.Contention): a task's bound is the least fixed point of the minimum
-// of the per-job form (the challenge's C) and the window form, so no bound
-// is above the challenge count's for the same priority order. The window of
-// core p counts every other core's tasks with their response-time bounds
-// (η_k of contention.md: a job of k is active only within R_k of its
-// arrival) and the GPU tasks' copies with their offloading task's bound (the
-// copies lie within its job) or, while that task meets its deadline, the
-// GPU job's release jitter plus its GPU response. The copy engine's own
-// latency keeps the challenge count. A memory phase is a runnable's read or
-// write phase that moves a line, or a copy; a job cuts at most 1 +
-// (its self-suspensions) phases of lower-priority jobs on its core
-// (memory.Footprint.OnCore: an asynchronously offloading task counts 2, one
-// more than the spec's "+1", which undercounts for suspending tasks, see
-// memory's package documentation), and none where no other task at or
-// below its priority moves a line. The time count also adds the accesses
-// that preemptions of the observed core pause (rta counts the releases and
-// resumptions of the jobs above in the window; memory's documentation,
-// item 4, says why the spec's count needs them, and
-// TestRefinedPausedAccesses shows a schedule that exceeds the count
-// without them). A fixed analysis.interfering_cores caps the cores' term at
-// #C per access; a fixed copy_engine_active charges the copy engine for no
-// access or for every one.
-//
-// Bounds on other cores depend on this core's, and with derived (OPA)
-// priorities the orders depend on the bounds. Evaluate therefore proceeds
-// as follows, every bound in use at any step being a sound one.
-//
-//  1. The challenge pass: every core as under the challenge count (with the
-//     per-core memo). Its bounds hold for its orders whatever the other
-//     cores do.
-//  2. Orders. A core keeps the challenge pass's order when its priorities
-//     are explicit, come from a policy that does not depend on the
-//     analysis (deadline- or rate-monotonic), or already pass (the refined
-//     test is never stricter). The other cores (OPA, failing under the
-//     challenge count) get an order from rta's exact priority assignment
-//     under the refined test, with every task on a core whose order is not
-//     yet known counted with a bound that holds in any order provided every
-//     task meets its deadline: its deadline, or its challenge bound at the
-//     lowest priority of its core if smaller (and, not knowing which tasks
-//     will be below, every task of such a core cutting phases). The
-//     selection chooses the orders only. The start of the rounds is, for
-//     every core, the challenge bounds of its order (rta.Explicit without
-//     a contention term), which hold unconditionally; so a derived order
-//     and the same order given explicitly are analysed alike.
-//  3. Rounds (Gauss–Seidel): every core, its order fixed, is analysed with
-//     the other cores' current bounds, and a bound that shrinks replaces the
-//     old one at once. With the orders fixed, the analysis is monotone in
-//     the bounds it counts, so each round's bounds are sound and none grows;
-//     the rounds stop when a round changes none (Result.Converged) or after
-//     MaxRounds. A core whose inputs shrank by less than what could change
-//     a value of its contention term since its last analysis
-//     (memory.Stability: the job counts at every window length asked stay
-//     the same, or the overlaps that were all of N stay all of N) is not
-//     analysed again: it would give the same results.
-//     When the start has a deadline miss, the rounds first start from
-//     every bound capped at its task's deadline, which holds provided
-//     every task meets its deadline. If every task then meets it, the
-//     assumption holds: at the first deadline miss, if there were one,
-//     every job up to it would have respected the bounds used, so the
-//     analysis would apply up to it and exclude the miss. Otherwise the
-//     rounds run again from the unconditional start.
-//  4. GPU assumptions, as under the challenge count (missedAssumptions), but
-//     on the refined verdicts: where an offloading task misses its
-//     deadline, the other GPU tasks' responses are withdrawn, the cores that
-//     wait for them are analysed again from step 1, until nothing changes.
-//
-// On the default WATERS mapping of BenchmarkEvaluate the rounds take two
-// sweeps (one that changes the bounds, one that confirms them, in which
-// the stability rule skips all but one core). The per-core memo keeps the
-// challenge pass; the rounds are not memoised: a core's refined result
-// depends on every other core's bounds, which differ from one mapping of a
-// search to the next (the default NSGA-II run on WATERS, seed 1, evaluates
-// 100 100 genomes, all distinct), so a memo keyed by them would only hit on
-// repeated mappings.
-//
-// Which priority orders the refined analysis finds is exact per core for
-// its test given the other cores' bounds (rta's exact search), but not
-// jointly: a core that fails the deadline-based selection of step 2 keeps
-// OPA's order, and the rounds may still show it schedulable in that order
-// or leave it failing where another order would pass with the tighter
-// bounds of the rounds. The exhaustive search closes that gap with the
-// joint orders below.
-//
-// Explicit priorities are analysed exactly as derived ones once the
-// orders are known (steps 2 and 3): a mapping with its derived orders
-// written out as explicit priorities analyses as the derivation did
-// (TestExplicitEqualsDerived).
-//
-// # Joint priority orders
-//
-// Under the refined and request counts a core's window counts the other
-// cores' tasks with their response times, which depend on those cores'
-// orders (with activated tasks, an activated task's jitter depends on its
-// activator's order likewise). JointOrders enumerates, for one mapping,
-// the combinations of per-core orders, each evaluated with explicit
-// priorities, with one cut: an order of a core in which a task misses its
-// deadline under the relaxed test of EvaluatePartial (every task of another
-// core counted with a lower bound of its response time that no order
-// lowers, no phase cut by a preemption; under the challenge count with
-// activated tasks, no activation jitter) misses it in every combination,
-// since the sound bounds of any combination are at least those lower
-// bounds and the window term and the response-time fixed point are
-// non-decreasing in them. The orders of a core that pass are enumerated
-// from the most urgent level down, a prefix cut as soon as its last task
-// misses (a task's response depends only on the tasks above it). A core
-// whose priorities the mapping gives keeps them. At most
-// search.max_joint_orders (default 4096) combinations are evaluated per
-// mapping, and cores of at most
-// maxVariantTasks (8) tasks varied; beyond, the mapping stays undecided.
-//
-// The exhaustive search uses it twice. A mapping that misses a deadline
-// under its derived orders, where the orders interact or a core's priority
-// search stopped undecided, and that passes the relaxed test, is decided
-// over its joint orders (worker.decide): feasible if one combination is,
-// proven infeasible if none is, undecided if the enumeration was cut. A
-// feasible mapping's joint orders replace its per-core variants (which
-// assume independent cores). TestExhaustiveEqualsJointBruteForce compares
-// the exhaustive front with brute force over every genome under every
-// combination of explicit orders on random small systems under the
-// refined, request and challenge counts, and checks that a broken joint
-// enumeration (each core keeping only its first order) gives a wrong front
-// on some of them.
-//
-// # The exhaustive search's cut under the refined counts
-//
-// The challenge count's argument for cutting a partial mapping that fails
-// (placing more tasks only adds interference) does not carry over as such:
-// the refined count uses other cores' response times, and adding a task to
-// a core with derived priorities can change that core's order so that one
-// of its tasks gets a smaller bound, which shrinks the contention it causes
-// elsewhere. EvaluatePartial therefore judges a partial mapping under the
-// refined counts by a relaxed test that no completion can pass while it
-// fails: every core under its policy (rta's exact assignment for OPA) with
-// the window term, and every task on another core counted with a lower
-// bound of its response time that neither an order nor another task can
-// lower, its own execution time without contention plus its suspension
-// (for a GPU task's copies, its best-case GPU job), and no memory phase
-// cut by a preemption. A complete mapping that
-// Evaluate shows schedulable passes this test (its cores' orders pass with
-// sound bounds, which are at least these lower bounds, and the term is
-// non-decreasing in them), and adding a task only adds demand to the test
-// (a task above, accesses, an interferer's jobs, #C, GPU work). A partial
-// mapping whose priority search stopped undecided is not cut.
-// TestExhaustiveMatchesBruteForceRefined compares the exhaustive front with
-// brute force over every genome on random small systems under both counts
-// and both kinds of priorities, and checks that a deliberately unsound cut
-// (judging partial mappings by the challenge count) gives a wrong front on
-// some of them.
-//
-// # Performance
-//
-// Everything that does not depend on the mapping is computed by
-// NewEvaluator: label lines, tick conversions per unit, the merged variants,
-// copy sizes and kernel geometries. GPU-side results depend only on which GPU
-// tasks are on the GPU, their stream priorities or time slices and the copy
-// engine's #C; they are cached under that key, so that a search that changes
-// only CPU placements never reruns the block-level analysis. With a Result
-// reused between calls, Evaluate does not allocate in steady state (see
-// BenchmarkEvaluate). Under the refined counts an evaluation costs several
-// times one under the challenge count (the rounds analyse every core with
-// its window term; BenchmarkEvaluateCounts), and so does a search. An Evaluator is not safe for concurrent use; Clone
-// gives each goroutine its own scratch and cache.
-//
-// # Margins
-//
-// Margins (margins.go) computes how far a mapping's execution demand may
-// grow: the largest factor, to 0.1 % and rounded down, on every task's
-// worst-case CPU compute and GPU kernel time (memory lines unchanged;
-// scale.go) for which every deadline and every chain latency requirement
-// holds, the same per kind of unit and per task, and what fails just
-// above it, by bisection over Evaluate with the mapping's priority orders
-// fixed (MAST's slack, Medina et al. 2001). analysis.execution_scale
-// applies such a factor to a whole analysis, so a user re-checks a margin
-// by hand. TestMarginClosedForm checks a hand-computed example,
-// TestMarginsBisect that random feasible and infeasible mappings hold at
-// their margins and fail 0.2 % above them.
-//
-// # Chains
-//
-// ChainMember and ChainMembers give the view of a task that the chains
-// package needs (period, offset, BCRT, WCRT, deadline, whether bounded). A GPU
-// task on the GPU is represented by its PRE task, whose response includes the
-// GPU's; a merged task by itself (also where a chain names its PRE task).
-// AnalyzeChains fills Result.Chains (every metric, both paradigms, Davare,
-// the worst job chain of the configured objective); ChainObjectives computes
-// only the configured objective, without allocating, for the search.
+// A mapping is feasible when evaluate's analysis shows it schedulable and
+// every chain latency requirement met; every objective is minimised. The
+// exactness claims of the exhaustive search rest on properties of that
+// analysis, each stated and tested where it is used below: the analysis
+// never improves when a task is added to a partial mapping (under the
+// refined counts, the relaxed test of evaluate.Evaluator.EvaluatePartial
+// never does), interchangeable cores (same kind, frequency and memory
+// latencies) give the same analysis, the objectives depend on response
+// times only through chain members' worst-case response times and never
+// decrease when one grows, and evaluate's priority-order variants and
+// joint orders enumerate every order that can change an objective (within
+// their limits). A run is reproducible: every random choice comes from the
+// search's one seed.
 //
 // # Search
 //
@@ -336,58 +58,102 @@
 //   - Exhaustive enumeration (Exhaustive): every distinct mapping once.
 //     Identical cores (same kind, frequency and DRAM latencies) are
 //     interchangeable: a task may go to a core of such a class only if an
-//     earlier task uses it or it is the class's first unused core. Genes that
-//     do not matter under the others (the offloading task and mode of a GPU
-//     task merged onto a core) take one value. The GPU genes come first and
-//     then the CPU tasks, heaviest first; a partial mapping is cut as soon as
-//     EvaluatePartial finds it unschedulable (see "Why the cut is sound";
-//     under the refined counts, "The exhaustive search's cut under the
-//     refined counts" above). The workers share the enumeration tree out,
-//     each with its own walker (an Evaluator clone for the partial
-//     mappings); the front and the counts are the same with any number of
-//     workers.
+//     earlier task uses it or it is the class's first unused core. Genes
+//     that do not matter under the others (the offloading task and mode of a
+//     GPU task merged onto a core) take one value. The GPU genes come first
+//     and then the CPU tasks, heaviest first; a partial mapping is cut as
+//     soon as evaluate.Evaluator.EvaluatePartial finds it unschedulable (see
+//     "Why the cut is sound"; under the refined counts, "The exhaustive
+//     search's cut under the refined counts" below). The workers share the
+//     enumeration tree out, each with its own walker (an evaluate.Evaluator
+//     clone for the partial mappings); the front and the counts are the same
+//     with any number of workers.
 //
 // Priority orders. Priorities are derived, one order per core that passes
-// the final test whenever one exists (rta, "Exact priority assignment").
-// But a core often has several such orders, which trade its tasks'
-// response times against each other, and a user who gives priorities
-// explicitly can reach objective values the derived order does not. So for
-// every feasible mapping it meets, the search also evaluates the mapping
-// under the other orders that can matter (PriorityVariants, variants.go):
-// per core, the feasible orders whose WCRTs of the tasks an objective
-// depends on are Pareto-minimal, combined across cores. Objectives depend
-// on response times only through chain members' WCRTs and never decrease
-// when one grows, and a core's feasible orders do not depend on the other
-// cores' orders (contention counts cores, not orders; the GPU analyses do
-// not depend on CPU priorities), so every other combination is dominated by
-// one of these. The front (Outcome.Front) is taken over mappings together
-// with their orders; a point that needs other priorities than the derived
-// ones has them in its mapping, where hetmap analyze uses them.
+// the final test whenever one exists (rta, "Exact priority assignment"). But
+// a core often has several such orders, which trade its tasks' response
+// times against each other, and a user who gives priorities explicitly can
+// reach objective values the derived order does not. So for every feasible
+// mapping it meets, the search also evaluates the mapping under the other
+// orders that can matter (evaluate.Evaluator.PriorityVariants): per core,
+// the feasible orders whose WCRTs of the tasks an objective depends on are
+// Pareto-minimal, combined across cores. Objectives depend on response times
+// only through chain members' WCRTs and never decrease when one grows, and a
+// core's feasible orders do not depend on the other cores' orders
+// (contention counts cores, not orders; the GPU analyses do not depend on
+// CPU priorities), so every other combination is dominated by one of these.
+// The front (Outcome.Front) is taken over mappings together with their
+// orders; a point that needs other priorities than the derived ones has them
+// in its mapping, where hetmap analyze uses them.
 //
-// Why the cut is sound (challenge count). The GPU genes are all fixed before the first cut,
-// so a completion of a partial mapping only adds tasks to cores. Adding a
-// task never helps any task: a core's #C (the cores that access memory) and
-// the copy engine's #C can only grow and bGPU is fixed, so every line
+// Joint priority orders. Under the refined and request counts, and with
+// tasks activated by tasks of other cores, the cores' priority orders
+// interact (evaluate's documentation, "Joint priority orders"), and the
+// exhaustive search uses evaluate.Evaluator.JointOrders twice. A mapping
+// that misses a deadline under its derived orders, where the orders interact
+// or a core's priority search stopped undecided, and that passes the relaxed
+// test, is decided over its joint orders (worker.decide): feasible if one
+// combination is, proven infeasible if none is, undecided if the enumeration
+// was cut. A feasible mapping's joint orders replace its per-core variants
+// (which assume independent cores). TestExhaustiveEqualsJointBruteForce
+// compares the exhaustive front with brute force over every genome under
+// every combination of explicit orders on random small systems under the
+// refined, request and challenge counts, and checks that a broken joint
+// enumeration (each core keeping only its first order) gives a wrong front
+// on some of them.
+//
+// # Why the cut is sound
+//
+// Under the challenge count. The GPU genes are all fixed before the first
+// cut, so a completion of a partial mapping only adds tasks to cores. Adding
+// a task never helps any task: a core's #C (the cores that access memory)
+// and the copy engine's #C can only grow and bGPU is fixed, so every line
 // latency, execution time and copy time can only grow; the GPU bounds are
 // monotone in copy times (rta/gpu, Sustainability); and a core is declared
-// unschedulable only when no priority order passes the final test, while
-// any order that passes for a larger task set, restricted to the tasks of
-// the partial mapping, passes for them too (each keeps a subset of its
-// interferers, none with a larger C, S or jitter, by the monotonicity of
-// the response-time fixed point). The bounds withdrawn for a missed
-// assumption or a GPU response that is no bound stay withdrawn when tasks
-// are added, since misses only persist. Offloading tasks not placed yet
-// are absent and assumed to meet their deadlines, which the completion
-// then checks. A partial mapping that fails only because a core's priority
-// search stopped undecided is not cut. So a cut partial mapping has no
-// schedulable completion; TestExhaustiveEqualsBruteForce checks the whole
-// claim, cut, symmetry, derived priorities and order variants, against a
-// brute-force enumeration of every genome under every priority order on
-// 150 small random systems (2–8 tasks, 2–3 cores, synchronous and
-// asynchronous offloading, both GPU models), and
-// TestExactFrontDominatesEveryOrder checks on
+// unschedulable only when no priority order passes the final test, while any
+// order that passes for a larger task set, restricted to the tasks of the
+// partial mapping, passes for them too (each keeps a subset of its
+// interferers, none with a larger C, S or jitter, by the monotonicity of the
+// response-time fixed point). The bounds withdrawn for a missed assumption
+// or a GPU response that is no bound stay withdrawn when tasks are added,
+// since misses only persist. Offloading tasks not placed yet are absent and
+// assumed to meet their deadlines, which the completion then checks. A
+// partial mapping that fails only because a core's priority search stopped
+// undecided is not cut. So a cut partial mapping has no schedulable
+// completion; TestExhaustiveEqualsBruteForce checks the whole claim, cut,
+// symmetry, derived priorities and order variants, against a brute-force
+// enumeration of every genome under every priority order on 150 small random
+// systems (2–8 tasks, 2–3 cores, synchronous and asynchronous offloading,
+// both GPU models), and TestExactFrontDominatesEveryOrder checks on
 // configs/examples/waters-3obj.yaml that every mapping the enumeration
 // reaches, under every priority order, is weakly dominated by the front.
+//
+// # The exhaustive search's cut under the refined counts
+//
+// The challenge count's argument for cutting a partial mapping that fails
+// (placing more tasks only adds interference) does not carry over as such:
+// the refined count uses other cores' response times, and adding a task to a
+// core with derived priorities can change that core's order so that one of
+// its tasks gets a smaller bound, which shrinks the contention it causes
+// elsewhere. evaluate.Evaluator.EvaluatePartial therefore judges a partial
+// mapping under the refined counts by a relaxed test that no completion can
+// pass while it fails: every core under its policy (rta's exact assignment
+// for OPA) with the window term, and every task on another core counted with
+// a lower bound of its response time that neither an order nor another task
+// can lower, its own execution time without contention plus its suspension
+// (for a GPU task's copies, its best-case GPU job), and no memory phase cut
+// by a preemption. A complete mapping that Evaluate shows schedulable passes
+// this test (its cores' orders pass with sound bounds, which are at least
+// these lower bounds, and the term is non-decreasing in them), and adding a
+// task only adds demand to the test (a task above, accesses, an interferer's
+// jobs, #C, GPU work). A partial mapping whose priority search stopped
+// undecided is not cut. TestExhaustiveMatchesBruteForceRefined compares the
+// exhaustive front with brute force over every genome on random small
+// systems under both counts and both kinds of priorities, and checks that a
+// deliberately unsound cut (judging partial mappings by the challenge count)
+// gives a wrong front on some of them.
+//
+// # What a run returns
 //
 // Outcome.Proof says what a run proved, one typed value (Exactness, with
 // the reasons and the undecided mappings) that every writer renders:
@@ -397,7 +163,8 @@
 // and enumerated every feasible mapping's orders that can change an
 // objective; NotExact, with the reasons and the mappings left undecided,
 // when a limit stopped one of these, or when tasks are activated by tasks
-// of other cores (activation.go); Heuristic for NSGA-II; Stopped for an interrupted run.
+// of other cores (evaluate/activation.go); Heuristic for NSGA-II; Stopped
+// for an interrupted run.
 // Outcome.FeasibleMappings counts the distinct feasible mappings the
 // search met (up to interchangeable cores); for an exact run, every one
 // that exists.

@@ -3,6 +3,7 @@ package optimizer
 import (
 	"sort"
 
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -21,7 +22,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 	var gpuUnits, gpuKnobs, cpu []int
 	for gi, g := range p.genes {
 		switch {
-		case g.kind == geneUnit && p.e.tasks[g.task].kind == kindGPU:
+		case g.kind == geneUnit && p.tasks[g.task].Kind == evaluate.GPUTask:
 			gpuUnits = append(gpuUnits, gi)
 		case g.kind != geneUnit:
 			gpuKnobs = append(gpuKnobs, gi)
@@ -31,11 +32,11 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 	}
 	load := func(gi int) float64 { // the lightest utilisation the task can have
 		g := p.genes[gi]
-		ti := &p.e.tasks[g.task]
+		ts := &p.tasks[g.task]
 		best := -1.0
 		for _, u := range g.values {
-			if u >= 0 && u < len(ti.cpu) && ti.cpu[u].ok && ti.period > 0 {
-				if v := float64(ti.cpu[u].exec) / float64(ti.period); best < 0 || v < best {
+			if exec, ok := p.e.ComputeTime(g.task, u); ok && ts.Period > 0 {
+				if v := float64(exec) / float64(ts.Period); best < 0 || v < best {
 					best = v
 				}
 			}
@@ -50,7 +51,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 		NewWalker: func() moo.Walker {
 			e := p.e.Clone()
 			e.SetLimit(rta.LimitDeadline) // a cut needs only the verdicts
-			return &walker{en: en, e: e, a: e.NewAssignment(), r: e.NewResult(), used: make([]bool, len(p.e.units))}
+			return &walker{en: en, e: e, a: e.NewAssignment(), r: e.NewAnalysis(), used: make([]bool, len(p.units))}
 		},
 	}
 }
@@ -68,9 +69,9 @@ type enumeration struct {
 // shared enumeration and its own scratch state.
 type walker struct {
 	en   *enumeration
-	e    *Evaluator // a clone: EvaluatePartial uses its scratch
-	a    *Assignment
-	r    *Result
+	e    *evaluate.Evaluator // a clone: EvaluatePartial uses its scratch
+	a    *evaluate.Assignment
+	r    *evaluate.Analysis
 	used []bool
 }
 
@@ -82,7 +83,7 @@ func (en *enumeration) relevant(partial []int, gi int) bool {
 	switch {
 	case g.kind != geneUnit:
 		return en.p.onGPU(partial, g.gpu)
-	case en.p.e.tasks[g.task].kind == kindOffloading:
+	case en.p.tasks[g.task].Kind == evaluate.OffloadingTask:
 		return en.p.onGPU(partial, g.gpu)
 	}
 	return true
@@ -112,7 +113,7 @@ func (w *walker) Values(partial []int, depth int, dst []int) []int {
 		}
 	}
 	for k, u := range g.values {
-		if u == p.e.gpuUnit || used[u] {
+		if u == p.e.GPUUnit() || used[u] {
 			dst = append(dst, k)
 			continue
 		}
@@ -153,11 +154,11 @@ func (w *walker) Prune(partial []int, depth int) bool {
 // partialAssignment writes into a the partial mapping of the genes in
 // assigned, with the values g gives them: the configuration's mapping with
 // every task whose unit is a gene unplaced, then those genes set.
-func (p *Problem) partialAssignment(a *Assignment, g, assigned []int) {
+func (p *Problem) partialAssignment(a *evaluate.Assignment, g, assigned []int) {
 	a.CopyFrom(p.base)
 	for _, t := range p.genes {
 		if t.kind == geneUnit {
-			a.Unit[t.task] = NoUnit
+			a.Unit[t.task] = evaluate.NoUnit
 		}
 	}
 	for _, gi := range assigned {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
@@ -101,7 +102,7 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 	}
 	var mu sync.Mutex
 	done := 0
-	onWorkers(workers, len(kept), p.e.Clone, nil, func(e *Evaluator, i int) {
+	evaluate.OnWorkers(workers, len(kept), p.e.Clone, nil, func(e *evaluate.Evaluator, i int) {
 		if c := kept[i]; c.variant == nil {
 			points[i] = p.pointWith(e, c.pt)
 		} else {
@@ -128,7 +129,7 @@ const DetailPoints = 5
 // detail analyses the contention of the first DetailPoints points.
 func (p *Problem) detail(points []Point) {
 	for _, pt := range points[:min(len(points), DetailPoints)] {
-		if err := p.e.AnalyzeContention(pt.Result); err != nil {
+		if err := p.e.AnalyzeContention(pt.Analysis); err != nil {
 			panic(fmt.Sprintf("optimizer: the contention of a front point: %v", err))
 		}
 	}
@@ -141,17 +142,17 @@ func (p *Problem) detail(points []Point) {
 // computes no more.
 func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int) error {
 	errs := make([]error, len(points))
-	onWorkers(workers, len(points), p.e.Clone, func() bool { return ctx.Err() != nil }, func(e *Evaluator, i int) {
-		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Result, MarginOptions{OnlyExecutionScale: true})
+	evaluate.OnWorkers(workers, len(points), p.e.Clone, func() bool { return ctx.Err() != nil }, func(e *evaluate.Evaluator, i int) {
+		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Analysis, evaluate.MarginOptions{OnlyExecutionScale: true})
 	})
 	return errors.Join(errs...)
 }
 
 // variantPoint evaluates a priority-order variant in full with e (the
 // problem's evaluator or a clone), chains included.
-func (p *Problem) variantPoint(e *Evaluator, v *sidePoint) Point {
+func (p *Problem) variantPoint(e *evaluate.Evaluator, v *sidePoint) Point {
 	a := v.a.Clone()
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		panic(fmt.Sprintf("optimizer: re-evaluating a priority variant: %v", err))
 	}
@@ -159,7 +160,7 @@ func (p *Problem) variantPoint(e *Evaluator, v *sidePoint) Point {
 	if err := e.AnalyzeDemand(r); err != nil {
 		panic(fmt.Sprintf("optimizer: the demand of a priority variant: %v", err))
 	}
-	return Point{Mapping: e.Mapping(a), Assignment: a, Result: r, Objectives: slices.Clone(v.obj)}
+	return Point{Mapping: e.Mapping(a), Assignment: a, Analysis: r, Objectives: slices.Clone(v.obj)}
 }
 
 // distinctLeastViolating evaluates the least-violating genomes in full and
@@ -187,8 +188,8 @@ func (p *Problem) distinctLeastViolating(pts []moo.Point) []Point {
 	}
 	slices.SortStableFunc(all, func(a, b ranked) int {
 		return cmp.Or(cmp.Compare(a.pt.Violation, b.pt.Violation),
-			cmp.Compare(a.pt.Result.maxCoreUtilisation(), b.pt.Result.maxCoreUtilisation()),
-			cmp.Compare(a.pt.Result.Misses, b.pt.Result.Misses))
+			cmp.Compare(a.pt.Analysis.MaxCoreUtilisation(), b.pt.Analysis.MaxCoreUtilisation()),
+			cmp.Compare(a.pt.Analysis.Misses, b.pt.Analysis.Misses))
 	})
 	var out []Point
 	for _, r := range all[:min(len(all), leastViolatingShown)] {
@@ -202,10 +203,10 @@ func (p *Problem) distinctLeastViolating(pts []moo.Point) []Point {
 func (p *Problem) point(pt moo.Point) Point { return p.pointWith(p.e, pt) }
 
 // pointWith is point with the evaluator e (the problem's or a clone).
-func (p *Problem) pointWith(e *Evaluator, pt moo.Point) Point {
+func (p *Problem) pointWith(e *evaluate.Evaluator, pt moo.Point) Point {
 	a := e.NewAssignment()
 	p.Decode(pt.Genome, a)
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		panic(fmt.Sprintf("optimizer: re-evaluating a front point: %v", err))
 	}
@@ -213,6 +214,13 @@ func (p *Problem) pointWith(e *Evaluator, pt moo.Point) Point {
 	if err := e.AnalyzeDemand(r); err != nil {
 		panic(fmt.Sprintf("optimizer: the demand of a front point: %v", err))
 	}
-	return Point{Mapping: e.Mapping(a), Assignment: a, Result: r,
-		Objectives: append([]float64(nil), pt.Objectives...), Violation: pt.Violation}
+	// An infeasible point reports the violation of this full analysis: the
+	// search ranked it by its own measure, which for a mapping the relaxed
+	// test refuted counts one core (evaluate.Evaluator.Evaluate).
+	violation := pt.Violation
+	if violation > 0 {
+		violation = max(float64(r.Violation)/psPerMs, 1/psPerMs)
+	}
+	return Point{Mapping: e.Mapping(a), Assignment: a, Analysis: r,
+		Objectives: append([]float64(nil), pt.Objectives...), Violation: violation}
 }

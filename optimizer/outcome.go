@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
@@ -32,8 +33,8 @@ type Options struct {
 // Point is a mapping of the front with its full evaluation.
 type Point struct {
 	Mapping    configs.Mapping
-	Assignment *Assignment
-	Result     *Result // with Chains and every core's Demand analysed; Windows for the first DetailPoints points
+	Assignment *evaluate.Assignment
+	Analysis   *evaluate.Analysis // with Chains and every core's Demand analysed; Windows for the first DetailPoints points (EvaluateForReport analyses one in full)
 	// Objectives are the values minimised, in the objectives' order
 	// (chain latencies in ms).
 	Objectives []float64
@@ -78,7 +79,7 @@ type Outcome struct {
 	ConstructionEvaluations int
 	// Analyses is what search.max_evaluations bounds: Evaluations plus the
 	// analyses that the priority-order variants and joint orders of the
-	// feasible mappings cost (Budget).
+	// feasible mappings cost (evaluate.Budget).
 	Analyses int
 	// Variants is the number of priority-order variants of feasible
 	// mappings evaluated (variants.go); VariantsIncomplete the number of
@@ -110,7 +111,7 @@ func (o *Outcome) Exact() bool { return o.Proof.Exactness == Exact }
 // proof states what the run proved: a genetic search nothing, an
 // interrupted one nothing; a complete exhaustive search an exact front
 // unless something stayed undecided, which the reasons name.
-func (p *Problem) proof(e *Evaluator, st moo.Status, out *Outcome) Proof {
+func (p *Problem) proof(e *evaluate.Evaluator, st moo.Status, out *Outcome) Proof {
 	pr := Proof{Algorithm: p.search.Algorithm}
 	switch {
 	case st == moo.Interrupted:
@@ -123,14 +124,14 @@ func (p *Problem) proof(e *Evaluator, st moo.Status, out *Outcome) Proof {
 		pr.Reasons = append(pr.Reasons, fmt.Sprintf("the enumeration stopped at search.max_evaluations (%d) before its end, so the mappings it did not reach are undecided", p.search.MaxEvaluations))
 	}
 	if n := len(out.undecided); n > 0 {
-		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d mapping(s) stay undecided: they miss a deadline under their derived priorities, and more combinations of the cores' priority orders pass the relaxed test than search.max_joint_orders (%d) allows, or a core has more than %d tasks", n, p.search.MaxJointOrders, maxVariantTasks))
+		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d mapping(s) stay undecided: they miss a deadline under their derived priorities, and more combinations of the cores' priority orders pass the relaxed test than search.max_joint_orders (%d) allows, or a core has more than %d tasks", n, p.search.MaxJointOrders, evaluate.MaxVariantTasks))
 		pr.UndecidedCount = n
 		pr.Undecided = out.undecided[:min(n, maxNamedUndecided)]
 	}
 	if out.VariantsIncomplete > 0 {
-		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d feasible mapping(s) have a core of more than %d tasks or more priority orders than search.max_joint_orders (%d) allows, so not every order that can change an objective was tried", out.VariantsIncomplete, maxVariantTasks, p.search.MaxJointOrders))
+		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d feasible mapping(s) have a core of more than %d tasks or more priority orders than search.max_joint_orders (%d) allows, so not every order that can change an objective was tried", out.VariantsIncomplete, evaluate.MaxVariantTasks, p.search.MaxJointOrders))
 	}
-	if e.activated {
+	if e.Activated() {
 		// JointOrders varies the activators' orders too, but no brute-force
 		// test checks the claim for activated tasks (activation.go).
 		pr.Reasons = append(pr.Reasons, "tasks activated by tasks of other cores couple the cores' priority orders, and the joint search over them is not checked against brute force")

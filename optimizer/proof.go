@@ -3,8 +3,6 @@ package optimizer
 import (
 	"fmt"
 	"strings"
-
-	"github.com/hetmap/hetmap/configs"
 )
 
 // Exactness is what a search proved about its front, as gonum's optimize
@@ -87,36 +85,6 @@ func (p Proof) Statement(feasible bool) string {
 		return "not exact: the search was interrupted before its end"
 	}
 	return "not exact: a genetic search (NSGA-II) returns the best mappings it met, with no proof that none is better"
-}
-
-// describe writes mapping a by unit on one line, as the undecided mappings
-// are named: "Core0: A, B | Core1: C | GP10B: D (high priority)".
-func (e *Evaluator) describe(a *Assignment) string {
-	var parts []string
-	for u := range e.units {
-		var names []string
-		for i, v := range a.Unit {
-			if v != u {
-				continue
-			}
-			name := e.tasks[i].name
-			if g := e.tasks[i].gpu; e.tasks[i].kind == kindGPU && u == e.gpuUnit {
-				switch {
-				case e.fifo && a.High[g]:
-					name += " (high priority)"
-				case !e.fifo:
-					name += " (slice " + configs.Duration(a.Slice[g]).String() + ")"
-				}
-			} else if e.tasks[i].kind == kindOffloading && a.Async[g] {
-				name += " (async)"
-			}
-			names = append(names, name)
-		}
-		if len(names) > 0 {
-			parts = append(parts, e.units[u].name+": "+strings.Join(names, ", "))
-		}
-	}
-	return strings.Join(parts, " | ")
 }
 
 // MarshalText writes the token String returns.

@@ -11,18 +11,19 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
-func Check(e *Evaluator, opts Options) error {
+func Check(e *evaluate.Evaluator, opts Options) error {
 	_, err := problemOf(e, opts)
 	return err
 }
 
 // problemOf applies the options to the configuration's search settings
 // and builds the search problem.
-func problemOf(e *Evaluator, opts Options) (*Problem, error) {
-	s := e.cfg.Search
+func problemOf(e *evaluate.Evaluator, opts Options) (*Problem, error) {
+	s := e.Config().Search
 	if opts.Algorithm != "" {
 		s.Algorithm = opts.Algorithm
 	}
@@ -44,7 +45,7 @@ func problemOf(e *Evaluator, opts Options) (*Problem, error) {
 }
 
 // MaxMarginPoints bounds the front points whose margin Run computes
-// (Point.Result.Margins; nil for the points after): at a few hundred
+// (Point.Analysis.Margins; nil for the points after): at a few hundred
 // microseconds per evaluation on a system of 250 tasks, 500 margins take
 // seconds. hetmap analyze computes any point's.
 const MaxMarginPoints = 500
@@ -113,7 +114,7 @@ const (
 // returns, without error, what it found so far, with Status
 // moo.Interrupted (see moo.Settings.Context for how soon each algorithm
 // notices).
-func Run(ctx context.Context, e *Evaluator, opts Options) (*Outcome, error) {
+func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, error) {
 	p, err := problemOf(e, opts)
 	if err != nil {
 		return nil, err

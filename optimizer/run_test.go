@@ -39,8 +39,8 @@ func TestRunInterrupted(t *testing.T) {
 		for _, x := range exact.Front {
 			covered = covered || reflect.DeepEqual(x.Objectives, p.Objectives) || moo.Dominates(x.Objectives, p.Objectives)
 		}
-		if !p.Result.Schedulable || !covered {
-			t.Errorf("interrupted front point %v: schedulable %v, covered by the exact front %v", p.Objectives, p.Result.Schedulable, covered)
+		if !p.Analysis.Schedulable || !covered {
+			t.Errorf("interrupted front point %v: schedulable %v, covered by the exact front %v", p.Objectives, p.Analysis.Schedulable, covered)
 		}
 	}
 
@@ -134,7 +134,7 @@ func TestLeastViolatingRanking(t *testing.T) {
 	seen := map[string]bool{}
 	for _, p := range out.LeastViolating {
 		busiest := 0.0
-		for _, u := range p.Result.Units {
+		for _, u := range p.Analysis.Units {
 			busiest = max(busiest, u.Utilisation)
 		}
 		got = append(got, row{p.Violation, busiest})

@@ -8,6 +8,7 @@ import (
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/memory"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -44,12 +45,12 @@ type objectiveSpec struct {
 // utilisation); an unschedulable mapping has Violation = Σ (R − D) in
 // milliseconds and no objective that counts (constraint domination).
 type Problem struct {
-	e          *Evaluator
+	e          *evaluate.Evaluator
 	search     configs.Search
 	genes      []gene
 	objectives []objectiveSpec
 	slices     []int64 // time-slice values in ps (timeslice model)
-	base       *Assignment
+	base       *evaluate.Assignment
 	// class[u] groups interchangeable cores (same kind, frequency and
 	// memory latencies): the exhaustive search breaks their symmetry.
 	// classCores[c] lists the cores of class c in unit order.
@@ -81,8 +82,13 @@ type Problem struct {
 	choice string
 	// stop, when set, says that the run is interrupted (Run sets it from
 	// its context): the evaluators of the workers and the constructions
-	// get it (Evaluator.stop).
+	// get it (Evaluator.SetStop).
 	stop func() bool
+	// tasks, units and gpuTasks are the evaluator's view of the model
+	// (Evaluator.Tasks, Units, GPUTasks).
+	tasks    []evaluate.TaskSpec
+	units    []evaluate.UnitSpec
+	gpuTasks []int
 
 	mu      sync.Mutex
 	workers []*worker // the workers of the run in progress
@@ -90,13 +96,13 @@ type Problem struct {
 
 // NewProblem builds the search problem of an evaluator's configuration with
 // the search settings (defaults applied).
-func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
-	sys := e.cfg.System
-	s = s.WithDefaults(sys, e.cfg.Analysis.ChainLatency)
+func NewProblem(e *evaluate.Evaluator, s configs.Search) (*Problem, error) {
+	sys := e.Config().System
+	s = s.WithDefaults(sys, e.Config().Analysis.ChainLatency)
 	if err := s.CheckObjectives(); err != nil {
 		return nil, err
 	}
-	p := &Problem{e: e, search: s}
+	p := &Problem{e: e, search: s, tasks: e.Tasks(), units: e.Units(), gpuTasks: e.GPUTasks()}
 	if s.IsFree(configs.GeneUnits) {
 		p.base = e.NewAssignment()
 	} else {
@@ -117,12 +123,12 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 			if spec.chain < 0 {
 				return nil, fmt.Errorf("search.objectives[%d]: chain %q is not defined", i, o.Chain)
 			}
-			spec.obj = ChainObjective(configs.ChainLatency{Paradigm: o.Paradigm, Metric: o.Metric, Bound: o.Bound})
+			spec.obj = evaluate.ChainObjective(configs.ChainLatency{Paradigm: o.Paradigm, Metric: o.Metric, Bound: o.Bound})
 		}
 		p.objectives = append(p.objectives, spec)
 	}
-	if !e.fifo {
-		step := int64(e.cfg.Analysis.TimeSliceStep)
+	if !e.FIFO() {
+		step := int64(e.Config().Analysis.TimeSliceStep)
 		lo, hi := int64(sys.TimeSlice.Min), int64(sys.TimeSlice.Max)
 		if lo <= 0 {
 			lo = step
@@ -145,12 +151,13 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 	for u, c := range p.class {
 		p.classCores[c] = append(p.classCores[c], u)
 	}
-	p.relevant = make([]bool, len(e.tasks))
+	p.relevant = make([]bool, len(p.tasks))
 	markChain := func(chain int) {
-		for _, k := range e.chains[chain] {
+		for _, k := range e.ChainTasks(chain) {
 			p.relevant[k] = true
-			if ti := &e.tasks[k]; ti.gpu >= 0 { // a GPU task and its offloading task stand for each other
-				p.relevant[e.gpus[ti.gpu].task], p.relevant[e.gpus[ti.gpu].pre] = true, true
+			if ts := &p.tasks[k]; ts.GPU >= 0 { // a GPU task and its offloading task stand for each other
+				g := p.gpuTasks[ts.GPU]
+				p.relevant[g], p.relevant[p.tasks[g].Offloader] = true, true
 			}
 			p.anyRelevant = true
 		}
@@ -171,11 +178,11 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 	}
 	// A chain latency requirement is a constraint on a chain: its members'
 	// orders matter for feasibility as an objective's do.
-	for _, q := range e.reqs {
-		markChain(q.chain)
+	for _, chain := range e.RequirementChains() {
+		markChain(chain)
 	}
 	p.setAlgorithm(s.Algorithm)
-	specs := e.Tasks()
+	specs := p.tasks
 	unitsFree := s.IsFree(configs.GeneUnits)
 	for i, ts := range specs {
 		values := ts.Units
@@ -184,13 +191,13 @@ func NewProblem(e *Evaluator, s configs.Search) (*Problem, error) {
 		}
 		p.genes = append(p.genes, gene{kind: geneUnit, task: i, gpu: ts.GPU, values: values})
 	}
-	for g, task := range e.GPUTasks() {
+	for g, task := range p.gpuTasks {
 		mode := gene{kind: geneMode, task: task, gpu: g, values: []int{b2i(p.base.Async[g])}}
 		if s.IsFree(configs.GeneOffloading) {
 			mode.values = []int{0, 1}
 		}
 		p.genes = append(p.genes, mode)
-		if e.fifo {
+		if e.FIFO() {
 			prio := gene{kind: genePriority, task: task, gpu: g, values: []int{b2i(p.base.High[g])}}
 			if s.IsFree(configs.GeneGPUPriorities) {
 				prio.values = []int{0, 1}
@@ -240,7 +247,7 @@ func b2i(b bool) int {
 func (p *Problem) setAlgorithm(a string) {
 	p.search.Algorithm = a
 	p.exhaustive = a == configs.AlgorithmExhaustive
-	p.interact = p.e.count != memory.ChallengeCount || p.e.activated
+	p.interact = p.e.Count() != memory.ChallengeCount || p.e.Activated()
 }
 
 // Search returns the settings in force (defaults applied).
@@ -259,7 +266,7 @@ func (p *Problem) ObjectiveNames() []string {
 // by the problem's evaluator (in the order of ObjectiveNames; chain
 // latencies in ms, the margin as its negative), and whether the mapping is
 // feasible: only then are they the values the search compares.
-func (p *Problem) Objectives(a *Assignment, r *Result) ([]float64, bool) {
+func (p *Problem) Objectives(a *evaluate.Assignment, r *evaluate.Analysis) ([]float64, bool) {
 	out := make([]float64, len(p.objectives))
 	p.objectivesOf(p.e, a, r, out, nil)
 	return out, r.Schedulable && r.RequirementsMet
@@ -284,7 +291,7 @@ func (p *Problem) NumObjectives() int { return len(p.objectives) }
 // not matter under the others (the offloading task of a GPU task merged
 // onto a core; the mode and stream priority of a GPU task on a core) is
 // ignored.
-func (p *Problem) Decode(genome []int, a *Assignment) {
+func (p *Problem) Decode(genome []int, a *evaluate.Assignment) {
 	a.CopyFrom(p.base)
 	for gi := range p.genes {
 		p.setGene(a, gi, genome[gi])
@@ -293,7 +300,7 @@ func (p *Problem) Decode(genome []int, a *Assignment) {
 }
 
 // setGene writes gene gi, at the index k of its values, into a.
-func (p *Problem) setGene(a *Assignment, gi, k int) {
+func (p *Problem) setGene(a *evaluate.Assignment, gi, k int) {
 	g := &p.genes[gi]
 	v := g.values[k]
 	switch g.kind {
@@ -312,10 +319,10 @@ func (p *Problem) setGene(a *Assignment, gi, k int) {
 // on a core (merge convention), and gives such a GPU task the model's
 // offloading mode, stream priority and slice, which do not matter there:
 // one mapping, one form.
-func (p *Problem) normalise(a *Assignment) {
-	for g, gi := range p.e.gpus {
-		if a.Unit[gi.task] != NoUnit && a.Unit[gi.task] != p.e.gpuUnit {
-			a.Unit[gi.pre] = NoUnit
+func (p *Problem) normalise(a *evaluate.Assignment) {
+	for g, task := range p.gpuTasks {
+		if a.Unit[task] != evaluate.NoUnit && a.Unit[task] != p.e.GPUUnit() {
+			a.Unit[p.tasks[task].Offloader] = evaluate.NoUnit
 			a.Async[g], a.High[g], a.Slice[g] = p.base.Async[g], p.base.High[g], p.base.Slice[g]
 		}
 	}
@@ -326,16 +333,16 @@ func (p *Problem) normalise(a *Assignment) {
 // met and the priority-order variants (variants.go) of the feasible ones.
 func (p *Problem) NewWorker() moo.Evaluator {
 	e := p.e.Clone()
-	e.stop = p.stop
+	e.SetStop(p.stop)
 	// An infeasible genome needs only a rank (how badly it misses), not
 	// every response time iterated to its fixed point; Run re-evaluates
 	// the mappings it reports with the evaluator's own limit.
 	e.SetLimit(rta.LimitRank)
 	e.SetRefuteFirst(true)
-	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewResult(), ca: e.NewAssignment(), b: e.NewAssignment(),
-		rc: e.NewResult(), rb: e.NewResult(),
+	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewAnalysis(), ca: e.NewAssignment(), b: e.NewAssignment(),
+		rc: e.NewAnalysis(), rb: e.NewAnalysis(),
 		obj: make([]float64, len(p.objectives)), feasible: map[uint64]mappingSeen{}, decided: map[uint64]int{}, open: map[uint64]string{},
-		rename: make([]int, len(e.units)), next: make([]int, len(e.units))}
+		rename: make([]int, len(p.units)), next: make([]int, len(p.units))}
 	p.mu.Lock()
 	p.workers = append(p.workers, w)
 	p.mu.Unlock()
@@ -344,14 +351,14 @@ func (p *Problem) NewWorker() moo.Evaluator {
 
 type worker struct {
 	p   *Problem
-	e   *Evaluator
-	a   *Assignment
-	r   *Result
+	e   *evaluate.Evaluator
+	a   *evaluate.Assignment
+	r   *evaluate.Analysis
 	buf []chains.Member
 
 	// Variants and counts (see NewWorker).
-	ca, b     *Assignment
-	rc, rb    *Result
+	ca, b     *evaluate.Assignment
+	rc, rb    *evaluate.Analysis
 	obj       []float64
 	side      sideArchive
 	feasible  map[uint64]mappingSeen // by canonical key, the mappings met that meet every deadline
@@ -371,7 +378,7 @@ type mappingSeen struct {
 	schedulable bool  // some priority order meets every deadline
 	variants    int32 // priority-order variants evaluated
 	incomplete  bool  // the variants were cut short
-	cost        int   // the analyses the variants cost (Budget)
+	cost        int   // the analyses the variants cost (evaluate.Budget)
 }
 
 // psPerMs converts the picoseconds of the analyses to the milliseconds of
@@ -394,7 +401,7 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	out.Cost = 0
 	if w.r.Schedulable {
 		out.Cost = w.feasibleMapping(feasible, w.allowance(out.Allowance))
-	} else if w.p.exhaustive && !w.r.refuted && !w.p.e.noVariants && !w.p.e.noDecide && (w.p.interact || w.r.Undecided > 0) {
+	} else if w.p.exhaustive && !w.r.Refuted() && !w.p.e.Hooks().NoVariants && !w.p.e.Hooks().NoDecide && (w.p.interact || w.r.Undecided > 0) {
 		out.Cost = w.decide(out.Allowance)
 	}
 	if !feasible {
@@ -405,7 +412,7 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 		for i := range out.Objectives {
 			out.Objectives[i] = 0
 		}
-		out.Tiebreak = w.r.maxCoreUtilisation()
+		out.Tiebreak = w.r.MaxCoreUtilisation()
 	}
 }
 
@@ -418,7 +425,9 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 // the mapping feasible, and its non-dominated combinations join the front's
 // candidates as variants do; a mapping no combination passes is proven
 // infeasible; one whose combinations exceed the limit stays undecided
-// (w.open), and the front is then not exact.
+// (w.open), and the front is then not exact. A mapping the relaxed test
+// refuted (evaluate.Analysis.Refuted) needs no deciding: no combination
+// passes.
 //
 // It returns the analyses it made (moo.Evaluation.Cost), within allowance;
 // for a mapping met before, what it made then, as if made again.
@@ -430,7 +439,7 @@ func (w *worker) decide(allowance int) int {
 		return charge(allowance, cost)
 	}
 	seen := mappingSeen{}
-	bud := &Budget{Allowance: allowance}
+	bud := &evaluate.Budget{Allowance: allowance}
 	defer func() { w.decided[key] = bud.Cost() }()
 	jr, err := w.e.JointOrders(w.ca, p.search.MaxJointOrders, bud, w.b, w.rb, w.keepVariant(&seen))
 	if err != nil {
@@ -440,7 +449,7 @@ func (w *worker) decide(allowance int) int {
 	}
 	seen.incomplete = !jr.Complete
 	if !jr.Complete {
-		w.open[key] = w.e.describe(w.ca)
+		w.open[key] = w.e.Describe(w.ca)
 	}
 	if seen.schedulable {
 		seen.cost = bud.Cost()
@@ -453,13 +462,18 @@ func (w *worker) decide(allowance int) int {
 // first met: what they would cost now with allowance, since the search
 // never allows a mapping met later more than it allowed it earlier (see
 // moo.Settings.MaxEvaluations), and the variants of a mapping cost
-// min(allowance, what they cost unbounded) (Budget).
+// min(allowance, what they cost unbounded) (evaluate.Budget).
 func charge(allowance, cost int) int {
 	if allowance < 0 {
 		return cost
 	}
 	return min(allowance, cost)
 }
+
+// maxVariantAnalyses bounds, in the genetic search, the analyses the
+// variants of one feasible mapping may cost (evaluate.Budget): the orders'
+// enumeration and the combinations together.
+const maxVariantAnalyses = 64
 
 // allowance is what the worker allows a feasible mapping's priority-order
 // variants: the search's (moo.Evaluation.Allowance), and in the genetic
@@ -474,32 +488,17 @@ func (w *worker) allowance(search int) int {
 	return min(search, maxVariantAnalyses)
 }
 
-// maxCoreUtilisation is the utilisation of the most loaded CPU core, the
-// measure that ranks unschedulable mappings of equal violation: when every
-// task on an overloaded core has no bound, each counts its period, so
-// mappings that pile the tasks onto one core or another tie however much
-// they overload it.
-func (r *Result) maxCoreUtilisation() float64 {
-	m := 0.0
-	for u := range r.Units {
-		if !r.Units[u].GPU {
-			m = max(m, r.Units[u].Utilisation)
-		}
-	}
-	return m
-}
-
 // objectivesOf computes the objectives of an evaluated, schedulable mapping
 // (chain latencies in ms). A chain without a latency (which a schedulable
 // mapping does not have, short of the job-enumeration limit) counts as a
 // violation of 1 ms, reported through a negative objective that the caller
 // turns into infeasibility.
-func (p *Problem) objectivesOf(e *Evaluator, a *Assignment, r *Result, out []float64, buf []chains.Member) []chains.Member {
+func (p *Problem) objectivesOf(e *evaluate.Evaluator, a *evaluate.Assignment, r *evaluate.Analysis, out []float64, buf []chains.Member) []chains.Member {
 	for i, o := range p.objectives {
 		switch o.cfg.Kind {
 		case configs.ObjectiveChain:
 			buf = e.ChainMembers(r, o.chain, buf)
-			v, st := e.chainPlans[o.chain].Eval(buf, chains.Options{Objective: o.obj})
+			v, st := e.ChainLatency(o.chain, buf, o.obj)
 			if st != chains.OK {
 				r.Schedulable = false
 				if r.Violation == 0 {
@@ -511,7 +510,7 @@ func (p *Problem) objectivesOf(e *Evaluator, a *Assignment, r *Result, out []flo
 		case configs.ObjectiveCoresUsed:
 			n := 0
 			for u := range r.Units {
-				if !p.e.units[u].gpu && r.Units[u].Tasks > 0 {
+				if !p.units[u].GPU && r.Units[u].Tasks > 0 {
 					n++
 				}
 			}
@@ -524,7 +523,7 @@ func (p *Problem) objectivesOf(e *Evaluator, a *Assignment, r *Result, out []flo
 				out[i] = 0
 				continue
 			}
-			m, err := e.Margins(a, r, MarginOptions{OnlyExecutionScale: true})
+			m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true})
 			if err != nil {
 				// The mapping was just evaluated: an error here is a bug.
 				panic(fmt.Sprintf("optimizer: the margin of a mapping: %v", err))
@@ -533,7 +532,7 @@ func (p *Problem) objectivesOf(e *Evaluator, a *Assignment, r *Result, out []flo
 		case configs.ObjectiveMaxUtilisation:
 			m := 0.0
 			for u := range r.Units {
-				if !p.e.units[u].gpu && r.Units[u].Utilisation > m {
+				if !p.units[u].GPU && r.Units[u].Utilisation > m {
 					m = r.Units[u].Utilisation
 				}
 			}

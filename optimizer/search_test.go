@@ -97,8 +97,8 @@ func TestHandProblemEnumerationSymmetryAndGeneticSearchAgree(t *testing.T) {
 		t.Errorf("exhaustive evaluated %d mappings and pruned %d, want 14 distinct mappings and no cut", ex.Evaluations, ex.Pruned)
 	}
 	// D0 carries T1 and T3 in the 2-core point: 2 ms/10 ms + 6 ms/20 ms = 0.5.
-	if u := ex.Front[1].Result.Units[2].Utilisation; u != 0.5 && ex.Front[1].Result.Units[0].Utilisation != 0.5 {
-		t.Errorf("2-core point: utilisations %v", ex.Front[1].Result.Units)
+	if u := ex.Front[1].Analysis.Units[2].Utilisation; u != 0.5 && ex.Front[1].Analysis.Units[0].Utilisation != 0.5 {
+		t.Errorf("2-core point: utilisations %v", ex.Front[1].Analysis.Units)
 	}
 
 	// Brute force over all 27 genomes, without symmetry breaking or pruning.
@@ -164,7 +164,7 @@ func TestFrontIsFeasibleNonDominatedAndReproducible(t *testing.T) {
 	}
 	_ = p
 	for i, a := range out.Front {
-		if !a.Result.Schedulable || a.Violation != 0 {
+		if !a.Analysis.Schedulable || a.Violation != 0 {
 			t.Errorf("point %d is not feasible", i)
 		}
 		for j, b := range out.Front {
@@ -177,14 +177,14 @@ func TestFrontIsFeasibleNonDominatedAndReproducible(t *testing.T) {
 		if err != nil {
 			t.Fatalf("point %d: its mapping does not load: %v", i, err)
 		}
-		r := e.NewResult()
+		r := e.NewAnalysis()
 		if err := e.Evaluate(asg, r); err != nil {
 			t.Fatal(err)
 		}
 		e.AnalyzeChains(r)
 		for k := range r.Tasks {
-			if r.Tasks[k].R != a.Result.Tasks[k].R || r.Tasks[k].Unit != a.Result.Tasks[k].Unit {
-				t.Errorf("point %d, task %s: re-evaluated R %d on %d, front says %d on %d", i, r.Tasks[k].Name, r.Tasks[k].R, r.Tasks[k].Unit, a.Result.Tasks[k].R, a.Result.Tasks[k].Unit)
+			if r.Tasks[k].R != a.Analysis.Tasks[k].R || r.Tasks[k].Unit != a.Analysis.Tasks[k].Unit {
+				t.Errorf("point %d, task %s: re-evaluated R %d on %d, front says %d on %d", i, r.Tasks[k].Name, r.Tasks[k].R, r.Tasks[k].Unit, a.Analysis.Tasks[k].R, a.Analysis.Tasks[k].Unit)
 			}
 		}
 		// The objectives are chains' maximum reaction times, the

@@ -9,7 +9,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/memory"
-	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/rta"
 )
 
@@ -26,7 +26,7 @@ type AnalysisJSON struct {
 	Priorities  string `json:"priorities"`
 	Schedulable bool   `json:"schedulable"`
 	// Misses counts the running tasks that miss their deadline or have no
-	// bound; ViolationNs sums by how much (see optimizer.Result.Violation).
+	// bound; ViolationNs sums by how much (see evaluate.Analysis.Violation).
 	Misses      int   `json:"misses"`
 	ViolationNs int64 `json:"violation_ns"`
 	Contention  struct {
@@ -47,7 +47,7 @@ type AnalysisJSON struct {
 	GPU      []AnalysisGPUJSON  `json:"gpu"`
 	Units    []AnalysisUnitJSON `json:"units"`
 	Reasons  []string           `json:"reasons"`
-	// Chains holds the end-to-end latencies (after optimizer.AnalyzeChains).
+	// Chains holds the end-to-end latencies (after evaluate.Evaluator.AnalyzeChains).
 	Chains []ChainJSON `json:"chains"`
 	// Requirements holds the chains' latency requirements; a missed one
 	// makes the mapping infeasible.
@@ -55,7 +55,7 @@ type AnalysisJSON struct {
 	// NotApplied lists the tasks' requirements of the model that the
 	// deadline convention sets aside: the verdicts do not check them.
 	NotApplied []NotAppliedJSON `json:"requirements_not_applied"`
-	// Margins are the mapping's margins (optimizer.Margins), when they
+	// Margins are the mapping's margins (evaluate.Margins), when they
 	// were computed.
 	Margins *MarginsJSON `json:"margins,omitempty"`
 }
@@ -86,8 +86,8 @@ type AnalysisTaskJSON struct {
 	Verdict        string `json:"verdict"`
 	Schedulable    bool   `json:"schedulable"`
 	// Window is the contention of the task's response window under the
-	// counts (optimizer.TaskContention), for a task on a core with a bound
-	// once the analysis ran optimizer.AnalyzeContention.
+	// counts (evaluate.TaskContention), for a task on a core with a bound
+	// once the analysis ran evaluate.Evaluator.AnalyzeContention.
 	Window *WindowJSON `json:"window_contention,omitempty"`
 }
 
@@ -168,7 +168,7 @@ type AnalysisUnitJSON struct {
 	CopyUtilisation float64 `json:"copy_utilisation,omitempty"`
 	// Demand is, on a CPU core with tasks under the refined and request
 	// counts, the share of the core that count charges in the long run
-	// (Σ C⁰/T plus its contention per unit of time; optimizer.UnitResult
+	// (Σ C⁰/T plus its contention per unit of time; evaluate.UnitResult
 	// .Demand), what the verdicts rest on; DemandCount names the count.
 	// Absent under the challenge count, where it is Utilisation.
 	Demand           *float64 `json:"demand,omitempty"`
@@ -184,7 +184,7 @@ func ns(ps int64) int64 { return configs.Duration(ps).Nanoseconds() }
 
 // NewAnalysisJSON builds the JSON form of an evaluated mapping. mapping
 // names it ("default" or the file).
-func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) AnalysisJSON {
+func NewAnalysisJSON(cfg *configs.Config, mapping string, r *evaluate.Analysis) AnalysisJSON {
 	out := AnalysisJSON{System: cfg.System.Name, Source: cfg.Source, Mapping: mapping, GPUModel: r.GPUModel,
 		Priorities: cfg.Analysis.Priorities, Schedulable: r.Schedulable, Misses: r.Misses, ViolationNs: ns(r.Violation),
 		GPUSound: r.GPUSound, Tasks: []AnalysisTaskJSON{}, Merged: []MergedJSON{}, GPU: []AnalysisGPUJSON{}, Reasons: r.Reasons()}
@@ -201,7 +201,7 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 	if r.ContentionCount == configs.ContentionRequest {
 		out.Contention.RequestAssumption = configs.RequestAssumption
 	}
-	windows := map[int]*optimizer.TaskContention{}
+	windows := map[int]*evaluate.TaskContention{}
 	for i := range r.Windows {
 		windows[r.Windows[i].Task] = &r.Windows[i]
 	}
@@ -211,7 +211,7 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 			tj := AnalysisTaskJSON{Name: t.Name, Unit: t.UnitName, Role: t.Role.String(), PeriodNs: ns(t.T), WCETNs: ns(t.C),
 				ComputeNs: ns(t.Compute), MemoryNs: ns(t.Memory), ContentionNs: ns(t.Contention), GPUWaitNs: ns(t.GPUWait),
 				SuspensionNs: ns(t.Suspension), Lines: t.Lines, BCRTNs: ns(t.BCRT), Bounded: t.Verdict.Bounded(),
-				Verdict: t.Verdict.String(), Schedulable: t.Verdict == optimizer.Meets}
+				Verdict: t.Verdict.String(), Schedulable: t.Verdict == evaluate.Meets}
 			if t.HasDeadline {
 				tj.DeadlineNs = ns(t.D)
 			}
@@ -231,7 +231,7 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 	}
 	for k := range r.Tasks {
 		t := &r.Tasks[k]
-		if t.Role == optimizer.NotRunning {
+		if t.Role == evaluate.NotRunning {
 			g := &r.GPU[t.GPU]
 			out.Merged = append(out.Merged, MergedJSON{OffloadingTask: t.Name, MergedInto: g.Name, Unit: r.Tasks[g.Task].UnitName})
 		}
@@ -275,7 +275,7 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *optimizer.Result) A
 
 // windowJSON is the JSON form of a task's window contention under the
 // result's count.
-func windowJSON(r *optimizer.Result, w *optimizer.TaskContention) *WindowJSON {
+func windowJSON(r *evaluate.Analysis, w *evaluate.TaskContention) *WindowJSON {
 	request := r.ContentionCount == configs.ContentionRequest
 	wj := &WindowJSON{WindowNs: ns(w.Window), Accesses: w.Accesses, ChallengeNs: ns(w.Challenge), RefinedNs: ns(w.Refined),
 		PerJobBound: w.PerJobBound, Interferers: []WindowInterfererJSON{}}
@@ -301,7 +301,7 @@ func streamPriority(high bool) string {
 	return "low"
 }
 
-func priorityOrigin(ur *optimizer.UnitResult) string {
+func priorityOrigin(ur *evaluate.UnitResult) string {
 	if ur.Explicit {
 		return "mapping"
 	}
@@ -310,10 +310,10 @@ func priorityOrigin(ur *optimizer.UnitResult) string {
 
 // tasksOn returns the running tasks of unit u, most urgent first (on the
 // GPU in model order).
-func tasksOn(r *optimizer.Result, u int) []int {
+func tasksOn(r *evaluate.Analysis, u int) []int {
 	var ids []int
 	for k := range r.Tasks {
-		if r.Tasks[k].Unit == u && r.Tasks[k].Role != optimizer.NotRunning {
+		if r.Tasks[k].Unit == u && r.Tasks[k].Role != evaluate.NotRunning {
 			ids = append(ids, k)
 		}
 	}
@@ -326,7 +326,7 @@ func tasksOn(r *optimizer.Result, u int) []int {
 }
 
 // WriteAnalysisJSON writes the analysis as indented JSON.
-func WriteAnalysisJSON(w io.Writer, cfg *configs.Config, mapping string, r *optimizer.Result) error {
+func WriteAnalysisJSON(w io.Writer, cfg *configs.Config, mapping string, r *evaluate.Analysis) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(NewAnalysisJSON(cfg, mapping, r))
@@ -335,7 +335,7 @@ func WriteAnalysisJSON(w io.Writer, cfg *configs.Config, mapping string, r *opti
 // WriteAnalysisText writes the analysis of a mapping for people: a table
 // per unit (task, priority, C with its terms, R, D, verdict), the GPU tasks
 // with their response terms, a verdict line and the reasons.
-func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *optimizer.Result) error {
+func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *evaluate.Analysis) error {
 	s := cfg.System
 	p := &printer{w: w}
 	p.f("Analysis of mapping %s\nsystem: %s, from %s\n", mapping, s.Name, cfg.Source)
@@ -427,7 +427,7 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *opti
 	}
 	var merged []string
 	for k := range r.Tasks {
-		if t := &r.Tasks[k]; t.Role == optimizer.NotRunning {
+		if t := &r.Tasks[k]; t.Role == evaluate.NotRunning {
 			g := &r.GPU[t.GPU]
 			merged = append(merged, fmt.Sprintf("%s is merged into %s on %s", t.Name, g.Name, r.Tasks[g.Task].UnitName))
 		}
@@ -441,7 +441,7 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *opti
 
 	running := 0
 	for k := range r.Tasks {
-		if r.Tasks[k].Role != optimizer.NotRunning {
+		if r.Tasks[k].Role != evaluate.NotRunning {
 			running++
 		}
 	}
@@ -471,15 +471,15 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *opti
 }
 
 // writeWindowTable writes, for the tasks ids of one core that have a
-// window contention (optimizer.AnalyzeContention), their windows, the
+// window contention (evaluate.Evaluator.AnalyzeContention), their windows, the
 // contention charged there under the counts, and per other core and the
 // copy engine the accesses it is charged for, with the binding term.
-func writeWindowTable(p *printer, r *optimizer.Result, ids []int) {
-	windows := map[int]*optimizer.TaskContention{}
+func writeWindowTable(p *printer, r *evaluate.Analysis, ids []int) {
+	windows := map[int]*evaluate.TaskContention{}
 	for i := range r.Windows {
 		windows[r.Windows[i].Task] = &r.Windows[i]
 	}
-	var rows []*optimizer.TaskContention
+	var rows []*evaluate.TaskContention
 	for _, k := range ids {
 		if w := windows[k]; w != nil {
 			rows = append(rows, w)
@@ -559,7 +559,7 @@ func convergedWord(c bool) string {
 	return "stopped (not converged; sound but not the tightest)"
 }
 
-func writeGPUTable(p *printer, s *configs.System, r *optimizer.Result, u int) {
+func writeGPUTable(p *printer, s *configs.System, r *evaluate.Analysis, u int) {
 	ur := &r.Units[u]
 	var ids []int
 	for g := range r.GPU {
@@ -599,13 +599,13 @@ func writeGPUTable(p *printer, s *configs.System, r *optimizer.Result, u int) {
 	p.f("  R of a GPU task: from the copy-in call to the end of the copy out (its offloading task's R includes it)\n")
 }
 
-func taskLabel(r *optimizer.Result, t *optimizer.TaskResult) string {
+func taskLabel(r *evaluate.Analysis, t *evaluate.TaskResult) string {
 	switch t.Role {
-	case optimizer.OffloadSync:
+	case evaluate.OffloadSync:
 		return t.Name + " (sync → " + r.GPU[t.GPU].Name + ")"
-	case optimizer.OffloadAsync:
+	case evaluate.OffloadAsync:
 		return t.Name + " (async → " + r.GPU[t.GPU].Name + ")"
-	case optimizer.Merged:
+	case evaluate.Merged:
 		return t.Name + " (merged)"
 	}
 	return t.Name
@@ -614,31 +614,31 @@ func taskLabel(r *optimizer.Result, t *optimizer.TaskResult) string {
 // formatR writes a task's response-time bound, or "no bound" when the
 // analysis gives none: never the value it stopped at (the ok column says
 // why).
-func formatR(t *optimizer.TaskResult) string {
+func formatR(t *evaluate.TaskResult) string {
 	if !t.Verdict.Bounded() || t.R == rta.Infinity {
 		return noBound
 	}
 	return FormatDuration(configs.Duration(t.R))
 }
 
-func formatD(t *optimizer.TaskResult) string {
+func formatD(t *evaluate.TaskResult) string {
 	if !t.HasDeadline {
 		return "none"
 	}
 	return FormatDuration(configs.Duration(t.D))
 }
 
-func okWord(v optimizer.Verdict) string {
+func okWord(v evaluate.Verdict) string {
 	switch v {
-	case optimizer.Meets:
+	case evaluate.Meets:
 		return "yes"
-	case optimizer.Misses:
+	case evaluate.Misses:
 		return "MISS"
-	case optimizer.Overloaded:
+	case evaluate.Overloaded:
 		return "NO BOUND (overload)"
-	case optimizer.GPUNoBound:
+	case evaluate.GPUNoBound:
 		return "NO BOUND (GPU)"
-	case optimizer.InterfererNoBound, optimizer.NoBound:
+	case evaluate.InterfererNoBound, evaluate.NoBound:
 		return "NO BOUND"
 	}
 	return v.String()
@@ -647,10 +647,10 @@ func okWord(v optimizer.Verdict) string {
 func percent(u float64) string { return FormatPercent(u) }
 
 // countedDemand returns the long-run demand of CPU core u under the
-// refined or request count (optimizer.UnitResult.Demand), and false under
+// refined or request count (evaluate.UnitResult.Demand), and false under
 // the challenge count (where it is the utilisation), on the GPU, on an
-// idle core, or before optimizer.AnalyzeContention.
-func countedDemand(r *optimizer.Result, u int) (float64, bool) {
+// idle core, or before evaluate.Evaluator.AnalyzeContention.
+func countedDemand(r *evaluate.Analysis, u int) (float64, bool) {
 	ur := &r.Units[u]
 	if ur.GPU || ur.Tasks == 0 || ur.Demand == 0 || r.ContentionCount == "" || r.ContentionCount == configs.ContentionChallenge {
 		return 0, false
@@ -660,7 +660,7 @@ func countedDemand(r *optimizer.Result, u int) (float64, bool) {
 
 // unitLoad is the share of unit u that its verdicts rest on: the demand
 // under the refined or request count, else the utilisation Σ C/T.
-func unitLoad(r *optimizer.Result, u int) float64 {
+func unitLoad(r *evaluate.Analysis, u int) float64 {
 	if d, ok := countedDemand(r, u); ok {
 		return d
 	}
@@ -670,7 +670,7 @@ func unitLoad(r *optimizer.Result, u int) float64 {
 // loadWords writes a core's load with its count: "utilisation 87.9 %"
 // under the challenge count; under refined and request the demand the
 // verdicts rest on first, then Σ C/T labelled with the challenge count.
-func loadWords(r *optimizer.Result, u int) string {
+func loadWords(r *evaluate.Analysis, u int) string {
 	ur := &r.Units[u]
 	if d, ok := countedDemand(r, u); ok {
 		return demandWords(d, ur.Utilisation, r.ContentionCount)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/rta"
 )
 
@@ -36,7 +36,7 @@ func TestAnalysisShowsTheContentionCounts(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg.Analysis.Contention = count
-		e, err := optimizer.NewEvaluator(cfg)
+		e, err := evaluate.NewEvaluator(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func TestAnalysisShowsTheContentionCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := e.NewResult()
+		r := e.NewAnalysis()
 		if err := e.Evaluate(a, r); err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func TestAnalysisShowsTheContentionCounts(t *testing.T) {
 		windows := 0
 		for _, tk := range got.Tasks {
 			w := tk.Window
-			if tk.Role == optimizer.OnGPU.String() {
+			if tk.Role == evaluate.OnGPU.String() {
 				if w != nil {
 					t.Errorf("%s: GPU task %s has a window", count, tk.Name)
 				}
@@ -108,19 +108,19 @@ func TestNoNumberWithoutBound(t *testing.T) {
 	const ms = int64(1_000_000_000) // ps
 	v := int64(64_400_000)          // ns, the value OS_Overhead used to show
 	for _, c := range []struct {
-		verdict optimizer.Verdict
+		verdict evaluate.Verdict
 		r       int64
 		want    string
 	}{
-		{optimizer.Meets, 9 * ms, "9 ms"},
-		{optimizer.Misses, 17 * ms, "17 ms"}, // a bound above D: shown
-		{optimizer.NoBound, 64*ms + 400*ms/1000, "no bound"},
-		{optimizer.Overloaded, rta.Infinity, "no bound"},
-		{optimizer.InterfererNoBound, 64*ms + 400*ms/1000, "no bound"},
-		{optimizer.GPUNoBound, 422 * ms, "no bound"},
-		{optimizer.ActivatorNoBound, 5 * ms, "no bound"},
+		{evaluate.Meets, 9 * ms, "9 ms"},
+		{evaluate.Misses, 17 * ms, "17 ms"}, // a bound above D: shown
+		{evaluate.NoBound, 64*ms + 400*ms/1000, "no bound"},
+		{evaluate.Overloaded, rta.Infinity, "no bound"},
+		{evaluate.InterfererNoBound, 64*ms + 400*ms/1000, "no bound"},
+		{evaluate.GPUNoBound, 422 * ms, "no bound"},
+		{evaluate.ActivatorNoBound, 5 * ms, "no bound"},
 	} {
-		tr := optimizer.TaskResult{Verdict: c.verdict, R: c.r}
+		tr := evaluate.TaskResult{Verdict: c.verdict, R: c.r}
 		if got := formatR(&tr); got != c.want {
 			t.Errorf("formatR(%v, %d ps) = %q, want %q", c.verdict, c.r, got, c.want)
 		}

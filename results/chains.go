@@ -6,7 +6,7 @@ import (
 
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 // ChainValuesJSON are a chain's three latency metrics under one paradigm.
@@ -78,7 +78,7 @@ func objectiveName(o chains.Objective) string {
 }
 
 // NewChainsJSON converts the chain results of an evaluated mapping.
-func NewChainsJSON(r *optimizer.Result) []ChainJSON {
+func NewChainsJSON(r *evaluate.Analysis) []ChainJSON {
 	out := make([]ChainJSON, 0, len(r.Chains))
 	for _, c := range r.Chains {
 		cj := ChainJSON{Name: c.Name, Status: c.Analysis.Status.String(), Objective: objectiveName(c.Objective), Assumes: SynchronousRelease}
@@ -107,7 +107,7 @@ func NewChainsJSON(r *optimizer.Result) []ChainJSON {
 
 // ChainReason says why a chain has no latency, with times in units (the
 // chains package is unit-agnostic and writes raw numbers).
-func ChainReason(c optimizer.ChainResult) string {
+func ChainReason(c evaluate.ChainResult) string {
 	a := &c.Analysis
 	if a.Status == chains.MemberUnschedulable && a.Member >= 0 && a.Member < len(c.Members) {
 		m := c.Members[a.Member]
@@ -132,7 +132,7 @@ func latency(v chains.Values, get func(chains.Values) int64) string {
 // the three metrics under implicit communication and LET (job-level, all
 // tasks released at their offsets), Davare's bound, and the worst job chain
 // of the configured objective split into its hops.
-func writeChainTable(p *printer, r *optimizer.Result) {
+func writeChainTable(p *printer, r *evaluate.Analysis) {
 	if len(r.Chains) == 0 {
 		return
 	}

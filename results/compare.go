@@ -16,6 +16,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -27,7 +28,7 @@ import (
 // the model and the analysis to explain it. A side is the front of an
 // optimize run folder, or one mapping of a configuration. Points are
 // compared on the objectives both sides minimise (by name), and on their
-// margin on execution demand (optimizer.Margins, recomputed from each
+// margin on execution demand (evaluate.Margins, recomputed from each
 // point's mapping with its side's configuration, so a run of any results
 // format compares).
 
@@ -53,7 +54,7 @@ type ComparePoint struct {
 	Values []float64
 	// Feasible: the mapping meets every deadline and requirement.
 	Feasible bool
-	Margin   optimizer.Margin
+	Margin   evaluate.Margin
 	Units    string
 }
 
@@ -96,7 +97,7 @@ func ReadCompareRun(label, dir string) (*CompareSide, error) {
 // CompareMapping makes one mapping of a configuration a side.
 func CompareMapping(label, source string, cfg *configs.Config, mapping configs.Mapping) (*CompareSide, error) {
 	side := &CompareSide{Label: label, Source: source, Cfg: cfg, What: "one mapping"}
-	e, err := optimizer.NewEvaluator(cfg)
+	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +109,7 @@ func CompareMapping(label, source string, cfg *configs.Config, mapping configs.M
 
 // evaluate fills the side's points: every mapping evaluated by e, the
 // side's configuration's evaluator, with its objectives and its margin.
-func (s *CompareSide) evaluate(e *optimizer.Evaluator, maps []configs.Mapping, ids []int) error {
+func (s *CompareSide) evaluate(e *evaluate.Evaluator, maps []configs.Mapping, ids []int) error {
 	p, err := optimizer.NewProblem(e, s.Cfg.Search)
 	if err != nil {
 		return err
@@ -119,12 +120,12 @@ func (s *CompareSide) evaluate(e *optimizer.Evaluator, maps []configs.Mapping, i
 		if err != nil {
 			return fmt.Errorf("point %d: %v", ids[k], err)
 		}
-		r := e.NewResult()
+		r := e.NewAnalysis()
 		if err := e.Evaluate(a, r); err != nil {
 			return fmt.Errorf("point %d: %v", ids[k], err)
 		}
 		vals, feasible := p.Objectives(a, r)
-		m, err := e.Margins(a, r, optimizer.MarginOptions{OnlyExecutionScale: true})
+		m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true})
 		if err != nil {
 			return fmt.Errorf("point %d: %v", ids[k], err)
 		}
@@ -244,12 +245,12 @@ func (c *Comparison) best(s *CompareSide, k int) (float64, bool) {
 
 // bestMargin returns a side's largest margin over its feasible points
 // (over all its points when none is feasible).
-func bestMargin(s *CompareSide) (optimizer.Margin, bool) {
-	var best optimizer.Margin
+func bestMargin(s *CompareSide) (evaluate.Margin, bool) {
+	var best evaluate.Margin
 	found := false
 	for _, feasibleOnly := range []bool{true, false} {
 		for _, p := range s.Points {
-			if feasibleOnly && !p.Feasible || p.Margin.Status == optimizer.MarginNone {
+			if feasibleOnly && !p.Feasible || p.Margin.Status == evaluate.MarginNone {
 				continue
 			}
 			if !found || p.Margin.PerMille > best.PerMille {

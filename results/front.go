@@ -17,6 +17,7 @@ import (
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -99,7 +100,7 @@ type FrontPointJSON struct {
 	// wrote into every point (read only: format 3 writes EvaluationFile).
 	Evaluation *AnalysisJSON `json:"evaluation,omitempty"`
 	// Margin is the point's margin on execution demand (every task's
-	// scaled together; optimizer.Margins), for the front's first
+	// scaled together; evaluate.Margins), for the front's first
 	// optimizer.MaxMarginPoints points; the per-kind and per-task margins
 	// are in the evaluation file and in hetmap analyze.
 	Margin *MarginJSON `json:"margin,omitempty"`
@@ -153,10 +154,10 @@ type FrontJSON struct {
 // marked) and its time slice (timeslice model). A core whose priorities the
 // mapping gives lists its tasks most urgent first, separated by " > "
 // ("Core4: EKF > PRE_Detection_gpu_POST (async)").
-func CompactUnits(r *optimizer.Result) string { return strings.Join(unitParts(r), " | ") }
+func CompactUnits(r *evaluate.Analysis) string { return strings.Join(unitParts(r), " | ") }
 
 // unitParts is CompactUnits unit by unit.
-func unitParts(r *optimizer.Result) []string {
+func unitParts(r *evaluate.Analysis) []string {
 	var parts []string
 	for u := range r.Units {
 		ur := &r.Units[u]
@@ -172,12 +173,12 @@ func unitParts(r *optimizer.Result) []string {
 		}
 		for _, k := range ids {
 			t := &r.Tasks[k]
-			if t.Role == optimizer.NotRunning || t.Unit != u {
+			if t.Role == evaluate.NotRunning || t.Unit != u {
 				continue
 			}
 			n := t.Name
 			switch t.Role {
-			case optimizer.OnGPU:
+			case evaluate.OnGPU:
 				g := &r.GPU[t.GPU]
 				switch {
 				case r.GPUModel == configs.GPUModelFIFO && g.High:
@@ -185,9 +186,9 @@ func unitParts(r *optimizer.Result) []string {
 				case r.GPUModel == configs.GPUModelTimeSlice && g.Slice > 0:
 					n += " (slice " + FormatDuration(configs.Duration(g.Slice)) + ")"
 				}
-			case optimizer.OffloadAsync:
+			case evaluate.OffloadAsync:
 				n += " (async)"
-			case optimizer.Merged:
+			case evaluate.Merged:
 				n += " (merged)"
 			}
 			names = append(names, n)
@@ -199,7 +200,7 @@ func unitParts(r *optimizer.Result) []string {
 	return parts
 }
 
-func utilisation(r *optimizer.Result) map[string]float64 {
+func utilisation(r *evaluate.Analysis) map[string]float64 {
 	out := map[string]float64{}
 	for u := range r.Units {
 		out[r.Units[u].Name] = r.Units[u].Utilisation
@@ -211,25 +212,25 @@ func utilisation(r *optimizer.Result) map[string]float64 {
 // file) as front.json records it; evaluation names its full evaluation's
 // file, or is empty.
 func NewFrontPointJSON(id int, p optimizer.Point, file, evaluation string) FrontPointJSON {
-	pj := FrontPointJSON{ID: id, Objectives: p.Objectives, ViolationMs: p.Violation, Units: CompactUnits(p.Result),
-		Mapping: p.Mapping, MappingFile: file, EvaluationFile: evaluation, Utilisation: utilisation(p.Result),
-		Verdict: newVerdictJSON(p.Result)}
-	if m := p.Result.Margins; m != nil {
+	pj := FrontPointJSON{ID: id, Objectives: p.Objectives, ViolationMs: p.Violation, Units: CompactUnits(p.Analysis),
+		Mapping: p.Mapping, MappingFile: file, EvaluationFile: evaluation, Utilisation: utilisation(p.Analysis),
+		Verdict: newVerdictJSON(p.Analysis)}
+	if m := p.Analysis.Margins; m != nil {
 		mj := marginJSON(m.ExecutionScale)
 		pj.Margin = &mj
 	}
-	for u := range p.Result.Units {
-		if d, ok := countedDemand(p.Result, u); ok {
+	for u := range p.Analysis.Units {
+		if d, ok := countedDemand(p.Analysis, u); ok {
 			if pj.Demand == nil {
-				pj.Demand, pj.DemandCount = map[string]float64{}, p.Result.ContentionCount
+				pj.Demand, pj.DemandCount = map[string]float64{}, p.Analysis.ContentionCount
 			}
-			pj.Demand[p.Result.Units[u].Name] = d
+			pj.Demand[p.Analysis.Units[u].Name] = d
 		}
 	}
 	return pj
 }
 
-func newVerdictJSON(r *optimizer.Result) *VerdictJSON {
+func newVerdictJSON(r *evaluate.Analysis) *VerdictJSON {
 	v := &VerdictJSON{Schedulable: r.Schedulable, Misses: r.Misses, ViolationNs: ns(r.Violation), Reasons: r.Reasons()}
 	if v.Reasons == nil {
 		v.Reasons = []string{}
@@ -243,7 +244,7 @@ func newVerdictJSON(r *optimizer.Result) *VerdictJSON {
 	}
 	for k := range r.Tasks {
 		t := &r.Tasks[k]
-		if t.Role == optimizer.NotRunning || !t.Verdict.Bounded() || t.R == rta.Infinity {
+		if t.Role == evaluate.NotRunning || !t.Verdict.Bounded() || t.R == rta.Infinity {
 			continue
 		}
 		s := SlackJSON{Task: t.Name, Unit: t.UnitName, ResponseTimeNs: ns(t.R), DeadlineNs: ns(t.D)}
@@ -392,38 +393,38 @@ func (c *frontCSV) row(id int, p optimizer.Point) error {
 	for _, v := range p.Objectives {
 		row = append(row, strconv.FormatFloat(v, 'f', -1, 64))
 	}
-	switch m := p.Result.Margins; {
+	switch m := p.Analysis.Margins; {
 	case m == nil: // past optimizer.MaxMarginPoints
 		row = append(row, "-", "-")
-	case m.ExecutionScale.Status == optimizer.MarginNone:
+	case m.ExecutionScale.Status == evaluate.MarginNone:
 		row = append(row, "none", m.ExecutionScale.Binding)
 	default:
 		row = append(row, strconv.FormatFloat(m.ExecutionScale.Factor(), 'f', 3, 64), m.ExecutionScale.Binding)
 	}
 	for _, name := range c.davare {
 		v := "-"
-		for _, ch := range p.Result.Chains {
+		for _, ch := range p.Analysis.Chains {
 			if ch.Name == name && ch.Analysis.Davare.Status == chains.OK {
 				v = strconv.FormatFloat(float64(ch.Analysis.Davare.MaxReactionTime)/1e9, 'f', -1, 64)
 			}
 		}
 		row = append(row, v)
 	}
-	for u := range p.Result.Units {
-		row = append(row, strconv.FormatFloat(p.Result.Units[u].Utilisation, 'f', -1, 64))
+	for u := range p.Analysis.Units {
+		row = append(row, strconv.FormatFloat(p.Analysis.Units[u].Utilisation, 'f', -1, 64))
 	}
 	for _, u := range c.cpus {
 		v := "-" // an idle core
-		if d, ok := countedDemand(p.Result, u); ok {
+		if d, ok := countedDemand(p.Analysis, u); ok {
 			v = strconv.FormatFloat(d, 'f', -1, 64)
 		}
 		row = append(row, v)
 	}
-	for k := range p.Result.Tasks {
-		t := &p.Result.Tasks[k]
+	for k := range p.Analysis.Tasks {
+		t := &p.Analysis.Tasks[k]
 		unit := "-"
-		if t.Role != optimizer.NotRunning {
-			unit = p.Result.Units[t.Unit].Name
+		if t.Role != evaluate.NotRunning {
+			unit = p.Analysis.Units[t.Unit].Name
 		}
 		row = append(row, unit)
 	}
@@ -502,7 +503,7 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 	} else {
 		heads = []string{"violation (Σ R − D)", "busiest core", "tasks missing"}
 		for i, pt := range points {
-			rows[i] = []string{FormatDuration(configs.Duration(pt.Violation * 1e9)), FormatPercent(maxCoreUtilisation(pt.Result)), strconv.Itoa(pt.Result.Misses)}
+			rows[i] = []string{FormatDuration(configs.Duration(pt.Violation * 1e9)), FormatPercent(maxCoreUtilisation(pt.Analysis)), strconv.Itoa(pt.Analysis.Misses)}
 		}
 	}
 	count, demand := demandShown(cfg)
@@ -515,8 +516,8 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 			heads = append(heads, loadHead+u.Name)
 		}
 		for i, pt := range points {
-			for u := range pt.Result.Units {
-				rows[i] = append(rows[i], FormatPercent(unitLoad(pt.Result, u)))
+			for u := range pt.Analysis.Units {
+				rows[i] = append(rows[i], FormatPercent(unitLoad(pt.Analysis, u)))
 			}
 		}
 		if demand {
@@ -543,15 +544,15 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		}
 		urows := make([][]string, len(points))
 		for i, pt := range points {
-			for u := range pt.Result.Units {
-				urows[i] = append(urows[i], FormatPercent(unitLoad(pt.Result, u)))
+			for u := range pt.Analysis.Units {
+				urows[i] = append(urows[i], FormatPercent(unitLoad(pt.Analysis, u)))
 			}
 		}
 		writeTable(p, uheads, urows)
 	}
 	head := "Mappings (unit: tasks)"
 	for _, pt := range points {
-		if explicitOrder(pt.Result) {
+		if explicitOrder(pt.Analysis) {
 			// Say once what the order means (CompactUnits).
 			head = "Mappings (unit: tasks; \"A > B\": A has a higher priority than B on that core)"
 			break
@@ -565,7 +566,7 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 	for i, pt := range points {
 		num := fmt.Sprintf("  %-*d", len(strconv.Itoa(len(points)))+2, i+1)
 		indent := strings.Repeat(" ", len(num)+2)
-		for j, line := range packParts(unitParts(pt.Result), " | ", width-len(num)-2) {
+		for j, line := range packParts(unitParts(pt.Analysis), " | ", width-len(num)-2) {
 			if j == 0 {
 				p.f("%s%s\n", num, line)
 			} else {
@@ -573,7 +574,7 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 			}
 		}
 		if !out.Feasible {
-			for _, reason := range pt.Result.Reasons() {
+			for _, reason := range pt.Analysis.Reasons() {
 				for j, line := range wrapWords("misses: "+reason, width-len(indent)) {
 					if j > 0 {
 						line = "  " + line
@@ -588,7 +589,7 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 
 // explicitOrder reports whether a core of r runs its tasks in the
 // mapping's priority order, which CompactUnits writes with " > ".
-func explicitOrder(r *optimizer.Result) bool {
+func explicitOrder(r *evaluate.Analysis) bool {
 	for u := range r.Units {
 		if r.Units[u].Explicit && r.Units[u].Tasks > 1 {
 			return true
@@ -618,7 +619,7 @@ func davareTable(out *optimizer.Outcome, points []optimizer.Point) (heads []stri
 	rows = make([][]string, len(points))
 	for i, pt := range points {
 		for _, k := range idx {
-			rows[i] = append(rows[i], davareMs(pt.Result, out.Search.Objectives[k].Chain))
+			rows[i] = append(rows[i], davareMs(pt.Analysis, out.Search.Objectives[k].Chain))
 		}
 	}
 	return heads, rows
@@ -626,7 +627,7 @@ func davareTable(out *optimizer.Outcome, points []optimizer.Point) (heads []stri
 
 // davareMs writes Davare's bound on chain name's reaction time in r, in ms
 // with three decimals, or "-" when the chain has none.
-func davareMs(r *optimizer.Result, name string) string {
+func davareMs(r *evaluate.Analysis, name string) string {
 	for _, c := range r.Chains {
 		if c.Name == name && c.Analysis.Davare.Status == chains.OK {
 			return strconv.FormatFloat(float64(c.Analysis.Davare.MaxReactionTime)/1e9, 'f', 3, 64)
@@ -774,7 +775,7 @@ func wrapWords(s string, width int) []string {
 
 // maxCoreUtilisation is the load of the busiest CPU core (unitLoad: the
 // demand under the refined and request counts).
-func maxCoreUtilisation(r *optimizer.Result) float64 {
+func maxCoreUtilisation(r *evaluate.Analysis) float64 {
 	m := 0.0
 	for u := range r.Units {
 		if !r.Units[u].GPU {

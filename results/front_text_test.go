@@ -10,6 +10,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
@@ -20,7 +21,7 @@ func search(t *testing.T, text string, algorithm string) (*configs.Config, *opti
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := optimizer.NewEvaluator(cfg)
+	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,8 +142,8 @@ func TestPercentOnceFromTheExactValue(t *testing.T) {
 	// every unit.
 	cfg, out := search(t, "model: builtin\nsearch: {generations: 5}\n", "")
 	for i, p := range out.Front {
-		fp, ev := NewFrontPointJSON(i+1, p, mappingFile(i+1), ""), NewAnalysisJSON(cfg, mappingFile(i+1), p.Result)
-		for u, ur := range p.Result.Units {
+		fp, ev := NewFrontPointJSON(i+1, p, mappingFile(i+1), ""), NewAnalysisJSON(cfg, mappingFile(i+1), p.Analysis)
+		for u, ur := range p.Analysis.Units {
 			if fp.Utilisation[ur.Name] != ur.Utilisation || ev.Units[u].Utilisation != ur.Utilisation {
 				t.Errorf("point %d, %s: front.json %v, the evaluation %v, exact %v", i+1, ur.Name, fp.Utilisation[ur.Name], ev.Units[u].Utilisation, ur.Utilisation)
 			}
@@ -158,7 +159,7 @@ func TestCompactUnitsShowsGPUSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := optimizer.NewEvaluator(cfg)
+	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +187,7 @@ time_slices:
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		t.Fatal(err)
 	}

@@ -5,10 +5,10 @@ import (
 	"strconv"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
-// MarginJSON is one margin (optimizer.Margin) in analyze --json and
+// MarginJSON is one margin (evaluate.Margin) in analyze --json and
 // front.json: the factor (null when no factor makes the mapping hold),
 // what the factor means (status: "found", the mapping fails 0.1 % above
 // it; "at least", it holds at the largest factor tried, 1000; "none") and
@@ -23,7 +23,7 @@ type MarginJSON struct {
 	SlackNs *int64 `json:"slack_ns,omitempty"`
 }
 
-// MarginsJSON is optimizer.Margins: every task's execution demand scaled
+// MarginsJSON is evaluate.Margins: every task's execution demand scaled
 // together, per kind of unit, per task.
 type MarginsJSON struct {
 	MarginJSON
@@ -31,20 +31,20 @@ type MarginsJSON struct {
 	Tasks []MarginJSON `json:"tasks,omitempty"`
 }
 
-func marginJSON(m optimizer.Margin) MarginJSON {
+func marginJSON(m evaluate.Margin) MarginJSON {
 	j := MarginJSON{Status: marginStatus(m.Status), Binding: m.Binding}
-	if m.Status != optimizer.MarginNone {
+	if m.Status != evaluate.MarginNone {
 		f := m.Factor()
 		j.ExecutionScale = &f
 	}
 	return j
 }
 
-func marginStatus(s optimizer.MarginStatus) string {
+func marginStatus(s evaluate.MarginStatus) string {
 	switch s {
-	case optimizer.MarginAtLeast:
+	case evaluate.MarginAtLeast:
 		return "at least"
-	case optimizer.MarginNone:
+	case evaluate.MarginNone:
 		return "none"
 	}
 	return "found"
@@ -52,7 +52,7 @@ func marginStatus(s optimizer.MarginStatus) string {
 
 // NewMarginsJSON converts a result's margins (nil when none were
 // computed).
-func NewMarginsJSON(m *optimizer.Margins) *MarginsJSON {
+func NewMarginsJSON(m *evaluate.Margins) *MarginsJSON {
 	if m == nil {
 		return nil
 	}
@@ -75,7 +75,7 @@ func NewMarginsJSON(m *optimizer.Margins) *MarginsJSON {
 }
 
 // writeMarginTable writes a result's margins for people.
-func writeMarginTable(p *printer, r *optimizer.Result) {
+func writeMarginTable(p *printer, r *evaluate.Analysis) {
 	m := r.Margins
 	if m == nil {
 		return

@@ -13,6 +13,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 // TestProofAgreesEverywhere checks that the console, report.html,
@@ -48,7 +49,7 @@ func TestProofAgreesEverywhere(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e, err := optimizer.NewEvaluator(cfg)
+			e, err := evaluate.NewEvaluator(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,7 +12,7 @@ import (
 	"reflect"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 // ReportFile is the name of the report in a run folder.
@@ -26,7 +26,7 @@ const ReportFile = "report.html"
 type reportRun struct {
 	dir      string
 	cfg      *configs.Config
-	eval     *optimizer.Evaluator
+	eval     *evaluate.Evaluator
 	front    FrontJSON // without its points
 	manifest Manifest
 	points   []reportRow
@@ -51,8 +51,8 @@ type reportRow struct {
 type reportPoint struct {
 	FrontPointJSON
 	Evaluation AnalysisJSON
-	result     *optimizer.Result
-	timeline   *optimizer.Timeline
+	result     *evaluate.Analysis
+	timeline   *evaluate.Timeline
 	// differs lists what the re-evaluation gives differently from the
 	// evaluation recorded (a folder written by another hetmap version).
 	differs []string
@@ -111,7 +111,7 @@ func loadRun(dir string) (*reportRun, error) {
 		return nil, &ReportError{Dir: dir, Err: err}
 	}
 	run.cfg = cfg
-	if run.eval, err = optimizer.NewEvaluator(cfg); err != nil {
+	if run.eval, err = evaluate.NewEvaluator(cfg); err != nil {
 		return nil, fail("%s: %v", filepath.Join(dir, "config.yaml"), err)
 	}
 	frontPath := filepath.Join(dir, "front.json")
@@ -211,7 +211,7 @@ func (run *reportRun) loadPoint(id int) (*reportPoint, error) {
 		p.Evaluation, p.recorded = *p.FrontPointJSON.Evaluation, true
 	}
 	p.FrontPointJSON.Evaluation = nil
-	r := e.NewResult()
+	r := e.NewAnalysis()
 	if err := e.Evaluate(a, r); err != nil {
 		return nil, fail("%s: point %d: %v", frontPath, p.ID, err)
 	}

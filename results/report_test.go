@@ -17,6 +17,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 // runFolder writes the run folder of a search on a configuration into a
@@ -27,7 +28,7 @@ func runFolder(t *testing.T, config string, algorithm string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := optimizer.NewEvaluator(cfg)
+	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 // The view model of report.html: everything the template shows, formatted,
@@ -661,13 +662,13 @@ func roleCell(t *AnalysisTaskJSON, gpu map[string]AnalysisGPUJSON) mappingCell {
 		prio = " · prio " + strconv.Itoa(*t.Priority)
 	}
 	switch t.Role {
-	case optimizer.OffloadSync.String():
+	case evaluate.OffloadSync.String():
 		return mappingCell{Text: "sync offload" + prio, Class: "role-sync"}
-	case optimizer.OffloadAsync.String():
+	case evaluate.OffloadAsync.String():
 		return mappingCell{Text: "async offload" + prio, Class: "role-async"}
-	case optimizer.Merged.String():
+	case evaluate.Merged.String():
 		return mappingCell{Text: "merged" + prio, Class: "role-merged"}
-	case optimizer.OnGPU.String():
+	case evaluate.OnGPU.String():
 		g := gpu[t.Name]
 		knob := ""
 		switch {
@@ -834,7 +835,7 @@ func formatRns(t *AnalysisTaskJSON) string {
 
 // okText is the verdict in the words of hetmap analyze (okWord).
 func okText(t *AnalysisTaskJSON) string {
-	for v := optimizer.Meets; v <= optimizer.Absent; v++ {
+	for v := evaluate.Meets; v <= evaluate.Absent; v++ {
 		if v.String() == t.Verdict {
 			return okWord(v)
 		}
@@ -872,7 +873,7 @@ func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup
 			FormatDuration(configs.Duration(u.LineLatencyPs)), u.Priorities)
 		for i := range ev.Tasks {
 			t := &ev.Tasks[i]
-			if t.Unit != u.Name || t.Role == optimizer.OnGPU.String() {
+			if t.Unit != u.Name || t.Role == evaluate.OnGPU.String() {
 				continue
 			}
 			row := rtRow{Task: t.Name, Role: shortRole(t.Role), C: dns(t.WCETNs),
@@ -925,11 +926,11 @@ func contentionCount(count string) string {
 
 func shortRole(role string) string {
 	switch role {
-	case optimizer.OffloadSync.String():
+	case evaluate.OffloadSync.String():
 		return "sync offload"
-	case optimizer.OffloadAsync.String():
+	case evaluate.OffloadAsync.String():
 		return "async offload"
-	case optimizer.Merged.String():
+	case evaluate.Merged.String():
 		return "merged"
 	}
 	return ""
@@ -943,19 +944,19 @@ func timelineChart(s *configs.System, p *reportPoint, col colours) (template.HTM
 	for _, l := range tl.Lanes {
 		gl := ganttLane{name: l.Name}
 		switch l.Kind {
-		case optimizer.LaneCore:
+		case evaluate.LaneCore:
 			gl.name = l.Name + " (" + s.Units[l.Unit].Kind + ")"
 			laneOf[l.Unit] = len(lanes)
-		case optimizer.LaneGPU:
+		case evaluate.LaneGPU:
 			laneOf[l.Unit] = len(lanes)
 		}
 		for _, sg := range l.Segments {
 			name := s.Tasks[sg.Task].Name
 			seg := ganttSegment{start: psToMs(sg.Start), end: psToMs(sg.End), fill: col[name], label: name}
 			switch sg.Kind {
-			case optimizer.SegmentBusyWait:
+			case evaluate.SegmentBusyWait:
 				seg.hatched, seg.label = true, name+" (busy-wait)"
-			case optimizer.SegmentCopyIn, optimizer.SegmentCopyOut:
+			case evaluate.SegmentCopyIn, evaluate.SegmentCopyOut:
 				seg.outline = true
 			}
 			gl.segments = append(gl.segments, seg)
@@ -981,7 +982,7 @@ func timelineChart(s *configs.System, p *reportPoint, col colours) (template.HTM
 	case tl.Truncated:
 		note += "cut short after the simulation's limit of segments. "
 	case tl.Capped:
-		note += fmt.Sprintf("the longest period is longer; the timeline stops at the cap of %s. ", FormatDuration(configs.Duration(optimizer.TimelineCap)))
+		note += fmt.Sprintf("the longest period is longer; the timeline stops at the cap of %s. ", FormatDuration(configs.Duration(evaluate.TimelineCap)))
 	default:
 		note += "the longest period among the running tasks. "
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 // RequirementJSON is one chain latency requirement under a mapping: the
@@ -29,8 +29,8 @@ type RequirementJSON struct {
 }
 
 // NewRequirementsJSON converts the requirement reports of an analysed
-// mapping (after optimizer.AnalyzeChains).
-func NewRequirementsJSON(r *optimizer.Result) []RequirementJSON {
+// mapping (after evaluate.Evaluator.AnalyzeChains).
+func NewRequirementsJSON(r *evaluate.Analysis) []RequirementJSON {
 	out := make([]RequirementJSON, 0, len(r.RequirementReports))
 	for _, q := range r.RequirementReports {
 		j := RequirementJSON{Chain: q.Chain, Name: q.Name, Metric: q.Metric, Bound: q.Bound, Paradigm: q.Paradigm, LimitNs: ns(q.Limit), Met: q.Met, Reason: q.Why}
@@ -55,7 +55,7 @@ func NewRequirementsJSON(r *optimizer.Result) []RequirementJSON {
 // writeRequirementTable writes one line per chain latency requirement: the
 // latency under synchronous release and Davare's bound, the bound checked,
 // the limit and the verdict with its margin.
-func writeRequirementTable(p *printer, r *optimizer.Result) {
+func writeRequirementTable(p *printer, r *evaluate.Analysis) {
 	if len(r.RequirementReports) == 0 {
 		return
 	}

@@ -100,7 +100,7 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		evaluation := ""
 		if id <= DetailPoints {
 			evaluation = evaluationFile(file)
-			data, err := json.Marshal(NewAnalysisJSON(cfg, file, p.Result))
+			data, err := json.Marshal(NewAnalysisJSON(cfg, file, p.Analysis))
 			if err != nil {
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
@@ -175,7 +176,7 @@ func TestWriteSweepRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := &sw.Runs[0]
-	e, err := optimizer.NewEvaluator(run.Config)
+	e, err := evaluate.NewEvaluator(run.Config)
 	if err != nil {
 		t.Fatal(err)
 	}

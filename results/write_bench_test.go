@@ -15,6 +15,7 @@ import (
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"gopkg.in/yaml.v3"
 )
 
@@ -39,7 +40,7 @@ var scaleRun = sync.OnceValues(func() (*configs.Config, *optimizer.Outcome) {
 		panic(err)
 	}
 	cfg.Search.Algorithm, cfg.Search.MaxEvaluations = configs.AlgorithmNSGA2, 1000
-	e, err := optimizer.NewEvaluator(cfg)
+	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		panic(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/results"
 	"github.com/spf13/cobra"
 )
@@ -54,14 +54,14 @@ entry. Priorities given in the file are used on every core where each task has o
 			if err != nil {
 				return err
 			}
-			e, err := optimizer.NewEvaluator(cfg)
+			e, err := evaluate.NewEvaluator(cfg)
 			if err != nil {
 				return err
 			}
 			for _, n := range e.Notes() {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 			}
-			var a *optimizer.Assignment
+			var a *evaluate.Assignment
 			name := mapping
 			if mapping == "default" {
 				name = "default (the model's own mapping)"
@@ -85,15 +85,11 @@ entry. Priorities given in the file are used on every core where each task has o
 					return err
 				}
 			}
-			r := e.NewResult()
-			if err := e.Evaluate(a, r); err != nil {
+			r := e.NewAnalysis()
+			if err := e.EvaluateForReport(a, r); err != nil {
 				return err
 			}
-			e.AnalyzeChains(r)
-			if err := e.AnalyzeContention(r); err != nil {
-				return err
-			}
-			if err := e.AnalyzeMargins(a, r, optimizer.MarginOptions{}); err != nil {
+			if err := e.AnalyzeMargins(a, r, evaluate.MarginOptions{}); err != nil {
 				return err
 			}
 			if asJSON {
@@ -142,7 +138,7 @@ func ownMappingComplete(s *configs.System) error {
 // (configs.System.OwnMapping; they win over analysis.priorities, as those
 // of a mapping file do), derived elsewhere. Under analysis.priorities:
 // model every task needs the model's priority.
-func ownAssignment(cfg *configs.Config, e *optimizer.Evaluator) (*optimizer.Assignment, error) {
+func ownAssignment(cfg *configs.Config, e *evaluate.Evaluator) (*evaluate.Assignment, error) {
 	if cfg.Analysis.Priorities == configs.PrioritiesModel {
 		return e.DefaultAssignment()
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/spf13/cobra"
 )
 
@@ -51,7 +51,7 @@ in several files is written, every file of it, into the folder -o names.`,
 			if err != nil {
 				return err
 			}
-			e, err := optimizer.NewEvaluator(cfg)
+			e, err := evaluate.NewEvaluator(cfg)
 			if err != nil {
 				return err
 			}
@@ -63,7 +63,7 @@ in several files is written, every file of it, into the folder -o names.`,
 				}
 				return err
 			}
-			r := e.NewResult()
+			r := e.NewAnalysis()
 			if err := e.Evaluate(a, r); err != nil {
 				return err
 			}
@@ -94,7 +94,7 @@ in several files is written, every file of it, into the folder -o names.`,
 
 // amaltheaMapping is what export writes for an evaluated assignment: the
 // mapping and the priorities the analysis used on every core.
-func amaltheaMapping(e *optimizer.Evaluator, a *optimizer.Assignment, r *optimizer.Result) configs.ExportMapping {
+func amaltheaMapping(e *evaluate.Evaluator, a *evaluate.Assignment, r *evaluate.Analysis) configs.ExportMapping {
 	em := configs.ExportMapping{Mapping: e.Mapping(a), Priorities: map[string]int{}}
 	// Under the fifo GPU model a mapping carries no time slices; keep those
 	// the model gives the GPU tasks on the GPU.

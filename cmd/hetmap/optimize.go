@@ -9,6 +9,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/results"
 	"github.com/spf13/cobra"
 )
@@ -65,7 +66,7 @@ proof that no feasible mapping exists).`,
 			if err != nil {
 				return err
 			}
-			e, err := optimizer.NewEvaluator(cfg)
+			e, err := evaluate.NewEvaluator(cfg)
 			if err != nil {
 				return err
 			}
@@ -122,7 +123,7 @@ proof that no feasible mapping exists).`,
 			info := results.RunInfo{Version: version, Started: started, Workers: nWorkers}
 			if len(cfg.Amalthea) > 0 {
 				info.Model = func(p optimizer.Point) (map[string][]byte, error) {
-					return configs.ExportAmalthea(cfg.Amalthea, amaltheaMapping(e, p.Assignment, p.Result))
+					return configs.ExportAmalthea(cfg.Amalthea, amaltheaMapping(e, p.Assignment, p.Analysis))
 				}
 			}
 			writing := newWriteProgress(stderr)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 // Every generated system loads, validates and can be evaluated, at every
@@ -33,7 +33,7 @@ func TestGeneratedSystemsLoad(t *testing.T) {
 			if n := len(cfg.System.Tasks); n != want.Tasks+2*want.GPUTasks {
 				t.Fatalf("%+v: %d tasks", s, n)
 			}
-			if _, err := optimizer.NewEvaluator(cfg); err != nil {
+			if _, err := evaluate.NewEvaluator(cfg); err != nil {
 				t.Fatalf("%+v seed %d: %v", s, seed, err)
 			}
 		}

@@ -49,6 +49,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/results"
 )
@@ -64,7 +65,7 @@ func Load(path string) (*configs.Sweep, error) {
 	}
 	for i := range sw.Runs {
 		run := &sw.Runs[i]
-		e, err := optimizer.NewEvaluator(run.Config)
+		e, err := evaluate.NewEvaluator(run.Config)
 		if err == nil {
 			_, err = optimizer.NewProblem(e, run.Config.Search)
 		}
@@ -78,11 +79,11 @@ func Load(path string) (*configs.Sweep, error) {
 // KernelDefaults returns the launch geometry the analysis uses for a GPU
 // task without a configured one (configs.KernelDefaults).
 func KernelDefaults(cfg *configs.Config, task string) (configs.KernelGeometry, error) {
-	e, err := optimizer.NewEvaluator(cfg)
+	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		return configs.KernelGeometry{}, err
 	}
-	g := e.NewResult().GPUTask(task)
+	g := e.NewAnalysis().GPUTask(task)
 	if g == nil {
 		return configs.KernelGeometry{}, fmt.Errorf("%s is not a GPU task", task)
 	}
@@ -376,7 +377,7 @@ func runOne(ctx context.Context, run *configs.SweepRun, opts Options, evalWorker
 		return nil, err
 	}
 	defer claim.Release()
-	e, err := optimizer.NewEvaluator(run.Config)
+	e, err := evaluate.NewEvaluator(run.Config)
 	if err != nil {
 		return nil, err
 	}

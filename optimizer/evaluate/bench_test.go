@@ -1,0 +1,175 @@
+package evaluate_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
+)
+
+// feasibleWATERS is a schedulable mapping of the built-in WATERS 2019 model
+// under the default analysis (the one in cmd/hetmap/testdata/waters_feasible.yaml).
+func feasibleWATERS() *configs.Mapping {
+	high := configs.GPUHigh
+	return &configs.Mapping{
+		Units: []configs.Placement{
+			{Task: "Planner", Unit: "Core0"},
+			{Task: "Lidar_Grabber", Unit: "Core1"}, {Task: "PRE_SFM_gpu_POST", Unit: "Core1"},
+			{Task: "OS_Overhead", Unit: "Core2"}, {Task: "PRE_Detection_gpu_POST", Unit: "Core2"},
+			{Task: "DASM", Unit: "Core3"}, {Task: "CANbus_polling", Unit: "Core3"}, {Task: "EKF", Unit: "Core3"},
+			{Task: "Lane_detection", Unit: "Core4"},
+			{Task: "Localization", Unit: "Core5"},
+			{Task: "SFM", Unit: "GP10B"}, {Task: "Detection", Unit: "GP10B"},
+		},
+		Offloading:    []configs.OffloadChoice{{Task: "SFM", Mode: configs.Async}, {Task: "Detection", Mode: configs.Async}},
+		GPUPriorities: []configs.GPUPrioritySet{{Task: "SFM", Priority: high}},
+	}
+}
+
+func watersEvaluator(tb testing.TB) *evaluate.Evaluator {
+	tb.Helper()
+	cfg, err := configs.Default()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e, err := evaluate.NewEvaluator(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return e
+}
+
+// BenchmarkEvaluate evaluates a feasible WATERS mapping in steady state (the
+// GPU-side result comes from the cache after the first call).
+func BenchmarkEvaluate(b *testing.B) {
+	e := watersEvaluator(b)
+	a, err := e.FromMapping(feasibleWATERS())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := e.NewAnalysis()
+	if err := e.Evaluate(a, r); err != nil || !r.Schedulable {
+		b.Fatalf("err %v, schedulable %v", err, r.Schedulable)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := e.Evaluate(a, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEvaluateCounts is BenchmarkEvaluate under each contention
+// count, with the cross-core rounds the refined analysis takes.
+func BenchmarkEvaluateCounts(b *testing.B) {
+	for _, count := range []string{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
+		b.Run(count, func(b *testing.B) {
+			cfg, err := configs.Default()
+			if err != nil {
+				b.Fatal(err)
+			}
+			cfg.Analysis.Contention = count
+			e, err := evaluate.NewEvaluator(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			a, err := e.FromMapping(feasibleWATERS())
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := e.NewAnalysis()
+			if err := e.Evaluate(a, r); err != nil || !r.Schedulable {
+				b.Fatalf("err %v, schedulable %v", err, r.Schedulable)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if err := e.Evaluate(a, r); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(r.Rounds), "rounds")
+		})
+	}
+}
+
+// BenchmarkEvaluateDefault evaluates the model's own (infeasible) mapping.
+func BenchmarkEvaluateDefault(b *testing.B) {
+	e := watersEvaluator(b)
+	a, err := e.DefaultAssignment()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := e.NewAnalysis()
+	if err := e.Evaluate(a, r); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := e.Evaluate(a, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkEvaluateRandom evaluates 1000 random WATERS mappings in turn
+// (most are infeasible), as a search sees them; the GPU cache is warm after
+// the first round.
+func BenchmarkEvaluateRandom(b *testing.B) {
+	e := watersEvaluator(b)
+	rng := rand.New(rand.NewPCG(9, 10))
+	as := make([]*evaluate.Assignment, 1000)
+	for i := range as {
+		as[i] = randomAssignment(e, rng)
+	}
+	r := e.NewAnalysis()
+	for _, a := range as {
+		if err := e.Evaluate(a, r); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		if err := e.Evaluate(as[i%len(as)], r); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+// BenchmarkChains measures the end-to-end latencies of the eight WATERS
+// chains on one evaluated (feasible) mapping: the full analysis for
+// reports (every metric, both paradigms, Davare, the worst job chain), and
+// the objective alone, as the search computes it.
+func BenchmarkChains(b *testing.B) {
+	e := watersEvaluator(b)
+	a, err := e.FromMapping(feasibleWATERS())
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := e.NewAnalysis()
+	if err := e.Evaluate(a, r); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("AnalyzeChains", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			e.AnalyzeChains(r)
+		}
+	})
+	b.Run("ChainObjectives", func(b *testing.B) {
+		out := make([]int64, e.NumChains())
+		ok := make([]bool, e.NumChains())
+		e.ChainObjectives(r, out, ok)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			e.ChainObjectives(r, out, ok)
+		}
+	})
+}

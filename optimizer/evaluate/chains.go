@@ -1,0 +1,156 @@
+package evaluate
+
+import (
+	"slices"
+
+	"github.com/hetmap/hetmap/chains"
+	"github.com/hetmap/hetmap/configs"
+)
+
+// Representative returns the task that stands for task k in a chain under
+// the mapping evaluated in r: a GPU task on the GPU is represented by its
+// offloading (PRE) task, whose response includes the GPU's; the PRE task of
+// a merged GPU task by the merged task; every other task by itself.
+func (e *Evaluator) Representative(r *Analysis, k int) int {
+	ti := &e.tasks[k]
+	switch {
+	case ti.kind == kindGPU && r.Tasks[k].Role == OnGPU:
+		return ti.pre
+	case ti.kind == kindOffloading && r.Tasks[k].Role == NotRunning:
+		return e.gpus[ti.gpu].task
+	}
+	return k
+}
+
+// ChainMember returns task k as a chain analysis sees it under the mapping
+// evaluated in r (see Representative): period, offset, best- and
+// worst-case response time, deadline, and Unbounded with the verdict when its
+// response time is not a sound bound.
+//
+// A LET task (configs.Task.LET) that meets its deadline reads at its release
+// and writes exactly at the end of its period: it is a member with
+// BCRT = WCRT = T (and deadline T), which the implicit analysis then treats
+// exactly as LET (package chains, "Model"), so a chain may mix LET and implicit tasks.
+func (e *Evaluator) ChainMember(r *Analysis, k int) chains.Member {
+	var m chains.Member
+	e.chainMember(r, k, &m)
+	return m
+}
+
+// chainMember writes ChainMember(r, k) into *m. It clears *m and sets the
+// fields one by one: in the search's inner loop this is cheaper than
+// returning the struct and appending it, or assigning a composite literal,
+// which the compiler builds in a temporary and copies.
+func (e *Evaluator) chainMember(r *Analysis, k int, m *chains.Member) {
+	rep := e.Representative(r, k)
+	t := &r.Tasks[rep]
+	*m = chains.Member{}
+	m.Name, m.Period, m.Offset, m.Deadline = t.Name, t.T, t.Offset, t.D
+	switch {
+	case !t.Verdict.Bounded():
+		m.Unbounded, m.Why = true, t.Verdict.String()
+	case e.tasks[rep].let && t.R <= t.D:
+		// A LET task reads at its release and writes at the end of its
+		// period (its logical execution time), whatever its response.
+		m.BCRT, m.WCRT, m.Deadline = t.T, t.T, t.T
+	default:
+		m.BCRT, m.WCRT = min(t.BCRT, t.R), t.R
+	}
+}
+
+// NumChains returns the number of chains of the system (System.Chains).
+func (e *Evaluator) NumChains() int { return len(e.chains) }
+
+// ChainMembers writes the members of chain c (System.Chains order) under
+// the mapping evaluated in r into buf[:0] and returns it; with a buffer of
+// sufficient capacity it does not allocate.
+func (e *Evaluator) ChainMembers(r *Analysis, c int, buf []chains.Member) []chains.Member {
+	idx := e.chains[c]
+	buf = slices.Grow(buf[:0], len(idx))[:len(idx)]
+	for i, k := range idx {
+		e.chainMember(r, k, &buf[i])
+	}
+	return buf
+}
+
+// ChainObjective converts the configuration's choice of chain latency to
+// the chains package's objective.
+func ChainObjective(c configs.ChainLatency) chains.Objective {
+	var o chains.Objective
+	if c.Paradigm == "let" {
+		o.Paradigm = chains.LET
+	}
+	switch c.Metric {
+	case "reaction-from-activation":
+		o.Metric = chains.ReactionFromActivation
+	case "data-age":
+		o.Metric = chains.MaxDataAge
+	default:
+		o.Metric = chains.MaxReactionTime
+	}
+	if c.Bound == "davare" {
+		o.Release = chains.AnyOffsets
+	}
+	return o
+}
+
+// ChainResult is the end-to-end latency of one chain under an evaluated
+// mapping: every metric under both paradigms, the Davare bounds, the
+// members as the analysis saw them, and the worst job chain of the
+// configured objective split into its hops.
+type ChainResult struct {
+	Name string
+	// Tasks are the chain's tasks as the system names them; Members are
+	// what stands for them under the mapping (see Representative).
+	Tasks   []string
+	Members []chains.Member
+	// Units[k] is the unit Members[k] runs on.
+	Units    []string
+	Analysis chains.Result
+	// Objective is the configured latency and Value its value (valid when
+	// Status is chains.OK).
+	Objective chains.Objective
+	Value     int64
+	Status    chains.Status
+	// Worst is the worst job chain of the objective (job-level; empty for
+	// the Davare bound or when Status is not OK).
+	Worst chains.Breakdown
+}
+
+// AnalyzeChains computes every chain's latencies for the mapping evaluated
+// in r and stores them in r.Chains. It allocates (it is for reports and
+// the analyze command); the search uses ChainObjectives.
+func (e *Evaluator) AnalyzeChains(r *Analysis) []ChainResult {
+	obj := ChainObjective(e.cfg.Analysis.ChainLatency)
+	opts := chains.Options{Objective: obj}
+	r.Chains = r.Chains[:0]
+	for c, idx := range e.chains {
+		cr := ChainResult{Name: e.cfg.System.Chains[c].Name, Tasks: e.cfg.System.Chains[c].Tasks, Objective: obj}
+		cr.Members = e.ChainMembers(r, c, nil)
+		for _, k := range idx {
+			cr.Units = append(cr.Units, r.Tasks[e.Representative(r, k)].UnitName)
+		}
+		cr.Analysis = chains.Analyze(cr.Members, opts)
+		cr.Value, cr.Status = obj.Value(&cr.Analysis)
+		if cr.Status == chains.OK && obj.Release == chains.AtOffsets {
+			cr.Worst, _ = chains.WorstChain(cr.Members, opts, obj.Paradigm, obj.Metric, make([]chains.Hop, 0, len(cr.Members)))
+		}
+		r.Chains = append(r.Chains, cr)
+	}
+	r.RequirementReports = e.RequirementReports(r)
+	return r.Chains
+}
+
+// ChainObjectives writes the configured latency of every chain for the
+// mapping evaluated in r into out (one entry per chain) and returns, per
+// chain, whether it has a value (a chain with an unschedulable or unbounded
+// member has none). It does not allocate once the evaluator's buffer has
+// grown to the longest chain.
+func (e *Evaluator) ChainObjectives(r *Analysis, out []int64, ok []bool) {
+	opts := chains.Options{Objective: e.chainObjective}
+	for c := range e.chains {
+		e.chainBuf = e.ChainMembers(r, c, e.chainBuf)
+		v, st := e.chainPlans[c].Eval(e.chainBuf, opts)
+		out[c], ok[c] = v, st == chains.OK
+	}
+}

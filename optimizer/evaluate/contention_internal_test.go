@@ -1,0 +1,68 @@
+package evaluate
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hetmap/hetmap/configs"
+)
+
+// The window's accesses and pauses as rta counts them at the fixed point
+// equal the plain recomputation of ContentionDetail (windowAccesses), which
+// the detail uses under the challenge count, for every bounded task of
+// random WATERS mappings under the refined and request counts, with
+// derived and with deadline-monotonic priorities.
+func TestWindowAccessesMatchRTA(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 20))
+	checked := 0
+	for _, count := range []string{configs.ContentionRefined, configs.ContentionRequest} {
+		for _, policy := range []string{configs.PrioritiesOPA, configs.PrioritiesDM} {
+			cfg, err := configs.Default()
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Analysis.Contention, cfg.Analysis.Priorities = count, policy
+			e, err := NewEvaluator(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			specs := e.Tasks()
+			r := e.NewAnalysis()
+			for range 200 {
+				a := e.NewAssignment()
+				for i, s := range specs {
+					switch s.Kind {
+					case PeriodicTask:
+						a.Unit[i] = s.Units[rng.IntN(len(s.Units))]
+					case GPUTask:
+						u := s.Units[rng.IntN(len(s.Units))]
+						a.Unit[i] = u
+						if u == e.GPUUnit() {
+							a.Unit[s.Offloader] = specs[s.Offloader].Units[rng.IntN(len(specs[s.Offloader].Units))]
+						} else {
+							a.Unit[s.Offloader] = NoUnit
+						}
+						a.Async[s.GPU], a.High[s.GPU] = rng.IntN(2) == 0, rng.IntN(2) == 0
+					}
+				}
+				if err := e.Evaluate(a, r); err != nil {
+					t.Fatal(err)
+				}
+				for u := range e.units {
+					for _, i := range e.onCore[u] {
+						tr := &r.Tasks[i]
+						if !tr.Verdict.Bounded() {
+							continue
+						}
+						n, p := e.windowAccesses(r, u, i)
+						if n != tr.WindowAccesses || p != tr.WindowPauses {
+							t.Fatalf("%s, %s: %s: recomputed %d accesses and %d pauses, rta %d and %d", count, policy, tr.Name, n, p, tr.WindowAccesses, tr.WindowPauses)
+						}
+						checked++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d windows compared", checked)
+}

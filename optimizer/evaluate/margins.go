@@ -1,0 +1,320 @@
+package evaluate
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/rta"
+)
+
+// Margins. The first question of an architecture review is how much the
+// software may grow before a mapping breaks. A margin answers it as MAST's
+// slack does (Medina, González Harbour and Drake, "MAST: Modeling and
+// Analysis Suite for Real Time Applications", 2001: the largest uniform
+// scaling of execution times that stays schedulable, found by bisection
+// over the analysis): the largest factor on the execution demand (scale.go:
+// worst-case CPU compute and GPU kernel time; memory lines unchanged) for
+// which every task meets its deadline and every chain latency requirement
+// holds, found by bisection over Evaluate, to 0.1 % and rounded down.
+//
+// The mapping's priority orders are fixed at those it has (given, or
+// derived at factor 1 and then kept): a margin is that of the mapping as
+// it would be deployed, priorities included. Deriving the orders anew at
+// every factor would make the verdict non-monotone in the factor (OPA may
+// pick another order), and the margin then no property of one deployment.
+//
+// Monotonicity. With the orders and the kernel geometries fixed, a larger
+// factor gives every task a larger or equal execution time, and the
+// analyses are sustainable in execution times: the response-time fixed
+// point is non-decreasing in C (Joseph and Pandya), the window contention
+// in the other tasks' response times (memory's package documentation,
+// "Order and monotonicity"), and the GPU bounds
+// in block and copy times (rta/gpu, "Sustainability"). So the set of
+// factors that pass is an interval from 0, and bisection finds its upper
+// end. The claim is checked, not assumed: TestMarginsBisect evaluates
+// random feasible mappings (WATERS and synthetic) at the margin, which must
+// pass, and 0.2 % above it, which must fail; the bisection itself only ever
+// reports a factor it evaluated as passing and one 0.1 % above it that it
+// evaluated as failing.
+
+// MarginStatus says what a Margin found.
+type MarginStatus int
+
+const (
+	// MarginFound: the mapping holds at Factor and fails 0.1 % above it
+	// (Binding says what fails first).
+	MarginFound MarginStatus = iota
+	// MarginAtLeast: the mapping still holds at the largest factor tried,
+	// configs.MaxExecutionScale (nothing it scales binds, e.g. a task that
+	// computes nothing).
+	MarginAtLeast
+	// MarginNone: no factor from 0.001 up makes the mapping hold (what
+	// fails does not scale: memory, copies, a requirement on a chain
+	// without a bound).
+	MarginNone
+)
+
+// Margin is the largest factor a scale of execution demand may take.
+type Margin struct {
+	Status MarginStatus
+	// PerMille is the factor in thousandths, rounded down (1087 is 1.087):
+	// the mapping holds at it (MarginFound, MarginAtLeast); for an
+	// infeasible mapping it is below 1000, the factor at which the mapping
+	// becomes feasible.
+	PerMille int64
+	// Binding says what fails 0.1 % above the factor (MarginFound), or at
+	// the smallest factor (MarginNone): a task that misses its deadline or
+	// a chain latency requirement that is missed.
+	Binding string
+}
+
+// Factor is the margin as a factor (PerMille/1000).
+func (m Margin) Factor() float64 { return float64(m.PerMille) / 1000 }
+
+// String writes the margin for people: "×1.087", "≥ ×1000", "none".
+func (m Margin) String() string {
+	switch m.Status {
+	case MarginAtLeast:
+		return fmt.Sprintf("≥ ×%d", configs.MaxExecutionScale)
+	case MarginNone:
+		return "none"
+	}
+	return fmt.Sprintf("×%d.%03d", m.PerMille/1000, m.PerMille%1000)
+}
+
+// KindMargin is the margin of the tasks on the units of one kind (A57,
+// Denver, the GPU's kind): only their execution demand scaled.
+type KindMargin struct {
+	Kind string
+	Margin
+}
+
+// TaskMargin is the margin of one task, scaled alone, with its slack.
+type TaskMargin struct {
+	Task int
+	Name string
+	Margin
+	// Slack is D − R (ps) where R is a bound (Bounded); negative when the
+	// task misses its deadline.
+	Slack   int64
+	Bounded bool
+}
+
+// Margins are the margins of one mapping: every task's execution demand
+// scaled together (ExecutionScale), per kind of unit, and per task.
+type Margins struct {
+	ExecutionScale Margin
+	Kinds          []KindMargin
+	Tasks          []TaskMargin
+}
+
+// MarginOptions choose what Margins computes; the zero value computes
+// everything.
+type MarginOptions struct {
+	// OnlyExecutionScale skips the margins per kind and per task;
+	// NoTasks skips the margins per task (each costs a bisection, so that
+	// a front of many points of a large system gets the others only).
+	OnlyExecutionScale, NoTasks bool
+	// Workers bisect the margins per kind and per task in parallel
+	// (default: the number of CPUs); the margins do not depend on it.
+	Workers int
+}
+
+// marginScratch is the per-evaluator state of Margins.
+type marginScratch struct {
+	sc *scaler
+	b  *Assignment
+	rb *Analysis
+}
+
+// Margins computes the margins of mapping a, evaluated by this evaluator
+// into r (see the notes above margins.go's types: the priority orders are
+// those r has, kept fixed). It overwrites no part of r.
+func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Margins, error) {
+	m := &Margins{}
+	e.prepareMargins(a, r)
+	holds := r.Schedulable && r.RequirementsMet
+	var err error
+	if m.ExecutionScale, err = e.margin1(scaling{task: -1}, holds); err != nil {
+		return nil, err
+	}
+	if opts.OnlyExecutionScale {
+		return m, nil
+	}
+	kinds := map[string]bool{}
+	for i := range r.Tasks {
+		if u := r.Tasks[i].Unit; r.Tasks[i].Role != NotRunning && u >= 0 {
+			kinds[e.units[u].kind] = true
+		}
+	}
+	var names []string
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	// The kinds' and the tasks' bisections are independent: they run on
+	// opts.Workers goroutines, each with its own evaluator (a margin does
+	// not depend on which one computes it).
+	var jobs []scaling
+	for _, k := range names {
+		jobs = append(jobs, scaling{kind: k, task: -1})
+	}
+	for i := range r.Tasks {
+		if r.Tasks[i].Role != NotRunning && !opts.NoTasks {
+			jobs = append(jobs, scaling{task: i})
+		}
+	}
+	found := make([]Margin, len(jobs))
+	errs := make([]error, len(jobs))
+	newWorker := func() *Evaluator {
+		c := e.Clone()
+		c.prepareMargins(a, r)
+		return c
+	}
+	OnWorkers(opts.Workers, len(jobs), newWorker, nil, func(c *Evaluator, k int) {
+		found[k], errs[k] = c.margin1(jobs[k], holds)
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for k, j := range jobs {
+		if j.task < 0 {
+			m.Kinds = append(m.Kinds, KindMargin{Kind: j.kind, Margin: found[k]})
+			continue
+		}
+		tr := &r.Tasks[j.task]
+		tm := TaskMargin{Task: j.task, Name: tr.Name, Margin: found[k], Bounded: tr.Verdict.Bounded()}
+		if tm.Bounded {
+			tm.Slack = tr.D - tr.R
+		}
+		m.Tasks = append(m.Tasks, tm)
+	}
+	return m, nil
+}
+
+// prepareMargins readies e's margin scratch for mapping a evaluated into
+// r: a scaler of its own and the mapping with r's priorities written out.
+func (e *Evaluator) prepareMargins(a *Assignment, r *Analysis) {
+	ms := &e.margin
+	if ms.sc == nil {
+		ms.sc = newScaler(e)
+		ms.sc.e.SetLimit(rta.LimitDeadline) // a probe needs the verdicts only
+		ms.b, ms.rb = e.NewAssignment(), e.NewAnalysis()
+	}
+	r.WithPriorities(a, ms.b)
+}
+
+// AnalyzeMargins fills r.Margins for mapping a, just evaluated into r by
+// this evaluator (see Margins).
+func (e *Evaluator) AnalyzeMargins(a *Assignment, r *Analysis, opts MarginOptions) error {
+	m, err := e.Margins(a, r, opts)
+	if err != nil {
+		return err
+	}
+	r.Margins = m
+	return nil
+}
+
+// maxPerMille is configs.MaxExecutionScale in thousandths.
+const maxPerMille = configs.MaxExecutionScale * 1000
+
+// margin1 bisects the factor of one scaling, in thousandths; holds is
+// whether the mapping holds at factor 1.
+func (e *Evaluator) margin1(s scaling, holds bool) (Margin, error) {
+	// The factor of the last probe, whose result e.margin.rb holds, and
+	// whether that probe was the full analysis. The bisection's probes try
+	// the relaxed test first (SetRefuteFirst), which gives the same
+	// verdicts; what binds is read from a full analysis.
+	last, lastFull := int64(-1), false
+	probeWith := func(k int64, full bool) (bool, error) {
+		s.ppm, last, lastFull = k*1000, k, full
+		se := e.margin.sc.at(s)
+		se.SetRefuteFirst(!full)
+		if err := se.Evaluate(e.margin.b, e.margin.rb); err != nil {
+			return false, err
+		}
+		return e.margin.rb.Schedulable && e.margin.rb.RequirementsMet, nil
+	}
+	probe := func(k int64) (bool, error) { return probeWith(k, false) }
+	lo, hi := int64(0), int64(0) // lo holds, hi fails
+	if holds {
+		lo, hi = 1000, 0
+		for k := int64(2000); hi == 0; k *= 2 {
+			k = min(k, maxPerMille)
+			ok, err := probe(k)
+			if err != nil {
+				return Margin{}, err
+			}
+			switch {
+			case !ok:
+				hi = k
+			case k == maxPerMille:
+				return Margin{Status: MarginAtLeast, PerMille: maxPerMille}, nil
+			default:
+				lo = k
+			}
+		}
+	} else {
+		ok, err := probe(1)
+		if err != nil {
+			return Margin{}, err
+		}
+		if !ok {
+			if _, err := probeWith(1, true); err != nil {
+				return Margin{}, err
+			}
+			return Margin{Status: MarginNone, Binding: e.binding()}, nil
+		}
+		lo, hi = 1, 1000
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		ok, err := probe(mid)
+		if err != nil {
+			return Margin{}, err
+		}
+		if ok {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	if last != hi || !lastFull { // what binds: the full result at hi
+		if _, err := probeWith(hi, true); err != nil {
+			return Margin{}, err
+		}
+	}
+	return Margin{Status: MarginFound, PerMille: lo, Binding: e.binding()}, nil
+}
+
+// binding says what fails in the last probe (e.margin.rb): the task that
+// misses its deadline by the largest share of it, else the first chain
+// latency requirement missed.
+func (e *Evaluator) binding() string {
+	r := e.margin.rb
+	best, share := -1, -1.0
+	for i := range r.Tasks {
+		tr := &r.Tasks[i]
+		if tr.Role == NotRunning || tr.Verdict == Meets || tr.Verdict == Absent {
+			continue
+		}
+		x := float64(tr.Excess()) / float64(max(tr.D, 1))
+		if !tr.Verdict.Bounded() {
+			x = 1e300
+		}
+		if x > share {
+			best, share = i, x
+		}
+	}
+	if best >= 0 {
+		return fmt.Sprintf("task %s misses its deadline", r.Tasks[best].Name)
+	}
+	for _, q := range r.Requirements {
+		if q.Checked && !q.Met {
+			return fmt.Sprintf("requirement %s on chain %s is missed", q.Name, q.Chain)
+		}
+	}
+	return "the mapping fails"
+}

@@ -1,0 +1,122 @@
+package evaluate
+
+import (
+	"slices"
+
+	"github.com/hetmap/hetmap/chains"
+	"github.com/hetmap/hetmap/memory"
+)
+
+// The read-only view of the compiled model that a search needs, and the
+// settings a search gives its evaluators. None of these methods changes
+// what an evaluation gives.
+
+// UnitSpec describes a processing unit of the model for a search.
+type UnitSpec struct {
+	Name, Kind string
+	GPU        bool // the unit is the GPU (GPUUnit)
+}
+
+// Units describes the processing units, in System.Units order.
+func (e *Evaluator) Units() []UnitSpec {
+	out := make([]UnitSpec, len(e.units))
+	for u, ui := range e.units {
+		out[u] = UnitSpec{Name: ui.name, Kind: ui.kind, GPU: ui.gpu}
+	}
+	return out
+}
+
+// FIFO reports whether the GPU is analysed under the fifo model (stream
+// priorities) rather than the timeslice model (time slices).
+func (e *Evaluator) FIFO() bool { return e.fifo }
+
+// Count returns the contention count the evaluator analyses with: the
+// configured one, or the challenge count where Notes says it could not
+// be combined with the system.
+func (e *Evaluator) Count() memory.Count { return e.count }
+
+// Activated reports whether some task is activated by another task
+// (activation.go), which makes the cores' priority orders interact.
+func (e *Evaluator) Activated() bool { return e.activated }
+
+// ChainTasks returns the task indices of chain c (System.Chains order).
+func (e *Evaluator) ChainTasks(c int) []int { return slices.Clone(e.chains[c]) }
+
+// RequirementChains returns, per chain latency requirement (in the order
+// of Analysis.Requirements), the index of its chain.
+func (e *Evaluator) RequirementChains() []int {
+	out := make([]int, len(e.reqs))
+	for k, q := range e.reqs {
+		out[k] = q.chain
+	}
+	return out
+}
+
+// ChainLatency returns the latency obj of chain c whose members under an
+// evaluated mapping are members (ChainMembers), computed with the
+// evaluator's plan of the chain; it does not allocate once the plan has
+// grown.
+func (e *Evaluator) ChainLatency(c int, members []chains.Member, obj chains.Objective) (int64, chains.Status) {
+	return e.chainPlans[c].Eval(members, chains.Options{Objective: obj})
+}
+
+// OnCore returns the tasks on CPU unit u under the mapping evaluated last,
+// in the order of the evaluator's analysis; the slice is the evaluator's
+// and changes with the next evaluation.
+func (e *Evaluator) OnCore(u int) []int { return e.onCore[u] }
+
+// ComputeTime returns the worst-case compute time of task i on CPU unit u
+// (its execution without memory accesses, in ps, as compiled: for an
+// offloading task its pre- and post-processing, for a GPU task its merged
+// variant), and whether the task can run there.
+func (e *Evaluator) ComputeTime(i, u int) (int64, bool) {
+	if c := e.tasks[i].cpu; u >= 0 && u < len(c) && c[u].ok {
+		return c[u].exec, true
+	}
+	return 0, false
+}
+
+// SetStop sets the function that says that the run this evaluator serves
+// is interrupted (nil: never): PriorityVariants and JointOrders look at it
+// between their analyses and stop, incomplete. A search sets it on its
+// own clones; Clone does not copy it.
+func (e *Evaluator) SetStop(stop func() bool) { e.stop = stop }
+
+// Analyses returns the number of evaluations (complete and partial) this
+// evaluator has made, so that a search can account for what its
+// constructions spent.
+func (e *Evaluator) Analyses() int { return e.analyses }
+
+// Hooks are switches for tests: each makes the evaluator, or the search
+// that uses it, deliberately incomplete or unsound, so that a test can show
+// that it notices. They are all off unless a test sets them; Clone copies
+// them.
+type Hooks struct {
+	// PartialByChallenge makes EvaluatePartial judge a partial mapping by
+	// the challenge count even under the refined ones: an unsound cut
+	// that the exhaustive search's tests must be able to catch.
+	PartialByChallenge bool
+	// NoVariants turns the priority-order variants of the search off.
+	NoVariants bool
+	// JointBroken breaks JointOrders on purpose: each core keeps only its
+	// first order that passes the relaxed test.
+	JointBroken bool
+	// NoDecide turns the exhaustive search's decision of a mapping over
+	// its joint orders off.
+	NoDecide bool
+}
+
+// Hooks returns the evaluator's test hooks.
+func (e *Evaluator) Hooks() Hooks {
+	return Hooks{PartialByChallenge: e.partialByChallenge, NoVariants: e.noVariants, JointBroken: e.jointBroken, NoDecide: e.noDecide}
+}
+
+// SetHooks sets the evaluator's test hooks.
+func (e *Evaluator) SetHooks(h Hooks) {
+	e.testHooks = testHooks{partialByChallenge: h.PartialByChallenge, noVariants: h.NoVariants, jointBroken: h.JointBroken, noDecide: h.NoDecide}
+}
+
+// MaxVariantTasks is the most tasks a core may have for its priority
+// orders to be varied (PriorityVariants, JointOrders); a larger core keeps
+// its derived order only.
+const MaxVariantTasks = maxVariantTasks

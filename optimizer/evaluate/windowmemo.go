@@ -1,0 +1,201 @@
+package evaluate
+
+import (
+	"math/bits"
+
+	"github.com/hetmap/hetmap/memory"
+	"github.com/hetmap/hetmap/rta"
+)
+
+// The windowed memo. In the cross-core rounds of the refined counts a
+// core's analysis depends only on its own tasks (as rta.Tasks, with their
+// explicit order), on its window (memory.Window: every other core's and the
+// copy engine's demands with the bounds they are counted with, and their
+// line latencies) and on the evaluator's limit. A search meets the same
+// core with the same window again and again (offspring share most cores
+// with their parents, and most of their bounds), and one evaluation's
+// rounds analyse a core again after another core's bounds moved by too
+// little to matter to it. The memo keeps, per fingerprint of those inputs,
+// the results, and the Stability of every interferer that the rounds'
+// skipping rule reads (windowChanged). The fingerprint is 128 bits, two
+// independent 64-bit hashes of every input; a collision of both would give
+// a wrong result, at odds of about 2⁻¹²⁸ per pair of distinct inputs.
+// Every core's demands (an interferer of every other core) are
+// fingerprinted once when the rounds start and again only when its bounds
+// move, so a core's key costs its own tasks and one fingerprint per
+// interferer, not every task of the system. TestWindowMemoChangesNothing
+// checks the results against the evaluator with the memo off.
+
+// windowMemoEntries bounds the memo; it starts over when full.
+const windowMemoEntries = 1 << 14
+
+type windowKey [2]uint64
+
+type windowEntry struct {
+	off, n, stabOff, stabN int32
+	decided                bool // rta.Analyzer.Decided after the analysis
+}
+
+type windowMemo struct {
+	// fp holds, per unit, the fingerprint of its demands as an interferer
+	// (its line latency and its demands), and at len(units) the copy
+	// engine's; rounds keeps them current.
+	fp      []windowKey
+	index   map[windowKey]int32
+	entries []windowEntry
+	results []rta.Result
+	stabs   []memory.Stability
+}
+
+func (m *windowMemo) reset() {
+	clear(m.index)
+	m.entries, m.results, m.stabs = m.entries[:0], m.results[:0], m.stabs[:0]
+}
+
+// hasher folds int64 values into two independent 64-bit hashes.
+type hasher struct{ a, b uint64 }
+
+func (h *hasher) add(v int64) {
+	x := uint64(v)
+	h.a = mix(h.a, x)
+	h.b = (bits.RotateLeft64(h.b^x, 29) + 0x632be59bd9b4e019) * 0x9e3779b97f4a7c15
+}
+
+func (h *hasher) addTask(t *rta.Task) {
+	h.add(t.C)
+	h.add(t.T)
+	h.add(t.D)
+	h.add(t.J)
+	h.add(t.B)
+	h.add(t.S)
+	h.add(int64(t.Priority))
+	nb := int64(0)
+	if t.NoBound {
+		nb = 1
+	}
+	h.add(nb)
+	h.add(t.C0)
+	h.add(t.Lines)
+	h.add(t.Access)
+	h.add(t.Suspensions)
+}
+
+func (h *hasher) addInterferer(ic *memory.Interferer) {
+	h.add(ic.Latency)
+	h.add(int64(len(ic.Tasks)))
+	for k := range ic.Tasks {
+		d := &ic.Tasks[k]
+		h.add(d.Period)
+		h.add(d.Response)
+		h.add(d.Lines)
+		h.add(d.Phases)
+		h.add(d.Splits)
+	}
+}
+
+// fingerprintAll fingerprints every unit's demands and the copy engine's
+// (windowMemo.fp); rounds calls it when it starts.
+func (e *Evaluator) fingerprintAll(r *Analysis) {
+	m := &e.wmemo
+	m.fp = m.fp[:0]
+	for range len(e.units) + 1 {
+		m.fp = append(m.fp, windowKey{})
+	}
+	for v := range e.units {
+		if !e.units[v].gpu {
+			e.fingerprintCore(r, v)
+		}
+	}
+	e.fingerprintCopies()
+}
+
+// fingerprintCore fingerprints core v's demands as every window counts
+// them (see buildDemands).
+func (e *Evaluator) fingerprintCore(r *Analysis, v int) {
+	h := hasher{a: 0x51ed27, b: 0x3c6ef372}
+	h.addInterferer(&memory.Interferer{Latency: r.Units[v].LineLatency, Tasks: e.ref.demands[v]})
+	e.wmemo.fp[v] = windowKey{h.a, h.b}
+}
+
+// fingerprintCopies fingerprints the copy engine's demands, as every
+// window counts them.
+func (e *Evaluator) fingerprintCopies() {
+	h := hasher{a: 0xa54ff53a, b: 0x510e527f}
+	for u := range e.units {
+		if !e.units[u].gpu {
+			h.addInterferer(&e.ref.windows[u].CopyEngine)
+			break
+		}
+	}
+	e.wmemo.fp[len(e.units)] = windowKey{h.a, h.b}
+}
+
+// windowKeyOf is the fingerprint of core u's analysis under policy: its
+// tasks (in their explicit order, under rta.Explicit), its window (its
+// parameters and the fingerprints of its interferers), and the limit.
+func (e *Evaluator) windowKeyOf(u int, policy rta.Policy) windowKey {
+	w := &e.ref.windows[u]
+	fp := e.wmemo.fp
+	h := hasher{a: uint64(u) + 1, b: uint64(u)*0x9e3779b97f4a7c15 + 7}
+	h.add(int64(e.maxLimit))
+	h.add(int64(policy))
+	ts := e.coreTasks[u][:len(e.onCore[u])]
+	h.add(int64(len(ts)))
+	for k := range ts {
+		h.addTask(&ts[k])
+	}
+	h.add(w.Core.Baseline)
+	h.add(w.Core.PerCore)
+	h.add(w.Core.CopyEngine)
+	h.add(int64(len(w.Cores)))
+	for _, v := range e.ref.winUnits[u] {
+		h.add(int64(v))
+		h.add(int64(fp[v][0]))
+		h.add(int64(fp[v][1]))
+	}
+	h.add(int64(fp[len(e.units)][0]))
+	h.add(int64(fp[len(e.units)][1]))
+	return windowKey{h.a, h.b}
+}
+
+// analyseMemo is analyseWindowed through the windowed memo (the caller
+// has fingerprinted the interferers: fingerprintAll), for the rounds
+// (rta.Explicit) and the relaxed test (the core's policy); it reports
+// whether the priority search was decided (rta.Analyzer.Decided), which
+// the relaxed test reads.
+func (e *Evaluator) analyseMemo(r *Analysis, u int, policy rta.Policy, out []rta.Result) (decided bool, err error) {
+	if e.noMemo {
+		err := e.analyseWindowed(r, u, policy, out)
+		return e.an.Decided(), err
+	}
+	rs := &e.ref
+	m := &e.wmemo
+	k := e.windowKeyOf(u, policy)
+	stab := rs.stab[u][:len(rs.winUnits[u])+1]
+	if i, ok := m.index[k]; ok {
+		en := &m.entries[i]
+		if int(en.n) == len(out) && int(en.stabN) == len(stab) {
+			copy(out, m.results[en.off:en.off+en.n])
+			copy(stab, m.stabs[en.stabOff:en.stabOff+en.stabN])
+			copy(rs.used[u], rs.resp)
+			copy(rs.usedCE[u], rs.ceResp)
+			rs.valid[u] = true
+			return en.decided, nil
+		}
+	}
+	if err := e.analyseWindowed(r, u, policy, out); err != nil {
+		return false, err
+	}
+	decided = e.an.Decided()
+	if len(m.entries) >= windowMemoEntries {
+		m.reset()
+	}
+	if m.index == nil {
+		m.index = make(map[windowKey]int32)
+	}
+	m.index[k] = int32(len(m.entries))
+	m.entries = append(m.entries, windowEntry{off: int32(len(m.results)), n: int32(len(out)), stabOff: int32(len(m.stabs)), stabN: int32(len(stab)), decided: decided})
+	m.results = append(m.results, out...)
+	m.stabs = append(m.stabs, stab...)
+	return decided, nil
+}

@@ -1,0 +1,198 @@
+package optimizer
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/hetmap/hetmap/optimizer/evaluate"
+)
+
+// feasibleMapping records the mapping just evaluated into w.a and w.r,
+// which meets every deadline (and, when feasible, every chain latency
+// requirement). The first time the worker meets the mapping (up to
+// interchangeable cores), it evaluates the mapping's priority-order
+// variants in its canonical form (canonicalise) and keeps the non-dominated
+// ones that meet every requirement in w.side; the mapping counts as
+// feasible when it or one of its variants does. The canonical form makes
+// what is kept independent of which of the symmetric genomes the worker met
+// first, and so of the number of workers.
+//
+// The variants are charged to an evaluate.Budget of the given allowance;
+// the cost is returned (moo.Evaluation.Cost), for a mapping met before as
+// if its variants were made again (charge).
+func (w *worker) feasibleMapping(feasible bool, allowance int) int {
+	p := w.p
+	p.canonicalise(w.a, w.ca, w.rename, w.next)
+	key := p.hashAssignment(w.ca)
+	if seen, ok := w.feasible[key]; ok {
+		return charge(allowance, seen.cost)
+	}
+	seen := mappingSeen{feasible: feasible, schedulable: true}
+	bud := &evaluate.Budget{Allowance: allowance}
+	defer func() {
+		seen.cost = bud.Cost()
+		w.feasible[key] = seen
+	}()
+	if !p.anyRelevant || p.e.Hooks().NoVariants {
+		return 0
+	}
+	emit := w.keepVariant(&seen)
+	if p.exhaustive && (p.interact || p.margin) {
+		// The cores' orders interact: every joint order that can pass.
+		jr, err := w.e.JointOrders(w.ca, p.search.MaxJointOrders, bud, w.b, w.rb, emit)
+		w.decided[key] = bud.Cost()
+		if err != nil {
+			panic(fmt.Sprintf("optimizer: evaluating a joint priority order: %v", err))
+		}
+		seen.incomplete = !jr.Complete
+		return bud.Cost()
+	}
+	if bud.AnalysesLeft() == 0 {
+		seen.incomplete = true
+		return 0
+	}
+	bud.Analyses++
+	if err := w.e.Evaluate(w.ca, w.rc); err != nil {
+		panic(fmt.Sprintf("optimizer: evaluating a canonical mapping: %v", err))
+	}
+	complete, err := w.e.PriorityVariants(w.ca, w.rc, p.relevant, w.b, w.rb, bud, emit)
+	if err != nil {
+		// The variants are the mapping with explicit priorities: an error
+		// here is a bug, as in Evaluate.
+		panic(fmt.Sprintf("optimizer: evaluating a priority variant: %v", err))
+	}
+	seen.incomplete = !complete
+	return bud.Cost()
+}
+
+// keepVariant returns the visitor of a mapping's priority-order variants
+// (PriorityVariants, JointOrders): it counts each in seen, and keeps the
+// ones that meet every deadline and requirement in w.side with their
+// objectives.
+func (w *worker) keepVariant(seen *mappingSeen) func(*evaluate.Assignment, *evaluate.Analysis) {
+	return func(b *evaluate.Assignment, rb *evaluate.Analysis) {
+		seen.variants++
+		if !rb.Schedulable {
+			return
+		}
+		w.buf = w.p.objectivesOf(w.e, b, rb, w.obj, w.buf)
+		seen.schedulable = seen.schedulable || rb.Schedulable
+		if rb.Schedulable && rb.RequirementsMet {
+			seen.feasible = true
+			w.side.add(w.obj, b)
+		}
+	}
+}
+
+// sidePoint is a priority-order variant of a feasible mapping: its
+// objectives, the mapping (canonical, with the priorities of the varied
+// cores) and a key that orders variants.
+type sidePoint struct {
+	obj []float64
+	a   *evaluate.Assignment
+	key []int64
+}
+
+// sideArchive keeps the variants no other variant dominates; of variants
+// with equal objectives it keeps the one with the smallest key, so that
+// what is kept does not depend on the order of arrival.
+type sideArchive []sidePoint
+
+func (s *sideArchive) add(obj []float64, a *evaluate.Assignment) {
+	key := assignmentKey(a)
+	for k := range *s {
+		q := &(*s)[k]
+		if !weaklyDominates(q.obj, obj) {
+			continue
+		}
+		if slices.Equal(q.obj, obj) && slices.Compare(key, q.key) < 0 {
+			q.a.CopyFrom(a)
+			q.key = key
+		}
+		return
+	}
+	kept := (*s)[:0]
+	for _, q := range *s {
+		if !weaklyDominates(obj, q.obj) {
+			kept = append(kept, q)
+		}
+	}
+	*s = append(kept, sidePoint{obj: slices.Clone(obj), a: a.Clone(), key: key})
+}
+
+// assignmentKey flattens an assignment into a comparable key.
+func assignmentKey(a *evaluate.Assignment) []int64 {
+	var k []int64
+	for _, u := range a.Unit {
+		k = append(k, int64(u))
+	}
+	for g := range a.Async {
+		k = append(k, int64(b2i(a.Async[g])), int64(b2i(a.High[g])), a.Slice[g])
+	}
+	for _, p := range a.Priority {
+		k = append(k, int64(p))
+	}
+	return k
+}
+
+// weaklyDominates reports whether a is at most b in every objective.
+func weaklyDominates(a, b []float64) bool {
+	for i := range a {
+		if a[i] > b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// canonicalise writes into dst the assignment a with the cores of every
+// class of interchangeable cores (Problem.class) renamed in the order in
+// which the tasks, in model order, first use them: the first core used
+// becomes the class's first core, and so on. Mappings that differ only by
+// such a renaming have one canonical form. rename and next are scratch
+// with one entry per unit.
+func (p *Problem) canonicalise(a, dst *evaluate.Assignment, rename, next []int) {
+	dst.CopyFrom(a)
+	for u := range rename {
+		rename[u], next[u] = -1, 0
+	}
+	for i, u := range a.Unit {
+		if u < 0 || u == p.e.GPUUnit() {
+			continue
+		}
+		if rename[u] < 0 {
+			c := p.class[u]
+			rename[u] = p.classCores[c][next[c]]
+			next[c]++
+		}
+		dst.Unit[i] = rename[u]
+	}
+}
+
+// hashAssignment is a 64-bit hash of a mapping (units and the GPU settings
+// of the GPU tasks on the GPU; not the priorities). Applied to canonical
+// forms it counts distinct feasible mappings; a collision, at odds of
+// about n²/2⁶⁵ for n mappings, would undercount by one.
+func (p *Problem) hashAssignment(a *evaluate.Assignment) uint64 {
+	e := p.e
+	h := uint64(0x9e3779b97f4a7c15)
+	for i, u := range a.Unit {
+		h = mixHash(h, uint64(i)<<32|uint64(uint32(u)))
+	}
+	for g, task := range p.gpuTasks {
+		if a.Unit[task] != e.GPUUnit() {
+			continue
+		}
+		h = mixHash(h, uint64(g)<<2|uint64(b2i(a.Async[g]))<<1|uint64(b2i(a.High[g])))
+		h = mixHash(h, uint64(a.Slice[g]))
+	}
+	return h
+}
+
+// mixHash folds v into the hash h (the multiply-xorshift step of
+// splitmix64, as the evaluator's memo hashes its keys).
+func mixHash(h, v uint64) uint64 {
+	h ^= v + 0x9e3779b97f4a7c15 + h<<6 + h>>2
+	h *= 0xbf58476d1ce4e5b9
+	return h ^ h>>31
+}
