@@ -41,6 +41,9 @@ var layer = map[string]int{
 	"internal/layering":    1,
 	"internal/fetchshared": 1,
 	"internal/synth":       2,
+	// Tools for developers.
+	"internal/growth":     2,
+	"internal/growth/fit": 1,
 }
 
 // TestLayers reads every package of the module (its non-test files) and
