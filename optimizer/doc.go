@@ -86,6 +86,34 @@
 // orders; a point that needs other priorities than the derived ones has them
 // in its mapping, where hetmap analyze uses them.
 //
+// Budgets. search.max_evaluations bounds every analysis a search makes: a
+// genome counts one, plus what its priority-order variants or joint orders
+// cost (evaluate.Budget: every evaluation one, the order enumerations one
+// per len(tasks) task-level steps), reported as moo.Evaluation.Cost within
+// the Allowance the run gives it; the initial constructions count what they
+// analyse. NSGA-II gives every genome of a batch of n an allowance of
+// ⌊(remaining − n)/n⌋, never more than an earlier batch's, so a batch
+// cannot exceed the budget, and a mapping first met with some allowance is
+// never met later with more: what the workers keep of it is what the first
+// meeting kept, whichever worker that was, and a genome's cost does not
+// depend on what its worker remembers (charge), so runs with any number of
+// workers stop at the same point with the same front (TestCostBudget in
+// moo, TestCostIndependentOfMemory, TestBudgetAcrossWorkers). The genetic
+// search allows the variants of one mapping at most maxVariantAnalyses
+// (64) analyses. The cap was chosen by measurement on the synthetic system
+// of 60 tasks under the refined count (8 chains), where a feasible
+// mapping's variants, uncapped, cost up to 8! orders per core and 4 096
+// combinations: with the same number of analyses (about 2.6 million), the
+// fronts of searches with the cap (900 generations) dominate 57–66 % of
+// the points of uncapped ones (30 generations), which dominate 4–8 % of
+// theirs; over the same 30 generations a cap of 8 gave fronts of which the
+// cap of 64's dominate 12–25 %. On WATERS every mapping's variants fit
+// within it (the default run's fronts for seeds 1–10 equal the exact
+// front). The exhaustive search, whose front is exact only when every
+// mapping's orders are complete, allows them all unless
+// search.max_evaluations is set, and then says that the front is not
+// exact.
+//
 // Joint priority orders. Under the refined and request counts, and with
 // tasks activated by tasks of other cores, the cores' priority orders
 // interact (evaluate's documentation, "Joint priority orders"), and the

@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
@@ -352,6 +354,45 @@ func TestConstructionsAcrossWorkers(t *testing.T) {
 			} else if got != first {
 				t.Errorf("seed %d: 1 worker gives\n%s%d workers\n%s", seed, first, w, got)
 			}
+		}
+	}
+}
+
+// TestBudgetAcrossWorkers: on a synthetic system of 60 tasks under the
+// refined count, where most feasible mappings have priority-order
+// variants, a genetic search bounded by search.max_evaluations counts the
+// variants' analyses in it (Analyses above Evaluations, never above the
+// bound) and gives the same front and counts with 1, 2 and 4 workers: a
+// genome's cost does not depend on which worker met its mapping first.
+func TestBudgetAcrossWorkers(t *testing.T) {
+	s := synth.Settings{Tasks: 56, GPUTasks: 2, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3, Contention: configs.ContentionRefined}
+	cfg, _, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Search.MaxEvaluations = 1500
+	encode := func(out *optimizer.Outcome) string {
+		var buf bytes.Buffer
+		fmt.Fprintln(&buf, out.Status, out.Evaluations, out.Analyses, out.FeasibleEvaluations, out.FeasibleMappings, out.Variants, out.VariantsIncomplete)
+		for _, p := range out.Front {
+			b, _ := json.Marshal(struct {
+				O []float64
+				M configs.Mapping
+			}{p.Objectives, p.Mapping})
+			buf.Write(b)
+		}
+		return buf.String()
+	}
+	var first string
+	for _, w := range []int{1, 2, 4} {
+		out := watersRun(t, cfg, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Workers: w, NoMargins: true})
+		if out.Analyses > cfg.Search.MaxEvaluations || out.Analyses <= out.Evaluations || out.Variants == 0 {
+			t.Fatalf("%d workers: %d analyses for %d evaluations and %d variants, bound %d", w, out.Analyses, out.Evaluations, out.Variants, cfg.Search.MaxEvaluations)
+		}
+		if got := encode(out); first == "" {
+			first = got
+		} else if got != first {
+			t.Fatalf("1 worker:\n%.400s\n%d workers:\n%.400s", first, w, got)
 		}
 	}
 }

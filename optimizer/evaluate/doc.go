@@ -282,9 +282,42 @@
 // engine's #C; they are cached under that key, so that a search that changes
 // only CPU placements never reruns the block-level analysis. With an Analysis
 // reused between calls, Evaluate does not allocate in steady state (see
-// BenchmarkEvaluate). Under the refined counts an evaluation costs several
-// times one under the challenge count (the rounds analyse every core with
-// its window term; BenchmarkEvaluateCounts), and so does a search.
+// BenchmarkEvaluate). Under the refined counts an evaluation costs more
+// than under the challenge count (the rounds analyse every core with its
+// window term; BenchmarkEvaluateCounts), and three things keep that cost
+// down where a search pays it:
+//
+//   - The windowed memo (windowmemo.go). A core's windowed analysis, in the
+//     rounds and in the relaxed test, depends only on its own tasks, its
+//     window (every other core's and the copy engine's demands with the
+//     bounds they are counted with) and the limit; it is remembered under a
+//     128-bit fingerprint of those inputs, in which every interferer
+//     counts by a fingerprint of its demands computed once when the rounds
+//     start and again only when its bounds move. So a round that moved
+//     nothing a core sees, a restart of the refined pass after a GPU
+//     assumption is withdrawn (refine), and a search's offspring that keep
+//     a core and what surrounds it take that core's results from the memo;
+//     only what changed is analysed again. TestWindowMemoChangesNothing
+//     compares every result with the memo off.
+//   - The relaxed test first (Evaluator.SetRefuteFirst, a search's
+//     evaluators). Most mappings a search meets are infeasible; a mapping
+//     that fails the relaxed test, which counts the other cores' tasks at
+//     bounds no order can lower, fails in every priority order, so it is
+//     decided without the rounds. The test takes the most utilised core
+//     first and stops at the first that fails; the search then ranks the
+//     mapping by that core's excess over its deadlines under the test, a
+//     lower bound of its excess under the full analysis (its violation
+//     measure). A mapping feasible under the challenge count is feasible
+//     under the refined one, and passes the test; one that passes is
+//     analysed in full. TestRefuteFirstKeepsVerdicts checks on random
+//     mappings that the verdicts and a schedulable mapping's response times
+//     are those of the full analysis.
+//   - Budgets (Budget). The priority-order variants and joint orders of a
+//     mapping are charged, in whole analyses of the mapping, against an
+//     allowance: every evaluation they make counts one, and the order
+//     enumerations, which analyse one task at one priority level at a time,
+//     one per len(tasks) such steps. A search counts the charge in
+//     search.max_evaluations (moo.Evaluation.Cost).
 //
 // NewEvaluator compiles that mapping-independent part once into a
 // read-only model; an Evaluator adds to it its own scratch (buffers, the

@@ -20,11 +20,12 @@ import (
 // skipping rule reads (windowChanged). The fingerprint is 128 bits, two
 // independent 64-bit hashes of every input; a collision of both would give
 // a wrong result, at odds of about 2⁻¹²⁸ per pair of distinct inputs.
-// Every core's demands (an interferer of every other core) are
-// fingerprinted once when the rounds start and again only when its bounds
-// move, so a core's key costs its own tasks and one fingerprint per
-// interferer, not every task of the system. TestWindowMemoChangesNothing
-// checks the results against the evaluator with the memo off.
+// Every core's own tasks and its demands (an interferer of every other
+// core) are fingerprinted once when the rounds or the relaxed test start,
+// the demands again only when the core's bounds move, so a core's key costs
+// one fingerprint per unit, not every task of the system.
+// TestWindowMemoChangesNothing checks the results against the evaluator
+// with the memo off.
 
 // windowMemoEntries bounds the memo; it starts over when full.
 const windowMemoEntries = 1 << 14
@@ -40,7 +41,11 @@ type windowMemo struct {
 	// fp holds, per unit, the fingerprint of its demands as an interferer
 	// (its line latency and its demands), and at len(units) the copy
 	// engine's; rounds keeps them current.
-	fp      []windowKey
+	fp []windowKey
+	// own holds, per unit, the fingerprint of its own tasks as rta
+	// analyses them (they do not change while the rounds or the relaxed
+	// test run).
+	own     []windowKey
 	index   map[windowKey]int32
 	entries []windowEntry
 	results []rta.Result
@@ -97,13 +102,21 @@ func (h *hasher) addInterferer(ic *memory.Interferer) {
 // (windowMemo.fp); rounds calls it when it starts.
 func (e *Evaluator) fingerprintAll(r *Analysis) {
 	m := &e.wmemo
-	m.fp = m.fp[:0]
+	m.fp, m.own = m.fp[:0], m.own[:0]
 	for range len(e.units) + 1 {
 		m.fp = append(m.fp, windowKey{})
+		m.own = append(m.own, windowKey{})
 	}
 	for v := range e.units {
 		if !e.units[v].gpu {
 			e.fingerprintCore(r, v)
+			h := hasher{a: 0x9b05688c, b: 0x1f83d9ab}
+			ts := e.coreTasks[v][:len(e.onCore[v])]
+			h.add(int64(len(ts)))
+			for k := range ts {
+				h.addTask(&ts[k])
+			}
+			m.own[v] = windowKey{h.a, h.b}
 		}
 	}
 	e.fingerprintCopies()
@@ -139,11 +152,8 @@ func (e *Evaluator) windowKeyOf(u int, policy rta.Policy) windowKey {
 	h := hasher{a: uint64(u) + 1, b: uint64(u)*0x9e3779b97f4a7c15 + 7}
 	h.add(int64(e.maxLimit))
 	h.add(int64(policy))
-	ts := e.coreTasks[u][:len(e.onCore[u])]
-	h.add(int64(len(ts)))
-	for k := range ts {
-		h.addTask(&ts[k])
-	}
+	h.add(int64(e.wmemo.own[u][0]))
+	h.add(int64(e.wmemo.own[u][1]))
 	h.add(w.Core.Baseline)
 	h.add(w.Core.PerCore)
 	h.add(w.Core.CopyEngine)
