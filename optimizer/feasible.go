@@ -47,6 +47,13 @@ func (w *worker) feasibleMapping(feasible bool, allowance int) int {
 		seen.incomplete = !jr.Complete
 		return bud.Cost()
 	}
+	vary, tooLarge := w.mayVary(w.r)
+	if !vary {
+		// No core the variants would vary (evaluate.Evaluator.
+		// PriorityVariants skips the others): no analysis to make.
+		seen.incomplete = tooLarge
+		return 0
+	}
 	if bud.AnalysesLeft() == 0 {
 		seen.incomplete = true
 		return 0
@@ -63,6 +70,35 @@ func (w *worker) feasibleMapping(feasible bool, allowance int) int {
 	}
 	seen.incomplete = !complete
 	return bud.Cost()
+}
+
+// mayVary reports whether the mapping analysed in r has a core whose
+// priority orders PriorityVariants would vary: a CPU core of derived
+// priorities with 2 to evaluate.MaxVariantTasks tasks, one of them
+// relevant; and whether a core with a relevant task has more tasks than
+// that (its variants are then incomplete).
+func (w *worker) mayVary(r *evaluate.Analysis) (vary, tooLarge bool) {
+	n, rel := w.unitTasks[:0], w.unitRelevant[:0]
+	for range r.Units {
+		n, rel = append(n, 0), append(rel, false)
+	}
+	for i := range r.Tasks {
+		if t := &r.Tasks[i]; t.Role.OnCPU() {
+			n[t.Unit]++
+			rel[t.Unit] = rel[t.Unit] || w.p.relevant[i]
+		}
+	}
+	w.unitTasks, w.unitRelevant = n, rel
+	for u := range r.Units {
+		switch {
+		case r.Units[u].GPU || r.Units[u].Explicit || n[u] < 2 || !rel[u]:
+		case n[u] > evaluate.MaxVariantTasks:
+			tooLarge = true
+		default:
+			vary = true
+		}
+	}
+	return vary, tooLarge
 }
 
 // keepVariant returns the visitor of a mapping's priority-order variants

@@ -365,8 +365,11 @@ type worker struct {
 	undecided int                    // evaluations with a core whose priority search was undecided
 	decided   map[uint64]int         // exhaustive: the mappings decide has seen, by canonical key, with their cost
 	open      map[uint64]string      // exhaustive: the mappings decide left undecided, described
-	rename    []int                  // canonicalise's scratch
-	next      []int
+	// mayVary's scratch: per unit, its tasks and whether one is relevant.
+	unitTasks    []int
+	unitRelevant []bool
+	rename       []int // canonicalise's scratch
+	next         []int
 }
 
 // mappingSeen is what a worker learnt of a mapping that meets every
