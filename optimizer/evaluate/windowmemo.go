@@ -57,13 +57,15 @@ func (m *windowMemo) reset() {
 	m.entries, m.results, m.stabs = m.entries[:0], m.results[:0], m.stabs[:0]
 }
 
-// hasher folds int64 values into two independent 64-bit hashes.
+// hasher folds int64 values into two independent 64-bit hashes, each a
+// multiply-rotate step with its own odd constant (one multiplication per
+// value and lane, the lanes independent so that they run side by side).
 type hasher struct{ a, b uint64 }
 
 func (h *hasher) add(v int64) {
 	x := uint64(v)
-	h.a = mix(h.a, x)
-	h.b = (bits.RotateLeft64(h.b^x, 29) + 0x632be59bd9b4e019) * 0x9e3779b97f4a7c15
+	h.a = bits.RotateLeft64((h.a^x)*0x9e3779b97f4a7c15, 27)
+	h.b = bits.RotateLeft64((h.b+x)*0xc2b2ae3d27d4eb4f, 31) ^ x
 }
 
 func (h *hasher) addTask(t *rta.Task) {
