@@ -185,7 +185,10 @@ func BenchmarkFixedPoint(b *testing.B) {
 // FuzzInterference checks on arbitrary inputs (one interfering core with
 // two tasks and the copy engine with one) that nothing panics, no count
 // is negative, request ≤ refined ≤ challenge, and a Counter agrees with
-// the Window across two window lengths.
+// the Window across two window lengths; and, from a seed drawn from the
+// inputs, that a Counter agrees with refCounter, call for call, on random
+// windows and call sequences (driveCounters, as in
+// TestCounterMatchesReference).
 func FuzzInterference(f *testing.F) {
 	f.Add(int64(20_000), int64(40_000), int64(10_000_000), int64(2_000_000), int64(100), int64(2), int64(5_000_000), int64(1000))
 	f.Add(int64(0), int64(-1), int64(0), int64(-5), int64(-3), int64(0), int64(-1), int64(-1))
@@ -214,6 +217,8 @@ func FuzzInterference(f *testing.F) {
 				}
 			}
 		}
+		seed := base ^ lat<<8 ^ period<<16 ^ resp<<24 ^ lines<<32 ^ phases<<40 ^ tw<<48 ^ n<<56
+		driveCounters(t, rand.New(rand.NewSource(seed)), 2, 30)
 	})
 }
 
