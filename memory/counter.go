@@ -14,16 +14,36 @@ import (
 //
 // η_k(t) = ceil((t + R_k)/T_k) is constant on the interval
 // ((η−1)·T_k − R_k, η·T_k − R_k] of t, and so are A_c(t) and Phases_c(t)
-// on the intersection of the intervals of c's tasks. A Counter keeps, per
-// task, η with its interval and the (T_k, R_k) it was computed for, and
-// per interferer A_c and Phases_c with their interval. A call compares t
-// with each interferer's interval; only where t left it does it
-// recompute the sums, with a division only for a task whose own interval
-// t left by more than one step or whose T_k or R_k changed. The time count
-// floor(Busy_c/baseline) + 2·Phases_c needs a division too, so a call
-// first checks with multiplications whether N_p(t) is the smaller term and
-// divides only when it is not (once per interval). t may move in either
-// direction, so the tasks of a core can be analysed one after the other.
+// on the intersection of the intervals of c's tasks. A Counter keeps per
+// interferer A_c and Phases_c with that interval. A call compares t with
+// each interferer's interval, and only where t left it does it recompute
+// the sums (a refresh). The time count floor(Busy_c/baseline) +
+// 2·Phases_c needs a division too, so a call first checks with
+// multiplications whether N_p(t) is the smaller term and divides only
+// when it is not (once per interval). t may move in either direction, so
+// the tasks of a core can be analysed one after the other.
+//
+// A refresh does not visit every task. The Counter groups an
+// interferer's tasks by period: for the tasks of one period T, η_k(t) =
+// q + a_k + [b_k > c] with q = ceil(t/T), c = q·T − t, a_k = R_k div T
+// and b_k = R_k mod T, so with the group's tasks sorted by b_k and the
+// suffix sums of their lines and of their phases plus splits, the
+// group's share of A_c(t) and Phases_c(t) and the interval on which it
+// holds follow from q and one binary search for c. Each group also keeps
+// its share with that interval and steps q by one period without a
+// division, so a group whose next boundary t did not cross costs two
+// comparisons. A refresh thus costs O(log n) for each of the G periods
+// that several of the interferer's n tasks share, plus, per task whose
+// period no other task of the interferer has, the per-task update: η with
+// its interval and the (T_k, R_k) it was computed for, moved one period
+// at a time without a division where t moved by at most a few periods.
+// The per-task update also serves interferers of fewer than eight tasks
+// (minIndexed), window lengths beyond 2^61 ps, and tasks whose period or
+// response time lies beyond the index's limits (no period, or no bound);
+// so with G ≪ n, as in systems whose tasks share a few periods, a
+// refresh costs in G, not in n. The index of an interferer is built at
+// its first refresh after its tasks changed, in O(n) expected time (a
+// hash table by period) plus the sorts of the groups.
 //
 // Past an interferer's interval its cached sums are lower bounds of the
 // exact ones (every count is non-decreasing in t); when they already show
@@ -31,22 +51,28 @@ import (
 // and the call skips the recomputation.
 //
 // The values are those of Window.Interference for the Window given to
-// Reset (checked by TestCounterMatchesWindow); Overlaps gives the two
-// counts that Interference weighs. Stability tells a caller that iterates
-// across cores by how much the response times of an interferer's tasks may
-// shrink without changing any value the Counter gave since the last Reset
-// (checked by TestCounterSlack and TestCounterMargins). After changing the Window
-// (a new round of response times, another mapping), call Reset again:
-// Reset forgets the interferers' sums but keeps each task's η, which it
-// recomputes only for a task whose T_k or R_k differs, so a round that
-// changes a few response times costs a few divisions. A Counter keeps its
-// buffers, so in steady state neither Reset nor Interference allocates.
-// It must not be used by two goroutines at once.
+// Reset (checked by TestCounterMatchesWindow), and exactly those of the
+// Counter before the period index, Stability and Until included, for
+// every sequence of calls (TestCounterMatchesReference); Overlaps gives
+// the two counts that Interference weighs. Stability tells a caller that
+// iterates across cores by how much the response times of an
+// interferer's tasks may shrink without changing any value the Counter
+// gave since the last Reset (checked by TestCounterSlack and
+// TestCounterMargins). After changing the Window (a new round of
+// response times, another mapping), call Reset again: Reset forgets the
+// interferers' sums, keeps an interferer's period index where none of
+// its demands changed (one comparison per task), and keeps each task's
+// η, which it recomputes only for a task whose T_k or R_k differs. A
+// Counter keeps its buffers, so in steady state neither Reset nor
+// Interference allocates; only a Reset or a refresh that needs larger
+// buffers than before does. It must not be used by two goroutines at
+// once.
 type Counter struct {
 	w     *Window
-	units []unitState // w.Cores, then w.CopyEngine
-	jobs  []jobState  // the tasks of every unit, in order
-	until int64       // the last call's values hold up to this window length
+	units []unitState   // w.Cores, then w.CopyEngine
+	jobs  []jobState    // the tasks of every unit, in order
+	idx   []periodIndex // the units' period indexes, in order
+	until int64         // the last call's values hold up to this window length
 }
 
 // unitState is the cached count of one interferer.
@@ -62,6 +88,9 @@ type unitState struct {
 	// one job of every task, a lower bound at every t > 0 whatever the
 	// response times (η ≥ 1 there).
 	floor bool
+	// idx groups the tasks by period, so that refresh costs a few
+	// operations per distinct period instead of some per task.
+	idx *periodIndex
 	// What the calls since Reset asked (Stability): the least t − lo; whether
 	// every call overlapped all or none of the accesses; and then the least
 	// margins of the time count and of the requests over n, folded in from
@@ -95,6 +124,7 @@ func (c *Counter) Reset(w *Window) {
 			u := &c.units[i]
 			u.lo, u.hi, u.active, u.time = 0, -1, -1, -1
 			u.setFloor()
+			u.idx.check(u.ic.Tasks)
 			u.slack, u.allLines, u.timeMargin, u.reqMargin, u.pending = math.MaxInt64, true, math.MaxInt64, math.MaxInt64, false
 		}
 		return
@@ -105,6 +135,12 @@ func (c *Counter) Reset(w *Window) {
 		c.units = make([]unitState, n)
 	}
 	c.units = c.units[:n]
+	if cap(c.idx) < n {
+		idx := make([]periodIndex, n)
+		copy(idx, c.idx) // their buffers
+		c.idx = idx
+	}
+	c.idx = c.idx[:n]
 	tasks := len(w.CopyEngine.Tasks)
 	for i := range w.Cores {
 		tasks += len(w.Cores[i].Tasks)
@@ -121,8 +157,9 @@ func (c *Counter) Reset(w *Window) {
 		if i < len(w.Cores) {
 			ic = &w.Cores[i]
 		}
+		c.idx[i].invalidate() // another interferer's, or a fresh one: only its buffers are kept
 		c.units[i] = unitState{ic: ic, jobs: c.jobs[first : first+len(ic.Tasks)], lo: 0, hi: -1, active: -1, time: -1,
-			slack: math.MaxInt64, allLines: true, timeMargin: math.MaxInt64, reqMargin: math.MaxInt64}
+			slack: math.MaxInt64, allLines: true, timeMargin: math.MaxInt64, reqMargin: math.MaxInt64, idx: &c.idx[i]}
 		c.units[i].setFloor()
 		first += len(ic.Tasks)
 	}
@@ -352,25 +389,53 @@ func (c *Counter) refined(u *unitState, n, pauses int64) int64 {
 	return min(n, sat.Add(u.time, pauses))
 }
 
-// refresh recomputes the sums of unit u for a window of length t ≥ 0.
+// refresh recomputes the sums of unit u for a window of length t ≥ 0:
+// the grouped tasks' from the period index where it is built, has groups
+// and t is within its range, and every other task's from its cached η.
 func (c *Counter) refresh(u *unitState, t int64) {
 	c.foldMargins(u)
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 	var requests, phases int64
-	for k := range u.jobs {
-		j := &u.jobs[k]
-		d := &u.ic.Tasks[k]
-		if !j.valid || d.Period != j.period || d.Response != j.response {
-			j.valid, j.period, j.response = true, d.Period, d.Response
-			j.jobs, j.lo, j.hi = jobsInterval(d, t)
-		} else if t <= j.lo || t > j.hi {
-			j.move(d, t)
+	if len(u.jobs) >= minIndexed && t <= maxIndexed && u.idx.ready(u.ic.Tasks) && len(u.idx.groups) > 0 {
+		lo, hi, requests, phases = u.idx.sums(t)
+		for _, k := range u.idx.other {
+			j, d := &u.jobs[k], &u.ic.Tasks[k]
+			if !j.holds(d, t) {
+				j.update(d, t)
+			}
+			lo, hi = max(lo, j.lo), min(hi, j.hi)
+			requests = mulAdd(requests, j.jobs, nonneg(d.Lines))
+			phases = mulAdd(phases, j.jobs, sat.Add(nonneg(d.Phases), nonneg(d.Splits)))
 		}
-		lo, hi = max(lo, j.lo), min(hi, j.hi)
-		requests = mulAdd(requests, j.jobs, nonneg(d.Lines))
-		phases = mulAdd(phases, j.jobs, sat.Add(nonneg(d.Phases), nonneg(d.Splits)))
+	} else {
+		for k := range u.jobs {
+			j, d := &u.jobs[k], &u.ic.Tasks[k]
+			if !j.holds(d, t) {
+				j.update(d, t)
+			}
+			lo, hi = max(lo, j.lo), min(hi, j.hi)
+			requests = mulAdd(requests, j.jobs, nonneg(d.Lines))
+			phases = mulAdd(phases, j.jobs, sat.Add(nonneg(d.Phases), nonneg(d.Splits)))
+		}
 	}
 	u.lo, u.hi, u.requests, u.phases, u.time, u.floor = lo, hi, requests, phases, -1, false
+}
+
+// holds reports whether j's η is d's at t: computed for d's T and R, on
+// an interval that contains t.
+func (j *jobState) holds(d *Demand, t int64) bool {
+	return j.valid && d.Period == j.period && d.Response == j.response && t > j.lo && t <= j.hi
+}
+
+// update sets j to d's η at t ≥ 0: by moving its cached η where T and R
+// are unchanged, else with a division.
+func (j *jobState) update(d *Demand, t int64) {
+	if j.valid && d.Period == j.period && d.Response == j.response {
+		j.move(d, t)
+		return
+	}
+	j.valid, j.period, j.response = true, d.Period, d.Response
+	j.jobs, j.lo, j.hi = jobsInterval(d, t)
 }
 
 // move sets j to η = d.Jobs(t) for t ≥ 0 and the interval (lo, hi] of

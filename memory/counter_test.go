@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -186,7 +187,10 @@ func BenchmarkFixedPoint(b *testing.B) {
 // FuzzInterference checks on arbitrary inputs (one interfering core with
 // two tasks and the copy engine with one) that nothing panics, no count
 // is negative, request ≤ refined ≤ challenge, and a Counter agrees with
-// the Window across two window lengths.
+// the Window across two window lengths; and, from a seed drawn from the
+// inputs, that a Counter agrees with refCounter, call for call, on random
+// windows and call sequences (driveCounters, as in
+// TestCounterMatchesReference).
 func FuzzInterference(f *testing.F) {
 	f.Add(int64(20_000), int64(40_000), int64(10_000_000), int64(2_000_000), int64(100), int64(2), int64(5_000_000), int64(1000))
 	f.Add(int64(0), int64(-1), int64(0), int64(-5), int64(-3), int64(0), int64(-1), int64(-1))
@@ -215,6 +219,8 @@ func FuzzInterference(f *testing.F) {
 				}
 			}
 		}
+		seed := base ^ lat<<8 ^ period<<16 ^ resp<<24 ^ lines<<32 ^ phases<<40 ^ tw<<48 ^ n<<56
+		driveCounters(t, rand.New(rand.NewSource(seed)), 2, 30)
 	})
 }
 
@@ -455,4 +461,68 @@ func TestCounterUntil(t *testing.T) {
 		}
 	}
 	t.Logf("%d window lengths checked", held)
+}
+
+// BenchmarkCounterGrowth drives a Counter as a core's analysis does, on a
+// window with one interfering core of 10, 40 or 160 tasks with periods
+// from 5 to 200 ms: either the synthetic systems' automotive periods (5,
+// 10, 20, 40, 50, 100 and 200 ms, shared by many tasks) or as many
+// distinct periods as tasks (the period index's worst case). One op is
+// one analysis of an observed core of 12 tasks under the refined count:
+// a Reset, then per task a fixed-point iteration whose window length
+// rises from the task's start in halving steps (8 ms, 4 ms, … down to
+// 10 µs) and restarts lower for the next task. The interferer's
+// response times alternate between two draws from op to op, as the
+// rounds of a cross-core iteration change them, so every Reset sees
+// changed tasks. The interferer moves few lines per job, so that its
+// count stays below N_p(t) and every call needs its sums.
+func BenchmarkCounterGrowth(b *testing.B) {
+	for _, periods := range []string{"automotive", "distinct"} {
+		for _, tasks := range []int{10, 40, 160} {
+			b.Run(fmt.Sprintf("periods=%s/tasks=%d", periods, tasks), func(b *testing.B) {
+				benchmarkCounterGrowth(b, periods == "distinct", tasks)
+			})
+		}
+	}
+}
+
+func benchmarkCounterGrowth(b *testing.B, distinct bool, tasks int) {
+	rng := rand.New(rand.NewSource(int64(tasks)))
+	auto := []int64{5, 10, 20, 40, 50, 100, 200}
+	w := Window{Core: A57(), Cores: []Interferer{{Latency: 120_000}}}
+	resp := [2][]int64{}
+	for k := range tasks {
+		p := auto[rng.Intn(len(auto))] * ms
+		if distinct {
+			p = 5*ms + int64(k)*195*ms/int64(tasks) + rng.Int63n(100*us)
+		}
+		w.Cores[0].Tasks = append(w.Cores[0].Tasks, Demand{Period: p, Lines: 1 + rng.Int63n(20), Phases: 2, Splits: 1})
+		resp[0] = append(resp[0], p/10+rng.Int63n(p))
+		resp[1] = append(resp[1], p/10+rng.Int63n(p))
+	}
+	// The observed core's tasks start their iterations at rising window
+	// lengths (the sums of the higher-priority tasks' execution times).
+	starts := make([]int64, 12)
+	for i := range starts {
+		starts[i] = int64(i+1) * 3 * ms
+	}
+	var ctr Counter
+	b.ReportAllocs()
+	calls, op := 0, 0
+	for b.Loop() {
+		rs := resp[op%2]
+		for k := range w.Cores[0].Tasks {
+			w.Cores[0].Tasks[k].Response = rs[k]
+		}
+		ctr.Reset(&w)
+		for _, t := range starts {
+			for step := 8 * ms; step >= 10*us; step /= 2 {
+				ctr.Overlaps(t, t/1000, 0, RefinedCount)
+				calls++
+				t += step
+			}
+		}
+		op++
+	}
+	b.ReportMetric(float64(calls)/float64(b.N), "calls/op")
 }

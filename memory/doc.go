@@ -69,7 +69,8 @@
 // overflowing, so they have no error result.
 // Nothing in this package panics. Nothing on the evaluation path
 // allocates: only Footprint.AddLabels's error for an unknown label and a
-// Counter's Reset when its buffers must grow do.
+// Counter whose buffers must grow (at a Reset, or at the first calls
+// that index an interferer larger than any before) do.
 //
 // # Window-aware contention counts
 //
@@ -104,7 +105,12 @@
 // with O_c(t) = 0 for an interferer without lines, and the contention in
 // the window is at most I(t) = K(p)·Σ_{c core} O_c(t) + sGPU(p)·O_CE(t)
 // ([Window.Interference]; [Counter.Interference] computes the same values
-// incrementally). [Overlap] reports which term of the minimum binds.
+// incrementally: per interferer it keeps the sums with the interval of t
+// on which they hold, and recomputes them where t leaves it from the
+// tasks grouped by period, with one binary search per period that
+// several tasks share instead of one step per task, so that a call's
+// cost grows with the number of distinct periods rather than with the
+// number of tasks). [Overlap] reports which term of the minimum binds.
 //
 // Why O_c(t) bounds the overlapping accesses (refined):
 //
