@@ -140,15 +140,14 @@ func (w *walker) Prune(partial []int, depth int) bool {
 		return false
 	}
 	p.partialAssignment(w.a, partial, en.order[:depth])
-	if err := w.e.EvaluatePartial(w.a, w.r); err != nil {
-		return false
-	}
-	// A core whose priority search stopped undecided is not proven
-	// unschedulable: nothing is cut on its account. A missed chain latency
-	// requirement cuts nothing either: the latency depends on the priority
-	// orders, which a completion may choose otherwise (only the deadlines
-	// are decided over every order).
-	return !w.r.Schedulable && w.r.Undecided == 0
+	// A core that fails with its priority search decided cuts the partial
+	// mapping (evaluate.Evaluator.Refutes); one whose search stopped
+	// undecided is not proven unschedulable and cuts nothing on its own. A
+	// missed chain latency requirement cuts nothing either: the latency
+	// depends on the priority orders, which a completion may choose
+	// otherwise (only the deadlines are decided over every order).
+	refuted, err := w.e.Refutes(w.a, w.r)
+	return err == nil && refuted
 }
 
 // partialAssignment writes into a the partial mapping of the genes in

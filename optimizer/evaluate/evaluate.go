@@ -31,18 +31,33 @@ import (
 // full analysis.
 func (e *Evaluator) Evaluate(a *Assignment, r *Analysis) error {
 	if e.refuteFirst && e.count != memory.ChallengeCount && !e.activated && (e.maxLimit == rta.LimitRank || e.maxLimit == rta.LimitDeadline) {
-		e.refuting = true
-		err := e.evaluate(a, r, true)
-		e.refuting = false
-		if err != nil {
+		refuted, err := e.Refutes(a, r)
+		if err != nil || refuted {
 			return err
-		}
-		if !r.Schedulable && r.Undecided == 0 {
-			r.refuted = true
-			return nil
 		}
 	}
 	return e.evaluate(a, r, false)
+}
+
+// Refutes reports whether the partial mapping a (as for EvaluatePartial)
+// has no completion that meets every deadline: some core fails the test
+// of EvaluatePartial with its priority search decided. It analyses the
+// cores the most utilised first and stops at the first that fails, so r
+// then holds the analysis of the cores up to that one only. A core of
+// another that stayed undecided does not keep the failing one from
+// refuting the mapping: what fails in every order of its own core fails in
+// every completion.
+func (e *Evaluator) Refutes(a *Assignment, r *Analysis) (bool, error) {
+	e.refuting = true
+	err := e.evaluate(a, r, true)
+	e.refuting = false
+	if err != nil {
+		return false, err
+	}
+	if !r.Schedulable && r.Undecided == 0 {
+		r.refuted = true // every core analysed (the challenge count's test)
+	}
+	return r.refuted, nil
 }
 
 // SetRefuteFirst turns on the relaxed test before the full analysis of

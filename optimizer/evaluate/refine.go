@@ -578,9 +578,9 @@ func (e *Evaluator) relaxed(a *Assignment, r *Analysis) error {
 			return err
 		}
 		if e.refuting && decided && !allMeet(out) {
-			// Evaluate's relaxed test first: one core that fails refutes
-			// the mapping (the verdicts and the violation are then this
-			// core's).
+			// Refutes: one core that fails refutes the mapping (the
+			// verdicts and the violation are then this core's).
+			r.refuted = true
 			return nil
 		}
 	}
