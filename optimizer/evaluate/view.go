@@ -106,6 +106,18 @@ type Hooks struct {
 	NoDecide bool
 }
 
+// SetPartialByChallenge makes EvaluatePartial and Refutes judge a partial
+// mapping under the challenge count even when the evaluator's count is a
+// refined one: a stricter test than the relaxed one (the challenge count
+// charges every access every other memory user), cheaper, and memoised
+// per core. A partial mapping that passes it passes the relaxed test, so a
+// heuristic that looks for feasible mappings, such as the genetic search's
+// constructions, loses no mapping it accepts; it may reject partial
+// mappings with feasible completions, so a search that must be exact (the
+// exhaustive one) must not use it. It is the hook
+// Hooks.PartialByChallenge.
+func (e *Evaluator) SetPartialByChallenge(on bool) { e.partialByChallenge = on }
+
 // Hooks returns the evaluator's test hooks.
 func (e *Evaluator) Hooks() Hooks {
 	return Hooks{PartialByChallenge: e.partialByChallenge, NoVariants: e.noVariants, JointBroken: e.jointBroken, NoDecide: e.noDecide}
