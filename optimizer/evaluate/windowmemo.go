@@ -68,6 +68,14 @@ func (h *hasher) add(v int64) {
 	h.b = bits.RotateLeft64((h.b+x)*0xc2b2ae3d27d4eb4f, 31) ^ x
 }
 
+// addKey folds a fingerprint in, each lane its own half: every lane of a
+// key then still depends on every input, through its lane of the
+// fingerprint.
+func (h *hasher) addKey(k windowKey) {
+	h.a = bits.RotateLeft64((h.a^k[0])*0x9e3779b97f4a7c15, 27)
+	h.b = bits.RotateLeft64((h.b+k[1])*0xc2b2ae3d27d4eb4f, 31) ^ k[1]
+}
+
 func (h *hasher) addTask(t *rta.Task) {
 	h.add(t.C)
 	h.add(t.T)
@@ -154,19 +162,17 @@ func (e *Evaluator) windowKeyOf(u int, policy rta.Policy) windowKey {
 	h := hasher{a: uint64(u) + 1, b: uint64(u)*0x9e3779b97f4a7c15 + 7}
 	h.add(int64(e.maxLimit))
 	h.add(int64(policy))
-	h.add(int64(e.wmemo.own[u][0]))
-	h.add(int64(e.wmemo.own[u][1]))
+	h.addKey(e.wmemo.own[u])
 	h.add(w.Core.Baseline)
 	h.add(w.Core.PerCore)
 	h.add(w.Core.CopyEngine)
 	h.add(int64(len(w.Cores)))
+	// Which units the interferers are does not matter to the analysis,
+	// only their demands and latencies, in order.
 	for _, v := range e.ref.winUnits[u] {
-		h.add(int64(v))
-		h.add(int64(fp[v][0]))
-		h.add(int64(fp[v][1]))
+		h.addKey(fp[v])
 	}
-	h.add(int64(fp[len(e.units)][0]))
-	h.add(int64(fp[len(e.units)][1]))
+	h.addKey(fp[len(e.units)])
 	return windowKey{h.a, h.b}
 }
 
