@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/hetmap/hetmap/internal/growth/fit"
 )
@@ -22,15 +23,16 @@ import (
 func main() {
 	param := flag.String("param", "tasks", "the name parameter that gives the size")
 	from := flag.Float64("from", 60, "the least size the fit uses")
+	drop := flag.String("drop", "cores", "comma-separated name parameters that vary with the size and do not name a group")
 	flag.Parse()
-	if err := run(os.Stdin, os.Stdout, *param, *from); err != nil {
+	if err := run(os.Stdin, os.Stdout, *param, strings.Split(*drop, ","), *from); err != nil {
 		fmt.Fprintln(os.Stderr, "growth:", err)
 		os.Exit(1)
 	}
 }
 
-func run(in io.Reader, out io.Writer, param string, from float64) error {
-	groups, err := fit.Read(bufio.NewScanner(in), param)
+func run(in io.Reader, out io.Writer, param string, drop []string, from float64) error {
+	groups, err := fit.Read(bufio.NewScanner(in), param, drop...)
 	if err != nil {
 		return err
 	}

@@ -22,9 +22,11 @@ type Group struct {
 }
 
 // Read parses `go test -bench` lines ("BenchmarkX/a=1/tasks=60-2  N  123 ns/op …")
-// and groups them by name without the size parameter param and the
-// GOMAXPROCS suffix, in the order first met.
-func Read(sc *bufio.Scanner, param string) ([]*Group, error) {
+// and groups them by name without the size parameter param, the
+// parameters named in drop (which vary with the size, as the number of
+// cores of a larger system) and the GOMAXPROCS suffix, in the order first
+// met.
+func Read(sc *bufio.Scanner, param string, drop ...string) ([]*Group, error) {
 	var out []*Group
 	byName := map[string]*Group{}
 	for sc.Scan() {
@@ -60,6 +62,9 @@ func Read(sc *bufio.Scanner, param string) ([]*Group, error) {
 					return nil, fmt.Errorf("%q: %s=%q is not a positive number", f[0], param, v)
 				}
 				size = s
+				continue
+			}
+			if k, _, ok := strings.Cut(part, "="); ok && slices.Contains(drop, k) {
 				continue
 			}
 			rest = append(rest, part)
