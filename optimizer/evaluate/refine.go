@@ -347,10 +347,12 @@ func (e *Evaluator) rounds(r *Analysis) error {
 			}
 			if moved {
 				changed = true
-				e.syncCopies(r)
+				copies := e.syncCopies(r)
 				if !e.noMemo {
 					e.fingerprintCore(r, u)
-					e.fingerprintCopies()
+					if copies {
+						e.fingerprintCopies()
+					}
 				}
 			}
 		}
@@ -706,13 +708,15 @@ func (e *Evaluator) syncDemands(r *Analysis) {
 }
 
 // syncCopies writes the bounds of the GPU tasks' copies (copyResponse)
-// into the copy engine's demands.
-func (e *Evaluator) syncCopies(r *Analysis) {
+// into the copy engine's demands, and reports whether one changed.
+func (e *Evaluator) syncCopies(r *Analysis) (changed bool) {
 	rs := &e.ref
 	for k, g := range rs.ceGPU {
 		rs.ceResp[g] = e.copyResponse(r, g)
+		changed = changed || rs.ce[k].Response != rs.ceResp[g]
 		rs.ce[k].Response = rs.ceResp[g]
 	}
+	return changed
 }
 
 // copyResponse bounds the time from the arrival of GPU task g's offloading
