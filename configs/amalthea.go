@@ -515,7 +515,7 @@ func (im *importer) processingUnit(m *xnode, freqs map[string]Frequency) error {
 			}
 		}
 		u.GPU = &g
-		im.warn(where, "threads, shared memory and registers per SM, and the copy engines, are not part of the model: using the TX2 values of gpu-scheduling.md (2048 threads, 64 KiB, 65536 registers per SM; 1 copy engine)")
+		im.warn(where, "threads, shared memory and registers per SM, and the copy engines, are not part of the model: using the TX2 values (Amert et al., RTSS 2017: 2048 threads, 64 KiB, 65536 registers per SM; 1 copy engine)")
 	default:
 		return im.errAt(def, "hwModel/definitions["+defName+"]", "processing-unit type %q is not supported (CPU or GPU)", def.attr("puType"))
 	}

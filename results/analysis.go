@@ -364,7 +364,7 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *eval
 		p.f("contention count: challenge (every access of a core is charged every other memory user, as in C)\n")
 	default:
 		p.f("contention count: %s: R charges the contention of the task's response window, only for the accesses that can overlap\n", r.ContentionCount)
-		p.f("  another core's or the copy engine's memory phases there (contention.md), not C's per-job contention; %s after %d cross-core round(s)\n",
+		p.f("  another core's or the copy engine's memory phases there (docs/contention.md), not C's per-job contention; %s after %d cross-core round(s)\n",
 			convergedWord(r.Converged), r.Rounds)
 		if r.ContentionCount == configs.ContentionRequest {
 			p.f("  request count: at most one access per line request of the other unit; it assumes %s\n", configs.RequestAssumption)

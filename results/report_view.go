@@ -917,7 +917,7 @@ func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup
 func contentionCount(count string) string {
 	switch count {
 	case configs.ContentionRefined:
-		return "refined: a response time charges the contention of its window, only for the accesses that can overlap another core's or the copy engine's memory phases there (contention.md)"
+		return "refined: a response time charges the contention of its window, only for the accesses that can overlap another core's or the copy engine's memory phases there (docs/contention.md)"
 	case configs.ContentionRequest:
 		return "request: as refined, and at most one access per line request of the other unit; this assumes " + configs.RequestAssumption
 	}
