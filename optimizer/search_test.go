@@ -16,56 +16,6 @@ import (
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
-// A problem small enough to enumerate by hand: two identical A57 cores and
-// one Denver core at 2 GHz, no memory accesses (so no contention), three
-// periodic tasks with implicit deadlines and harmonic periods:
-//
-//	task  T      A57 ticks → C (U)     Denver ticks → C (U)
-//	T1    10 ms  8 000 000 → 4 ms (0.4)  4 000 000 → 2 ms (0.2)
-//	T2    10 ms  10 000 000 → 5 ms (0.5) 6 000 000 → 3 ms (0.3)
-//	T3    20 ms  20 000 000 → 10 ms (0.5) 12 000 000 → 6 ms (0.3)
-//
-// With harmonic periods a core is schedulable exactly when its utilisation
-// is at most 1. Objectives: cores used, highest utilisation.
-//
-//   - 1 core: the A57 would carry 1.4; the Denver carries 0.8 → (1, 0.8).
-//   - 2 cores: every task on an A57 has U ≥ 0.4; with T2 or T3 on an A57
-//     the maximum is ≥ 0.5, and with only T1 there (0.4) the Denver carries
-//     T2 + T3 = 0.6; so the best is 0.5, e.g. T1, T3 on the Denver (0.5)
-//     and T2 on an A57 (0.5) → (2, 0.5).
-//   - 3 cores: two tasks on A57s, one at least 0.5 → (3, 0.5), dominated.
-//
-// The front is {(1, 0.8), (2, 0.5)}. There are 3³ = 27 genomes, but the two
-// A57 cores are interchangeable: by Burnside's lemma (27 + 1)/2 = 14
-// distinct mappings (only "all on the Denver" is unchanged by swapping the
-// A57 labels). No partial mapping of at most two tasks exceeds 1, so
-// nothing is pruned before the leaves: the exhaustive search evaluates
-// exactly 14 mappings.
-const handProblem = `
-units:
-  - {name: A0, kind: A57, type: cpu, frequency: 2GHz, read_latency_cycles: 40, write_latency_cycles: 40}
-  - {name: A1, kind: A57, type: cpu, frequency: 2GHz, read_latency_cycles: 40, write_latency_cycles: 40}
-  - {name: D0, kind: Denver, type: cpu, frequency: 2GHz, read_latency_cycles: 16, write_latency_cycles: 16}
-memory:
-  line_size: 64
-  cores:
-    - {kind: A57, baseline: 20ns, per_core: 20ns, copy_engine: 100ns}
-    - {kind: Denver, baseline: 8ns, per_core: 2ns, copy_engine: 20ns}
-  copy_engine: {baseline: 3ns, per_core: 500ps}
-runnables:
-  - {name: r1, ticks: [{kind: A57, lower: 8000000, upper: 8000000}, {kind: Denver, lower: 4000000, upper: 4000000}]}
-  - {name: r2, ticks: [{kind: A57, lower: 10000000, upper: 10000000}, {kind: Denver, lower: 6000000, upper: 6000000}]}
-  - {name: r3, ticks: [{kind: A57, lower: 20000000, upper: 20000000}, {kind: Denver, lower: 12000000, upper: 12000000}]}
-tasks:
-  - {name: T1, period: 10ms, runnables: [r1]}
-  - {name: T2, period: 10ms, runnables: [r2]}
-  - {name: T3, period: 20ms, runnables: [r3]}
-search:
-  objectives: [{kind: cores-used}, {kind: max-utilisation}]
-  population: 10
-  generations: 30
-`
-
 func loadYAML(t testing.TB, y string) *configs.Config {
 	t.Helper()
 	cfg, err := configs.Load(strings.NewReader(y), "test.yaml", ".")
@@ -84,7 +34,7 @@ func objectives(front []optimizer.Point) [][]float64 {
 }
 
 func TestHandProblemEnumerationSymmetryAndGeneticSearchAgree(t *testing.T) {
-	cfg := loadYAML(t, handProblem)
+	cfg := loadYAML(t, synth.HandProblem)
 	e := evaluator(t, cfg)
 	want := [][]float64{{1, 0.8}, {2, 0.5}}
 

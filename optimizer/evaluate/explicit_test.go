@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 )
 
 // TestExplicitEqualsDerived: a mapping whose derived priority orders are
@@ -32,7 +33,7 @@ func TestExplicitEqualsDerived(t *testing.T) {
 		cfg.Analysis.Contention = count
 		cfgs = append(cfgs, cfg)
 		for range 4 {
-			cfgs = append(cfgs, loadYAML(t, randomSmallSystem(rng, count, configs.PrioritiesOPA)))
+			cfgs = append(cfgs, loadYAML(t, synth.SmallYAML(rng, count, configs.PrioritiesOPA)))
 		}
 		for _, cfg := range cfgs {
 			e := evaluator(t, cfg)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
@@ -110,7 +111,7 @@ func TestMarginsBisect(t *testing.T) {
 		systems = 2
 	}
 	for range systems {
-		cfgs = append(cfgs, loadYAML(t, randomSmallSystem(rng, configs.ContentionRefined, configs.PrioritiesOPA)))
+		cfgs = append(cfgs, loadYAML(t, synth.SmallYAML(rng, configs.ContentionRefined, configs.PrioritiesOPA)))
 	}
 	checked, infeasible := 0, 0
 	for n, cfg := range cfgs {
