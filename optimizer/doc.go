@@ -61,8 +61,13 @@
 //     earlier task uses it or it is the class's first unused core. Genes
 //     that do not matter under the others (the offloading task and mode of a
 //     GPU task merged onto a core) take one value. The GPU genes come first
-//     and then the CPU tasks, heaviest first; a partial mapping is cut as
-//     soon as evaluate.Evaluator.EvaluatePartial finds it unschedulable (see
+//     and then the CPU tasks, heaviest first. A value that would leave a
+//     core above its capacity before any contention the placements to come
+//     can add is not offered (walker.Values, loads: Σ DemandBound/T > 1 on
+//     the core, or on another core whose line latency the placement raises
+//     under the challenge count), since every analysis finds such a core
+//     unschedulable; a partial mapping is cut as soon as
+//     evaluate.Evaluator.Refutes finds it unschedulable (see
 //     "Why the cut is sound"; under the refined counts, "The exhaustive
 //     search's cut under the refined counts" below). The workers share the
 //     enumeration tree out, each with its own walker (an evaluate.Evaluator

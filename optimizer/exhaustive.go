@@ -51,7 +51,8 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 		NewWalker: func() moo.Walker {
 			e := p.e.Clone()
 			e.SetLimit(rta.LimitDeadline) // a cut needs only the verdicts
-			return &walker{en: en, e: e, a: e.NewAssignment(), r: e.NewAnalysis(), used: make([]bool, len(p.units))}
+			return &walker{en: en, e: e, a: e.NewAssignment(), r: e.NewAnalysis(), used: make([]bool, len(p.units)),
+				moves: make([]bool, len(p.units)), load: make([]float64, len(p.units)), loadMore: make([]float64, len(p.units))}
 		},
 	}
 }
@@ -73,6 +74,107 @@ type walker struct {
 	a    *evaluate.Assignment
 	r    *evaluate.Analysis
 	used []bool
+	// The loads of the partial mapping (loads).
+	moves          []bool
+	copies         bool
+	moving         int
+	load, loadMore []float64
+}
+
+// overload is the margin above 1 from which Values takes a core's compute
+// utilisation for more than it can carry: far above the rounding of the
+// sums, so that a core at exactly 1 is never cut.
+const overload = 1e-9
+
+// loads sets, for the partial mapping of the genes of order[:depth], the
+// units that run a task moving DRAM lines (w.moves), whether a GPU task on
+// the GPU copies lines, and per CPU unit v the least utilisation its tasks
+// have in every completion (w.load: Σ DemandBound/T with the other units
+// that move lines so far) and the same with one unit more moving lines
+// (w.loadMore).
+func (w *walker) loads(partial []int, depth int) {
+	en, p := w.en, w.en.p
+	clear(w.moves)
+	clear(w.load)
+	clear(w.loadMore)
+	w.copies = false
+	for _, prev := range en.order[:depth] {
+		pg := p.genes[prev]
+		if pg.kind != geneUnit || !en.relevant(partial, prev) {
+			continue
+		}
+		u := pg.values[partial[prev]]
+		if u == p.e.GPUUnit() {
+			if p.tasks[pg.task].Kind == evaluate.GPUTask && p.e.CopiesLines(p.tasks[pg.task].GPU) {
+				w.copies = true
+			}
+			continue
+		}
+		if p.e.MovesLines(pg.task, u) {
+			w.moves[u] = true
+		}
+	}
+	moving := 0
+	for _, m := range w.moves {
+		if m {
+			moving++
+		}
+	}
+	for _, prev := range en.order[:depth] {
+		pg := p.genes[prev]
+		if pg.kind != geneUnit || !en.relevant(partial, prev) {
+			continue
+		}
+		u := pg.values[partial[prev]]
+		if u == p.e.GPUUnit() {
+			continue
+		}
+		others := moving
+		if w.moves[u] {
+			others--
+		}
+		w.load[u] += p.demandLoad(pg.task, u, others, w.copies)
+		w.loadMore[u] += p.demandLoad(pg.task, u, others+1, w.copies)
+	}
+	w.moving = moving
+}
+
+// overloads reports whether placing task i on unit u, after loads, leaves
+// some CPU core above its capacity in every completion: u itself with the
+// task added, or, when the task makes u move lines for the first time,
+// another core whose tasks' line latency that raises.
+func (w *walker) overloads(i, u int) bool {
+	p := w.en.p
+	if u == p.e.GPUUnit() {
+		return false
+	}
+	others := w.moving
+	if w.moves[u] {
+		others--
+	}
+	if w.load[u]+p.demandLoad(i, u, others, w.copies) > 1+overload {
+		return true
+	}
+	if w.moves[u] || !p.e.MovesLines(i, u) {
+		return false
+	}
+	for v := range w.loadMore {
+		if v != u && w.loadMore[v] > 1+overload {
+			return true
+		}
+	}
+	return false
+}
+
+// demandLoad is task i's least utilisation on CPU unit u with others
+// other units moving lines (evaluate.Evaluator.DemandBound over its
+// period).
+func (p *Problem) demandLoad(i, u, others int, copies bool) float64 {
+	c, ok := p.e.DemandBound(i, u, others, copies)
+	if !ok || p.tasks[i].Period <= 0 {
+		return 0
+	}
+	return float64(c) / float64(p.tasks[i].Period)
 }
 
 // relevant reports whether gene gi matters given the GPU genes of partial:
@@ -112,7 +214,15 @@ func (w *walker) Values(partial []int, depth int, dst []int) []int {
 			used[pg.values[partial[prev]]] = true
 		}
 	}
+	w.loads(partial, depth)
 	for k, u := range g.values {
+		if w.overloads(g.task, u) {
+			// A core would carry more than its capacity before any
+			// contention the placements to come can add: every analysis
+			// finds it unschedulable, so neither this mapping nor any
+			// completion is feasible (loads).
+			continue
+		}
 		if u == p.e.GPUUnit() || used[u] {
 			dst = append(dst, k)
 			continue

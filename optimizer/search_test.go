@@ -33,6 +33,13 @@ func objectives(front []optimizer.Point) [][]float64 {
 	return out
 }
 
+// TestHandProblemEnumerationSymmetryAndGeneticSearchAgree: the exhaustive
+// search of synth.HandProblem evaluates its 14 distinct mappings (27
+// genomes up to the interchangeable A57 cores) but one: every task on one
+// A57 core (U = 0.4 + 0.5 + 0.5 = 1.4), which the enumeration leaves out
+// because the core's demand without contention already exceeds its
+// capacity; nothing is cut before the leaves, and the genetic search
+// finds the same front.
 func TestHandProblemEnumerationSymmetryAndGeneticSearchAgree(t *testing.T) {
 	cfg := loadYAML(t, synth.HandProblem)
 	e := evaluator(t, cfg)
@@ -45,8 +52,8 @@ func TestHandProblemEnumerationSymmetryAndGeneticSearchAgree(t *testing.T) {
 	if got := objectives(ex.Front); !reflect.DeepEqual(got, want) || ex.Status != moo.Exhausted {
 		t.Errorf("exhaustive front %v (%s), want %v", got, ex.Status, want)
 	}
-	if ex.Evaluations != 14 || ex.Pruned != 0 {
-		t.Errorf("exhaustive evaluated %d mappings and pruned %d, want 14 distinct mappings and no cut", ex.Evaluations, ex.Pruned)
+	if ex.Evaluations != 13 || ex.Pruned != 0 {
+		t.Errorf("exhaustive evaluated %d mappings and pruned %d, want 13 distinct mappings (the 14th overloads its core) and no cut", ex.Evaluations, ex.Pruned)
 	}
 	// D0 carries T1 and T3 in the 2-core point: 2 ms/10 ms + 6 ms/20 ms = 0.5.
 	if u := ex.Front[1].Analysis.Units[2].Utilisation; u != 0.5 && ex.Front[1].Analysis.Units[0].Utilisation != 0.5 {
@@ -295,9 +302,10 @@ func TestConstructionsAcrossWorkers(t *testing.T) {
 			}
 			// The constructions stop at half the budget, a genome's last
 			// slice descent (never cut short) perhaps beyond it, and the
-			// genetic search takes the rest.
-			if out.ConstructionEvaluations < 2000 || out.ConstructionEvaluations >= 4000 || out.Evaluations != 4000 {
-				t.Errorf("seed %d, %d workers: %d evaluations of which %d by the constructions, want 4000 of which 2000 to 3999", seed, w, out.Evaluations, out.ConstructionEvaluations)
+			// genetic search takes the rest, its priority-order variants
+			// included (Analyses).
+			if out.ConstructionEvaluations < 2000 || out.ConstructionEvaluations >= 4000 || out.Analyses != 4000 {
+				t.Errorf("seed %d, %d workers: %d analyses of which %d by the constructions, want 4000 of which 2000 to 3999", seed, w, out.Analyses, out.ConstructionEvaluations)
 			}
 			if got := encode(out); w == 1 {
 				first = got

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/hetmap/hetmap/chains"
+	"github.com/hetmap/hetmap/internal/sat"
 	"github.com/hetmap/hetmap/memory"
 )
 
@@ -74,6 +75,54 @@ func (e *Evaluator) ComputeTime(i, u int) (int64, bool) {
 		return c[u].exec, true
 	}
 	return 0, false
+}
+
+// DemandBound returns a lower bound of the worst-case execution demand per
+// job that every analysis charges task i on CPU unit u, in any mapping in
+// which at least others other CPU units run a task that moves a DRAM line
+// (MovesLines) and, with copies, a GPU task on the GPU copies lines
+// (CopiesLines); and whether the task can run there. It is the task's
+// worst-case compute plus its lines (those of every role: without the
+// runnables that only asynchronous offloading adds) at the least line
+// latency the count charges them: under the challenge count, with others
+// interfering cores (or analysis.interfering_cores) and the copy engine as
+// given (or analysis.copy_engine_active), since more memory users only
+// raise it; under the refined and request counts, which charge contention
+// by windows, the uncontended latency (their C⁰ without a GPU wait).
+func (e *Evaluator) DemandBound(i, u, others int, copies bool) (int64, bool) {
+	c := e.tasks[i].cpu
+	if u < 0 || u >= len(c) || !c[u].ok || e.units[u].gpu {
+		return 0, false
+	}
+	lat := memory.LineLatency(e.units[u].mem, 0, false)
+	if e.count == memory.ChallengeCount {
+		if e.fixedC >= 0 {
+			others = e.fixedC
+		}
+		switch e.fixedCE {
+		case 0:
+			copies = false
+		case 1:
+			copies = true
+		}
+		lat = memory.LineLatency(e.units[u].mem, others, copies)
+	}
+	return sat.Add(c[u].exec, sat.Mul(c[u].lines, lat)), true
+}
+
+// MovesLines reports whether task i moves a DRAM line on CPU unit u in
+// every role (its own runnables, without those only asynchronous
+// offloading adds).
+func (e *Evaluator) MovesLines(i, u int) bool {
+	c := e.tasks[i].cpu
+	return u >= 0 && u < len(c) && c[u].ok && !e.units[u].gpu && c[u].lines > 0
+}
+
+// CopiesLines reports whether GPU task g, on the GPU, copies lines (its
+// copy engine is then active).
+func (e *Evaluator) CopiesLines(g int) bool {
+	gi := &e.gpus[g]
+	return gi.copyInLines+gi.copyOutLines > 0
 }
 
 // SetStop sets the function that says that the run this evaluator serves
