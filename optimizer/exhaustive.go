@@ -74,6 +74,9 @@ type walker struct {
 	a    *evaluate.Assignment
 	r    *evaluate.Analysis
 	used []bool
+	// noLoadCut: Values offers overloading placements too (the genetic
+	// search's constructions, whose random descents are tuned without it).
+	noLoadCut bool
 	// The loads of the partial mapping (loads).
 	moves          []bool
 	copies         bool
@@ -214,9 +217,11 @@ func (w *walker) Values(partial []int, depth int, dst []int) []int {
 			used[pg.values[partial[prev]]] = true
 		}
 	}
-	w.loads(partial, depth)
+	if !w.noLoadCut {
+		w.loads(partial, depth)
+	}
 	for k, u := range g.values {
-		if w.overloads(g.task, u) {
+		if !w.noLoadCut && w.overloads(g.task, u) {
 			// A core would carry more than its capacity before any
 			// contention the placements to come can add: every analysis
 			// finds it unschedulable, so neither this mapping nor any
