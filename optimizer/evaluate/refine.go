@@ -56,6 +56,14 @@ type refineScratch struct {
 	used, usedCE [][]int64
 	stab         [][]memory.Stability
 	valid        []bool
+	// moves[v] counts the times core v's bounds moved in the rounds, and
+	// copyMoves the copy engine's; seen[u] and seenCopies[u] hold them at
+	// core u's last analysis, so that windowChanged passes over the
+	// interferers that have not moved since (an exact shortcut: their
+	// bounds are those the analysis used).
+	moves, seenCopies []uint64
+	copyMoves         uint64
+	seen              [][]uint64
 	// start keeps the unconditional start of refineOnce while it tries the
 	// start that assumes every deadline met.
 	start []int64
@@ -92,6 +100,10 @@ func (rs *refineScratch) init(e *Evaluator) {
 		rs.used[u], rs.usedCE[u], rs.stab[u] = make([]int64, n), make([]int64, len(e.gpus)), make([]memory.Stability, units+1)
 	}
 	rs.valid = make([]bool, units)
+	rs.moves, rs.seenCopies, rs.seen = make([]uint64, units), make([]uint64, units), make([][]uint64, units)
+	for u := range rs.seen {
+		rs.seen[u] = make([]uint64, units)
+	}
 }
 
 // coreContention is rta's contention term of one core: memory's
@@ -324,6 +336,13 @@ func (e *Evaluator) rounds(r *Analysis) error {
 	if !e.noMemo {
 		e.fingerprintAll(r)
 	}
+	// The bounds may have been set anew since any analysis recorded: count
+	// a move of every unit, so that windowChanged's shortcut only serves
+	// analyses of these rounds.
+	for v := range rs.moves {
+		rs.moves[v]++
+	}
+	rs.copyMoves++
 	r.Rounds, r.Converged = 0, false
 	for round := 1; round <= MaxRounds; round++ {
 		r.Rounds = round
@@ -347,7 +366,11 @@ func (e *Evaluator) rounds(r *Analysis) error {
 			}
 			if moved {
 				changed = true
+				rs.moves[u]++
 				copies := e.syncCopies(r)
+				if copies {
+					rs.copyMoves++
+				}
 				if !e.noMemo {
 					e.fingerprintCore(r, u)
 					if copies {
@@ -479,7 +502,19 @@ func (e *Evaluator) analyseWindowed(r *Analysis, u int, policy rta.Policy, out [
 		rs.stab[u][k] = c.ctr.Stability(k)
 	}
 	rs.valid[u] = true
+	rs.sawWindow(u)
 	return nil
+}
+
+// windowShortcut turns windowChanged's shortcut on (a test turns it off to
+// compare).
+var windowShortcut = true
+
+// sawWindow records, for core u just analysed, how often every unit's
+// bounds had moved (windowChanged).
+func (rs *refineScratch) sawWindow(u int) {
+	copy(rs.seen[u], rs.moves)
+	rs.seenCopies[u] = rs.copyMoves
 }
 
 // windowChanged reports whether the bounds that core u's window counts
@@ -491,6 +526,9 @@ func (e *Evaluator) windowChanged(u int) bool {
 	w := &rs.windows[u]
 	used := rs.used[u]
 	for k, v := range rs.winUnits[u] {
+		if rs.seen[u][v] == rs.moves[v] && windowShortcut {
+			continue // not moved since: nothing shrank
+		}
 		var sh shrinkage
 		for j, i := range e.onCore[v] {
 			sh.add(&w.Cores[k].Tasks[j], used[i]-rs.resp[i])
@@ -498,6 +536,9 @@ func (e *Evaluator) windowChanged(u int) bool {
 		if sh.matters(&rs.stab[u][k], w.Cores[k].Latency, w.Core.Baseline, e.count) {
 			return true
 		}
+	}
+	if rs.seenCopies[u] == rs.copyMoves && windowShortcut {
+		return false
 	}
 	var sh shrinkage
 	for j, g := range rs.ceGPU {

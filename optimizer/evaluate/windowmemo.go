@@ -198,6 +198,7 @@ func (e *Evaluator) analyseMemo(r *Analysis, u int, policy rta.Policy, out []rta
 			copy(rs.used[u], rs.resp)
 			copy(rs.usedCE[u], rs.ceResp)
 			rs.valid[u] = true
+			rs.sawWindow(u)
 			return en.decided, nil
 		}
 	}

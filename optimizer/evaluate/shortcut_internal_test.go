@@ -1,0 +1,79 @@
+package evaluate
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
+)
+
+// TestWindowShortcutChangesNothing: windowChanged's shortcut (an
+// interferer whose bounds have not moved since a core's analysis is not
+// looked at) gives the same analyses, task by task, as looking at every
+// interferer, on random mappings of WATERS and of small synthetic systems
+// under the refined and request counts.
+func TestWindowShortcutChangesNothing(t *testing.T) {
+	var cfgs []*configs.Config
+	for _, count := range []string{configs.ContentionRefined, configs.ContentionRequest} {
+		cfg, err := configs.Default()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Analysis.Contention = count
+		cfgs = append(cfgs, cfg)
+		rng := rand.New(rand.NewPCG(41, 42))
+		for range 6 {
+			cfg, err := configs.Load(strings.NewReader(synth.SmallYAML(rng, count, configs.PrioritiesOPA)), "small.yaml", ".")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfgs = append(cfgs, cfg)
+		}
+	}
+	defer func() { windowShortcut = true }()
+	compared := 0
+	for c, cfg := range cfgs {
+		e, err := NewEvaluator(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(43, uint64(c)))
+		for range 80 {
+			a := e.NewAssignment()
+			for i, s := range e.Tasks() {
+				switch s.Kind {
+				case PeriodicTask:
+					a.Unit[i] = s.Units[rng.IntN(len(s.Units))]
+				case GPUTask:
+					u := s.Units[rng.IntN(len(s.Units))]
+					a.Unit[i] = u
+					if u == e.GPUUnit() {
+						pre := e.Tasks()[s.Offloader]
+						a.Unit[s.Offloader] = pre.Units[rng.IntN(len(pre.Units))]
+					} else {
+						a.Unit[s.Offloader] = NoUnit
+					}
+					a.Async[s.GPU] = rng.IntN(2) == 0
+				}
+			}
+			var res [2]*Analysis
+			for k, on := range []bool{true, false} {
+				windowShortcut = on
+				res[k] = e.NewAnalysis()
+				if err := e.Evaluate(a, res[k]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !reflect.DeepEqual(res[0].Tasks, res[1].Tasks) || res[0].Rounds != res[1].Rounds || res[0].Schedulable != res[1].Schedulable {
+				t.Fatalf("config %d, mapping %v: the shortcut changes the analysis", c, e.Mapping(a))
+			}
+			compared++
+		}
+	}
+	if compared == 0 {
+		t.Fatal("nothing compared")
+	}
+}
