@@ -151,8 +151,11 @@
 // or a GPU response that is no bound stay withdrawn when tasks are added,
 // since misses only persist. Offloading tasks not placed yet are absent and
 // assumed to meet their deadlines, which the completion then checks. A
-// partial mapping that fails only because a core's priority search stopped
-// undecided is not cut. So a cut partial mapping has no schedulable
+// partial mapping is cut when a core fails with its priority search decided
+// (evaluate.Evaluator.Refutes): what fails in every order of that core
+// fails in every completion, whatever another core's search left
+// undecided; one that fails only where a search stopped undecided is not
+// cut. So a cut partial mapping has no schedulable
 // completion; TestExhaustiveEqualsBruteForce checks the whole claim, cut,
 // symmetry, derived priorities and order variants, against a brute-force
 // enumeration of every genome under every priority order on 150 small random
@@ -179,8 +182,10 @@
 // this test (its cores' orders pass with sound bounds, which are at least
 // these lower bounds, and the term is non-decreasing in them), and adding a
 // task only adds demand to the test (a task above, accesses, an interferer's
-// jobs, #C, GPU work). A partial mapping whose priority search stopped
-// undecided is not cut. TestExhaustiveMatchesBruteForceRefined compares the
+// jobs, #C, GPU work). The test takes the cores the most utilised first and
+// stops at the first that fails with its priority search decided
+// (evaluate.Evaluator.Refutes); a partial mapping that fails only where a
+// search stopped undecided is not cut. TestExhaustiveMatchesBruteForceRefined compares the
 // exhaustive front with brute force over every genome on random small
 // systems under both counts and both kinds of priorities, and checks that a
 // deliberately unsound cut (judging partial mappings by the challenge count)
