@@ -247,7 +247,10 @@ func (e *Evaluator) analyseCores(a *Assignment, r *Analysis, partial bool) error
 			e.coreTasksOf(a, r, u, explicit)
 			continue
 		}
-		if err := e.core(a, r, u); err != nil {
+		e.deferVerdicts = refined && !partial
+		err := e.core(a, r, u)
+		e.deferVerdicts = false
+		if err != nil {
 			return err
 		}
 	}
@@ -470,7 +473,7 @@ func (e *Evaluator) core(a *Assignment, r *Analysis, u int) error {
 	}
 	ts := e.coreTasksOf(a, r, u, explicit)
 	if memo && refined && e.recall(key, hash, r, u, ids, out) {
-		return e.verdicts(a, r, u, ids, explicit, out)
+		return e.challengeVerdicts(a, r, u, ids, explicit, out)
 	}
 	e.an.Limit, e.an.Contention = e.maxLimit, nil
 	if _, err := e.an.Analyze(policy, ts, out); err != nil {
@@ -479,6 +482,16 @@ func (e *Evaluator) core(a *Assignment, r *Analysis, u int) error {
 	r.Units[u].Undecided = !e.an.Decided()
 	if memo {
 		e.remember(key, hash, r, u, ids, out)
+	}
+	return e.challengeVerdicts(a, r, u, ids, explicit, out)
+}
+
+// challengeVerdicts writes core u's challenge-pass results out into r,
+// except where the refined pass follows (e.deferVerdicts): it starts from
+// out (saveChallenge) and writes every core's verdicts itself.
+func (e *Evaluator) challengeVerdicts(a *Assignment, r *Analysis, u int, ids []int, explicit bool, out []rta.Result) error {
+	if e.deferVerdicts {
+		return nil
 	}
 	return e.verdicts(a, r, u, ids, explicit, out)
 }

@@ -157,7 +157,10 @@ func (e *Evaluator) refine(a *Assignment, r *Analysis) error {
 			if e.units[u].gpu || !e.waitsForUnbounded(r, u) {
 				continue
 			}
-			if err := e.core(a, r, u); err != nil {
+			e.deferVerdicts = true
+			err := e.core(a, r, u)
+			e.deferVerdicts = false
+			if err != nil {
 				return err
 			}
 			e.saveChallenge(r, u)
@@ -165,12 +168,14 @@ func (e *Evaluator) refine(a *Assignment, r *Analysis) error {
 	}
 }
 
-// saveChallenge keeps core u's challenge-pass results.
+// saveChallenge keeps core u's challenge-pass results, which core has
+// just left in e.coreOut[u] (without writing them into r: the refined pass
+// writes every verdict).
 func (e *Evaluator) saveChallenge(r *Analysis, u int) {
 	rs := &e.ref
-	for _, i := range e.onCore[u] {
-		tr := &r.Tasks[i]
-		rs.chR[i], rs.chSt[i], rs.chRank[i] = tr.R, tr.Status, tr.Rank
+	out := e.coreOut[u]
+	for k, i := range e.onCore[u] {
+		rs.chR[i], rs.chSt[i], rs.chRank[i] = out[k].R, out[k].Status, out[k].Rank
 	}
 	rs.chUndecided[u] = r.Units[u].Undecided
 }
