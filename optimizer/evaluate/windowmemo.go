@@ -20,10 +20,11 @@ import (
 // skipping rule reads (windowChanged). The fingerprint is 128 bits, two
 // independent 64-bit hashes of every input; a collision of both would give
 // a wrong result, at odds of about 2⁻¹²⁸ per pair of distinct inputs.
-// Every core's own tasks and its demands (an interferer of every other
-// core) are fingerprinted once when the rounds or the relaxed test start,
-// the demands again only when the core's bounds move, so a core's key costs
-// one fingerprint per unit, not every task of the system.
+// Every core's demands (an interferer of every other core) are
+// fingerprinted once when the rounds or the relaxed test start, and again
+// only when the core's bounds move; its own tasks when a key first needs
+// them. So a core's key costs one fingerprint per unit, not every task of
+// the system.
 // TestWindowMemoChangesNothing checks the results against the evaluator
 // with the memo off.
 
@@ -46,6 +47,7 @@ type windowMemo struct {
 	// analyses them (they do not change while the rounds or the relaxed
 	// test run).
 	own     []windowKey
+	ownSet  []bool // own[u] is computed (ownKey computes it when first asked)
 	index   map[windowKey]int32
 	entries []windowEntry
 	results []rta.Result
@@ -113,24 +115,37 @@ func (h *hasher) addInterferer(ic *memory.Interferer) {
 // (windowMemo.fp); rounds calls it when it starts.
 func (e *Evaluator) fingerprintAll(r *Analysis) {
 	m := &e.wmemo
-	m.fp, m.own = m.fp[:0], m.own[:0]
+	m.fp, m.own, m.ownSet = m.fp[:0], m.own[:0], m.ownSet[:0]
 	for range len(e.units) + 1 {
 		m.fp = append(m.fp, windowKey{})
 		m.own = append(m.own, windowKey{})
+		m.ownSet = append(m.ownSet, false)
 	}
 	for v := range e.units {
 		if !e.units[v].gpu {
 			e.fingerprintCore(r, v)
-			h := hasher{a: 0x9b05688c, b: 0x1f83d9ab}
-			ts := e.coreTasks[v][:len(e.onCore[v])]
-			h.add(int64(len(ts)))
-			for k := range ts {
-				h.addTask(&ts[k])
-			}
-			m.own[v] = windowKey{h.a, h.b}
 		}
 	}
 	e.fingerprintCopies()
+}
+
+// ownKey returns the fingerprint of core u's own tasks, as rta analyses
+// them, computing it the first time it is asked after fingerprintAll (the
+// tasks do not change while the rounds or the relaxed test run, and the
+// relaxed test, which stops at the first core that fails, seldom asks for
+// every core's).
+func (e *Evaluator) ownKey(u int) windowKey {
+	m := &e.wmemo
+	if !m.ownSet[u] {
+		h := hasher{a: 0x9b05688c, b: 0x1f83d9ab}
+		ts := e.coreTasks[u][:len(e.onCore[u])]
+		h.add(int64(len(ts)))
+		for k := range ts {
+			h.addTask(&ts[k])
+		}
+		m.own[u], m.ownSet[u] = windowKey{h.a, h.b}, true
+	}
+	return m.own[u]
 }
 
 // fingerprintCore fingerprints core v's demands as every window counts
@@ -163,7 +178,7 @@ func (e *Evaluator) windowKeyOf(u int, policy rta.Policy) windowKey {
 	h := hasher{a: uint64(u) + 1, b: uint64(u)*0x9e3779b97f4a7c15 + 7}
 	h.add(int64(e.maxLimit))
 	h.add(int64(policy))
-	h.addKey(e.wmemo.own[u])
+	h.addKey(e.ownKey(u))
 	h.add(w.Core.Baseline)
 	h.add(w.Core.PerCore)
 	h.add(w.Core.CopyEngine)
