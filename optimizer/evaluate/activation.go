@@ -123,7 +123,7 @@ func (e *Evaluator) activations(a *Assignment, r *Analysis) error {
 				}
 			}
 			if dirty {
-				if err := e.core(a, r, u); err != nil {
+				if err := e.core(a, r, u, true); err != nil {
 					return err
 				}
 				changed = true

@@ -36,7 +36,7 @@ func (e *Evaluator) Evaluate(a *Assignment, r *Analysis) error {
 			return err
 		}
 	}
-	return e.evaluate(a, r, false)
+	return e.evaluate(a, r, false, false)
 }
 
 // Refutes reports whether the partial mapping a (as for EvaluatePartial)
@@ -48,10 +48,7 @@ func (e *Evaluator) Evaluate(a *Assignment, r *Analysis) error {
 // refuting the mapping: what fails in every order of its own core fails in
 // every completion.
 func (e *Evaluator) Refutes(a *Assignment, r *Analysis) (bool, error) {
-	e.refuting = true
-	err := e.evaluate(a, r, true)
-	e.refuting = false
-	if err != nil {
+	if err := e.evaluate(a, r, true, true); err != nil {
 		return false, err
 	}
 	if !r.Schedulable && r.Undecided == 0 {
@@ -79,11 +76,12 @@ func (r *Analysis) Refuted() bool { return r.refuted }
 // that is not schedulable has no schedulable completion; the exhaustive
 // search prunes on that.
 func (e *Evaluator) EvaluatePartial(a *Assignment, r *Analysis) error {
-	return e.evaluate(a, r, true)
+	return e.evaluate(a, r, true, false)
 }
 
-// evaluate is Evaluate, or with partial EvaluatePartial.
-func (e *Evaluator) evaluate(a *Assignment, r *Analysis, partial bool) error {
+// evaluate is Evaluate, or with partial EvaluatePartial, and with refute
+// too the test of Refutes, which stops at the first core that fails.
+func (e *Evaluator) evaluate(a *Assignment, r *Analysis, partial, refute bool) error {
 	if err := e.check(a, partial); err != nil {
 		return err
 	}
@@ -102,7 +100,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Analysis, partial bool) error {
 	if err := e.gpuSide(a, r, nCE, ceLat); err != nil {
 		return err
 	}
-	if err := e.analyseCores(a, r, partial); err != nil {
+	if err := e.analyseCores(a, r, partial, refute); err != nil {
 		return err
 	}
 	e.settleVerdicts(r)
@@ -228,7 +226,7 @@ func (e *Evaluator) countContention(r *Analysis, bGPU bool) (int, int64) {
 // partial mapping, the relaxed test); under the challenge count the
 // activation jitters and the withdrawal of the bounds that rest on a
 // missed assumption, until neither changes anything.
-func (e *Evaluator) analyseCores(a *Assignment, r *Analysis, partial bool) error {
+func (e *Evaluator) analyseCores(a *Assignment, r *Analysis, partial, refute bool) error {
 	// 4. Every core: under the challenge's count, which is also where the
 	// refined counts start (refine.go); a partial mapping under the refined
 	// counts only needs its cores' tasks for the relaxed test.
@@ -247,10 +245,9 @@ func (e *Evaluator) analyseCores(a *Assignment, r *Analysis, partial bool) error
 			e.coreTasksOf(a, r, u, explicit)
 			continue
 		}
-		e.deferVerdicts = refined && !partial
-		err := e.core(a, r, u)
-		e.deferVerdicts = false
-		if err != nil {
+		// Under the refined counts the refined pass starts from the
+		// challenge pass's results (saveChallenge) and writes every verdict.
+		if err := e.core(a, r, u, !refined); err != nil {
 			return err
 		}
 	}
@@ -259,7 +256,7 @@ func (e *Evaluator) analyseCores(a *Assignment, r *Analysis, partial bool) error
 		if err := e.activations(a, r); err != nil {
 			return err
 		}
-		if err := e.relaxed(a, r); err != nil {
+		if err := e.relaxed(a, r, refute); err != nil {
 			return err
 		}
 	case refined:
@@ -451,8 +448,10 @@ func (e *Evaluator) analyseGPU(a *Assignment, r *Analysis, ceLat int64) (int32, 
 }
 
 // core analyses the tasks of CPU unit u under the challenge's contention
-// count (for the refined counts, the start of the refined analysis).
-func (e *Evaluator) core(a *Assignment, r *Analysis, u int) error {
+// count (for the refined counts, the start of the refined analysis, which
+// asks for no verdicts: its results stay in e.coreOut[u], for
+// saveChallenge, and the refined pass writes every verdict).
+func (e *Evaluator) core(a *Assignment, r *Analysis, u int, verdicts bool) error {
 	ids := e.onCore[u]
 	explicit, policy, err := e.corePolicy(a, r, u)
 	if err != nil {
@@ -473,7 +472,10 @@ func (e *Evaluator) core(a *Assignment, r *Analysis, u int) error {
 	}
 	ts := e.coreTasksOf(a, r, u, explicit)
 	if memo && refined && e.recall(key, hash, r, u, ids, out) {
-		return e.challengeVerdicts(a, r, u, ids, explicit, out)
+		if !verdicts {
+			return nil
+		}
+		return e.verdicts(a, r, u, ids, explicit, out)
 	}
 	e.an.Limit, e.an.Contention = e.maxLimit, nil
 	if _, err := e.an.Analyze(policy, ts, out); err != nil {
@@ -483,14 +485,7 @@ func (e *Evaluator) core(a *Assignment, r *Analysis, u int) error {
 	if memo {
 		e.remember(key, hash, r, u, ids, out)
 	}
-	return e.challengeVerdicts(a, r, u, ids, explicit, out)
-}
-
-// challengeVerdicts writes core u's challenge-pass results out into r,
-// except where the refined pass follows (e.deferVerdicts): it starts from
-// out (saveChallenge) and writes every core's verdicts itself.
-func (e *Evaluator) challengeVerdicts(a *Assignment, r *Analysis, u int, ids []int, explicit bool, out []rta.Result) error {
-	if e.deferVerdicts {
+	if !verdicts {
 		return nil
 	}
 	return e.verdicts(a, r, u, ids, explicit, out)

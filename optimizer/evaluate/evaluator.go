@@ -191,12 +191,6 @@ type scratch struct {
 	memoTasks []taskMemo
 	// wmemo remembers the cores' windowed analyses (see windowmemo.go).
 	wmemo windowMemo
-	// refuting: the evaluation in progress is Evaluate's relaxed test
-	// first, which stops at the first core that fails.
-	refuting bool
-	// deferVerdicts: core leaves its challenge-pass results in coreOut
-	// only, for the refined pass (challengeVerdicts).
-	deferVerdicts bool
 
 	// per evaluation
 	onCore    [][]int        // per unit: task indices

@@ -157,10 +157,7 @@ func (e *Evaluator) refine(a *Assignment, r *Analysis) error {
 			if e.units[u].gpu || !e.waitsForUnbounded(r, u) {
 				continue
 			}
-			e.deferVerdicts = true
-			err := e.core(a, r, u)
-			e.deferVerdicts = false
-			if err != nil {
+			if err := e.core(a, r, u, false); err != nil {
 				return err
 			}
 			e.saveChallenge(r, u)
@@ -592,8 +589,9 @@ func (s *shrinkage) matters(st *memory.Stability, latency, baseline int64, count
 // may or may not place). Adding a task only adds
 // demand, and a complete mapping's sound bounds are at least these, so a
 // partial mapping that fails this test has no completion that passes the
-// refined analysis (see the package documentation).
-func (e *Evaluator) relaxed(a *Assignment, r *Analysis) error {
+// refined analysis (see the package documentation). With refute it stops at
+// the first core that fails with its priority search decided (Refutes).
+func (e *Evaluator) relaxed(a *Assignment, r *Analysis, refute bool) error {
 	rs := &e.ref
 	e.buildDemands(r)
 	for u := range e.units {
@@ -610,7 +608,7 @@ func (e *Evaluator) relaxed(a *Assignment, r *Analysis) error {
 	if !e.noMemo {
 		e.fingerprintAll(r)
 	}
-	order := e.relaxedOrder(r)
+	order := e.relaxedOrder(r, refute)
 	for _, u := range order {
 		ids := e.onCore[u]
 		if e.units[u].gpu || len(ids) == 0 {
@@ -625,7 +623,7 @@ func (e *Evaluator) relaxed(a *Assignment, r *Analysis) error {
 		if err := e.verdicts(a, r, u, ids, r.Units[u].Explicit, out); err != nil {
 			return err
 		}
-		if e.refuting && decided && !allMeet(out) {
+		if refute && decided && !allMeet(out) {
 			// Refutes: one core that fails refutes the mapping (the
 			// verdicts and the violation are then this core's).
 			r.refuted = true
@@ -639,12 +637,12 @@ func (e *Evaluator) relaxed(a *Assignment, r *Analysis) error {
 // in their order, or, when the test refutes (stopping at the first core
 // that fails), the most utilised first (ties by unit), the likeliest to
 // fail.
-func (e *Evaluator) relaxedOrder(r *Analysis) []int {
+func (e *Evaluator) relaxedOrder(r *Analysis, refute bool) []int {
 	o := e.ref.order[:0]
 	for u := range e.units {
 		o = append(o, u)
 	}
-	if e.refuting {
+	if refute {
 		slices.SortStableFunc(o, func(a, b int) int { return cmp.Compare(r.Units[b].Utilisation, r.Units[a].Utilisation) })
 	}
 	e.ref.order = o
