@@ -90,13 +90,14 @@ type walker struct {
 const overload = 1e-9
 
 // loads sets, for the partial mapping of the genes of order[:depth], the
-// units that run a task moving DRAM lines (w.moves), whether a GPU task on
-// the GPU copies lines, and per CPU unit v the least utilisation its tasks
-// have in every completion (w.load: Σ DemandBound/T with the other units
-// that move lines so far) and the same with one unit more moving lines
-// (w.loadMore).
+// units in use (w.used), and unless w.noLoadCut the units that run a task
+// moving DRAM lines (w.moves), whether a GPU task on the GPU copies lines,
+// and per CPU unit v the least utilisation its tasks have in every
+// completion (w.load: Σ DemandBound/T with the other units that move lines
+// so far) and the same with one unit more moving lines (w.loadMore).
 func (w *walker) loads(partial []int, depth int) {
 	en, p := w.en, w.en.p
+	clear(w.used)
 	clear(w.moves)
 	clear(w.load)
 	clear(w.loadMore)
@@ -107,6 +108,10 @@ func (w *walker) loads(partial []int, depth int) {
 			continue
 		}
 		u := pg.values[partial[prev]]
+		w.used[u] = true
+		if w.noLoadCut {
+			continue
+		}
 		if u == p.e.GPUUnit() {
 			if p.tasks[pg.task].Kind == evaluate.GPUTask && p.e.CopiesLines(p.tasks[pg.task].GPU) {
 				w.copies = true
@@ -116,6 +121,9 @@ func (w *walker) loads(partial []int, depth int) {
 		if p.e.MovesLines(pg.task, u) {
 			w.moves[u] = true
 		}
+	}
+	if w.noLoadCut {
+		return
 	}
 	moving := 0
 	for _, m := range w.moves {
@@ -208,18 +216,8 @@ func (w *walker) Values(partial []int, depth int, dst []int) []int {
 		}
 		return dst
 	}
+	w.loads(partial, depth)
 	used := w.used
-	for u := range used {
-		used[u] = false
-	}
-	for _, prev := range en.order[:depth] {
-		if pg := p.genes[prev]; pg.kind == geneUnit && en.relevant(partial, prev) {
-			used[pg.values[partial[prev]]] = true
-		}
-	}
-	if !w.noLoadCut {
-		w.loads(partial, depth)
-	}
 	for k, u := range g.values {
 		if !w.noLoadCut && w.overloads(g.task, u) {
 			// A core would carry more than its capacity before any
