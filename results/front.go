@@ -48,6 +48,10 @@ type Manifest struct {
 	// ConstructionEvaluations: the part of Evaluations the initial
 	// constructions of the genetic search spent.
 	ConstructionEvaluations int `json:"construction_evaluations,omitempty"`
+	// Analyses: what search.max_evaluations bounds, Evaluations plus the
+	// analyses of the priority-order variants and their enumeration
+	// (optimizer.Outcome.Analyses); absent in folders written before.
+	Analyses int `json:"analyses,omitempty"`
 	// PriorityVariants: the priority orders other than the derived ones
 	// evaluated for feasible mappings (the front is over mappings and
 	// orders).
@@ -891,6 +895,9 @@ func StatusText(m *Manifest) string {
 	case "generationlimit":
 		return fmt.Sprintf("complete: %d generations, the limit (search.generations)", m.Generations)
 	case "evaluationlimit":
+		if m.Analyses > m.Evaluations {
+			return fmt.Sprintf("complete: %d analyses, the limit (search.max_evaluations): %d evaluations and the priority-order variants of the feasible mappings", m.Analyses, m.Evaluations)
+		}
 		return fmt.Sprintf("complete: %d evaluations, the limit (search.max_evaluations)", m.Evaluations)
 	case "converged":
 		return "complete: the front stopped changing"

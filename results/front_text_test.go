@@ -220,4 +220,10 @@ func TestStatusInWords(t *testing.T) {
 			t.Errorf("old name %s reads %q", tt.status, StatusText(&old))
 		}
 	}
+	// The budget bounds analyses: a run stopped by it names them, not the
+	// evaluations alone (3 200 of the 5 000 here were variants).
+	m := Manifest{Status: statusToken(moo.EvaluationLimit), Evaluations: 1800, Analyses: 5000}
+	if got, want := StatusText(&m), "complete: 5000 analyses, the limit (search.max_evaluations): 1800 evaluations and the priority-order variants of the feasible mappings"; got != want {
+		t.Errorf("words %q, want %q", got, want)
+	}
 }

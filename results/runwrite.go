@@ -154,7 +154,7 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		Status: statusToken(out.Status), Feasible: out.Feasible, FrontSize: len(out.Front), Evaluations: out.Evaluations,
 		Pruned: out.Pruned, Generations: out.Generations, WallTimeMs: float64(out.Wall.Microseconds()) / 1000,
 		FeasibleMappings: out.FeasibleMappings, PriorityVariants: out.Variants, Proof: NewProofJSON(out.Proof, out.Feasible),
-		ConstructionEvaluations: out.ConstructionEvaluations, AlgorithmChoice: out.AlgorithmChoice,
+		ConstructionEvaluations: out.ConstructionEvaluations, Analyses: out.Analyses, AlgorithmChoice: out.AlgorithmChoice,
 		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: ResultsFormat}
 	if err := writeJSON(filepath.Join(dir, "manifest.json"), m); err != nil {
 		return err
