@@ -233,8 +233,8 @@ func (e *Evaluator) analyseCores(a *Assignment, r *Analysis, partial, refute boo
 	refined := e.count != memory.ChallengeCount && !(partial && e.partialByChallenge)
 	r.Rounds, r.Converged = 0, true
 	e.initJitter(r)
-	for u := range e.units {
-		if e.units[u].gpu || len(e.onCore[u]) == 0 {
+	for _, u := range e.cores {
+		if len(e.onCore[u]) == 0 {
 			continue
 		}
 		if refined && partial {
@@ -465,18 +465,17 @@ func (e *Evaluator) core(a *Assignment, r *Analysis, u int, verdicts bool) error
 	}
 	out := e.coreOut[u][:len(ids)]
 	refined := e.count != memory.ChallengeCount
-	// The refined analysis needs the core's tasks even when the memo has
-	// the challenge's result.
 	if memo && !refined && e.recall(key, hash, r, u, ids, out) {
 		return e.verdicts(a, r, u, ids, explicit, out)
 	}
-	ts := e.coreTasksOf(a, r, u, explicit)
+	// Under the refined counts the memo has the core's tasks too.
 	if memo && refined && e.recall(key, hash, r, u, ids, out) {
 		if !verdicts {
 			return nil
 		}
 		return e.verdicts(a, r, u, ids, explicit, out)
 	}
+	ts := e.coreTasksOf(a, r, u, explicit)
 	e.an.Limit, e.an.Contention = e.maxLimit, nil
 	if _, err := e.an.Analyze(policy, ts, out); err != nil {
 		return fmt.Errorf("%s: %w", e.units[u].name, err)
@@ -523,6 +522,7 @@ func (e *Evaluator) coreTasksOf(a *Assignment, r *Analysis, u int, explicit bool
 	base := memory.LineLatency(ui.mem, 0, false)
 	ids := e.onCore[u]
 	ts := e.coreTasks[u]
+	e.wmemo.preSet[u] = false // the challenge memo's fingerprint is not these tasks'
 	if cap(ts) < len(ids) {
 		ts = make([]rta.Task, len(ids))
 	}

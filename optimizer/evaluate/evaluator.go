@@ -137,7 +137,8 @@ type Evaluator struct {
 type compiled struct {
 	cfg     *configs.Config
 	units   []unitInfo
-	gpuUnit int // index of the GPU unit, -1 if none
+	gpuUnit int   // index of the GPU unit, -1 if none
+	cores   []int // the indices of the CPU units, in order
 	tasks   []taskInfo
 	gpus    []gpuInfo
 	ce      memory.CopyEngineParams
@@ -189,6 +190,7 @@ type scratch struct {
 	memo      map[uint64]int32 // key hash → index into memoCores
 	memoCores []coreMemo
 	memoTasks []taskMemo
+	memoRTA   []rta.Task // per memoTasks entry, the task as rta analyses it (refined counts)
 	// wmemo remembers the cores' windowed analyses (see windowmemo.go).
 	wmemo windowMemo
 
@@ -320,6 +322,9 @@ func (e *Evaluator) compileUnits(s *configs.System) error {
 	}
 	for i, u := range s.Units {
 		ui := unitInfo{name: u.Name, kind: u.Kind, gpu: u.Type == configs.GPU, freq: int64(u.Frequency)}
+		if !ui.gpu {
+			e.cores = append(e.cores, i)
+		}
 		if ui.gpu {
 			if e.gpuUnit >= 0 {
 				return fmt.Errorf("units: %s and %s are both GPUs: hetmap analyses one GPU", s.Units[e.gpuUnit].Name, u.Name)
@@ -545,6 +550,10 @@ func (e *Evaluator) initScratch() {
 		e.coreOut[u] = make([]rta.Result, n)
 	}
 	e.ref.init(e)
+	e.wmemo.init(len(e.units), max(n, len(e.gpus)))
+	for _, u := range e.cores {
+		e.wmemo.seeds[u] = seedOf(u, e.units[u].mem)
+	}
 	e.gpuTasks = make([]gpu.Task, 0, len(e.gpus))
 	e.gpuIdx = make([]int, 0, len(e.gpus))
 	e.gpuOut = make([]gpu.Response, len(e.gpus))

@@ -1,6 +1,9 @@
 package evaluate
 
-import "github.com/hetmap/hetmap/rta"
+import (
+	"github.com/hetmap/hetmap/memory"
+	"github.com/hetmap/hetmap/rta"
+)
 
 // The per-core memo. The analysis of one core under the challenge count
 // depends only on which tasks run there and in which role, the core's DRAM
@@ -10,9 +13,11 @@ import "github.com/hetmap/hetmap/rta"
 // exactly those inputs saves most of an evaluation. Cores with explicit
 // priorities, more than memoTasks tasks, or systems with more than memoGPUs
 // GPU tasks are always analysed. Under the refined counts the memo keeps
-// this challenge pass, their start; their rounds depend on every other
-// core's bounds and are not memoised (see the package documentation,
-// "Refined contention").
+// this challenge pass, their start, with the core's tasks as rta analyses
+// them and their fingerprint in the challenge pass's order (windowmemo.go),
+// which the rounds' keys use while the core keeps that order; the rounds
+// themselves depend on every other core's bounds and are memoised by the
+// windowed memo.
 
 const (
 	memoTasks   = 12      // tasks per core that a key holds
@@ -37,8 +42,9 @@ type taskMemo struct {
 }
 
 type coreMemo struct {
-	key         coreKey // checked on every hit: the map is keyed by its hash
-	off, n      int32   // into Evaluator.memoTasks
+	key         coreKey   // checked on every hit: the map is keyed by its hash
+	off, n      int32     // into Evaluator.memoTasks (and memoRTA under the refined counts)
+	own         windowKey // the tasks' fingerprint in the challenge order (refined counts)
 	utilisation float64
 	policy      rta.Policy
 	undecided   bool
@@ -102,6 +108,12 @@ func (e *Evaluator) recall(k coreKey, h uint64, r *Analysis, u int, ids []int, o
 		tr.C, tr.Compute, tr.Memory, tr.Contention, tr.GPUWait, tr.Suspension, tr.BCRT = t.C, t.Compute, t.Memory, t.Contention, t.GPUWait, t.Suspension, t.BCRT
 		out[j] = rta.Result{R: t.R, Status: t.Status, Rank: t.Rank}
 	}
+	if e.count != memory.ChallengeCount {
+		// The refined rounds need the core's tasks, and their
+		// fingerprint in this order (the one the rounds start from).
+		e.coreTasks[u] = append(e.coreTasks[u][:0], e.memoRTA[m.off:m.off+m.n]...)
+		e.wmemo.pre[u], e.wmemo.preSet[u] = m.own, true
+	}
 	return true
 }
 
@@ -118,6 +130,12 @@ func (e *Evaluator) remember(k coreKey, h uint64, r *Analysis, u int, ids []int,
 		e.memoTasks = append(e.memoTasks, taskMemo{C: tr.C, Compute: tr.Compute, Memory: tr.Memory, Contention: tr.Contention,
 			GPUWait: tr.GPUWait, Suspension: tr.Suspension, BCRT: tr.BCRT, R: res.R, Status: res.Status, Rank: res.Rank})
 	}
+	if e.count != memory.ChallengeCount {
+		ts := e.coreTasks[u][:len(ids)]
+		e.memoRTA = append(e.memoRTA, ts...)
+		m.own = ownFingerprint(ts, func(k int) int { return len(ids) - out[k].Rank })
+		e.wmemo.pre[u], e.wmemo.preSet[u] = m.own, true
+	}
 	e.memo[h] = int32(len(e.memoCores))
 	e.memoCores = append(e.memoCores, m)
 }
@@ -125,5 +143,5 @@ func (e *Evaluator) remember(k coreKey, h uint64, r *Analysis, u int, ids []int,
 func (e *Evaluator) resetMemo() {
 	e.wmemo.reset()
 	clear(e.memo)
-	e.memoCores, e.memoTasks = e.memoCores[:0], e.memoTasks[:0]
+	e.memoCores, e.memoTasks, e.memoRTA = e.memoCores[:0], e.memoTasks[:0], e.memoRTA[:0]
 }

@@ -64,6 +64,17 @@ type refineScratch struct {
 	moves, seenCopies []uint64
 	copyMoves         uint64
 	seen              [][]uint64
+	// What the windows were last linked with (linksChanged): per core
+	// the number of its demands and its line latency, and the copy
+	// engine's.
+	linked    bool
+	linkN     []int
+	linkLat   []int64
+	linkCE    int
+	linkCELat int64
+	// offloads[u]: core u hosts the offloading task of a GPU task in ce,
+	// whose bound bounds its copies (copyResponse).
+	offloads []bool
 	// start keeps the unconditional start of refineOnce while it tries the
 	// start that assumes every deadline met.
 	start []int64
@@ -100,6 +111,8 @@ func (rs *refineScratch) init(e *Evaluator) {
 		rs.used[u], rs.usedCE[u], rs.stab[u] = make([]int64, n), make([]int64, len(e.gpus)), make([]memory.Stability, units+1)
 	}
 	rs.valid = make([]bool, units)
+	rs.offloads = make([]bool, units)
+	rs.linkN, rs.linkLat = make([]int, units), make([]int64, units)
 	rs.moves, rs.seenCopies, rs.seen = make([]uint64, units), make([]uint64, units), make([][]uint64, units)
 	for u := range rs.seen {
 		rs.seen[u] = make([]uint64, units)
@@ -141,8 +154,8 @@ func (c *coreContention) Delay(t, n, pauses int64) (int64, int64) {
 // assumptions the refined verdicts refute, analysing again until none is
 // withdrawn.
 func (e *Evaluator) refine(a *Assignment, r *Analysis) error {
-	for u := range e.units {
-		if !e.units[u].gpu && len(e.onCore[u]) > 0 {
+	for _, u := range e.cores {
+		if len(e.onCore[u]) > 0 {
 			e.saveChallenge(r, u)
 		}
 	}
@@ -153,8 +166,8 @@ func (e *Evaluator) refine(a *Assignment, r *Analysis) error {
 		if attempt == len(e.gpus) || !e.withdrawMissed(r) {
 			return nil
 		}
-		for u := range e.units {
-			if e.units[u].gpu || !e.waitsForUnbounded(r, u) {
+		for _, u := range e.cores {
+			if !e.waitsForUnbounded(r, u) {
 				continue
 			}
 			if err := e.core(a, r, u, false); err != nil {
@@ -229,9 +242,9 @@ func (e *Evaluator) refineOnce(a *Assignment, r *Analysis) error {
 	allMeet := true
 	selecting := false
 	clear(rs.valid)
-	for u := range e.units {
+	for _, u := range e.cores {
 		ids := e.onCore[u]
-		if e.units[u].gpu || len(ids) == 0 {
+		if len(ids) == 0 {
 			continue
 		}
 		meets := !rs.chUndecided[u]
@@ -259,8 +272,8 @@ func (e *Evaluator) refineOnce(a *Assignment, r *Analysis) error {
 		}
 		// The selected orders make the cut phases of those cores known:
 		// the demands shrink, and every core is analysed again.
-		for u := range e.units {
-			if ids := e.onCore[u]; !e.units[u].gpu && len(ids) > 0 && !rs.fixed[u] {
+		for _, u := range e.cores {
+			if ids := e.onCore[u]; len(ids) > 0 && !rs.fixed[u] {
 				ts := e.coreTasks[u]
 				e.setSplits(r, u, func(k int) int { return ts[k].Priority })
 			}
@@ -314,9 +327,9 @@ func (e *Evaluator) refineOnce(a *Assignment, r *Analysis) error {
 			return err
 		}
 	}
-	for u := range e.units {
+	for _, u := range e.cores {
 		ids := e.onCore[u]
-		if e.units[u].gpu || len(ids) == 0 {
+		if len(ids) == 0 {
 			continue
 		}
 		if err := e.verdicts(a, r, u, ids, r.Units[u].Explicit, e.coreOut[u][:len(ids)]); err != nil {
@@ -349,9 +362,9 @@ func (e *Evaluator) rounds(r *Analysis) error {
 	for round := 1; round <= MaxRounds; round++ {
 		r.Rounds = round
 		changed := false
-		for u := range e.units {
+		for _, u := range e.cores {
 			ids := e.onCore[u]
-			if e.units[u].gpu || len(ids) == 0 || (rs.valid[u] && !e.windowChanged(u)) {
+			if len(ids) == 0 || (rs.valid[u] && !e.windowChanged(u)) {
 				continue
 			}
 			out := e.coreOut[u][:len(ids)]
@@ -369,12 +382,13 @@ func (e *Evaluator) rounds(r *Analysis) error {
 			if moved {
 				changed = true
 				rs.moves[u]++
-				copies := e.syncCopies(r)
+				// The copies' bounds rest on their offloading tasks'.
+				copies := rs.offloads[u] && e.syncCopies(r)
 				if copies {
 					rs.copyMoves++
 				}
 				if !e.noMemo {
-					e.fingerprintCore(r, u)
+					e.fingerprintCore(u)
 					if copies {
 						e.fingerprintCopies()
 					}
@@ -392,11 +406,8 @@ func (e *Evaluator) rounds(r *Analysis) error {
 // everyTaskMeets reports whether the cores' last analyses (e.coreOut) show
 // every task on a CPU core meeting its deadline.
 func (e *Evaluator) everyTaskMeets() bool {
-	for u := range e.units {
+	for _, u := range e.cores {
 		ids := e.onCore[u]
-		if e.units[u].gpu {
-			continue
-		}
 		for k := range ids {
 			if e.coreOut[u][k].Status != rta.Schedulable {
 				return false
@@ -419,9 +430,9 @@ func (e *Evaluator) everyTaskMeets() bool {
 // start.
 func (e *Evaluator) selectOrders(r *Analysis, allMeet *bool) error {
 	rs := &e.ref
-	for u := range e.units {
+	for _, u := range e.cores {
 		ids := e.onCore[u]
-		if e.units[u].gpu || len(ids) == 0 || rs.fixed[u] {
+		if len(ids) == 0 || rs.fixed[u] {
 			continue
 		}
 		ts := e.coreTasks[u]
@@ -441,9 +452,9 @@ func (e *Evaluator) selectOrders(r *Analysis, allMeet *bool) error {
 		}
 	}
 	e.syncDemands(r)
-	for u := range e.units {
+	for _, u := range e.cores {
 		ids := e.onCore[u]
-		if e.units[u].gpu || len(ids) == 0 || rs.fixed[u] {
+		if len(ids) == 0 || rs.fixed[u] {
 			continue
 		}
 		// Only whether every task meets its deadline matters here: the
@@ -461,14 +472,15 @@ func (e *Evaluator) selectOrders(r *Analysis, allMeet *bool) error {
 		for rank, k := range e.an.Order() {
 			ts[k].Priority = len(ids) - rank
 		}
+		e.wmemo.preSet[u] = false // another order than the challenge pass's
 	}
 	// The start of the selected orders is their challenge bounds, which
 	// hold unconditionally, as for an order given explicitly: the rounds
 	// then treat both alike (refineOnce), so that a mapping whose derived
 	// orders are written out as explicit priorities analyses as it did.
-	for u := range e.units {
+	for _, u := range e.cores {
 		ids := e.onCore[u]
-		if e.units[u].gpu || len(ids) == 0 || rs.fixed[u] {
+		if len(ids) == 0 || rs.fixed[u] {
 			continue
 		}
 		out := e.coreOut[u][:len(ids)]
@@ -594,10 +606,7 @@ func (s *shrinkage) matters(st *memory.Stability, latency, baseline int64, count
 func (e *Evaluator) relaxed(a *Assignment, r *Analysis, refute bool) error {
 	rs := &e.ref
 	e.buildDemands(r)
-	for u := range e.units {
-		if e.units[u].gpu {
-			continue
-		}
+	for _, u := range e.cores {
 		for k, i := range e.onCore[u] {
 			tr := &r.Tasks[i]
 			rs.resp[i] = sat.Add(sat.Add(sat.Add(tr.Compute, tr.Memory), tr.GPUWait), tr.Suspension)
@@ -680,32 +689,56 @@ func (e *Evaluator) buildDemands(r *Analysis) {
 		rs.demands[u] = d
 	}
 	rs.ce, rs.ceGPU = rs.ce[:0], rs.ceGPU[:0]
+	clear(rs.offloads)
 	for g := range e.gpus {
 		gi := &e.gpus[g]
 		if r.GPU[g].OnGPU && gi.copyInLines+gi.copyOutLines > 0 {
 			rs.ce = append(rs.ce, memory.CopyDemand(gi.period, math.MaxInt64, gi.copyInLines, gi.copyOutLines))
 			rs.ceGPU = append(rs.ceGPU, g)
+			if u := r.Tasks[gi.pre].Unit; u >= 0 {
+				rs.offloads[u] = true
+			}
 		}
 	}
 	ceLat := int64(0)
 	if e.gpuUnit >= 0 {
 		ceLat = r.Units[e.gpuUnit].LineLatency
 	}
-	for u := range e.units {
-		if e.units[u].gpu {
-			continue
-		}
+	if !e.linksChanged(r, ceLat) {
+		return
+	}
+	for _, u := range e.cores {
 		w := &rs.windows[u]
 		w.Core = e.units[u].mem
 		w.Cores, rs.winUnits[u] = w.Cores[:0], rs.winUnits[u][:0]
-		for v := range e.units {
-			if v != u && !e.units[v].gpu && len(rs.demands[v]) > 0 {
+		for _, v := range e.cores {
+			if v != u && len(rs.demands[v]) > 0 {
 				w.Cores = append(w.Cores, memory.Interferer{Latency: r.Units[v].LineLatency, Tasks: rs.demands[v]})
 				rs.winUnits[u] = append(rs.winUnits[u], v)
 			}
 		}
 		w.CopyEngine = memory.Interferer{Latency: ceLat, Tasks: rs.ce}
 	}
+}
+
+// linksChanged reports whether the windows must be linked anew: whether a
+// core's number of demands or line latency, or the copy engine's, differs
+// from those the windows were last linked with (it records the new ones).
+// The windows hold the demands' slices, whose arrays, sized for every
+// task, are reused: with the same lengths and latencies the links are the
+// same.
+func (e *Evaluator) linksChanged(r *Analysis, ceLat int64) bool {
+	rs := &e.ref
+	changed := !rs.linked || len(rs.ce) != rs.linkCE || ceLat != rs.linkCELat
+	for _, v := range e.cores {
+		n, lat := len(rs.demands[v]), r.Units[v].LineLatency
+		if n != rs.linkN[v] || (n > 0 && lat != rs.linkLat[v]) {
+			changed = true
+		}
+		rs.linkN[v], rs.linkLat[v] = n, lat
+	}
+	rs.linked, rs.linkCE, rs.linkCELat = true, len(rs.ce), ceLat
+	return changed
 }
 
 // setSplits sets the Splits of core u's demands from the priorities prio

@@ -22,8 +22,9 @@ import (
 // a wrong result, at odds of about 2⁻¹²⁸ per pair of distinct inputs.
 // Every core's demands (an interferer of every other core) are
 // fingerprinted once when the rounds or the relaxed test start, and again
-// only when the core's bounds move; its own tasks when a key first needs
-// them. So a core's key costs one fingerprint per unit, not every task of
+// only when the core's bounds move, then only their bounds (the rest, the
+// shape, stays); its own tasks when a key first needs them, or from the
+// challenge memo (memo.go). So a core's key costs one fingerprint per unit, not every task of
 // the system.
 // TestWindowMemoChangesNothing checks the results against the evaluator
 // with the memo off.
@@ -43,11 +44,28 @@ type windowMemo struct {
 	// (its line latency and its demands), and at len(units) the copy
 	// engine's; rounds keeps them current.
 	fp []windowKey
+	// shape holds the same without the response bounds (shapeOf), which
+	// the rounds do not change.
+	shape []windowKey
 	// own holds, per unit, the fingerprint of its own tasks as rta
 	// analyses them (they do not change while the rounds or the relaxed
 	// test run).
-	own     []windowKey
-	ownSet  []bool // own[u] is computed (ownKey computes it when first asked)
+	own    []windowKey
+	ownSet []bool // own[u] is computed (ownKey computes it when first asked)
+	// pre holds, per unit, the fingerprint of its tasks in the challenge
+	// pass's order, which the challenge memo knew (recall, remember):
+	// preSet[u] says it is that of e.coreTasks[u] with the priorities
+	// refineOnce gives a fixed core. coreTasksOf and a change of the
+	// priorities (selectOrders) clear it.
+	pre    []windowKey
+	preSet []bool
+	// shapeOK, shapeLat and shapeIn hold, per unit and the copy engine,
+	// what its shape was last computed from (shapeFor).
+	shapeOK  []bool
+	shapeLat []int64
+	shapeIn  [][]memory.Demand
+	// seeds holds, per core, the start of its window keys (seedOf).
+	seeds   []windowKey
 	index   map[windowKey]int32
 	entries []windowEntry
 	results []rta.Result
@@ -79,6 +97,13 @@ func (h *hasher) add2(v, w int64) {
 	h.b = bits.RotateLeft64((h.b+x)*0xc2b2ae3d27d4eb4f+y*0x165667b19e3779f9, 31) ^ x
 }
 
+// addKey2 folds two fingerprints in at the cost of one step in each lane,
+// as add2 folds two values.
+func (h *hasher) addKey2(k, l windowKey) {
+	h.a = bits.RotateLeft64((h.a^k[0])*0x9e3779b97f4a7c15^l[0]*0xd6e8feb86659fd93, 27)
+	h.b = bits.RotateLeft64((h.b+k[1])*0xc2b2ae3d27d4eb4f+l[1]*0x165667b19e3779f9, 31) ^ k[1]
+}
+
 // addKey folds a fingerprint in, each lane its own half: every lane of a
 // key then still depends on every input, through its lane of the
 // fingerprint.
@@ -87,7 +112,7 @@ func (h *hasher) addKey(k windowKey) {
 	h.b = bits.RotateLeft64((h.b+k[1])*0xc2b2ae3d27d4eb4f, 31) ^ k[1]
 }
 
-func (h *hasher) addTask(t *rta.Task) {
+func (h *hasher) addTask(t *rta.Task, priority int) {
 	nb := int64(0)
 	if t.NoBound {
 		nb = 1
@@ -95,38 +120,92 @@ func (h *hasher) addTask(t *rta.Task) {
 	h.add2(t.C, t.T)
 	h.add2(t.D, t.J)
 	h.add2(t.B, t.S)
-	h.add2(int64(t.Priority), nb)
+	h.add2(int64(priority), nb)
 	h.add2(t.C0, t.Lines)
 	h.add2(t.Access, t.Suspensions)
 }
 
-func (h *hasher) addInterferer(ic *memory.Interferer) {
-	h.add(ic.Latency)
-	h.add(int64(len(ic.Tasks)))
+// shapeOf is the fingerprint of an interferer's demands without their
+// response bounds, the only values that move while the rounds run.
+func shapeOf(seed windowKey, ic *memory.Interferer) windowKey {
+	h := hasher{seed[0], seed[1]}
+	h.add2(ic.Latency, int64(len(ic.Tasks)))
 	for k := range ic.Tasks {
 		d := &ic.Tasks[k]
-		h.add2(d.Period, d.Response)
-		h.add2(d.Lines, d.Phases)
-		h.add(d.Splits)
+		h.add2(d.Period, d.Lines)
+		h.add2(d.Phases, d.Splits)
 	}
+	return windowKey{h.a, h.b}
+}
+
+// withBounds folds the demands' response bounds into their shape's
+// fingerprint (shapeOf): the interferer's whole fingerprint.
+func withBounds(shape windowKey, ds []memory.Demand) windowKey {
+	h := hasher{shape[0], shape[1]}
+	k := 0
+	for ; k+1 < len(ds); k += 2 {
+		h.add2(ds[k].Response, ds[k+1].Response)
+	}
+	if k < len(ds) {
+		h.add(ds[k].Response)
+	}
+	return windowKey{h.a, h.b}
 }
 
 // fingerprintAll fingerprints every unit's demands and the copy engine's
-// (windowMemo.fp); rounds calls it when it starts.
+// (windowMemo.fp, and their shapes in windowMemo.shape); rounds calls it
+// when it starts.
 func (e *Evaluator) fingerprintAll(r *Analysis) {
 	m := &e.wmemo
-	m.fp, m.own, m.ownSet = m.fp[:0], m.own[:0], m.ownSet[:0]
-	for range len(e.units) + 1 {
-		m.fp = append(m.fp, windowKey{})
-		m.own = append(m.own, windowKey{})
-		m.ownSet = append(m.ownSet, false)
+	clear(m.ownSet)
+	for _, v := range e.cores {
+		m.shapeFor(v, windowKey{0x51ed27, 0x3c6ef372}, r.Units[v].LineLatency, e.ref.demands[v])
+		e.fingerprintCore(v)
 	}
-	for v := range e.units {
-		if !e.units[v].gpu {
-			e.fingerprintCore(r, v)
-		}
+	if len(e.cores) > 0 {
+		ce := &e.ref.windows[e.cores[0]].CopyEngine
+		m.shapeFor(len(e.units), windowKey{0xa54ff53a, 0x510e527f}, ce.Latency, ce.Tasks)
 	}
 	e.fingerprintCopies()
+}
+
+// shapeFor sets shape[slot] to the shape of the demands ds at line
+// latency lat (shapeOf), which it computes only when they differ from
+// those of its last call for the slot (a core of an offspring is most
+// often its parent's).
+func (m *windowMemo) shapeFor(slot int, seed windowKey, lat int64, ds []memory.Demand) {
+	if m.shapeOK[slot] && m.shapeLat[slot] == lat && sameShape(m.shapeIn[slot], ds) {
+		return
+	}
+	m.shape[slot] = shapeOf(seed, &memory.Interferer{Latency: lat, Tasks: ds})
+	m.shapeOK[slot], m.shapeLat[slot], m.shapeIn[slot] = true, lat, append(m.shapeIn[slot][:0], ds...)
+}
+
+// sameShape reports whether the demands a and b are the same but for
+// their response bounds.
+func sameShape(a, b []memory.Demand) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		x, y := &a[k], &b[k]
+		if x.Period != y.Period || x.Lines != y.Lines || x.Phases != y.Phases || x.Splits != y.Splits {
+			return false
+		}
+	}
+	return true
+}
+
+// init sizes the memo's per-unit slices for units units (and the copy
+// engine), demands per unit.
+func (m *windowMemo) init(units, demands int) {
+	n := units + 1
+	m.fp, m.shape, m.own, m.pre, m.seeds = make([]windowKey, n), make([]windowKey, n), make([]windowKey, n), make([]windowKey, n), make([]windowKey, n)
+	m.ownSet, m.preSet, m.shapeOK = make([]bool, n), make([]bool, n), make([]bool, n)
+	m.shapeLat, m.shapeIn = make([]int64, n), make([][]memory.Demand, n)
+	for k := range m.shapeIn {
+		m.shapeIn[k] = make([]memory.Demand, 0, demands)
+	}
 }
 
 // ownKey returns the fingerprint of core u's own tasks, as rta analyses
@@ -137,58 +216,82 @@ func (e *Evaluator) fingerprintAll(r *Analysis) {
 func (e *Evaluator) ownKey(u int) windowKey {
 	m := &e.wmemo
 	if !m.ownSet[u] {
-		h := hasher{a: 0x9b05688c, b: 0x1f83d9ab}
-		ts := e.coreTasks[u][:len(e.onCore[u])]
-		h.add(int64(len(ts)))
-		for k := range ts {
-			h.addTask(&ts[k])
+		if m.preSet[u] {
+			m.own[u] = m.pre[u]
+			if checkPre != nil {
+				ts := e.coreTasks[u][:len(e.onCore[u])]
+				checkPre(m.pre[u], ownFingerprint(ts, func(k int) int { return ts[k].Priority }))
+			}
+		} else {
+			ts := e.coreTasks[u][:len(e.onCore[u])]
+			m.own[u] = ownFingerprint(ts, func(k int) int { return ts[k].Priority })
 		}
-		m.own[u], m.ownSet[u] = windowKey{h.a, h.b}, true
+		m.ownSet[u] = true
 	}
 	return m.own[u]
 }
 
+// checkPre, when set (by a test), receives every fingerprint ownKey takes
+// from the challenge memo with the one computed afresh.
+var checkPre func(pre, fresh windowKey)
+
+// ownFingerprint is the fingerprint of a core's tasks ts as rta analyses
+// them, with the priority prio(k) for ts[k] in place of its own.
+func ownFingerprint(ts []rta.Task, prio func(k int) int) windowKey {
+	h := hasher{a: 0x9b05688c, b: 0x1f83d9ab}
+	h.add(int64(len(ts)))
+	for k := range ts {
+		h.addTask(&ts[k], prio(k))
+	}
+	return windowKey{h.a, h.b}
+}
+
 // fingerprintCore fingerprints core v's demands as every window counts
-// them (see buildDemands).
-func (e *Evaluator) fingerprintCore(r *Analysis, v int) {
-	h := hasher{a: 0x51ed27, b: 0x3c6ef372}
-	h.addInterferer(&memory.Interferer{Latency: r.Units[v].LineLatency, Tasks: e.ref.demands[v]})
-	e.wmemo.fp[v] = windowKey{h.a, h.b}
+// them (see buildDemands), from their shape (fingerprintAll).
+func (e *Evaluator) fingerprintCore(v int) {
+	e.wmemo.fp[v] = withBounds(e.wmemo.shape[v], e.ref.demands[v])
 }
 
 // fingerprintCopies fingerprints the copy engine's demands, as every
-// window counts them.
+// window counts them (the copy engine of every window: rs.ce).
 func (e *Evaluator) fingerprintCopies() {
-	h := hasher{a: 0xa54ff53a, b: 0x510e527f}
-	for u := range e.units {
-		if !e.units[u].gpu {
-			h.addInterferer(&e.ref.windows[u].CopyEngine)
-			break
-		}
-	}
-	e.wmemo.fp[len(e.units)] = windowKey{h.a, h.b}
+	n := len(e.units)
+	e.wmemo.fp[n] = withBounds(e.wmemo.shape[n], e.ref.ce)
 }
 
 // windowKeyOf is the fingerprint of core u's analysis under policy: its
 // tasks (in their explicit order, under rta.Explicit), its window (its
-// parameters and the fingerprints of its interferers), and the limit.
+// parameters, in the unit's seed, and the fingerprints of its
+// interferers), and the limit.
 func (e *Evaluator) windowKeyOf(u int, policy rta.Policy) windowKey {
 	w := &e.ref.windows[u]
 	fp := e.wmemo.fp
-	h := hasher{a: uint64(u) + 1, b: uint64(u)*0x9e3779b97f4a7c15 + 7}
-	h.add(int64(e.maxLimit))
-	h.add(int64(policy))
+	seed := e.wmemo.seeds[u]
+	h := hasher{seed[0], seed[1]}
+	h.add2(int64(e.maxLimit)<<8|int64(policy), int64(len(w.Cores)))
 	h.addKey(e.ownKey(u))
-	h.add(w.Core.Baseline)
-	h.add(w.Core.PerCore)
-	h.add(w.Core.CopyEngine)
-	h.add(int64(len(w.Cores)))
 	// Which units the interferers are does not matter to the analysis,
-	// only their demands and latencies, in order.
-	for _, v := range e.ref.winUnits[u] {
-		h.addKey(fp[v])
+	// only their demands and latencies, in order; the copy engine's come
+	// last.
+	vs := e.ref.winUnits[u]
+	k := 0
+	for ; k+1 < len(vs); k += 2 {
+		h.addKey2(fp[vs[k]], fp[vs[k+1]])
 	}
-	h.addKey(fp[len(e.units)])
+	if k < len(vs) {
+		h.addKey2(fp[vs[k]], fp[len(e.units)])
+	} else {
+		h.addKey(fp[len(e.units)])
+	}
+	return windowKey{h.a, h.b}
+}
+
+// seedOf is the start of core u's window keys: the unit and its memory
+// parameters, which every window of the core has (buildDemands).
+func seedOf(u int, p memory.CoreParams) windowKey {
+	h := hasher{a: uint64(u) + 1, b: uint64(u)*0x9e3779b97f4a7c15 + 7}
+	h.add2(p.Baseline, p.PerCore)
+	h.add(p.CopyEngine)
 	return windowKey{h.a, h.b}
 }
 

@@ -87,6 +87,22 @@ func TestWindowMemoChangesNothing(t *testing.T) {
 					}
 				}
 				as = append(as, a)
+				// Neighbours, as a search meets them: one periodic task
+				// moved, so that most cores keep their tasks (the memo's
+				// per-core shapes and fingerprints then serve again).
+				for range 2 {
+					b := a.Clone()
+					specs := on.Tasks()
+					for range 20 {
+						i := rng.IntN(len(specs))
+						if s := specs[i]; s.Kind == evaluate.PeriodicTask && b.Unit[i] != evaluate.NoUnit {
+							b.Unit[i] = s.Units[rng.IntN(len(s.Units))]
+							break
+						}
+					}
+					as = append(as, b)
+					a = b
+				}
 			}
 			// Each mapping twice, the second time from the memo.
 			for _, a := range append(as, as...) {

@@ -1,0 +1,163 @@
+package evaluate
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/memory"
+	"github.com/hetmap/hetmap/rta"
+)
+
+// TestShapeForMatchesShapeOf checks the shape cache against the shape
+// computed afresh: after every call, whatever the calls before it, the
+// slot holds shapeOf of the demands and latency just given. The demands
+// change one field at a time, as a search's cores do, so that the cache is
+// both used and refused.
+func TestShapeForMatchesShapeOf(t *testing.T) {
+	var m windowMemo
+	m.init(3, 8)
+	rng := rand.New(rand.NewPCG(5, 6))
+	seed := windowKey{11, 13}
+	ds := []memory.Demand{{Period: 10, Lines: 2, Phases: 1, Splits: 1}}
+	lat := int64(100)
+	reused := 0
+	for step := range 5000 {
+		slot := rng.IntN(4)
+		switch rng.IntN(8) {
+		case 0:
+			lat += int64(rng.IntN(3)) - 1
+		case 1:
+			if len(ds) < 8 {
+				ds = append(ds, memory.Demand{Period: 20, Lines: 1, Phases: 1})
+			}
+		case 2:
+			if len(ds) > 0 {
+				ds = ds[:len(ds)-1]
+			}
+		case 3:
+			if len(ds) > 0 {
+				d := &ds[rng.IntN(len(ds))]
+				switch rng.IntN(5) {
+				case 0:
+					d.Period++
+				case 1:
+					d.Lines++
+				case 2:
+					d.Phases++
+				case 3:
+					d.Splits = 1 - d.Splits
+				case 4:
+					d.Response++ // not part of the shape
+				}
+			}
+		}
+		before := m.shapeOK[slot] && m.shapeLat[slot] == lat && sameShape(m.shapeIn[slot], ds)
+		m.shapeFor(slot, seed, lat, ds)
+		if before {
+			reused++
+		}
+		if want := shapeOf(seed, &memory.Interferer{Latency: lat, Tasks: ds}); m.shape[slot] != want {
+			t.Fatalf("step %d, slot %d: shape %x, computed afresh %x", step, slot, m.shape[slot], want)
+		}
+	}
+	if reused == 0 || reused == 5000 {
+		t.Fatalf("the cache served %d of 5000 calls: the test does not exercise both paths", reused)
+	}
+}
+
+// TestChallengeMemoFingerprints checks the fingerprints of the cores' tasks
+// that the windowed memo's keys take from the challenge memo (memo.go)
+// against those computed afresh from the tasks the rounds analyse, over
+// random mappings and their neighbours, under explicit, derived and
+// selected orders.
+func TestChallengeMemoFingerprints(t *testing.T) {
+	checked, wrong := 0, 0
+	checkPre = func(pre, fresh windowKey) {
+		checked++
+		if pre != fresh {
+			wrong++
+		}
+	}
+	defer func() { checkPre = nil }()
+	for _, count := range []string{configs.ContentionRefined, configs.ContentionRequest} {
+		cfgs := []*configs.Config{}
+		cfg, err := configs.Default()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Analysis.Contention = count
+		cfgs = append(cfgs, cfg)
+		rng := rand.New(rand.NewPCG(7, 8))
+		for range 4 {
+			s := synth.Settings{Tasks: 8 + rng.IntN(10), GPUTasks: rng.IntN(3), A57: 2, Denver: 1 + rng.IntN(2),
+				Utilisation: 0.6 + rng.Float64(), Chains: 2, ChainLength: 3, Contention: count}
+			cfg, _, err := synth.Config(s, rng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfgs = append(cfgs, cfg)
+		}
+		for c := range 3 * len(cfgs) {
+			// Evaluate; the search's refute-first evaluations; partial
+			// mappings (the relaxed test).
+			mode := c % 3
+			e, err := NewEvaluator(cfgs[c/3])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mode == 1 {
+				e.SetLimit(rta.LimitRank)
+				e.SetRefuteFirst(true)
+			}
+			r := e.NewAnalysis()
+			a := e.NewAssignment()
+			for k := range 300 {
+				for i, ti := range e.tasks {
+					if k > 0 && rng.IntN(len(e.tasks)) != 0 {
+						continue // a neighbour: most tasks stay
+					}
+					var ok []int
+					for u := range e.units {
+						if ti.cpu[u].ok || (u == e.gpuUnit && ti.kind == kindGPU) {
+							ok = append(ok, u)
+						}
+					}
+					if ti.kind != kindOffloading && len(ok) > 0 {
+						a.Unit[i] = ok[rng.IntN(len(ok))]
+					}
+				}
+				for g := range e.gpus {
+					gi := &e.gpus[g]
+					a.Unit[gi.pre] = NoUnit
+					if a.Unit[gi.task] == e.gpuUnit {
+						for u := range e.units {
+							if e.tasks[gi.pre].cpu[u].ok {
+								a.Unit[gi.pre] = u
+								break
+							}
+						}
+					}
+				}
+				evaluate, b := e.Evaluate, a
+				if mode == 2 && rng.IntN(2) == 0 {
+					evaluate = e.EvaluatePartial
+					b = a.Clone()
+					for i := range b.Unit {
+						if e.tasks[i].kind == kindPeriodic && rng.IntN(4) == 0 {
+							b.Unit[i] = NoUnit
+						}
+					}
+				}
+				if err := evaluate(b, r); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	if checked == 0 || wrong > 0 {
+		t.Fatalf("%d of %d fingerprints from the challenge memo differ from those computed afresh", wrong, checked)
+	}
+	t.Logf("%d fingerprints checked", checked)
+}
