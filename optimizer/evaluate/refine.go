@@ -388,9 +388,9 @@ func (e *Evaluator) rounds(r *Analysis) error {
 					rs.copyMoves++
 				}
 				if !e.noMemo {
-					e.fingerprintCore(u)
+					e.boundsMoved(u)
 					if copies {
-						e.fingerprintCopies()
+						e.copiesMoved()
 					}
 				}
 			}
@@ -750,16 +750,27 @@ func (e *Evaluator) linksChanged(r *Analysis, ceLat int64) bool {
 // line, and its Splits, 1 + suspensions per job otherwise
 // (memory.Footprint.OnCore), is then 0.
 func (e *Evaluator) setSplits(r *Analysis, u int, prio func(k int) int) {
-	rs := &e.ref
-	d := rs.demands[u]
-	for k, i := range e.onCore[u] {
-		cuts := false
-		for j := range e.onCore[u] {
-			if j != k && d[j].Lines > 0 && prio(j) <= prio(k) {
-				cuts = true
-				break
-			}
+	d := e.ref.demands[u]
+	// A task cuts when another task that moves a line has a priority at
+	// most its own: the least such priority over the other tasks is the
+	// least of all (at lo), or, for the task at lo, the second least.
+	lo, lo2 := -1, -1
+	var pLo, pLo2 int
+	for j := range d {
+		if d[j].Lines <= 0 {
+			continue
 		}
+		switch p := prio(j); {
+		case lo < 0 || p < pLo:
+			lo2, pLo2 = lo, pLo
+			lo, pLo = j, p
+		case lo2 < 0 || p < pLo2:
+			lo2, pLo2 = j, p
+		}
+	}
+	for k, i := range e.onCore[u] {
+		p := prio(k)
+		cuts := lo >= 0 && lo != k && pLo <= p || lo == k && lo2 >= 0 && pLo2 <= p
 		d[k].Splits = 0
 		if cuts {
 			d[k].Splits = 1

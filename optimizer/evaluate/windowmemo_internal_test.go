@@ -161,3 +161,46 @@ func TestChallengeMemoFingerprints(t *testing.T) {
 	}
 	t.Logf("%d fingerprints checked", checked)
 }
+
+// TestSetSplitsMatchesPairs checks setSplits, which finds the two least
+// priorities of the tasks that move a line, against the obvious test of
+// every pair: a task cuts when another task that moves a line has a
+// priority at most its own.
+func TestSetSplitsMatchesPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := range 20000 {
+		n := 1 + rng.IntN(7)
+		e := &Evaluator{}
+		e.onCore = [][]int{make([]int, n)}
+		e.ref.demands = [][]memory.Demand{make([]memory.Demand, n)}
+		r := &Analysis{Tasks: make([]TaskResult, n)}
+		prio := make([]int, n)
+		for k := range n {
+			e.onCore[0][k] = k
+			e.ref.demands[0][k].Lines = int64(rng.IntN(3)) // 0 moves no line
+			prio[k] = rng.IntN(4)                          // ties, as explicit priorities may have
+			if rng.IntN(3) == 0 {
+				r.Tasks[k].Role = OffloadAsync
+			}
+		}
+		e.setSplits(r, 0, func(k int) int { return prio[k] })
+		for k := range n {
+			cuts := false
+			for j := range n {
+				if j != k && e.ref.demands[0][j].Lines > 0 && prio[j] <= prio[k] {
+					cuts = true
+				}
+			}
+			want := int64(0)
+			if cuts {
+				want = 1
+				if r.Tasks[k].Role == OffloadAsync {
+					want = 2
+				}
+			}
+			if got := e.ref.demands[0][k].Splits; got != want {
+				t.Fatalf("trial %d: task %d of priorities %v, lines %v: splits %d, want %d", trial, k, prio, e.ref.demands[0], got, want)
+			}
+		}
+	}
+}
