@@ -36,6 +36,7 @@ const windowMemoEntries = 1 << 14
 type windowKey [2]uint64
 
 type windowEntry struct {
+	key                    windowKey
 	off, n, stabOff, stabN int32
 	decided                bool // rta.Analyzer.Decided after the analysis
 }
@@ -68,16 +69,52 @@ type windowMemo struct {
 	shapeLat []int64
 	shapeIn  [][]memory.Demand
 	// seeds holds, per core, the start of its window keys (seedOf).
-	seeds   []windowKey
-	index   map[windowKey]int32
+	seeds []windowKey
+	// slots is an open-addressing table of entries+1 by key (find,
+	// insert), windowMemoSlots long: 0 is empty.
+	slots   []int32
 	entries []windowEntry
 	results []rta.Result
 	stabs   []memory.Stability
 }
 
 func (m *windowMemo) reset() {
-	clear(m.index)
+	clear(m.slots)
 	m.entries, m.results, m.stabs = m.entries[:0], m.results[:0], m.stabs[:0]
+}
+
+// windowMemoSlots is the length of the memo's table, twice its entries so
+// that linear probing stays short.
+const windowMemoSlots = 2 * windowMemoEntries
+
+// find returns the index of k's entry, or -1. The key is a hash already:
+// its first word picks the slot.
+func (m *windowMemo) find(k windowKey) int32 {
+	if m.slots == nil {
+		return -1
+	}
+	for s := k[0] & (windowMemoSlots - 1); ; s = (s + 1) & (windowMemoSlots - 1) {
+		i := m.slots[s] - 1
+		if i < 0 {
+			return -1
+		}
+		if m.entries[i].key == k {
+			return i
+		}
+	}
+}
+
+// insert files entry i under k, in place of an entry with the same key:
+// the table, at most half full, always has an empty slot.
+func (m *windowMemo) insert(k windowKey, i int32) {
+	if m.slots == nil {
+		m.slots = make([]int32, windowMemoSlots)
+	}
+	s := k[0] & (windowMemoSlots - 1)
+	for m.slots[s] != 0 && m.entries[m.slots[s]-1].key != k {
+		s = (s + 1) & (windowMemoSlots - 1)
+	}
+	m.slots[s] = i + 1
 }
 
 // hasher folds int64 values into two independent 64-bit hashes, each a
@@ -321,7 +358,7 @@ func (e *Evaluator) analyseMemo(r *Analysis, u int, policy rta.Policy, out []rta
 	m := &e.wmemo
 	k := e.windowKeyOf(u, policy)
 	stab := rs.stab[u][:len(rs.winUnits[u])+1]
-	if i, ok := m.index[k]; ok {
+	if i := m.find(k); i >= 0 {
 		en := &m.entries[i]
 		if int(en.n) == len(out) && int(en.stabN) == len(stab) {
 			copy(out, m.results[en.off:en.off+en.n])
@@ -340,11 +377,8 @@ func (e *Evaluator) analyseMemo(r *Analysis, u int, policy rta.Policy, out []rta
 	if len(m.entries) >= windowMemoEntries {
 		m.reset()
 	}
-	if m.index == nil {
-		m.index = make(map[windowKey]int32)
-	}
-	m.index[k] = int32(len(m.entries))
-	m.entries = append(m.entries, windowEntry{off: int32(len(m.results)), n: int32(len(out)), stabOff: int32(len(m.stabs)), stabN: int32(len(stab)), decided: decided})
+	m.insert(k, int32(len(m.entries)))
+	m.entries = append(m.entries, windowEntry{key: k, off: int32(len(m.results)), n: int32(len(out)), stabOff: int32(len(m.stabs)), stabN: int32(len(stab)), decided: decided})
 	m.results = append(m.results, out...)
 	m.stabs = append(m.stabs, stab...)
 	return decided, nil

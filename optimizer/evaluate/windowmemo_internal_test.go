@@ -204,3 +204,31 @@ func TestSetSplitsMatchesPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoTableMatchesMap checks the memo's open-addressing table against
+// a map, with keys crowded into few slots (their first words share their
+// low bits) and keys filed again.
+func TestMemoTableMatchesMap(t *testing.T) {
+	var m windowMemo
+	want := map[windowKey]int32{}
+	rng := rand.New(rand.NewPCG(11, 12))
+	key := func() windowKey {
+		return windowKey{uint64(rng.IntN(64))*windowMemoSlots + uint64(rng.IntN(3)), uint64(rng.IntN(4))}
+	}
+	for step := range 20000 {
+		k := key()
+		if got, w := m.find(k), want[k]-1; got != w {
+			t.Fatalf("step %d: find(%x) = %d, want %d", step, k, got, w)
+		}
+		if rng.IntN(2) == 0 && len(m.entries) < windowMemoEntries {
+			i := int32(len(m.entries))
+			m.insert(k, i)
+			m.entries = append(m.entries, windowEntry{key: k})
+			want[k] = i + 1
+		}
+		if rng.IntN(5000) == 0 {
+			m.reset()
+			clear(want)
+		}
+	}
+}
