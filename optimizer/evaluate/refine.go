@@ -388,9 +388,9 @@ func (e *Evaluator) rounds(r *Analysis) error {
 					rs.copyMoves++
 				}
 				if !e.noMemo {
-					e.boundsMoved(u)
+					e.fingerprintCore(u)
 					if copies {
-						e.copiesMoved()
+						e.fingerprintCopies()
 					}
 				}
 			}

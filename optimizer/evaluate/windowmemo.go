@@ -21,11 +21,10 @@ import (
 // independent 64-bit hashes of every input; a collision of both would give
 // a wrong result, at odds of about 2⁻¹²⁸ per pair of distinct inputs.
 // Every core's demands (an interferer of every other core) are
-// fingerprinted when a key first needs them after the rounds or the
-// relaxed test start, and again only after the core's bounds moved, then
-// only their bounds (the rest, the shape, stays, and is computed again
-// only when the demands change); its own tasks when a key first needs
-// them, or from the challenge memo (memo.go). So a core's key costs one fingerprint per unit, not every task of
+// fingerprinted once when the rounds or the relaxed test start, and again
+// only when the core's bounds move, then only their bounds (the rest, the
+// shape, stays); its own tasks when a key first needs them, or from the
+// challenge memo (memo.go). So a core's key costs one fingerprint per unit, not every task of
 // the system.
 // TestWindowMemoChangesNothing checks the results against the evaluator
 // with the memo off.
@@ -46,8 +45,6 @@ type windowMemo struct {
 	// (its line latency and its demands), and at len(units) the copy
 	// engine's; rounds keeps them current.
 	fp []windowKey
-	// stale[v] says fp[v] is to be computed again (fpOf).
-	stale []bool
 	// shape holds the same without the response bounds (shapeOf), which
 	// the rounds do not change.
 	shape []windowKey
@@ -192,21 +189,21 @@ func withBounds(shape windowKey, ds []memory.Demand) windowKey {
 	return windowKey{h.a, h.b}
 }
 
-// fingerprintAll prepares the fingerprints of every unit's demands and
-// the copy engine's: their shapes (windowMemo.shape), and their bounds
-// marked for fpOf; rounds and the relaxed test call it when they start.
+// fingerprintAll fingerprints every unit's demands and the copy engine's
+// (windowMemo.fp, and their shapes in windowMemo.shape); rounds calls it
+// when it starts.
 func (e *Evaluator) fingerprintAll(r *Analysis) {
 	m := &e.wmemo
 	clear(m.ownSet)
 	for _, v := range e.cores {
 		m.shapeFor(v, windowKey{0x51ed27, 0x3c6ef372}, r.Units[v].LineLatency, e.ref.demands[v])
-		e.boundsMoved(v)
+		e.fingerprintCore(v)
 	}
 	if len(e.cores) > 0 {
 		ce := &e.ref.windows[e.cores[0]].CopyEngine
 		m.shapeFor(len(e.units), windowKey{0xa54ff53a, 0x510e527f}, ce.Latency, ce.Tasks)
 	}
-	e.copiesMoved()
+	e.fingerprintCopies()
 }
 
 // shapeFor sets shape[slot] to the shape of the demands ds at line
@@ -241,7 +238,7 @@ func sameShape(a, b []memory.Demand) bool {
 func (m *windowMemo) init(units, demands int) {
 	n := units + 1
 	m.fp, m.shape, m.own, m.pre, m.seeds = make([]windowKey, n), make([]windowKey, n), make([]windowKey, n), make([]windowKey, n), make([]windowKey, n)
-	m.ownSet, m.preSet, m.shapeOK, m.stale = make([]bool, n), make([]bool, n), make([]bool, n), make([]bool, n)
+	m.ownSet, m.preSet, m.shapeOK = make([]bool, n), make([]bool, n), make([]bool, n)
 	m.shapeLat, m.shapeIn = make([]int64, n), make([][]memory.Demand, n)
 	for k := range m.shapeIn {
 		m.shapeIn[k] = make([]memory.Demand, 0, demands)
@@ -286,27 +283,17 @@ func ownFingerprint(ts []rta.Task, prio func(k int) int) windowKey {
 	return windowKey{h.a, h.b}
 }
 
-// boundsMoved marks core v's fingerprint stale: its bounds moved
-// (fpOf computes it again when a key needs it: the last moves of the
-// rounds need none).
-func (e *Evaluator) boundsMoved(v int) { e.wmemo.stale[v] = true }
+// fingerprintCore fingerprints core v's demands as every window counts
+// them (see buildDemands), from their shape (fingerprintAll).
+func (e *Evaluator) fingerprintCore(v int) {
+	e.wmemo.fp[v] = withBounds(e.wmemo.shape[v], e.ref.demands[v])
+}
 
-// copiesMoved marks the copy engine's fingerprint stale likewise.
-func (e *Evaluator) copiesMoved() { e.wmemo.stale[len(e.units)] = true }
-
-// fpOf returns the fingerprint of unit v's demands (or, at len(units), the
-// copy engine's) as every window counts them (see buildDemands): its
-// shape (fingerprintAll) and its current bounds.
-func (e *Evaluator) fpOf(v int) windowKey {
-	m := &e.wmemo
-	if m.stale[v] {
-		ds := e.ref.ce
-		if v < len(e.units) {
-			ds = e.ref.demands[v]
-		}
-		m.fp[v], m.stale[v] = withBounds(m.shape[v], ds), false
-	}
-	return m.fp[v]
+// fingerprintCopies fingerprints the copy engine's demands, as every
+// window counts them (the copy engine of every window: rs.ce).
+func (e *Evaluator) fingerprintCopies() {
+	n := len(e.units)
+	e.wmemo.fp[n] = withBounds(e.wmemo.shape[n], e.ref.ce)
 }
 
 // windowKeyOf is the fingerprint of core u's analysis under policy: its
@@ -315,6 +302,7 @@ func (e *Evaluator) fpOf(v int) windowKey {
 // interferers), and the limit.
 func (e *Evaluator) windowKeyOf(u int, policy rta.Policy) windowKey {
 	w := &e.ref.windows[u]
+	fp := e.wmemo.fp
 	seed := e.wmemo.seeds[u]
 	h := hasher{seed[0], seed[1]}
 	h.add2(int64(e.maxLimit)<<8|int64(policy), int64(len(w.Cores)))
@@ -325,12 +313,12 @@ func (e *Evaluator) windowKeyOf(u int, policy rta.Policy) windowKey {
 	vs := e.ref.winUnits[u]
 	k := 0
 	for ; k+1 < len(vs); k += 2 {
-		h.addKey2(e.fpOf(vs[k]), e.fpOf(vs[k+1]))
+		h.addKey2(fp[vs[k]], fp[vs[k+1]])
 	}
 	if k < len(vs) {
-		h.addKey2(e.fpOf(vs[k]), e.fpOf(len(e.units)))
+		h.addKey2(fp[vs[k]], fp[len(e.units)])
 	} else {
-		h.addKey(e.fpOf(len(e.units)))
+		h.addKey(fp[len(e.units)])
 	}
 	return windowKey{h.a, h.b}
 }
