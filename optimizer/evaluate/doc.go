@@ -217,11 +217,15 @@
 // On the default WATERS mapping of BenchmarkEvaluate the rounds take two
 // sweeps (one that changes the bounds, one that confirms them, in which
 // the stability rule skips all but one core). The per-core memo keeps the
-// challenge pass; the rounds are not memoised: a core's refined result
-// depends on every other core's bounds, which differ from one mapping of a
-// search to the next (the default NSGA-II run on WATERS, seed 1, evaluates
-// 100 100 genomes, all distinct), so a memo keyed by them would only hit on
-// repeated mappings.
+// challenge pass, with each core's tasks as the rounds analyse them and
+// their fingerprint (memo.go). The rounds' per-core analyses are memoised
+// too (windowmemo.go), under a 128-bit fingerprint of the core's tasks,
+// its window and the limit: a core's refined result depends on every
+// other core's bounds, which differ from one mapping of a search to the
+// next, so the fingerprint of each interferer is computed once when the
+// rounds start and again only when its bounds move (its shape, everything
+// but the bounds, only when its tasks change), and a key costs one fold
+// per interferer, not one per task of the system.
 //
 // Which priority orders the refined analysis finds is exact per core for its
 // test given the other cores' bounds (rta's exact search), but not jointly:
