@@ -4,8 +4,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -81,78 +79,61 @@ func TestChallengeMemoFingerprints(t *testing.T) {
 		}
 	}
 	defer func() { checkPre = nil }()
-	for _, count := range []string{configs.ContentionRefined, configs.ContentionRequest} {
-		cfgs := []*configs.Config{}
-		cfg, err := configs.Default()
+	cfgs := refinedSystems(t, 7, 4)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for c := range 3 * len(cfgs) {
+		// Evaluate; the search's refute-first evaluations; partial
+		// mappings (the relaxed test).
+		mode := c % 3
+		e, err := NewEvaluator(cfgs[c/3])
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg.Analysis.Contention = count
-		cfgs = append(cfgs, cfg)
-		rng := rand.New(rand.NewPCG(7, 8))
-		for range 4 {
-			s := synth.Settings{Tasks: 8 + rng.IntN(10), GPUTasks: rng.IntN(3), A57: 2, Denver: 1 + rng.IntN(2),
-				Utilisation: 0.6 + rng.Float64(), Chains: 2, ChainLength: 3, Contention: count}
-			cfg, _, err := synth.Config(s, rng)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cfgs = append(cfgs, cfg)
+		if mode == 1 {
+			e.SetLimit(rta.LimitRank)
+			e.SetRefuteFirst(true)
 		}
-		for c := range 3 * len(cfgs) {
-			// Evaluate; the search's refute-first evaluations; partial
-			// mappings (the relaxed test).
-			mode := c % 3
-			e, err := NewEvaluator(cfgs[c/3])
-			if err != nil {
-				t.Fatal(err)
-			}
-			if mode == 1 {
-				e.SetLimit(rta.LimitRank)
-				e.SetRefuteFirst(true)
-			}
-			r := e.NewAnalysis()
-			a := e.NewAssignment()
-			for k := range 300 {
-				for i, ti := range e.tasks {
-					if k > 0 && rng.IntN(len(e.tasks)) != 0 {
-						continue // a neighbour: most tasks stay
+		r := e.NewAnalysis()
+		a := e.NewAssignment()
+		for k := range 300 {
+			for i, ti := range e.tasks {
+				if k > 0 && rng.IntN(len(e.tasks)) != 0 {
+					continue // a neighbour: most tasks stay
+				}
+				var ok []int
+				for u := range e.units {
+					if ti.cpu[u].ok || (u == e.gpuUnit && ti.kind == kindGPU) {
+						ok = append(ok, u)
 					}
-					var ok []int
+				}
+				if ti.kind != kindOffloading && len(ok) > 0 {
+					a.Unit[i] = ok[rng.IntN(len(ok))]
+				}
+			}
+			for g := range e.gpus {
+				gi := &e.gpus[g]
+				a.Unit[gi.pre] = NoUnit
+				if a.Unit[gi.task] == e.gpuUnit {
 					for u := range e.units {
-						if ti.cpu[u].ok || (u == e.gpuUnit && ti.kind == kindGPU) {
-							ok = append(ok, u)
-						}
-					}
-					if ti.kind != kindOffloading && len(ok) > 0 {
-						a.Unit[i] = ok[rng.IntN(len(ok))]
-					}
-				}
-				for g := range e.gpus {
-					gi := &e.gpus[g]
-					a.Unit[gi.pre] = NoUnit
-					if a.Unit[gi.task] == e.gpuUnit {
-						for u := range e.units {
-							if e.tasks[gi.pre].cpu[u].ok {
-								a.Unit[gi.pre] = u
-								break
-							}
+						if e.tasks[gi.pre].cpu[u].ok {
+							a.Unit[gi.pre] = u
+							break
 						}
 					}
 				}
-				evaluate, b := e.Evaluate, a
-				if mode == 2 && rng.IntN(2) == 0 {
-					evaluate = e.EvaluatePartial
-					b = a.Clone()
-					for i := range b.Unit {
-						if e.tasks[i].kind == kindPeriodic && rng.IntN(4) == 0 {
-							b.Unit[i] = NoUnit
-						}
+			}
+			evaluate, b := e.Evaluate, a
+			if mode == 2 && rng.IntN(2) == 0 {
+				evaluate = e.EvaluatePartial
+				b = a.Clone()
+				for i := range b.Unit {
+					if e.tasks[i].kind == kindPeriodic && rng.IntN(4) == 0 {
+						b.Unit[i] = NoUnit
 					}
 				}
-				if err := evaluate(b, r); err != nil {
-					t.Fatal(err)
-				}
+			}
+			if err := evaluate(b, r); err != nil {
+				t.Fatal(err)
 			}
 		}
 	}
