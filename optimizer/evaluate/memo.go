@@ -22,7 +22,11 @@ import (
 const (
 	memoTasks   = 12      // tasks per core that a key holds
 	memoGPUs    = 4       // GPU tasks whose responses a key holds
-	memoEntries = 1 << 14 // memo size; it starts over when full
+	memoEntries = 1 << 14 // cores the memo holds; it starts over when full
+	// memoTaskEntries bounds the tasks of the cores it holds (what it
+	// stores grows with them: under the refined counts each task is
+	// about 180 bytes, so at most about 6 MB per evaluator).
+	memoTaskEntries = 1 << 15
 )
 
 type coreKey struct {
@@ -120,8 +124,8 @@ func (e *Evaluator) recall(k coreKey, h uint64, r *Analysis, u int, ids []int, o
 // remember stores core u's result as computed into r and out. On a hash
 // collision the newer result takes the place.
 func (e *Evaluator) remember(k coreKey, h uint64, r *Analysis, u int, ids []int, out []rta.Result) {
-	if len(e.memoCores) >= memoEntries {
-		e.resetMemo()
+	if len(e.memoCores) >= memoEntries || len(e.memoTasks)+len(ids) > memoTaskEntries {
+		e.resetCoreMemo()
 	}
 	m := coreMemo{key: k, off: int32(len(e.memoTasks)), n: int32(len(ids)), utilisation: r.Units[u].Utilisation, policy: r.Units[u].Policy, undecided: r.Units[u].Undecided}
 	for j, i := range ids {
@@ -140,8 +144,15 @@ func (e *Evaluator) remember(k coreKey, h uint64, r *Analysis, u int, ids []int,
 	e.memoCores = append(e.memoCores, m)
 }
 
+// resetMemo empties both memos (the configuration of the analysis
+// changed).
 func (e *Evaluator) resetMemo() {
 	e.wmemo.reset()
+	e.resetCoreMemo()
+}
+
+// resetCoreMemo empties the per-core memo of the challenge pass.
+func (e *Evaluator) resetCoreMemo() {
 	clear(e.memo)
 	e.memoCores, e.memoTasks, e.memoRTA = e.memoCores[:0], e.memoTasks[:0], e.memoRTA[:0]
 }

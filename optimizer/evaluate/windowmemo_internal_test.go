@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -211,5 +213,50 @@ func TestMemoTableMatchesMap(t *testing.T) {
 			m.reset()
 			clear(want)
 		}
+	}
+}
+
+// TestCoreMemoBounded: the per-core memo holds at most memoTaskEntries
+// tasks, starting over when the next core would pass the bound, on a system
+// whose cores hold about ten tasks each (a few hundred random mappings fill
+// it).
+func TestCoreMemoBounded(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	cfg, _, err := synth.Config(synth.Settings{Tasks: 60, A57: 4, Denver: 2, Utilisation: 2, Contention: configs.ContentionRefined}, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEvaluator(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, a := e.NewAnalysis(), e.NewAssignment()
+	remembered, restarts := 0, 0
+	for range 2000 {
+		for i, ti := range e.tasks {
+			var ok []int
+			for _, u := range e.cores {
+				if ti.cpu[u].ok {
+					ok = append(ok, u)
+				}
+			}
+			a.Unit[i] = ok[rng.IntN(len(ok))]
+		}
+		before := len(e.memoCores)
+		if err := e.Evaluate(a, r); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case len(e.memoCores) < before:
+			restarts++
+		case len(e.memoCores) > before:
+			remembered += len(e.memoCores) - before
+		}
+		if len(e.memoTasks) > memoTaskEntries || len(e.memoRTA) != len(e.memoTasks) {
+			t.Fatalf("the memo holds %d tasks (%d rta tasks), more than %d", len(e.memoTasks), len(e.memoRTA), memoTaskEntries)
+		}
+	}
+	if restarts == 0 {
+		t.Fatalf("%d cores remembered and no restart: the test does not reach the bound", remembered)
 	}
 }
