@@ -29,8 +29,14 @@ import (
 // TestWindowMemoChangesNothing checks the results against the evaluator
 // with the memo off.
 
-// windowMemoEntries bounds the memo; it starts over when full.
+// windowMemoEntries bounds the memo's entries; it starts over when full.
 const windowMemoEntries = 1 << 14
+
+// windowMemoResults bounds the task results the memo's entries hold (about
+// 56 bytes each: at most about 30 MB per evaluator, whatever the size of
+// the cores); it starts over when the next entry would pass it. (A
+// variable so that a test can reach it quickly.)
+var windowMemoResults = 1 << 19
 
 type windowKey [2]uint64
 
@@ -362,7 +368,7 @@ func (e *Evaluator) analyseMemo(r *Analysis, u int, policy rta.Policy, out []rta
 		return false, err
 	}
 	decided = e.an.Decided()
-	if len(m.entries) >= windowMemoEntries {
+	if len(m.entries) >= windowMemoEntries || len(m.results)+len(out) > windowMemoResults {
 		m.reset()
 	}
 	m.insert(k, int32(len(m.entries)))

@@ -260,3 +260,47 @@ func TestCoreMemoBounded(t *testing.T) {
 		t.Fatalf("%d cores remembered and no restart: the test does not reach the bound", remembered)
 	}
 }
+
+// TestWindowMemoBounded: the windowed memo holds at most windowMemoResults
+// task results, starting over when the next entry would pass the bound, on
+// a system of about 40 tasks per core (with the bound lowered so that a
+// few hundred random mappings fill it).
+func TestWindowMemoBounded(t *testing.T) {
+	defer func(n int) { windowMemoResults = n }(windowMemoResults)
+	windowMemoResults = 1 << 12
+	rng := rand.New(rand.NewPCG(15, 16))
+	cfg, _, err := synth.Config(synth.Settings{Tasks: 160, A57: 3, Denver: 1, Utilisation: 1.5, Contention: configs.ContentionRefined}, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEvaluator(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, a := e.NewAnalysis(), e.NewAssignment()
+	restarts := 0
+	for range 1500 {
+		for i, ti := range e.tasks {
+			var ok []int
+			for _, u := range e.cores {
+				if ti.cpu[u].ok {
+					ok = append(ok, u)
+				}
+			}
+			a.Unit[i] = ok[rng.IntN(len(ok))]
+		}
+		before := len(e.wmemo.entries)
+		if err := e.Evaluate(a, r); err != nil {
+			t.Fatal(err)
+		}
+		if len(e.wmemo.entries) < before {
+			restarts++
+		}
+		if len(e.wmemo.results) > windowMemoResults {
+			t.Fatalf("the windowed memo holds %d results, more than %d", len(e.wmemo.results), windowMemoResults)
+		}
+	}
+	if restarts == 0 {
+		t.Fatalf("%d entries and no restart: the test does not reach the bound", len(e.wmemo.entries))
+	}
+}
