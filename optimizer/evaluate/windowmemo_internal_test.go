@@ -222,26 +222,10 @@ func TestMemoTableMatchesMap(t *testing.T) {
 // it).
 func TestCoreMemoBounded(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
-	cfg, _, err := synth.Config(synth.Settings{Tasks: 60, A57: 4, Denver: 2, Utilisation: 2, Contention: configs.ContentionRefined}, rng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := NewEvaluator(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, a := e.NewAnalysis(), e.NewAssignment()
+	e, r, a := periodicSystem(t, rng, synth.Settings{Tasks: 60, A57: 4, Denver: 2, Utilisation: 2, Contention: configs.ContentionRefined})
 	remembered, restarts := 0, 0
 	for range 2000 {
-		for i, ti := range e.tasks {
-			var ok []int
-			for _, u := range e.cores {
-				if ti.cpu[u].ok {
-					ok = append(ok, u)
-				}
-			}
-			a.Unit[i] = ok[rng.IntN(len(ok))]
-		}
+		placeAtRandom(e, a, rng)
 		before := len(e.memoCores)
 		if err := e.Evaluate(a, r); err != nil {
 			t.Fatal(err)
@@ -269,26 +253,10 @@ func TestWindowMemoBounded(t *testing.T) {
 	defer func(n int) { windowMemoResults = n }(windowMemoResults)
 	windowMemoResults = 1 << 12
 	rng := rand.New(rand.NewPCG(15, 16))
-	cfg, _, err := synth.Config(synth.Settings{Tasks: 160, A57: 3, Denver: 1, Utilisation: 1.5, Contention: configs.ContentionRefined}, rng)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := NewEvaluator(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, a := e.NewAnalysis(), e.NewAssignment()
+	e, r, a := periodicSystem(t, rng, synth.Settings{Tasks: 160, A57: 3, Denver: 1, Utilisation: 1.5, Contention: configs.ContentionRefined})
 	restarts := 0
 	for range 1500 {
-		for i, ti := range e.tasks {
-			var ok []int
-			for _, u := range e.cores {
-				if ti.cpu[u].ok {
-					ok = append(ok, u)
-				}
-			}
-			a.Unit[i] = ok[rng.IntN(len(ok))]
-		}
+		placeAtRandom(e, a, rng)
 		before := len(e.wmemo.entries)
 		if err := e.Evaluate(a, r); err != nil {
 			t.Fatal(err)
@@ -302,5 +270,34 @@ func TestWindowMemoBounded(t *testing.T) {
 	}
 	if restarts == 0 {
 		t.Fatalf("%d entries and no restart: the test does not reach the bound", len(e.wmemo.entries))
+	}
+}
+
+// periodicSystem returns an evaluator of the synthetic system of settings
+// (periodic tasks only), an analysis and an assignment for it.
+func periodicSystem(t *testing.T, rng *rand.Rand, settings synth.Settings) (*Evaluator, *Analysis, *Assignment) {
+	t.Helper()
+	cfg, _, err := synth.Config(settings, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewEvaluator(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, e.NewAnalysis(), e.NewAssignment()
+}
+
+// placeAtRandom places every task of a on one of the CPU cores it can run
+// on, drawn from rng.
+func placeAtRandom(e *Evaluator, a *Assignment, rng *rand.Rand) {
+	for i, ti := range e.tasks {
+		var ok []int
+		for _, u := range e.cores {
+			if ti.cpu[u].ok {
+				ok = append(ok, u)
+			}
+		}
+		a.Unit[i] = ok[rng.IntN(len(ok))]
 	}
 }
