@@ -464,12 +464,8 @@ func (e *Evaluator) core(a *Assignment, r *Analysis, u int, verdicts bool) error
 		key, hash, memo = e.memoKey(r, u, ids)
 	}
 	out := e.coreOut[u][:len(ids)]
-	refined := e.count != memory.ChallengeCount
-	if memo && !refined && e.recall(key, hash, r, u, ids, out) {
-		return e.verdicts(a, r, u, ids, explicit, out)
-	}
-	// Under the refined counts the memo has the core's tasks too.
-	if memo && refined && e.recall(key, hash, r, u, ids, out) {
+	// Under the refined counts the memo restores the core's tasks too.
+	if memo && e.recall(key, hash, r, u, ids, out) {
 		if !verdicts {
 			return nil
 		}

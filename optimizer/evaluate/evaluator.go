@@ -322,9 +322,6 @@ func (e *Evaluator) compileUnits(s *configs.System) error {
 	}
 	for i, u := range s.Units {
 		ui := unitInfo{name: u.Name, kind: u.Kind, gpu: u.Type == configs.GPU, freq: int64(u.Frequency)}
-		if !ui.gpu {
-			e.cores = append(e.cores, i)
-		}
 		if ui.gpu {
 			if e.gpuUnit >= 0 {
 				return fmt.Errorf("units: %s and %s are both GPUs: hetmap analyses one GPU", s.Units[e.gpuUnit].Name, u.Name)
@@ -342,6 +339,7 @@ func (e *Evaluator) compileUnits(s *configs.System) error {
 			}
 			e.dev = dev
 		} else {
+			e.cores = append(e.cores, i)
 			cm := s.CoreMemory(u.Kind)
 			if cm == nil {
 				return fmt.Errorf("memory.cores: no contention parameters for core kind %s (unit %s)", u.Kind, u.Name)

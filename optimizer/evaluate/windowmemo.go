@@ -24,8 +24,8 @@ import (
 // fingerprinted once when the rounds or the relaxed test start, and again
 // only when the core's bounds move, then only their bounds (the rest, the
 // shape, stays); its own tasks when a key first needs them, or from the
-// challenge memo (memo.go). So a core's key costs one fingerprint per unit, not every task of
-// the system.
+// challenge memo (memo.go). So a core's key costs one fingerprint per
+// unit, not every task of the system.
 // TestWindowMemoChangesNothing checks the results against the evaluator
 // with the memo off.
 
@@ -259,15 +259,15 @@ func (m *windowMemo) init(units, demands int) {
 func (e *Evaluator) ownKey(u int) windowKey {
 	m := &e.wmemo
 	if !m.ownSet[u] {
+		ts := e.coreTasks[u][:len(e.onCore[u])]
+		prio := func(k int) int { return ts[k].Priority }
 		if m.preSet[u] {
 			m.own[u] = m.pre[u]
 			if checkPre != nil {
-				ts := e.coreTasks[u][:len(e.onCore[u])]
-				checkPre(m.pre[u], ownFingerprint(ts, func(k int) int { return ts[k].Priority }))
+				checkPre(m.pre[u], ownFingerprint(ts, prio))
 			}
 		} else {
-			ts := e.coreTasks[u][:len(e.onCore[u])]
-			m.own[u] = ownFingerprint(ts, func(k int) int { return ts[k].Priority })
+			m.own[u] = ownFingerprint(ts, prio)
 		}
 		m.ownSet[u] = true
 	}
