@@ -71,7 +71,7 @@ func TestExhaustiveMatchesBruteForceRefined(t *testing.T) {
 		count := []string{configs.ContentionRefined, configs.ContentionRequest}[n%2]
 		policy := []string{configs.PrioritiesOPA, configs.PrioritiesDM}[(n/2)%2]
 		yml := synth.SmallYAML(rng, count, policy)
-		cfg := loadYAML(t, yml)
+		cfg := synth.Load(t, yml)
 		e := evaluator(t, cfg)
 		// Derived priorities only on both sides: under the refined counts
 		// the priority-order variants are no exhaustive search of the
@@ -91,7 +91,7 @@ func TestExhaustiveMatchesBruteForceRefined(t *testing.T) {
 			nonTrivial++
 		}
 		// The unsound cut.
-		bad := evaluator(t, loadYAML(t, yml))
+		bad := evaluator(t, synth.Load(t, yml))
 		optimizer.SetPriorityVariants(bad, false)
 		optimizer.SetPartialByChallenge(bad, true)
 		exBad, err := optimizer.Run(context.Background(), bad, optimizer.Options{Workers: 1})

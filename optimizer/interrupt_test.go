@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
@@ -20,7 +21,7 @@ import (
 // while it estimates its size, within its walk otherwise. Every stage
 // reports itself, and the reports name the stages in order.
 func TestInterruptedInEveryStage(t *testing.T) {
-	cfg := loadFile(t, "../configs/examples/waters-3obj.yaml")
+	cfg := synth.LoadFile(t, "../configs/examples/waters-3obj.yaml")
 	cfg.Search.Generations = 50
 	run := func(alg string, at func(moo.Progress) bool) (*optimizer.Outcome, []string) {
 		ctx, cancel := context.WithCancel(context.Background())

@@ -17,7 +17,7 @@ import (
 // cuts and the evaluations, with the context checks and the progress
 // estimate of an interruptible search.
 func BenchmarkExhaustive3Obj(b *testing.B) {
-	cfg := loadFile(b, "../configs/examples/waters-3obj.yaml")
+	cfg := synth.LoadFile(b, "../configs/examples/waters-3obj.yaml")
 	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		b.Fatal(err)

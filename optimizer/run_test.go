@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
@@ -18,7 +19,7 @@ import (
 // search stops at the generation that cancelled, with what a run of that
 // many generations finds.
 func TestRunInterrupted(t *testing.T) {
-	cfg := loadFile(t, "../configs/examples/waters-3obj.yaml")
+	cfg := synth.LoadFile(t, "../configs/examples/waters-3obj.yaml")
 	e := evaluator(t, cfg)
 	exact := watersRun(t, cfg, optimizer.Options{Algorithm: "exhaustive"})
 
@@ -69,7 +70,7 @@ func TestRunInterrupted(t *testing.T) {
 // least-violating mappings to show. (Uninterrupted, this search cuts every
 // partial mapping for about a minute.)
 func TestRunInterruptedInfeasible(t *testing.T) {
-	cfg := loadYAML(t, "model: builtin\nconventions: {deadlines: model}\nanalysis: {gpu_model: timeslice}\n")
+	cfg := synth.Load(t, "model: builtin\nconventions: {deadlines: model}\nanalysis: {gpu_model: timeslice}\n")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	out, err := optimizer.Run(ctx, evaluator(t, cfg), optimizer.Options{Algorithm: "exhaustive"})
@@ -122,7 +123,7 @@ search:
 // A57–Denver splits (A0 or A1 with D0, either task on D0) at 300 %, then
 // both tasks on A0 or on A1 at 600 %, then the two A0–A1 splits at 40 ms.
 func TestLeastViolatingRanking(t *testing.T) {
-	out := watersRun(t, loadYAML(t, tieProblem), optimizer.Options{Algorithm: configs.AlgorithmNSGA2})
+	out := watersRun(t, synth.Load(t, tieProblem), optimizer.Options{Algorithm: configs.AlgorithmNSGA2})
 	if out.Feasible {
 		t.Fatal("tieProblem has a feasible mapping")
 	}

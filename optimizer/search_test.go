@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
@@ -15,15 +14,6 @@ import (
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
-
-func loadYAML(t testing.TB, y string) *configs.Config {
-	t.Helper()
-	cfg, err := configs.Load(strings.NewReader(y), "test.yaml", ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
-}
 
 func objectives(front []optimizer.Point) [][]float64 {
 	var out [][]float64
@@ -41,7 +31,7 @@ func objectives(front []optimizer.Point) [][]float64 {
 // capacity; nothing is cut before the leaves, and the genetic search
 // finds the same front.
 func TestHandProblemEnumerationSymmetryAndGeneticSearchAgree(t *testing.T) {
-	cfg := loadYAML(t, synth.HandProblem)
+	cfg := synth.Load(t, synth.HandProblem)
 	e := evaluator(t, cfg)
 	want := [][]float64{{1, 0.8}, {2, 0.5}}
 
@@ -110,7 +100,7 @@ func watersRun(t *testing.T, cfg *configs.Config, opts optimizer.Options) *optim
 // every deadline, no point dominates another, and evaluating the point's
 // mapping again (as `hetmap analyze --mapping` does) gives the same numbers.
 func TestFrontIsFeasibleNonDominatedAndReproducible(t *testing.T) {
-	cfg := loadFile(t, "../configs/examples/waters-3obj.yaml")
+	cfg := synth.LoadFile(t, "../configs/examples/waters-3obj.yaml")
 	cfg.Search.Generations = 200
 	out := watersRun(t, cfg, optimizer.Options{})
 	if !out.Feasible || len(out.Front) == 0 {
@@ -160,15 +150,6 @@ func TestFrontIsFeasibleNonDominatedAndReproducible(t *testing.T) {
 	}
 }
 
-func loadFile(t testing.TB, path string) *configs.Config {
-	t.Helper()
-	cfg, err := configs.LoadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg
-}
-
 // TestDeterminismAcrossWorkers: the same seed gives the same front (and the
 // same counts) with 1, 2 and 4 workers, for the genetic search and for the
 // exhaustive one, whose enumeration tree the workers share out. The
@@ -182,7 +163,7 @@ func TestDeterminismAcrossWorkers(t *testing.T) {
 	}
 	builtin.Analysis.Contention = configs.ContentionChallenge
 	for name, cfg := range map[string]*configs.Config{
-		"waters-3obj": loadFile(t, "../configs/examples/waters-3obj.yaml"),
+		"waters-3obj": synth.LoadFile(t, "../configs/examples/waters-3obj.yaml"),
 		"builtin":     builtin,
 	} {
 		t.Run(name, func(t *testing.T) { determinismAcrossWorkers(t, cfg) })
@@ -233,7 +214,7 @@ func TestGeneticSearchAgainstExactFront(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the default genetic search (about 2 s)")
 	}
-	cfg := loadFile(t, "../configs/examples/waters-3obj.yaml")
+	cfg := synth.LoadFile(t, "../configs/examples/waters-3obj.yaml")
 	ex := watersRun(t, cfg, optimizer.Options{Algorithm: "exhaustive"})
 	exact := objectives(ex.Front)
 	if len(exact) != 15 {
@@ -264,7 +245,7 @@ func TestGeneticSearchAgainstExactFront(t *testing.T) {
 // slices by coordinate descent, and NSGA-II finds a feasible mapping for
 // every seed of 1–10 even with a short run.
 func TestGeneticSearchFindsTimeSliceRegion(t *testing.T) {
-	cfg := loadYAML(t, "model: builtin\nanalysis: {gpu_model: timeslice}\nsearch: {generations: 5}\n")
+	cfg := synth.Load(t, "model: builtin\nanalysis: {gpu_model: timeslice}\nsearch: {generations: 5}\n")
 	e := evaluator(t, cfg)
 	for seed := int64(1); seed <= 10; seed++ {
 		out, err := optimizer.Run(context.Background(), e, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Seed: &seed, Workers: 1})
@@ -283,7 +264,7 @@ func TestGeneticSearchFindsTimeSliceRegion(t *testing.T) {
 // front do not depend on the number of workers; the time-slice model (slice
 // descents) under an evaluation budget that the constructions reach.
 func TestConstructionsAcrossWorkers(t *testing.T) {
-	cfg := loadYAML(t, "model: builtin\nanalysis: {gpu_model: timeslice, contention: challenge}\nsearch: {generations: 1000, max_evaluations: 4000}\n")
+	cfg := synth.Load(t, "model: builtin\nanalysis: {gpu_model: timeslice, contention: challenge}\nsearch: {generations: 1000, max_evaluations: 4000}\n")
 	e := evaluator(t, cfg)
 	encode := func(out *optimizer.Outcome) string {
 		s := fmt.Sprintln(out.Evaluations, out.ConstructionEvaluations, out.FeasibleEvaluations, out.Feasible)

@@ -4,10 +4,35 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"testing"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // Small systems for tests: a fixed one whose front is computed by hand, and
 // random ones small enough that every mapping can be enumerated.
+
+// Load reads the configuration y (hetmap's YAML form, as HandProblem and
+// SmallYAML write it) and fails t where it does not load.
+func Load(t testing.TB, y string) *configs.Config {
+	t.Helper()
+	cfg, err := configs.Load(strings.NewReader(y), "test.yaml", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// LoadFile reads the configuration file path and fails t where it does not
+// load.
+func LoadFile(t testing.TB, path string) *configs.Config {
+	t.Helper()
+	cfg, err := configs.LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
 
 // HandProblem is a system small enough to enumerate by hand (for tests of
 // the searches): two identical A57 cores and

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/rta/syssim"
@@ -75,7 +76,7 @@ func TestSimulationNeverExceedsTheRefinedBounds(t *testing.T) {
 		if s := timeSliceStart(t, ts); s != nil {
 			sets = append(sets, set{"random feasible mappings (timeslice)", ts, feasibleWalk(t, ts, s, walk, steps, 4)})
 		}
-		cfg3 := loadFile(t, "../../configs/examples/waters-3obj.yaml")
+		cfg3 := synth.LoadFile(t, "../../configs/examples/waters-3obj.yaml")
 		cfg3.Analysis.Contention = c.count
 		e3 := evaluator(t, cfg3)
 		sets = append(sets, set{"waters-3obj exact front", e3, exactFront(t, e3)})

@@ -33,7 +33,7 @@ func TestExplicitEqualsDerived(t *testing.T) {
 		cfg.Analysis.Contention = count
 		cfgs = append(cfgs, cfg)
 		for range 4 {
-			cfgs = append(cfgs, loadYAML(t, synth.SmallYAML(rng, count, configs.PrioritiesOPA)))
+			cfgs = append(cfgs, synth.Load(t, synth.SmallYAML(rng, count, configs.PrioritiesOPA)))
 		}
 		for _, cfg := range cfgs {
 			e := evaluator(t, cfg)

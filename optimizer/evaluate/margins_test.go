@@ -52,7 +52,7 @@ search:
 // and with a third job 22.002: ×5.333, T2 binds.
 // Only A57 units: the A57 margin is the global one.
 func TestMarginClosedForm(t *testing.T) {
-	cfg := loadYAML(t, marginProblem)
+	cfg := synth.Load(t, marginProblem)
 	e := evaluator(t, cfg)
 	a := e.NewAssignment()
 	a.Unit[0], a.Unit[1] = 0, 0
@@ -111,7 +111,7 @@ func TestMarginsBisect(t *testing.T) {
 		systems = 2
 	}
 	for range systems {
-		cfgs = append(cfgs, loadYAML(t, synth.SmallYAML(rng, configs.ContentionRefined, configs.PrioritiesOPA)))
+		cfgs = append(cfgs, synth.Load(t, synth.SmallYAML(rng, configs.ContentionRefined, configs.PrioritiesOPA)))
 	}
 	checked, infeasible := 0, 0
 	for n, cfg := range cfgs {

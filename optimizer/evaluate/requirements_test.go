@@ -91,7 +91,7 @@ func TestRequirementValues(t *testing.T) {
 // brute-force evaluation of all 27 genomes; the requirement excludes
 // mappings that meet every deadline; every front point meets it.
 func TestRequirementsInTheSearch(t *testing.T) {
-	cfg := loadYAML(t, synth.HandProblem+"chains:\n  - {name: C, tasks: [T1, T2], max: 28ms}\n")
+	cfg := synth.Load(t, synth.HandProblem+"chains:\n  - {name: C, tasks: [T1, T2], max: 28ms}\n")
 	e := evaluator(t, cfg)
 	ex, err := optimizer.Run(context.Background(), e, optimizer.Options{Algorithm: "exhaustive"})
 	if err != nil {

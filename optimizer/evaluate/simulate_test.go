@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/rta/syssim"
 )
@@ -298,7 +299,7 @@ func TestSimulationNeverExceedsTheBounds(t *testing.T) {
 		sets = append(sets, set{"random feasible WATERS mappings (timeslice)", tse, feasibleWalk(t, tse, start, walk, steps, 2)})
 	}
 
-	cfg3 := loadFile(t, "../../configs/examples/waters-3obj.yaml")
+	cfg3 := synth.LoadFile(t, "../../configs/examples/waters-3obj.yaml")
 	cfg3.Analysis.Contention = configs.ContentionChallenge
 	e3 := evaluator(t, cfg3)
 	sets = append(sets, set{"waters-3obj front", e3, exactFront(t, e3)})
