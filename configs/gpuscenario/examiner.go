@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/rta/gpusim"
 )
 
@@ -120,7 +121,7 @@ func ParseExaminer(data []byte, file string, opts Options) (gpusim.Scenario, []W
 
 // LoadExaminer reads a CUDA Scheduling Examiner scenario file.
 func LoadExaminer(path string, opts Options) (gpusim.Scenario, []Warning, error) {
-	data, err := readFile(path)
+	data, err := configs.ReadInput(path, "the scenario")
 	if err != nil {
 		return gpusim.Scenario{}, nil, err
 	}

@@ -3,9 +3,7 @@ package gpuscenario
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -56,7 +54,9 @@ type KernelSpec struct {
 	CopyOut  time.Duration
 }
 
-// maxFileSize bounds the files the loaders read.
+// maxFileSize bounds the data the parsers take (the loaders read files
+// through configs.ReadInput: only a regular file, of at most
+// configs.MaxInputSize).
 const maxFileSize = 16 << 20
 
 // maxKernels bounds the kernels of a kernel set.
@@ -194,29 +194,11 @@ func strictHook(from, to reflect.Type, data any) (any, error) {
 
 // LoadKernelSet reads a kernel-set YAML file (see the package documentation).
 func LoadKernelSet(path string) (*KernelSet, error) {
-	data, err := readFile(path)
+	data, err := configs.ReadInput(path, "the kernel set")
 	if err != nil {
 		return nil, err
 	}
 	return ParseKernelSet(data, path)
-}
-
-func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, maxFileSize)
-	}
-	return data, nil
 }
 
 // ParseKernelSet reads a kernel set from YAML data; file names the data in
