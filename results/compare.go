@@ -79,7 +79,7 @@ func ReadCompareRun(label, dir string) (*CompareSide, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, &ReportError{Dir: dir, Err: fmt.Errorf("%s: %v", frontPath, err)}
+		return nil, &ReportError{Dir: dir, Err: atPath(frontPath, err)}
 	}
 	side := &CompareSide{Label: label, Source: dir, Cfg: run.cfg}
 	m := &run.manifest

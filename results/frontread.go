@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // readFront reads front.json (any results format) as a stream: the fields
@@ -15,12 +17,27 @@ import (
 // Memory does not grow with the front. An error of each stops the reading
 // and is returned as it is.
 func readFront(path string, head *FrontJSON, each func(least bool, p *FrontPointJSON) error) error {
-	f, err := os.Open(path)
+	f, _, err := configs.OpenInput(path, "the run's front.json")
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	return decodeFront(bufio.NewReaderSize(f, 1<<16), head, each)
+}
+
+// atPath names path in err, unless err names its file already (as the
+// refusals of configs.OpenInput and configs.ReadInput do); a file that
+// cannot be opened is the path and why, in plain words.
+func atPath(path string, err error) error {
+	var ie *configs.InputError
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &ie) && ie.File != "":
+		return err
+	case errors.As(err, &pe):
+		return fmt.Errorf("%s: %v", path, pe.Err)
+	}
+	return fmt.Errorf("%s: %v", path, err)
 }
 
 // errStop is returned by an each of readFront that has what it needs.

@@ -145,7 +145,7 @@ func loadRun(dir string) (*reportRun, error) {
 		if errors.As(err, &re) {
 			return nil, err
 		}
-		return nil, fail("%s: %v", frontPath, err)
+		return nil, &ReportError{Dir: dir, Err: atPath(frontPath, err)}
 	}
 	if len(run.front.Objectives) != len(m.Objectives) {
 		return nil, fail("%s: %d objectives, but the manifest names %d", frontPath, len(run.front.Objectives), len(m.Objectives))
@@ -156,9 +156,9 @@ func loadRun(dir string) (*reportRun, error) {
 // readRunJSON reads a run folder's JSON file into v.
 func readRunJSON(dir, name string, v any) error {
 	path := filepath.Join(dir, name)
-	data, err := os.ReadFile(path)
+	data, err := configs.ReadInput(path, "the run's "+filepath.ToSlash(name))
 	if err != nil {
-		return &ReportError{Dir: dir, Err: fmt.Errorf("%s: %v", path, err)}
+		return &ReportError{Dir: dir, Err: atPath(path, err)}
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return &ReportError{Dir: dir, Err: fmt.Errorf("%s: not the JSON hetmap writes: %v", path, err)}
@@ -187,7 +187,7 @@ func (run *reportRun) loadPoint(id int) (*reportPoint, error) {
 		return errStop
 	})
 	if err != nil && err != errStop {
-		return nil, fail("%s: %v", frontPath, err)
+		return nil, &ReportError{Dir: dir, Err: atPath(frontPath, err)}
 	}
 	if p == nil {
 		what := "front point"

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // A run folder appears only complete: a run writes into a temporary folder
@@ -281,7 +283,7 @@ func (c *Claim) renew(interval time.Duration) {
 // only when it names another claim.
 func (c *Claim) stillOwned() bool {
 	var o owner
-	data, err := os.ReadFile(filepath.Join(c.tmp, ownerFile))
+	data, err := configs.ReadInput(filepath.Join(c.tmp, ownerFile), "the claim's owner file")
 	if err != nil || json.Unmarshal(data, &o) != nil {
 		return true // gone (Commit removes it) or unreadable for a moment
 	}
@@ -356,7 +358,7 @@ func (c *Claim) Release() {
 // younger than the lease (its owner may be about to write the file).
 func claimOwner(tmp string) (owner, bool) {
 	var o owner
-	data, err := os.ReadFile(filepath.Join(tmp, ownerFile))
+	data, err := configs.ReadInput(filepath.Join(tmp, ownerFile), "the claim's owner file")
 	if err != nil || json.Unmarshal(data, &o) != nil || o.PID <= 0 {
 		st, err := os.Stat(tmp)
 		return owner{Host: "?", Started: "?"}, err == nil && time.Since(st.ModTime()) < max(ClaimLease(), legacyTempAge)

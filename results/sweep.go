@@ -121,9 +121,9 @@ func ReadSweepRun(dir string) (*SweepRunData, error) {
 }
 
 func sweepReadJSON(path string, v any) error {
-	data, err := os.ReadFile(path)
+	data, err := configs.ReadInput(path, "the run's "+filepath.Base(path))
 	if err != nil {
-		return err
+		return atPath(path, err)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
 		return fmt.Errorf("%s: %v", path, err)
