@@ -475,7 +475,7 @@ func recordShards(out string, sh *Shard) error {
 // RecordedShards returns the shard count recorded in a sweep folder, or 0
 // when no shard has run there.
 func RecordedShards(out string) (int, error) {
-	data, err := os.ReadFile(filepath.Join(out, ShardsFileName))
+	data, err := configs.ReadInput(filepath.Join(out, ShardsFileName), "the sweep's "+ShardsFileName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
 	}
