@@ -9,5 +9,9 @@
 // the run claims it when it starts (ClaimDir), writing into a temporary
 // folder beside it that it renames at the end, with the user's umask;
 // claims of processes that have ended are removed by the next claim in the
-// same folder. Text for a terminal fits TextWidth columns.
+// same folder. Its manifest.json records the size and SHA-256 of every
+// file written before it (Manifest.Files), and report and compare refuse
+// a folder whose files do not match, naming the file; every file of a run
+// folder is read through configs.OpenInput (regular files only). Text for
+// a terminal fits TextWidth columns.
 package results

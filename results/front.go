@@ -67,6 +67,10 @@ type Manifest struct {
 	WallTimeMs      float64 `json:"wall_time_ms"`
 	StartedUTC      string  `json:"started_utc"`
 	ResultsFormat   int     `json:"results_format"`
+	// Files: the size and SHA-256 of every file the run wrote before the
+	// manifest, by its slash-separated path in the run folder (see
+	// FileSum); absent in folders written before.
+	Files map[string]FileSum `json:"files,omitempty"`
 }
 
 // FrontPointJSON is one mapping of the front (or, when none is feasible,
@@ -913,7 +917,7 @@ func StatusText(m *Manifest) string {
 // writeModelFiles writes front point id's mapping into the Amalthea model:
 // mappings/point-N.amxmi, or the folder mappings/point-N/ for a model in
 // several files.
-func writeModelFiles(dir string, id int, model func(optimizer.Point) (map[string][]byte, error), p optimizer.Point) error {
+func writeModelFiles(dir string, id int, model func(optimizer.Point) (map[string][]byte, error), p optimizer.Point, sums fileSums) error {
 	files, err := model(p)
 	if err != nil {
 		return fmt.Errorf("front point %d: writing its mapping into the model: %w", id, err)
@@ -921,7 +925,7 @@ func writeModelFiles(dir string, id int, model func(optimizer.Point) (map[string
 	base := strings.TrimSuffix(mappingFile(id), ".yaml")
 	if len(files) == 1 {
 		for _, data := range files {
-			return os.WriteFile(filepath.Join(dir, base+".amxmi"), data, 0o644)
+			return sums.write(dir, base+".amxmi", data)
 		}
 	}
 	folder := filepath.Join(dir, base)
@@ -929,7 +933,7 @@ func writeModelFiles(dir string, id int, model func(optimizer.Point) (map[string
 		return err
 	}
 	for in, data := range files {
-		if err := os.WriteFile(filepath.Join(folder, filepath.Base(in)), data, 0o644); err != nil {
+		if err := sums.write(dir, base+"/"+filepath.Base(in), data); err != nil {
 			return err
 		}
 	}

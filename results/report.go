@@ -106,6 +106,10 @@ func loadRun(dir string) (*reportRun, error) {
 		}
 		return nil, fail("%s: results format %d, written by %s; this hetmap reads formats 1 to %d: run that version's hetmap report, or a newer one", filepath.Join(dir, "manifest.json"), m.ResultsFormat, by, ResultsFormat)
 	}
+	// The files are checked against the manifest before any is read.
+	if err := checkRunFiles(dir, m.Files); err != nil {
+		return nil, err
+	}
 	cfg, err := configs.LoadFile(filepath.Join(dir, "config.yaml"))
 	if err != nil {
 		return nil, &ReportError{Dir: dir, Err: err}

@@ -128,6 +128,7 @@ func TestReport(t *testing.T) {
 	t.Run("Deterministic", func(t *testing.T) { testReportDeterministic(t, dir) })
 	t.Run("FrontCSVColumns", func(t *testing.T) { testReportFrontCSVColumns(t, dir) })
 	t.Run("Errors", func(t *testing.T) { testReportErrors(t, dir) })
+	t.Run("FilesChecked", func(t *testing.T) { testRunFilesChecked(t, dir) })
 	t.Run("Screenshot", func(t *testing.T) { testReportScreenshot(t, dir) })
 }
 
@@ -230,8 +231,25 @@ func testReportFrontCSVColumns(t *testing.T, dir string) {
 	golden(t, "front_csv_columns.txt", strings.Join(rows[0], "\n")+"\n")
 }
 
+// writeOlderManifest writes the manifest of the run folder from into the
+// folder to as a hetmap before the list of files wrote it (without Files),
+// so that to's files are read as they are, not checked against the list.
+func writeOlderManifest(t *testing.T, from, to string) {
+	t.Helper()
+	var m Manifest
+	readJSONFile(t, filepath.Join(from, "manifest.json"), &m)
+	m.Files = nil
+	data, _ := json.MarshalIndent(m, "", "  ")
+	if err := os.WriteFile(filepath.Join(to, "manifest.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A folder that is not a run folder is an error that says why, and no
-// report (nor a temporary file) is left behind.
+// report (nor a temporary file) is left behind. The folders with a broken
+// front.json have a manifest without the list of files (as before hetmap
+// recorded it), which would refuse them before their front.json is read
+// (TestRunFilesChecked).
 func testReportErrors(t *testing.T, dir string) {
 	good := dir
 	tmp := t.TempDir()
@@ -252,7 +270,7 @@ func testReportErrors(t *testing.T, dir string) {
 			t.Fatal(err)
 		}
 		copyFile(d, "config.yaml")
-		copyFile(d, "manifest.json")
+		writeOlderManifest(t, good, d)
 	}
 	if err := os.WriteFile(filepath.Join(badJSON, "front.json"), []byte("{\"points\": [}"), 0o644); err != nil {
 		t.Fatal(err)
@@ -472,7 +490,7 @@ func TestReportOlderFormats(t *testing.T) {
 	os.WriteFile(filepath.Join(old, "front.json"), data, 0o644)
 	var m Manifest
 	readJSONFile(t, filepath.Join(dir, "manifest.json"), &m)
-	m.ResultsFormat = 2
+	m.ResultsFormat, m.Files = 2, nil
 	data, _ = json.MarshalIndent(m, "", "  ")
 	os.WriteFile(filepath.Join(old, "manifest.json"), data, 0o644)
 	var got bytes.Buffer

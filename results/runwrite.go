@@ -63,18 +63,19 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "config.yaml"), text, fileMode); err != nil {
+	sums := fileSums{}
+	if err := sums.write(dir, "config.yaml", text); err != nil {
 		return err
 	}
 	if err := os.Mkdir(filepath.Join(dir, "mappings"), dirMode); err != nil {
 		return err
 	}
-	fj, err := createBuffered(filepath.Join(dir, "front.json"))
+	fj, err := createBuffered(dir, "front.json", sums)
 	if err != nil {
 		return err
 	}
 	defer fj.close()
-	fc, err := createBuffered(filepath.Join(dir, "front.csv"))
+	fc, err := createBuffered(dir, "front.csv", sums)
 	if err != nil {
 		return err
 	}
@@ -104,7 +105,7 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 			if err != nil {
 				return err
 			}
-			if err := os.WriteFile(filepath.Join(dir, evaluation), append(data, '\n'), fileMode); err != nil {
+			if err := sums.write(dir, evaluation, append(data, '\n')); err != nil {
 				return err
 			}
 		}
@@ -113,11 +114,11 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, file), append([]byte("# "+header+"\n"), data...), fileMode); err != nil {
+		if err := sums.write(dir, file, append([]byte("# "+header+"\n"), data...)); err != nil {
 			return err
 		}
 		if !least && info.Model != nil {
-			if err := writeModelFiles(dir, id, info.Model, p); err != nil {
+			if err := writeModelFiles(dir, id, info.Model, p, sums); err != nil {
 				return err
 			}
 		}
@@ -155,7 +156,7 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		Pruned: out.Pruned, Generations: out.Generations, WallTimeMs: float64(out.Wall.Microseconds()) / 1000,
 		FeasibleMappings: out.FeasibleMappings, PriorityVariants: out.Variants, Proof: NewProofJSON(out.Proof, out.Feasible),
 		ConstructionEvaluations: out.ConstructionEvaluations, Analyses: out.Analyses, AlgorithmChoice: out.AlgorithmChoice,
-		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: ResultsFormat}
+		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: ResultsFormat, Files: sums}
 	if err := writeJSON(filepath.Join(dir, "manifest.json"), m); err != nil {
 		return err
 	}
@@ -164,28 +165,38 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 	return writeReportFile(dir, progress)
 }
 
-// bufferedFile is a file written through a buffer.
+// bufferedFile is a file of a run folder written through a buffer, its
+// sum recorded when it is closed.
 type bufferedFile struct {
 	f      *os.File
 	w      *bufio.Writer
+	summed *summingWriter
+	name   string
+	sums   fileSums
 	closed bool
 	err    error
 }
 
-func createBuffered(path string) (*bufferedFile, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fileMode)
+// createBuffered creates the file name (slash-separated) of the folder dir;
+// its sum goes into sums when it is closed.
+func createBuffered(dir, name string, sums fileSums) (*bufferedFile, error) {
+	f, err := os.OpenFile(filepath.Join(dir, filepath.FromSlash(name)), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fileMode)
 	if err != nil {
 		return nil, err
 	}
-	return &bufferedFile{f: f, w: bufio.NewWriterSize(f, 1<<16)}, nil
+	s := newSummingWriter(f)
+	return &bufferedFile{f: f, w: bufio.NewWriterSize(s, 1<<16), summed: s, name: name, sums: sums}, nil
 }
 
-// close flushes and closes the file once; later calls return the first
-// call's error.
+// close flushes and closes the file once, recording its sum; later calls
+// return the first call's error.
 func (b *bufferedFile) close() error {
 	if !b.closed {
 		b.closed = true
 		b.err = errors.Join(b.w.Flush(), b.f.Close())
+		if b.err == nil {
+			b.sums[b.name] = b.summed.sum()
+		}
 	}
 	return b.err
 }
