@@ -15,7 +15,7 @@ func newCompareCmd() *cobra.Command {
 	var mapping, htmlOut string
 	var noHTML bool
 	cmd := &cobra.Command{
-		Use:   "compare RUN-A [RUN-B | --mapping FILE.yaml|default [--config FILE | --model FILE…]]",
+		Use:   "compare RUN-A [RUN-B | --mapping FILE.yaml|default [--config FILE | --model FILE…]] [--html FILE]",
 		Short: "Compare two designs: two run folders, or a run folder and one mapping",
 		Long: `Compare two designs for a review: two folders that hetmap optimize wrote, or a run
 folder and one mapping of a configuration or model (--mapping, with --config or --model;
@@ -24,10 +24,13 @@ the built-in model without either). It says what differs between the two configu
 which points of each side dominate which of the other on the objectives both minimise,
 and per objective and for the margin on execution demand the best value of each side and
 the change (B − A). The margins are recomputed from every point's mapping. Two runs of
-different systems compare on what they share. The same goes to compare.html (--html), a
-self-contained page with both fronts plotted (--no-html: none).`,
+different systems compare on what they share. --html FILE also writes the comparison to
+FILE, a self-contained page with both fronts plotted; without it nothing is written.`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if noHTML && htmlOut != "" {
+				return errors.New("--html and --no-html: give --html FILE for a page, or neither")
+			}
 			a, err := results.ReadCompareRun("A", args[0])
 			if err != nil {
 				return err
@@ -73,7 +76,7 @@ self-contained page with both fronts plotted (--no-html: none).`,
 			if err := results.WriteComparisonText(cmd.OutOrStdout(), c); err != nil {
 				return err
 			}
-			if noHTML {
+			if htmlOut == "" {
 				return nil
 			}
 			var buf bytes.Buffer
@@ -89,7 +92,10 @@ self-contained page with both fronts plotted (--no-html: none).`,
 	}
 	sf.add(cmd)
 	cmd.Flags().StringVar(&mapping, "mapping", "", "the second side: a mapping file (or default, the model's own mapping) of --config or --model")
-	cmd.Flags().StringVar(&htmlOut, "html", "compare.html", "the page to write the comparison to")
-	cmd.Flags().BoolVar(&noHTML, "no-html", false, "write no page, only the text")
+	cmd.Flags().StringVar(&htmlOut, "html", "", "also write the comparison to this page (a self-contained HTML file)")
+	// compare wrote compare.html into the working directory unless told
+	// --no-html; it writes a page only when --html names one now.
+	cmd.Flags().BoolVar(&noHTML, "no-html", false, "write no page (what compare does without --html)")
+	_ = cmd.Flags().MarkDeprecated("no-html", "compare writes a page only with --html FILE")
 	return cmd
 }

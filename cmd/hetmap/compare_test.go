@@ -67,7 +67,7 @@ func TestCompareDominance(t *testing.T) {
 	dir := t.TempDir()
 	a := optimizeInto(t, dir, "refined", "model: builtin\n")
 	b := optimizeInto(t, dir, "longer", "model: builtin\nanalysis: {execution_scale: 1.01}\n")
-	out, errOut, code := hetmap(t, "compare", a, b, "--no-html")
+	out, errOut, code := hetmap(t, "compare", a, b)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -87,7 +87,7 @@ func TestCompareMappingAndOtherSystems(t *testing.T) {
 	dir := t.TempDir()
 	a := optimizeInto(t, dir, "refined", "model: builtin\n")
 	// A run folder against one mapping: point 1 of the front itself.
-	out, errOut, code := hetmap(t, "compare", a, "--mapping", filepath.Join(a, "mappings", "point-1.yaml"), "--no-html")
+	out, errOut, code := hetmap(t, "compare", a, "--mapping", filepath.Join(a, "mappings", "point-1.yaml"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -98,7 +98,7 @@ func TestCompareMappingAndOtherSystems(t *testing.T) {
 	}
 	// Two systems: the built-in model against a small one of its own.
 	small := optimizeInto(t, dir, "small", handSystem)
-	out, errOut, code = hetmap(t, "compare", a, small, "--no-html")
+	out, errOut, code = hetmap(t, "compare", a, small)
 	if code != 0 {
 		t.Fatalf("different systems: exit %d: %s", code, errOut)
 	}
@@ -134,12 +134,37 @@ search:
 // (exit 2), named.
 func TestCompareNotARun(t *testing.T) {
 	dir := t.TempDir()
-	_, errOut, code := hetmap(t, "compare", dir, dir, "--no-html")
+	_, errOut, code := hetmap(t, "compare", dir, dir)
 	if code != 2 || !strings.Contains(errOut, "is not an optimize run folder: manifest.json is missing") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
-	_, errOut, code = hetmap(t, "compare", filepath.Join(dir, "nowhere"), "--mapping", "default", "--no-html")
+	_, errOut, code = hetmap(t, "compare", filepath.Join(dir, "nowhere"), "--mapping", "default")
 	if code != 2 || !strings.Contains(errOut, "no such folder") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestCompareWritesOnlyWhenAsked: compare prints the comparison and writes
+// nothing, in the working directory or elsewhere, unless --html names a
+// page (it wrote compare.html into the working directory before); --html
+// and the old --no-html together are refused.
+func TestCompareWritesOnlyWhenAsked(t *testing.T) {
+	dir := t.TempDir()
+	a := optimizeInto(t, dir, "refined", "model: builtin\n")
+	wd := t.TempDir()
+	cmd := hetmapCommand(t, wd, "compare", a, a)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "A1 and B1 have the same objective values") {
+		t.Fatalf("compare: %v\n%s", err, out)
+	}
+	if entries, _ := os.ReadDir(wd); len(entries) != 0 {
+		t.Errorf("compare wrote %s into the working directory", entries[0].Name())
+	}
+	if _, errOut, code := hetmap(t, "compare", a, a, "--no-html", "--html", filepath.Join(wd, "c.html")); code != exitInput ||
+		!strings.Contains(errOut, "--html and --no-html: give --html FILE for a page, or neither") {
+		t.Errorf("--html with --no-html: exit %d, %s", code, errOut)
+	}
+	if entries, _ := os.ReadDir(wd); len(entries) != 0 {
+		t.Errorf("a refused compare wrote %s", entries[0].Name())
 	}
 }
