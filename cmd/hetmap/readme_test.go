@@ -69,6 +69,23 @@ func TestReadmeFirstLines(t *testing.T) {
 	}
 }
 
+// TestReadmeGoVersion: the README names the Go version that go.mod needs
+// (it said 1.26 where go.mod names 1.26.8).
+func TestReadmeGoVersion(t *testing.T) {
+	mod, err := os.ReadFile(filepath.Join(repoRoot, "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^go (\S+)$`).FindSubmatch(mod)
+	if m == nil {
+		t.Fatal("go.mod has no go line")
+	}
+	readme, _ := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if want := "Needs Go " + string(m[1]) + ", the version `go.mod` names"; !strings.Contains(string(readme), want) {
+		t.Errorf("the README does not say %q", want)
+	}
+}
+
 // TestReadmeBlocks runs every code block of the README, as a user who
 // pastes it would, so that the README cannot drift from the program:
 //
@@ -128,6 +145,11 @@ func runShellBlock(t *testing.T, root string, b codeBlock) {
 			// the checkout holds a folder of that name (a user who followed
 			// the README wrote it there).
 			if i > 0 && (args[i-1] == "--out" || args[i-1] == "-o" || args[i-1] == "--output") {
+				// A run or sweep folder goes under runs/, where optimize
+				// and sweep write by default, not into the checkout.
+				if args[i-1] == "--out" && !strings.HasPrefix(a, runsFolder+"/") {
+					t.Errorf("README line %d: --out %s: a run folder goes under %s/, where hetmap writes by default", b.line, a, runsFolder)
+				}
 				continue
 			}
 			if _, err := os.Stat(filepath.Join(root, a)); err == nil && !strings.HasPrefix(a, "-") {
