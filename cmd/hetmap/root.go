@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,25 +21,75 @@ func flagWants(f *pflag.Flag) string {
 	return "a value (" + strings.TrimSpace(u) + ")"
 }
 
-var flagParseError = regexp.MustCompile(`^invalid argument "(.*)" for "(.*?)" flag: strconv\.Parse(Int|Uint|Float|Bool): parsing ".*": (invalid syntax|value out of range)$`)
-
 // plainFlagError words the flag parser's errors plainly: `invalid argument
 // "x" for "--workers" flag: strconv.ParseInt: …` becomes `--workers "x": not
-// a whole number`.
+// a whole number`, an element of a list flag (--point 1,x) is named alone,
+// and a flag given twice says so.
 func plainFlagError(_ *cobra.Command, err error) error {
-	m := flagParseError.FindStringSubmatch(err.Error())
-	if m == nil {
+	var invalid *pflag.InvalidValueError
+	if !errors.As(err, &invalid) {
 		return err
 	}
-	name := m[2]
-	if i := strings.LastIndex(name, "--"); i >= 0 {
-		name = name[i:]
+	name := "--" + invalid.GetFlag().Name
+	var twice *twiceError
+	if errors.As(err, &twice) {
+		return fmt.Errorf("%s given twice (%q, then %q): give it once", name, twice.first, invalid.GetValue())
 	}
-	what := map[string]string{"Int": "a whole number", "Uint": "a whole number, 0 or more", "Float": "a number", "Bool": "true or false"}[m[3]]
-	if m[4] == "value out of range" {
-		return fmt.Errorf("%s %s: too large; give %s", name, m[1], what)
+	var num *strconv.NumError
+	if !errors.As(err, &num) {
+		return err
 	}
-	return fmt.Errorf("%s %q: not %s", name, m[1], what)
+	what := map[string]string{"ParseInt": "a whole number", "Atoi": "a whole number", "ParseUint": "a whole number, 0 or more",
+		"ParseFloat": "a number", "ParseBool": "true or false"}[num.Func]
+	switch {
+	case what == "":
+		return err
+	case errors.Is(num.Err, strconv.ErrRange):
+		return fmt.Errorf("%s %s: too large; give %s", name, num.Num, what)
+	}
+	return fmt.Errorf("%s %q: not %s", name, num.Num, what)
+}
+
+// onceValue is the value of a flag that takes one value: a second one is
+// an error (twiceError), where pflag would silently keep the last
+// (--config a.yaml --config b.yaml read b.yaml).
+type onceValue struct {
+	pflag.Value
+	given bool
+}
+
+// twiceError is a flag that takes one value given twice; first is the
+// value given first.
+type twiceError struct{ first string }
+
+func (e *twiceError) Error() string {
+	return fmt.Sprintf("given twice (first %q): give it once", e.first)
+}
+
+func (v *onceValue) Set(s string) error {
+	if v.given {
+		return &twiceError{first: v.String()}
+	}
+	v.given = true
+	return v.Value.Set(s)
+}
+
+// onceFlags makes every flag of cmd and of its commands that takes one
+// value refuse a second (onceValue); the flags that take a list (--model,
+// --point) may be repeated, as their help says.
+func onceFlags(cmd *cobra.Command) {
+	once := func(f *pflag.Flag) {
+		t := f.Value.Type()
+		if _, done := f.Value.(*onceValue); done || strings.HasSuffix(t, "Slice") || strings.HasSuffix(t, "Array") {
+			return
+		}
+		f.Value = &onceValue{Value: f.Value}
+	}
+	cmd.Flags().VisitAll(once)
+	cmd.PersistentFlags().VisitAll(once)
+	for _, c := range cmd.Commands() {
+		onceFlags(c)
+	}
 }
 
 // Exit codes.
@@ -119,5 +169,6 @@ its task chains.`,
 		return err
 	}
 	root.AddCommand(newModelCmd(), newImportCmd(), newAnalyzeCmd(), newOptimizeCmd(), newReportCmd(), newSweepCmd(), newGPUCmd(), newExportCmd(), newCompareCmd())
+	onceFlags(root)
 	return root
 }
