@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -173,7 +174,7 @@ const runsFolder = "runs"
 func claimDefault(dir string) (*results.Claim, error) {
 	c, err := results.ClaimDir(dir)
 	for n := 2; err != nil && n < 100; n++ {
-		if _, statErr := os.Stat(dir); statErr != nil && !strings.Contains(err.Error(), "another hetmap run") {
+		if _, statErr := os.Stat(dir); statErr != nil && !errors.Is(err, results.ErrHeld) {
 			return nil, err
 		}
 		c, err = results.ClaimDir(fmt.Sprintf("%s-%d", dir, n))

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/results"
 )
 
 const quickSearch = "model: builtin\nsearch: {algorithm: nsga2, generations: 3}\n"
@@ -143,5 +145,36 @@ func TestProgressLines(t *testing.T) {
 	line = regexp.MustCompile(`(?m)^progress: [0-9]+ evaluations, [0-9]+ feasible, front [0-9]+, [0-9]+ cuts, [0-9.]+% walked, [0-9.]+m?s(, about .* left)?$`)
 	if code != 0 || !line.MatchString(errOut) || !strings.Contains(errOut, "100% walked") {
 		t.Errorf("exhaustive: exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// TestClaimDefaultNextName: a default run folder that exists, or that
+// another run holds (results.ErrHeld, matched with errors.Is rather than
+// by its text), gives way to the same name with -2; a folder that cannot
+// be made fails at once.
+func TestClaimDefaultNextName(t *testing.T) {
+	parent := t.TempDir()
+	exists := filepath.Join(parent, "20260101T000000Z")
+	if err := os.Mkdir(exists, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	held := filepath.Join(parent, "20260101T000001Z")
+	other, err := results.ClaimDir(held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Release()
+	for _, dir := range []string{exists, held} {
+		c, err := claimDefault(dir)
+		if err != nil || c.Dir() != dir+"-2" {
+			t.Errorf("%s: %v, %v; want %s-2", dir, c, err, dir)
+		}
+		c.Release()
+	}
+	file := filepath.Join(parent, "file")
+	os.WriteFile(file, nil, 0o644)
+	if c, err := claimDefault(filepath.Join(file, "run")); err == nil {
+		c.Release()
+		t.Error("a folder under a file was claimed")
 	}
 }
