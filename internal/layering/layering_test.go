@@ -38,6 +38,7 @@ var layer = map[string]int{
 	"cmd/hetmap":          7,
 	// Helpers of tests only.
 	"internal/sharedtest":  1,
+	"internal/testsize":    1,
 	"internal/layering":    1,
 	"internal/fetchshared": 1,
 	"internal/synth":       2,
