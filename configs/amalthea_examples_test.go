@@ -2,24 +2,20 @@ package configs
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/sharedtest"
 )
 
 // The real models of ../shared/amalthea-examples (their README gives
 // sources and licences). Values written in these tests come from the XML by
 // hand; each cites the line it comes from.
-const examplesDir = "../../shared/amalthea-examples"
-
 func exampleFile(t testing.TB, name string) string {
 	t.Helper()
-	if _, err := os.Stat(examplesDir); os.IsNotExist(err) {
-		t.Skipf("%s is absent: the reference models live in ../shared beside the project", examplesDir)
-	}
-	return filepath.Join(examplesDir, name)
+	return sharedtest.Path(t, filepath.Join("amalthea-examples", name))
 }
 
 // democarPair is the APP4MC mapping example: one model in two files.

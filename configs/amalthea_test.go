@@ -252,7 +252,7 @@ func FuzzReadAmalthea(f *testing.F) {
 		}
 	}
 	for _, name := range []string{"a4mc095_state_machine_9.amxmi", "rcm097_bbw_mpc5744p.amxmi", "rcm097_democar.amxmi", "toro099_example.amxmi", "a4mc080_democar_eventchain.amxmi"} {
-		if data, err := os.ReadFile(filepath.Join(examplesDir, name)); err == nil {
+		if data, err := os.ReadFile(filepath.Join(sharedtest.Root(), "amalthea-examples", name)); err == nil {
 			f.Add(data)
 		}
 	}

@@ -2,13 +2,13 @@ package evaluate_test
 
 import (
 	"context"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/sharedtest"
 	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
@@ -146,11 +146,7 @@ func TestRequirementsInTheSearch(t *testing.T) {
 // communication gives the LET values, which are exact (TORO's chain3_let:
 // every member reads at its release and writes at the end of its period).
 func TestLETChainMembers(t *testing.T) {
-	path := "../../../shared/amalthea-examples/toro099_example.amxmi"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("the example models are absent")
-	}
-	cfg, err := configs.LoadModel([]string{path})
+	cfg, err := configs.LoadModel([]string{sharedtest.Path(t, "amalthea-examples/toro099_example.amxmi")})
 	if err != nil {
 		t.Fatal(err)
 	}
