@@ -1,9 +1,12 @@
 // Command fetchshared fetches the reference inputs that the tests read from
 // ../shared (beside the checkout) from their public sources: every file
 // listed in manifest.txt, from raw.githubusercontent.com at the commit the
-// manifest pins, checked against the SHA-256 it gives before it is put in
-// place. A file already there with the right checksum is kept; one with
-// another is replaced. Nothing but Go and an internet connection is needed:
+// manifest pins, checked against the SHA-256 it gives. A file already there
+// with the right checksum is kept; the others are fetched into a temporary
+// folder beside ../shared and put in place only once every one of them
+// checks: a failed fetch (offline, a changed upstream) writes nothing.
+// Offline, it says so in one line. Nothing but Go and an internet
+// connection is needed:
 //
 //	go run ./internal/fetchshared            # fetch what is missing into ../shared
 //	go run ./internal/fetchshared -check     # only check ../shared against the manifest (offline)
@@ -15,8 +18,8 @@
 // not read them).
 //
 // Exit status: 0 when every file is in place with its checksum, 1 when one
-// is missing or wrong (after -check) or could not be fetched, 2 for bad
-// usage or a bad manifest.
+// is missing or wrong (after -check) or could not be fetched (then nothing
+// was written), 2 for bad usage or a bad manifest.
 package main
 
 import (
@@ -30,6 +33,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path"
@@ -111,31 +115,53 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "all %d files in %s match the manifest\n%s\n", len(m), *dir, notFetched)
 		return 0
 	}
-	client := &http.Client{Timeout: 2 * time.Minute}
-	get := func(ctx context.Context, url string) (io.ReadCloser, error) {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		if err != nil {
-			return nil, err
+	fetched, kept, errs := fetchAll(context.Background(), m, *dir, httpGet)
+	var offline *offlineError
+	switch {
+	case len(errs) == 1 && errors.As(errs[0], &offline):
+		fmt.Fprintf(stderr, "fetchshared: %v\n", offline)
+		return 1
+	case len(errs) > 0:
+		for _, err := range errs {
+			fmt.Fprintf(stderr, "fetchshared: %v\n", err)
 		}
-		resp, err := client.Do(req)
-		if err != nil {
-			return nil, err
-		}
-		if resp.StatusCode != http.StatusOK {
-			resp.Body.Close()
-			return nil, fmt.Errorf("%s", resp.Status)
-		}
-		return resp.Body, nil
-	}
-	fetched, kept, errs := fetchAll(context.Background(), m, *dir, get)
-	for _, err := range errs {
-		fmt.Fprintf(stderr, "fetchshared: %v\n", err)
-	}
-	fmt.Fprintf(stdout, "%s: %d fetched, %d already there, %d failed, of %d files\n%s\n", *dir, fetched, kept, len(errs), len(m), notFetched)
-	if len(errs) > 0 {
+		fmt.Fprintf(stderr, "fetchshared: %d of the %d files to fetch failed: nothing was written into %s\n", len(errs), len(m)-kept, *dir)
 		return 1
 	}
+	fmt.Fprintf(stdout, "%s: %d fetched, %d already there, of %d files\n%s\n", *dir, fetched, kept, len(m), notFetched)
 	return 0
+}
+
+// httpGet fetches url: the body of a 200 response, else an error; a
+// variable for the tests.
+var httpGet = func(ctx context.Context, url string) (io.ReadCloser, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, fmt.Errorf("%s", resp.Status)
+	}
+	return resp.Body, nil
+}
+
+var httpClient = &http.Client{Timeout: 2 * time.Minute}
+
+// offlineError is a fetch that failed for want of the network (a name
+// that does not resolve, a connection refused or timed out): every other
+// fetch would fail alike, so the command says it once.
+type offlineError struct {
+	url string
+	err error
+}
+
+func (e *offlineError) Error() string {
+	return fmt.Sprintf("cannot reach %s (%v): fetching the reference inputs needs the network; nothing was written (go test -short ./... runs without them)", e.url, e.err)
 }
 
 // moduleRoot returns the folder of go.mod, looking up from the working
@@ -223,7 +249,11 @@ func local(p string) bool {
 
 // verify checks that dir holds e's file with e's checksum.
 func verify(dir string, e entry) error {
-	f, err := os.Open(filepath.Join(dir, filepath.FromSlash(e.File)))
+	path := filepath.Join(dir, filepath.FromSlash(e.File))
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("%s: not a regular file", e.File) // a FIFO would block the read
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("%s: missing", e.File)
@@ -245,54 +275,90 @@ func verify(dir string, e entry) error {
 // is under 100 kB.
 const maxFile = 16 << 20
 
-// fetchAll puts every file of m into dir: a file already there with its
-// checksum is kept; any other is fetched with get from its URL into a
-// temporary file beside it, checked, and renamed into place only when its
-// SHA-256 is the manifest's. It returns how many it fetched and kept, and
-// an error for every file it could not put in place.
+// fetchAll puts every file of m into dir, or nothing: a file already there
+// with its checksum is kept; the others are fetched with get from their
+// URLs into a temporary folder beside dir and checked, and only when every
+// one has the manifest's SHA-256 are they moved into dir (made if need
+// be). It returns how many it fetched and kept, and an error for every
+// file that failed; then dir is as it was. A fetch that fails for want of
+// the network stops the others: the one error is an *offlineError.
 func fetchAll(ctx context.Context, m []entry, dir string, get func(context.Context, string) (io.ReadCloser, error)) (fetched, kept int, errs []error) {
+	var need []entry
 	for _, e := range m {
 		if verify(dir, e) == nil {
 			kept++
-			continue
+		} else {
+			need = append(need, e)
 		}
-		if err := fetchOne(ctx, dir, e, get); err != nil {
+	}
+	if len(need) == 0 {
+		return 0, kept, nil
+	}
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return 0, kept, []error{err}
+	}
+	stage, err := os.MkdirTemp(parent, ".fetchshared-*.tmp")
+	if err != nil {
+		return 0, kept, []error{err}
+	}
+	defer os.RemoveAll(stage)
+	for _, e := range need {
+		err := fetchOne(ctx, stage, e, get)
+		var ne net.Error
+		if errors.As(err, &ne) {
+			return 0, kept, []error{&offlineError{url: e.URL(), err: ne}}
+		}
+		if err != nil {
 			errs = append(errs, err)
-			continue
+		}
+	}
+	if len(errs) > 0 {
+		return 0, kept, errs
+	}
+	for _, e := range need {
+		dst := filepath.Join(dir, filepath.FromSlash(e.File))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return fetched, kept, []error{err}
+		}
+		if err := os.Rename(filepath.Join(stage, filepath.FromSlash(e.File)), dst); err != nil {
+			return fetched, kept, []error{err}
 		}
 		fetched++
 	}
-	return fetched, kept, errs
+	return fetched, kept, nil
 }
 
-func fetchOne(ctx context.Context, dir string, e entry, get func(context.Context, string) (io.ReadCloser, error)) error {
-	dst := filepath.Join(dir, filepath.FromSlash(e.File))
+// fetchOne fetches e's file with get into the folder stage and checks it
+// against the manifest. An error that get returns is wrapped (%w): the
+// caller tells a network failure by it.
+func fetchOne(ctx context.Context, stage string, e entry, get func(context.Context, string) (io.ReadCloser, error)) error {
+	dst := filepath.Join(stage, filepath.FromSlash(e.File))
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
 	body, err := get(ctx, e.URL())
 	if err != nil {
-		return fmt.Errorf("%s: fetching %s: %v", e.File, e.URL(), err)
+		return fmt.Errorf("%s: fetching %s: %w", e.File, e.URL(), err)
 	}
 	defer body.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".*.tmp")
+	f, err := os.Create(dst)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(body, maxFile+1))
-	if cerr := tmp.Close(); err == nil {
+	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(body, maxFile+1))
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	switch {
 	case err != nil:
-		return fmt.Errorf("%s: fetching %s: %v", e.File, e.URL(), err)
+		return fmt.Errorf("%s: fetching %s: %w", e.File, e.URL(), err)
 	case n > maxFile:
 		return fmt.Errorf("%s: %s is larger than %d MiB, not the file the manifest names", e.File, e.URL(), maxFile>>20)
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); got != e.SHA256 {
 		return fmt.Errorf("%s: %s has SHA-256 %s, the manifest says %s: not put in place", e.File, e.URL(), got, e.SHA256)
 	}
-	return os.Rename(tmp.Name(), dst)
+	return nil
 }

@@ -7,8 +7,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"maps"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,29 +83,15 @@ func TestParseManifestRejects(t *testing.T) {
 }
 
 // TestFetchAll: with the network replaced by a map of URLs, the files are
-// fetched into an empty folder; a second run fetches nothing; a file
-// whose content is not the manifest's (a changed upstream, a proxy's error
-// page) is refused, leaving nothing in its place and no temporary file;
-// a wrong file already there is replaced; -check says which files are
-// missing or wrong.
+// fetched into an empty folder; a second run fetches nothing; when one
+// file's content is not the manifest's (a changed upstream, a proxy's error
+// page) nothing is written: the missing file stays missing, a wrong file
+// already there stays as it was, and no temporary file is left; once every
+// file checks, the missing one is fetched and the wrong one replaced;
+// -check says which files are missing or wrong.
 func TestFetchAll(t *testing.T) {
 	good := map[string][]byte{"a/one.json": []byte("{\"one\": 1}\n"), "b/c/two.amxmi": []byte("<xmi/>\r\n")}
-	var m []entry
-	served := map[string][]byte{}
-	for _, f := range []string{"a/one.json", "b/c/two.amxmi"} {
-		s := sha256.Sum256(good[f])
-		e := entry{File: f, SHA256: hex.EncodeToString(s[:]), Repo: "owner/repo", Commit: strings.Repeat("ab", 20), Path: "src/" + filepath.Base(f)}
-		m = append(m, e)
-		served[e.URL()] = good[f]
-	}
-	// run reads the manifest of the test.
-	old := manifestText
-	t.Cleanup(func() { manifestText = old })
-	var text bytes.Buffer
-	for _, e := range m {
-		text.WriteString(e.File + " " + e.SHA256 + " " + e.Repo + " " + e.Commit + " " + e.Path + "\n")
-	}
-	manifestText = text.Bytes()
+	m, served := testManifest(t, good)
 	calls := 0
 	get := func(_ context.Context, url string) (io.ReadCloser, error) {
 		calls++
@@ -111,7 +101,8 @@ func TestFetchAll(t *testing.T) {
 		}
 		return io.NopCloser(bytes.NewReader(data)), nil
 	}
-	dir := t.TempDir()
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "shared")
 	if fetched, kept, errs := fetchAll(context.Background(), m, dir, get); fetched != 2 || kept != 0 || len(errs) != 0 {
 		t.Fatalf("empty folder: %d fetched, %d kept, %v", fetched, kept, errs)
 	}
@@ -125,8 +116,8 @@ func TestFetchAll(t *testing.T) {
 		t.Errorf("second run: %d fetched, %d kept, %v, %d downloads; want none fetched", fetched, kept, errs, calls)
 	}
 
-	// Upstream changed: the first file is refused, the second (wrong on
-	// disk) replaced.
+	// Upstream changed: the first file is refused, and so nothing is put
+	// in place: the second (wrong on disk) stays as it is.
 	served[m[0].URL()] = []byte("<html>rate limited</html>")
 	os.Remove(filepath.Join(dir, m[0].File))
 	os.WriteFile(filepath.Join(dir, m[1].File), []byte("stale"), 0o644)
@@ -136,27 +127,78 @@ func TestFetchAll(t *testing.T) {
 		t.Errorf("-check: exit %d, %s", code, out.String())
 	}
 	fetched, kept, errs := fetchAll(context.Background(), m, dir, get)
-	if fetched != 1 || kept != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "a/one.json: https://raw.githubusercontent.com/owner/repo/") ||
+	if fetched != 0 || kept != 0 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "a/one.json: https://raw.githubusercontent.com/owner/repo/") ||
 		!strings.Contains(errs[0].Error(), "the manifest says "+m[0].SHA256+": not put in place") {
 		t.Errorf("changed upstream: %d fetched, %d kept, %v", fetched, kept, errs)
 	}
 	if _, err := os.Stat(filepath.Join(dir, m[0].File)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a file with the wrong checksum was put in place (%v)", err)
 	}
-	if got, _ := os.ReadFile(filepath.Join(dir, m[1].File)); !bytes.Equal(got, good[m[1].File]) {
-		t.Errorf("the stale file was not replaced: %q", got)
+	if got, _ := os.ReadFile(filepath.Join(dir, m[1].File)); string(got) != "stale" {
+		t.Errorf("the stale file was replaced while another failed: %q", got)
 	}
-	leftovers, _ := filepath.Glob(filepath.Join(dir, "a", ".*.tmp"))
-	if len(leftovers) != 0 {
-		t.Errorf("temporary files left: %v", leftovers)
+	if entries, _ := os.ReadDir(parent); len(entries) != 1 {
+		t.Errorf("beside the folder: %v; want nothing but it", entries)
 	}
 
 	served[m[0].URL()] = good[m[0].File]
-	fetchAll(context.Background(), m, dir, get)
+	if fetched, kept, errs := fetchAll(context.Background(), m, dir, get); fetched != 2 || kept != 0 || len(errs) != 0 {
+		t.Errorf("every file checks: %d fetched, %d kept, %v", fetched, kept, errs)
+	}
 	out.Reset()
 	if code := run([]string{"-check", "-dir", dir}, &out, io.Discard); code != 0 {
 		t.Errorf("-check after fetching: exit %d, %s", code, out.String())
 	}
+}
+
+// TestOffline: without the network the command says so in one line and
+// writes nothing (it printed a DNS error per file and left an empty
+// ../shared, after which every test that needs it failed alone).
+func TestOffline(t *testing.T) {
+	m, _ := testManifest(t, map[string][]byte{"a/one.json": []byte("1"), "b/two.json": []byte("2"), "c/three.json": []byte("3")})
+	calls := 0
+	old := httpGet
+	t.Cleanup(func() { httpGet = old })
+	httpGet = func(_ context.Context, u string) (io.ReadCloser, error) {
+		calls++
+		return nil, &url.Error{Op: "Get", URL: u, Err: &net.OpError{Op: "dial", Net: "tcp",
+			Err: &net.DNSError{Err: "no such host", Name: "raw.githubusercontent.com", IsNotFound: true}}}
+	}
+	parent := t.TempDir()
+	var out, errOut bytes.Buffer
+	code := run([]string{"-dir", filepath.Join(parent, "shared")}, &out, &errOut)
+	lines := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n")
+	if code != 1 || len(lines) != 1 || !strings.HasPrefix(lines[0], "fetchshared: cannot reach "+m[0].URL()) ||
+		!strings.Contains(lines[0], "no such host): fetching the reference inputs needs the network; nothing was written") || out.Len() > 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and one line saying it needs the network", code, out.String(), errOut.String())
+	}
+	if calls != 1 {
+		t.Errorf("%d fetches tried; the first failure says it for all", calls)
+	}
+	if entries, _ := os.ReadDir(parent); len(entries) != 0 {
+		t.Errorf("wrote %v", entries)
+	}
+}
+
+// testManifest makes the manifest of the files, served at their URLs, the
+// one run reads for the test.
+func testManifest(t *testing.T, files map[string][]byte) ([]entry, map[string][]byte) {
+	var m []entry
+	served := map[string][]byte{}
+	for _, f := range slices.Sorted(maps.Keys(files)) {
+		s := sha256.Sum256(files[f])
+		e := entry{File: f, SHA256: hex.EncodeToString(s[:]), Repo: "owner/repo", Commit: strings.Repeat("ab", 20), Path: "src/" + filepath.Base(f)}
+		m = append(m, e)
+		served[e.URL()] = files[f]
+	}
+	old := manifestText
+	t.Cleanup(func() { manifestText = old })
+	var text bytes.Buffer
+	for _, e := range m {
+		text.WriteString(e.File + " " + e.SHA256 + " " + e.Repo + " " + e.Commit + " " + e.Path + "\n")
+	}
+	manifestText = text.Bytes()
+	return m, served
 }
 
 // TestList: -list prints every file with its pinned URL and checksum, and
