@@ -282,7 +282,8 @@ func TestExhaustiveWorkers(t *testing.T) {
 }
 
 // TestExhaustiveStops checks that a failing evaluation and a panicking
-// walker stop every worker with an error, rather than hanging or crashing.
+// walker stop every worker with an error, rather than hanging (which go
+// test's timeout reports) or crashing.
 func TestExhaustiveStops(t *testing.T) {
 	bad := &badProblem{domain: []int{0, 1, 2, 3}, eval: func(x []int, out *Evaluation) {
 		if x[0] == 3 && x[3] == 2 {
@@ -290,18 +291,8 @@ func TestExhaustiveStops(t *testing.T) {
 		}
 	}}
 	for _, workers := range []int{1, 4} {
-		done := make(chan error)
-		go func() {
-			_, err := Minimize(bad, &Exhaustive{}, &Settings{Workers: workers})
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			if err == nil {
-				t.Errorf("%d workers: no error for a negative violation", workers)
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatalf("%d workers: the enumeration did not stop after an invalid evaluation", workers)
+		if _, err := Minimize(bad, &Exhaustive{}, &Settings{Workers: workers}); err == nil {
+			t.Errorf("%d workers: no error for a negative violation", workers)
 		}
 		_, err := Minimize(&handProblem{}, &Exhaustive{NewWalker: func() Walker {
 			return funcWalker{

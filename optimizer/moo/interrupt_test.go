@@ -36,27 +36,38 @@ func (g gridEvaluator) Evaluate(x []int, out *Evaluation) {
 
 // TestExhaustiveInterrupted cancels the context from the first progress
 // report of a walk over 4^12 = 16 777 216 genomes (after the report of
-// the size estimate's stage): the run stops with
-// Status Interrupted after evaluating a small part of them, and its front
-// is the exact front of what it evaluated (every point valid, none
-// dominated by another).
+// the size estimate's stage): the run stops with Status Interrupted after
+// evaluating a small part of them, and its front is the exact front of
+// what it evaluated (every point valid, none dominated by another). The
+// walk cannot run ahead of the report: a worker's evaluation past its
+// first merge (flushEvery genomes, which sends that report) waits until
+// the report has cancelled, so at most flushEvery+1 genomes per worker are
+// evaluated whatever the machine's load (the bound of 100 000 it had,
+// with the walk going on while the report was on its way, failed under
+// load).
 func TestExhaustiveInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	reports := 0
-	res, err := Minimize(gridProblem{n: 12, k: 4}, &Exhaustive{}, &Settings{Workers: 2, Context: ctx,
+	cancelled := make(chan struct{})
+	var calls atomic.Int64
+	grid := gatedGrid{gridProblem: gridProblem{n: 12, k: 4}, open: cancelled, calls: &calls}
+	const workers = 2
+	res, err := Minimize(grid, &Exhaustive{}, &Settings{Workers: workers, Context: ctx,
 		Progress: func(p Progress) {
 			if p.Stage != "" {
 				return
 			}
-			reports++
-			cancel()
+			if reports++; reports == 1 {
+				cancel()
+				close(cancelled)
+			}
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != Interrupted || res.Evaluations == 0 || res.Evaluations > 100000 {
-		t.Fatalf("status %v after %d evaluations; want Interrupted after some, far fewer than 16777216", res.Status, res.Evaluations)
+	if res.Status != Interrupted || res.Evaluations == 0 || res.Evaluations > workers*(flushEvery+1) || int64(res.Evaluations) != calls.Load() {
+		t.Fatalf("status %v after %d evaluations (%d made); want Interrupted after 1 to %d", res.Status, res.Evaluations, calls.Load(), workers*(flushEvery+1))
 	}
 	for i, p := range res.Front {
 		for j, q := range res.Front {
@@ -74,6 +85,31 @@ func TestExhaustiveInterrupted(t *testing.T) {
 	if res.Status != Interrupted || res.Evaluations != 0 {
 		t.Errorf("cancelled before the start: status %v, %d evaluations; want Interrupted, none", res.Status, res.Evaluations)
 	}
+}
+
+// gatedGrid is gridProblem whose workers each evaluate flushEvery genomes
+// (up to their first merge of points, which sends a progress report) and
+// then wait until open is closed before every further one; calls counts
+// the evaluations of all workers.
+type gatedGrid struct {
+	gridProblem
+	open  <-chan struct{}
+	calls *atomic.Int64
+}
+
+func (g gatedGrid) NewWorker() Evaluator { return &gatedEvaluator{g: g} }
+
+type gatedEvaluator struct {
+	g    gatedGrid
+	made int
+}
+
+func (e *gatedEvaluator) Evaluate(x []int, out *Evaluation) {
+	if e.made++; e.made > flushEvery {
+		<-e.g.open
+	}
+	e.g.calls.Add(1)
+	gridEvaluator(e.g.gridProblem).Evaluate(x, out)
 }
 
 // TestExhaustiveInterruptedWhileCutting: a walk that only cuts (Prune cuts
