@@ -200,8 +200,14 @@ type SweepRow struct {
 	Hypervolume   float64
 	Best          []float64
 	FeasibleShare float64 // NaN when unknown
-	Evaluations   int
-	WallMs        float64
+	// Evaluations counts the mappings the search evaluated (its genomes);
+	// Analyses what search.max_evaluations bounds, the evaluations and the
+	// analyses of the priority-order variants and their enumeration
+	// (optimizer.Outcome.Analyses), -1 when the run folder does not record
+	// it (written before hetmap did).
+	Evaluations int
+	Analyses    int
+	WallMs      float64
 	// Report: the run folder has a report.html (summary.html links it).
 	Report bool
 }
@@ -248,7 +254,11 @@ func NewSweepSummary(sw *configs.Sweep, runs []*SweepRunData) (*SweepSummary, er
 		proof := RunProof(&r.Manifest)
 		row := SweepRow{Run: r.Record.Index, Folder: r.Record.Name, Seed: r.Manifest.Seed, Feasible: r.Manifest.Feasible,
 			Algorithm: r.Manifest.Algorithm, Exactness: proof.Exactness.String(),
-			FrontSize: len(r.Front), Hypervolume: math.NaN(), FeasibleShare: math.NaN(), Evaluations: r.Manifest.Evaluations, WallMs: r.Manifest.WallTimeMs, Report: r.Report}
+			FrontSize: len(r.Front), Hypervolume: math.NaN(), FeasibleShare: math.NaN(), Evaluations: r.Manifest.Evaluations, Analyses: -1,
+			WallMs: r.Manifest.WallTimeMs, Report: r.Report}
+		if r.Manifest.Analyses >= r.Manifest.Evaluations { // absent (0) in folders written before
+			row.Analyses = r.Manifest.Analyses
+		}
 		for _, k := range keep {
 			if k >= len(r.Record.Settings) {
 				return nil, fmt.Errorf("run %s: %s lists %d parameters, the sweep %d", r.Record.Name, SweepRunFileName, len(r.Record.Settings), len(sw.Parameters))
@@ -316,14 +326,19 @@ func (s *SweepSummary) CSVHeader() []string {
 		}
 		head = append(head, h)
 	}
-	return append(head, "feasible_share", "evaluations", "wall_time_ms")
+	// analyses, new, comes before wall_time_ms, which stays the last
+	// column, as in the summaries written before.
+	return append(head, "feasible_share", "evaluations", "analyses", "wall_time_ms")
 }
 
 // WriteSweepCSV writes summary.csv: one row per run, one column per
 // parameter (the seed in its own column) and per measure. Empty cells are
 // values that do not exist (the best values of an infeasible run, a
-// hypervolume without 2 to 4 objectives). Hypervolumes have 10 significant
-// digits, feasible shares 4 decimals.
+// hypervolume without 2 to 4 objectives, the analyses of a run folder that
+// does not record them). Hypervolumes have 10 significant digits, feasible
+// shares 4 decimals. evaluations counts the mappings evaluated (the
+// feasible share's denominator), analyses what search.max_evaluations
+// bounds (SweepRow).
 func WriteSweepCSV(w io.Writer, s *SweepSummary) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(s.CSVHeader()); err != nil {
@@ -350,7 +365,11 @@ func (s *SweepSummary) csvRow(r *SweepRow) []string {
 			row = append(row, sweepExact(r.Best[i]))
 		}
 	}
-	return append(row, sweepNum(r.FeasibleShare, 'f', 4), strconv.Itoa(r.Evaluations), strconv.FormatFloat(r.WallMs, 'f', 3, 64))
+	analyses := ""
+	if r.Analyses >= 0 {
+		analyses = strconv.Itoa(r.Analyses)
+	}
+	return append(row, sweepNum(r.FeasibleShare, 'f', 4), strconv.Itoa(r.Evaluations), analyses, strconv.FormatFloat(r.WallMs, 'f', 3, 64))
 }
 
 // sweepExact writes a value with at most 9 decimals, trailing zeros

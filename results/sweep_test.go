@@ -18,7 +18,9 @@ import (
 
 // syntheticSweep is a 2 × 2 sweep on the built-in system with two
 // objectives and made-up run folders: run 3 does not know its feasible
-// evaluations, run 4 has no feasible mapping.
+// evaluations, nor its analyses (a folder written before hetmap recorded
+// them), run 4 has no feasible mapping; runs 2 and 4 analysed priority
+// variants beyond their evaluations.
 func syntheticSweep(t *testing.T) (*configs.Sweep, []*SweepRunData) {
 	t.Helper()
 	sw, err := configs.LoadSweep([]byte(`
@@ -49,7 +51,10 @@ search:
 			d.Record.FeasibleEvaluations = nil
 		}
 		d.Manifest = Manifest{Objectives: []string{"SF-P-DA reaction-time", "cores-used"}, Settings: search, Seed: r.Config.Search.Seed,
-			Feasible: fronts[i] != nil, FrontSize: len(fronts[i]), Evaluations: 1000, WallTimeMs: 12.5 + float64(i)}
+			Feasible: fronts[i] != nil, FrontSize: len(fronts[i]), Evaluations: 1000, Analyses: 1000 + 250*(i%2), WallTimeMs: 12.5 + float64(i)}
+		if i == 2 {
+			d.Manifest.Analyses = 0
+		}
 		runs = append(runs, d)
 	}
 	return sw, runs
@@ -78,6 +83,10 @@ func TestSweepSummary(t *testing.T) {
 	}
 	if r := s.Rows[2]; !reflect.DeepEqual(r.Best, []float64{11, 2}) || !math.IsNaN(r.FeasibleShare) {
 		t.Errorf("run 3: best %v, share %v", r.Best, r.FeasibleShare)
+	}
+	// evaluations counts the mappings, analyses what the budget counts.
+	if got := []int{s.Rows[0].Analyses, s.Rows[1].Analyses, s.Rows[2].Analyses, s.Rows[3].Analyses}; !reflect.DeepEqual(got, []int{1000, 1250, -1, 1250}) || s.Rows[1].Evaluations != 1000 {
+		t.Errorf("analyses %v, evaluations %d", got, s.Rows[1].Evaluations)
 	}
 	if len(s.Parameters) != 1 || s.Parameters[0].Label != "memory.per_core[A57]" {
 		t.Errorf("parameters %+v (the seed has its own column)", s.Parameters)
