@@ -12,6 +12,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
@@ -159,11 +160,12 @@ func permutations(n int) [][]int {
 // mappings. An unsound cut, a priority assignment that misses a feasible
 // order, or a missing order variant makes the fronts differ.
 func TestExhaustiveEqualsBruteForce(t *testing.T) {
-	// The short run draws from the same sequence of systems and stops once
-	// it has checked 30 of them and they exercised pruning and order
-	// variants as often as the coverage check below asks of its size (at
-	// most the full run's 150 systems): a check of fewer systems demands
-	// proportionally less, never nothing.
+	// The short run (and the race detector's, testsize.Reduced) draws from
+	// the same sequence of systems and stops once it has checked 30 of them
+	// and they exercised pruning and order variants as often as the
+	// coverage check below asks of its size (at most the full run's 150
+	// systems): a check of fewer systems demands proportionally less, never
+	// nothing.
 	systems := 150
 	rng := rand.New(rand.NewPCG(10, 10))
 	stats := map[string]int{}
@@ -171,7 +173,7 @@ func TestExhaustiveEqualsBruteForce(t *testing.T) {
 		return stats["feasible, pruned"] >= n/10 && stats["with order variants"] >= n/20
 	}
 	for sys := range systems {
-		if testing.Short() && sys >= 30 && covered(sys) {
+		if testsize.Reduced() && sys >= 30 && covered(sys) {
 			systems = sys
 			break
 		}
@@ -261,6 +263,9 @@ func TestExactFrontDominatesEveryOrder(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if testsize.Reduced() && tc.minPairs >= 1000 {
+				t.Skip("27612 mappings, each under every order: the reduced run (-short, -race) checks the built-in model's cases; TestExhaustiveEqualsJointBruteForce checks the challenge count too")
+			}
 			var cfg *configs.Config
 			var err error
 			if strings.HasPrefix(tc.yaml, "model: ../") {
@@ -457,16 +462,30 @@ func TestDecideMatters(t *testing.T) {
 // test can catch a broken pruning.
 func TestExhaustiveEqualsJointBruteForce(t *testing.T) {
 	systems := 60
-	if testing.Short() {
-		systems = 24
-	}
 	if *longBruteForce {
 		systems = 400
 	}
 	next := jointSystems(t)
 	stats := map[string]int{}
 	caught := 0
+	// covered: the systems so far exercise every count with feasible
+	// mappings and other orders as often as the check below asks of their
+	// number, and the broken enumeration was caught.
+	covered := func(n int) bool {
+		for _, c := range jointCounts {
+			if stats[c+": feasible"] < n/12 || stats[c+": with other orders"] == 0 {
+				return false
+			}
+		}
+		return caught > 0
+	}
 	for sys := range systems {
+		// The reduced run (-short, -race) draws from the same sequence and
+		// stops after 12 systems once they cover what the check demands.
+		if testsize.Reduced() && sys >= 12 && covered(sys) {
+			systems = sys
+			break
+		}
 		cfg, y, count := next()
 		if sys%4 == 3 {
 			stats[count+": with the margin objective"]++
@@ -497,9 +516,7 @@ func TestExhaustiveEqualsJointBruteForce(t *testing.T) {
 	if caught == 0 {
 		t.Error("the broken joint enumeration went unnoticed on every system: the test cannot catch one")
 	}
-	for _, c := range jointCounts {
-		if stats[c+": feasible"] < systems/12 || stats[c+": with other orders"] == 0 {
-			t.Errorf("the systems no longer exercise %s with feasible mappings and other orders: %v", c, stats)
-		}
+	if !covered(systems) {
+		t.Errorf("the systems no longer exercise every count with feasible mappings and other orders: %v", stats)
 	}
 }

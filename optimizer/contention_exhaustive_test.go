@@ -9,6 +9,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
@@ -63,7 +64,7 @@ func sortedObjectives(o [][]float64) [][]float64 {
 func TestExhaustiveMatchesBruteForceRefined(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 10))
 	systems := 40
-	if testing.Short() {
+	if testsize.Reduced() {
 		systems = 12
 	}
 	caught, cuts, nonTrivial := 0, 0, 0

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
@@ -211,8 +212,8 @@ func determinismAcrossWorkers(t *testing.T, cfg *configs.Config) {
 // finds is on or behind the exact front (which would catch an unsound cut in
 // the enumeration), and its hypervolume ratio is at least 0.99.
 func TestGeneticSearchAgainstExactFront(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the default genetic search (about 2 s)")
+	if testsize.Reduced() {
+		t.Skip("runs the default genetic search (about 2 s, ten times that under -race)")
 	}
 	cfg := synth.LoadFile(t, "../configs/examples/waters-3obj.yaml")
 	ex := watersRun(t, cfg, optimizer.Options{Algorithm: "exhaustive"})
@@ -243,11 +244,16 @@ func TestGeneticSearchAgainstExactFront(t *testing.T) {
 // kernel, Detection's short enough for SFM), which random genomes and
 // value-by-value constructions missed; the constructions now set the
 // slices by coordinate descent, and NSGA-II finds a feasible mapping for
-// every seed of 1–10 even with a short run.
+// every seed of 1–10 (1–4 in the reduced run, -short or -race) even with a
+// short run.
 func TestGeneticSearchFindsTimeSliceRegion(t *testing.T) {
 	cfg := synth.Load(t, "model: builtin\nanalysis: {gpu_model: timeslice}\nsearch: {generations: 5}\n")
 	e := evaluator(t, cfg)
-	for seed := int64(1); seed <= 10; seed++ {
+	seeds := int64(10)
+	if testsize.Reduced() {
+		seeds = 4
+	}
+	for seed := int64(1); seed <= seeds; seed++ {
 		out, err := optimizer.Run(context.Background(), e, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Seed: &seed, Workers: 1})
 		if err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
@@ -89,7 +90,11 @@ func TestPropertyActivationAgainstSimulation(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	periods := []int{10, 20, 40} // ms; the hyperperiod is at most 40 ms
 	checked := 0
-	for iter := 0; iter < 60; iter++ {
+	iters := 60
+	if testsize.Reduced() {
+		iters = 20
+	}
+	for iter := 0; iter < iters; iter++ {
 		n := 3 + rng.Intn(3) // periodic tasks
 		type spec struct {
 			name            string
@@ -179,7 +184,7 @@ func TestPropertyActivationAgainstSimulation(t *testing.T) {
 			}
 		}
 	}
-	if checked < 100 {
+	if checked < 100*iters/60 {
 		t.Errorf("only %d bounded tasks were checked", checked)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -20,7 +21,7 @@ import (
 func TestClassesChangeNothing(t *testing.T) {
 	systems := []struct{ tasks, gpu, a57, denver int }{{56, 2, 4, 2}, {240, 5, 4, 2}, {100, 3, 1, 1}}
 	mappings := 40
-	if testing.Short() {
+	if testsize.Reduced() {
 		mappings = 10
 	}
 	for _, sz := range systems {

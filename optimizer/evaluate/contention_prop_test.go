@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
@@ -54,7 +55,7 @@ func notAbove(t *testing.T, what string, lower, upper *evaluate.Analysis) {
 func TestPropertyRequestRefinedChallenge(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 1))
 	n := 300
-	if testing.Short() {
+	if testsize.Reduced() {
 		n = 80
 	}
 	rounds := map[int]int{}
@@ -122,7 +123,7 @@ func TestPropertyRefinedMonotone(t *testing.T) {
 	}
 	base := evaluator(t, refined(t))
 	cases := 60
-	if testing.Short() {
+	if testsize.Reduced() {
 		cases = 20
 	}
 	sys := base.Config().System

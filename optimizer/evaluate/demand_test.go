@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
@@ -23,7 +24,7 @@ func TestDemandOfTheCount(t *testing.T) {
 	mappings := append([]*evaluate.Assignment{start}, feasibleWalk(t, es[2], start, 40, 2000, 11)...)
 	rng := rand.New(rand.NewPCG(20, 6))
 	n := 120
-	if testing.Short() {
+	if testsize.Reduced() {
 		n = 30
 	}
 	for range n {

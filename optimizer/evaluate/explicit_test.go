@@ -6,6 +6,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 )
 
 // TestExplicitEqualsDerived: a mapping whose derived priority orders are
@@ -20,7 +21,7 @@ import (
 func TestExplicitEqualsDerived(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 19))
 	samples := 600
-	if testing.Short() {
+	if testsize.Reduced() {
 		samples = 150
 	}
 	checked, schedulable := 0, 0

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
@@ -107,7 +108,7 @@ func TestMarginsBisect(t *testing.T) {
 		cfgs = append(cfgs, cfg)
 	}
 	systems := 6
-	if testing.Short() {
+	if testsize.Reduced() {
 		systems = 2
 	}
 	for range systems {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer"
 )
 
@@ -14,6 +15,10 @@ import (
 // memo and without it, under every contention count: the results must be
 // identical.
 func TestMemoChangesNothing(t *testing.T) {
+	mutations := 3000
+	if testsize.Reduced() {
+		mutations = 1000
+	}
 	for _, name := range []string{"default", "timeslice", configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
 		cfg, err := configs.Default()
 		if err != nil {
@@ -38,7 +43,7 @@ func TestMemoChangesNothing(t *testing.T) {
 		}
 		a := with.NewAssignment()
 		r1, r2 := with.NewAnalysis(), without.NewAnalysis()
-		for n := 0; n < 3000; n++ {
+		for n := 0; n < mutations; n++ {
 			// Mostly one or two genes changed: a search's offspring.
 			for c := rng.IntN(3); c >= 0; c-- {
 				k := rng.IntN(len(g))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -166,7 +167,11 @@ func TestPropertyLongerExecutionNeverLowersAResponse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	base := evaluator(t, dmConfig(t))
 	nRun := len(base.Config().System.Runnables)
-	for n := 0; n < 150; n++ {
+	raises := 150
+	if testsize.Reduced() {
+		raises = 50
+	}
+	for n := 0; n < raises; n++ {
 		// Raise the upper ticks of one runnable on every kind by 1–50 %.
 		cfg := dmConfig(t)
 		k := rng.IntN(nRun)

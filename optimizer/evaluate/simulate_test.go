@@ -9,6 +9,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/rta/syssim"
 )
@@ -277,6 +278,9 @@ func TestSimulationNeverExceedsTheBounds(t *testing.T) {
 	seeds, walk, steps := 6, 8, 3000
 	if *longSimulation {
 		seeds, walk, steps = 50, 40, 20000
+	}
+	if testsize.Reduced() {
+		seeds, walk = 2, 3
 	}
 	type set struct {
 		name    string
