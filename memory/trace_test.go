@@ -3,6 +3,8 @@ package memory
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/testsize"
 )
 
 // This file checks the counting argument of the refined count against
@@ -252,7 +254,7 @@ func TestTraceCounts(t *testing.T) {
 	rng := rand.New(rand.NewSource(14))
 	const scale = 5 // sub-ticks per tick, so that accesses need not align
 	cases := 300
-	if testing.Short() {
+	if testsize.Reduced() {
 		cases = 60
 	}
 	checked, skipped := 0, 0

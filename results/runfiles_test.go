@@ -94,13 +94,10 @@ func testRunFilesChecked(t *testing.T, dir string) {
 			t.Errorf("%s: a point page was written", c.name)
 		}
 	}
-	// The folder as the run wrote it passes, and gives the same report.
-	run := copyRun(t, dir)
-	if err := WriteReportFile(run); err != nil {
-		t.Fatal(err)
-	}
-	if readReport(t, run) != readReport(t, dir) {
-		t.Error("the report of the copied folder differs")
+	// The folder as the run wrote it passes (TestReport's Deterministic
+	// regenerates its report).
+	if _, err := loadRun(copyRun(t, dir)); err != nil {
+		t.Errorf("an unchanged copy of the run folder: %v", err)
 	}
 }
 

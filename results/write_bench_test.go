@@ -14,6 +14,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"gopkg.in/yaml.v3"
@@ -127,7 +128,7 @@ func BenchmarkWriteRun(b *testing.B) {
 // 2000 points; the report details the first DetailPoints points, each with
 // its evaluation file, and links the others' mapping files.
 func TestRunFileSizes(t *testing.T) {
-	if testing.Short() {
+	if testsize.Reduced() {
 		t.Skip("a search of 1000 evaluations on 250 tasks")
 	}
 	cfg, out := scaleRun()
@@ -180,7 +181,7 @@ func TestMappingYAML(t *testing.T) {
 			TimeSlices: []configs.TimeSliceSet{{Task: "K", Slice: 2 * configs.Millisecond}}, GPUPriorities: []configs.GPUPrioritySet{{Task: "K", Priority: "high"}}},
 		{},
 	}
-	if !testing.Short() {
+	if !testsize.Reduced() {
 		_, out := scaleRun()
 		for _, p := range out.Front {
 			ms = append(ms, p.Mapping)

@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"reflect"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/testsize"
 )
 
 // classTasks returns a random core of n tasks whose periods come from a
@@ -118,7 +120,7 @@ func TestClassesChangeNothing(t *testing.T) {
 		return opaFull > 0 && searchFound > 0 && searchFailed > 0 && statuses[Exceeded] > 0 && statuses[Unbounded] > 0 && statuses[DeadlineMiss] > 0
 	}
 	for c := 0; c < cases; c++ {
-		if testing.Short() && c >= 150 && covered() {
+		if testsize.Reduced() && c >= 150 && covered() {
 			cases = c
 			break
 		}

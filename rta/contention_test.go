@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/testsize"
 )
 
 // perAccess charges every access k: I(t, n) = k·n, the challenge's
@@ -242,7 +244,7 @@ func TestContendedExactPriorityAssignment(t *testing.T) {
 	var a, ref Analyzer
 	counts := map[string]int{}
 	cases := 3000
-	if testing.Short() {
+	if testsize.Reduced() {
 		cases = 800
 	}
 	for iter := 0; iter < cases; iter++ {

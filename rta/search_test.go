@@ -3,6 +3,8 @@ package rta
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/testsize"
 )
 
 // passesOrder reports whether every task meets its deadline under the final
@@ -77,7 +79,7 @@ func TestExactPriorityAssignment(t *testing.T) {
 	var a, ref Analyzer
 	counts := map[string]int{}
 	cases := 4000
-	if testing.Short() {
+	if testsize.Reduced() {
 		cases = 1000
 	}
 	for iter := 0; iter < cases; iter++ {
@@ -135,7 +137,7 @@ func TestSearchDecides(t *testing.T) {
 	var a Analyzer
 	most, searched := 0, 0
 	cores := 1500
-	if testing.Short() {
+	if testsize.Reduced() {
 		cores = 300
 	}
 	for iter := 0; iter < cores; iter++ {

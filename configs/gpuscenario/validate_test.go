@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/rta/gpu"
 	"github.com/hetmap/hetmap/rta/gpusim"
 )
@@ -309,7 +310,7 @@ func accuracyTable(t *testing.T, sets int) (string, []stats) {
 //	go test -run TestAccuracyReport -v ./configs/gpuscenario/ -args -write-accuracy
 func TestAccuracyReport(t *testing.T) {
 	sets := 1000
-	if testing.Short() {
+	if testsize.Reduced() {
 		sets = 100
 	}
 	table, all := accuracyTable(t, sets)
@@ -326,8 +327,8 @@ func TestAccuracyReport(t *testing.T) {
 	if !*writeAccuracy {
 		return
 	}
-	if testing.Short() {
-		t.Fatal("-write-accuracy needs the full run (no -short)")
+	if testsize.Reduced() {
+		t.Fatal("-write-accuracy needs the full run (no -short, no -race)")
 	}
 	var cats strings.Builder
 	for _, c := range categories {

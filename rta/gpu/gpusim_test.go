@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/rta/gpusim"
 )
 
@@ -138,7 +139,11 @@ func TestGPUSimFIFOSound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
 	var c jobCheck
 	sets := 0
-	for it := range 2400 {
+	iters := 2400
+	if testsize.Reduced() {
+		iters = 800 // -short, -race: a third, and a third of the coverage below
+	}
+	for it := range iters {
 		dev := simDevices[min(it%4, 1)]
 		small := dev.dev.ThreadsPerSM <= 1024
 		ts := tightTasks(rng, 2+rng.IntN(4), dev)
@@ -171,7 +176,7 @@ func TestGPUSimFIFOSound(t *testing.T) {
 			}
 		}
 	}
-	if sets < 500 || c.checked < 10000 {
+	if sets < 500*iters/2400 || c.checked < 10000*iters/2400 {
 		t.Fatalf("only %d sets, %d jobs checked", sets, c.checked)
 	}
 	t.Logf("%d sets, %d simulated jobs within their bounds; %d met it exactly; largest response/bound %.2f; %d runs checked only up to a job past its nominal release + period",
