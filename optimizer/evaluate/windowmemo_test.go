@@ -8,6 +8,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/rta"
@@ -42,7 +43,11 @@ func TestWindowMemoChangesNothing(t *testing.T) {
 		cfg.Analysis.Contention = count
 		cfgs, names = append(cfgs, cfg), append(names, "WATERS/"+count)
 		rng := rand.New(rand.NewPCG(31, 32))
-		for k := range 6 {
+		systems := 6
+		if testsize.Reduced() {
+			systems = 2
+		}
+		for k := range systems {
 			s := synth.Settings{Tasks: 6 + rng.IntN(12), GPUTasks: rng.IntN(3), A57: 2 + rng.IntN(2), Denver: rng.IntN(2),
 				Utilisation: 0.5 + rng.Float64(), Chains: 2, ChainLength: 3, Contention: count}
 			cfg, _, err := synth.Config(s, rng)
