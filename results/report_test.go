@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
@@ -305,6 +306,9 @@ func testReportErrors(t *testing.T, dir string) {
 // The report in a real browser: headless Chromium renders report.html to a
 // PNG. Set HETMAP_REPORT_SCREENSHOT to a file name to keep the picture.
 func testReportScreenshot(t *testing.T, dir string) {
+	if testsize.Reduced() {
+		t.Skip("renders the report in a headless browser (seconds): not in the reduced run (-short, -race)")
+	}
 	var browser string
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
 		if p, err := exec.LookPath(name); err == nil {
