@@ -57,11 +57,11 @@ func FuzzAnalyze(f *testing.F) {
 		if r.Status > TooManyJobs || (r.Member < -1 || r.Member >= len(ms)) {
 			t.Fatalf("bad status %v / member %d", r.Status, r.Member)
 		}
-		allOK := r.Implicit.Status == OK && r.LET.Status == OK && r.Davare.Status == OK && r.DavareLET.Status == OK
+		allOK := r.Implicit.Status == OK && r.LET.Status == OK && r.AnyOffset.Status == OK && r.AnyOffsetLET.Status == OK
 		if allOK != (r.Status == OK) {
-			t.Fatalf("top status %v but values %v %v %v %v", r.Status, r.Implicit.Status, r.LET.Status, r.Davare.Status, r.DavareLET.Status)
+			t.Fatalf("top status %v but values %v %v %v %v", r.Status, r.Implicit.Status, r.LET.Status, r.AnyOffset.Status, r.AnyOffsetLET.Status)
 		}
-		if r.Davare.Status == OK || r.Implicit.Status == OK {
+		if r.AnyOffset.Status == OK || r.Implicit.Status == OK {
 			// Only fully validated chains get numbers.
 			for _, m := range ms {
 				if m.Unbounded || m.Period <= 0 || m.WCRT > m.deadline() || m.BCRT > m.WCRT {

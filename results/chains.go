@@ -71,7 +71,7 @@ func valuesJSON(v chains.Values) *ChainValuesJSON {
 // objectiveName writes an objective as the configuration names it.
 func objectiveName(o chains.Objective) string {
 	bound := "synchronous"
-	if o.Release == chains.AnyOffsets {
+	if o.Bound == chains.Davare {
 		bound = "davare"
 	}
 	return o.Paradigm.String() + "/" + o.Metric.String() + "/" + bound
@@ -89,8 +89,8 @@ func NewChainsJSON(r *evaluate.Analysis) []ChainJSON {
 			cj.Members = append(cj.Members, ChainMemberJSON{Task: t, StandsFor: c.Members[k].Name, Unit: c.Units[k]})
 		}
 		cj.Implicit, cj.LET = valuesJSON(c.Analysis.Implicit), valuesJSON(c.Analysis.LET)
-		if c.Analysis.Davare.Status == chains.OK {
-			d := ns(c.Analysis.Davare.MaxReactionTime)
+		if c.Analysis.Analyses[chains.Davare2007].Status == chains.OK {
+			d := ns(c.Analysis.Analyses[chains.Davare2007].MaxReactionTime)
 			cj.DavareNs = &d
 		}
 		if c.Status == chains.OK {
@@ -155,7 +155,7 @@ func writeChainTable(p *printer, r *evaluate.Analysis) {
 		a := &c.Analysis
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", c.Name, strings.Join(ms, " → "),
 			latency(a.Implicit, react), latency(a.Implicit, reaction), latency(a.Implicit, age),
-			latency(a.LET, react), latency(a.LET, reaction), latency(a.LET, age), latency(a.Davare, reaction))
+			latency(a.LET, react), latency(a.LET, reaction), latency(a.LET, age), latency(a.Analyses[chains.Davare2007], reaction))
 		if a.Status != chains.OK {
 			notes = append(notes, c.Name+": no latency: "+ChainReason(c))
 		}

@@ -408,8 +408,8 @@ func (c *frontCSV) row(id int, p optimizer.Point) error {
 	for _, name := range c.davare {
 		v := "-"
 		for _, ch := range p.Analysis.Chains {
-			if ch.Name == name && ch.Analysis.Davare.Status == chains.OK {
-				v = strconv.FormatFloat(float64(ch.Analysis.Davare.MaxReactionTime)/1e9, 'f', -1, 64)
+			if ch.Name == name && ch.Analysis.Analyses[chains.Davare2007].Status == chains.OK {
+				v = strconv.FormatFloat(float64(ch.Analysis.Analyses[chains.Davare2007].MaxReactionTime)/1e9, 'f', -1, 64)
 			}
 		}
 		row = append(row, v)
@@ -633,8 +633,8 @@ func davareTable(out *optimizer.Outcome, points []optimizer.Point) (heads []stri
 // with three decimals, or "-" when the chain has none.
 func davareMs(r *evaluate.Analysis, name string) string {
 	for _, c := range r.Chains {
-		if c.Name == name && c.Analysis.Davare.Status == chains.OK {
-			return strconv.FormatFloat(float64(c.Analysis.Davare.MaxReactionTime)/1e9, 'f', 3, 64)
+		if c.Name == name && c.Analysis.Analyses[chains.Davare2007].Status == chains.OK {
+			return strconv.FormatFloat(float64(c.Analysis.Analyses[chains.Davare2007].MaxReactionTime)/1e9, 'f', 3, 64)
 		}
 	}
 	return "-"

@@ -51,10 +51,14 @@ func (e *Evaluator) chainMember(r *Analysis, k int, m *chains.Member) {
 		m.Unbounded, m.Why = true, t.Verdict.String()
 	case e.tasks[rep].let && t.R <= t.D:
 		// A LET task reads at its release and writes at the end of its
-		// period (its logical execution time), whatever its response.
-		m.BCRT, m.WCRT, m.Deadline = t.T, t.T, t.T
+		// period (its logical execution time), whatever its response: it
+		// reads by WCRT − BCET = 0 after its release.
+		m.BCRT, m.BCET, m.WCRT, m.Deadline = t.T, t.T, t.T, t.T
 	default:
+		// TaskResult.BCRT is the job's best-case execution (doc.go, "Best
+		// case"): a lower bound on its time from start to finish too.
 		m.BCRT, m.WCRT = min(t.BCRT, t.R), t.R
+		m.BCET = m.BCRT
 	}
 }
 
@@ -89,7 +93,7 @@ func ChainObjective(c configs.ChainLatency) chains.Objective {
 		o.Metric = chains.MaxReactionTime
 	}
 	if c.Bound == "davare" {
-		o.Release = chains.AnyOffsets
+		o.Bound = chains.Davare
 	}
 	return o
 }
@@ -132,7 +136,7 @@ func (e *Evaluator) AnalyzeChains(r *Analysis) []ChainResult {
 		}
 		cr.Analysis = chains.Analyze(cr.Members, opts)
 		cr.Value, cr.Status = obj.Value(&cr.Analysis)
-		if cr.Status == chains.OK && obj.Release == chains.AtOffsets {
+		if cr.Status == chains.OK && obj.Bound == chains.AtOffsets {
 			cr.Worst, _ = chains.WorstChain(cr.Members, opts, obj.Paradigm, obj.Metric, make([]chains.Hop, 0, len(cr.Members)))
 		}
 		r.Chains = append(r.Chains, cr)

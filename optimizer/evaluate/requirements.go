@@ -167,9 +167,9 @@ func (e *Evaluator) RequirementReports(r *Analysis) []RequirementReport {
 		members := e.ChainMembers(r, q.chain, nil)
 		a := chains.Analyze(members, chains.Options{Objective: q.obj})
 		sync := q.obj
-		sync.Release = chains.AtOffsets
+		sync.Bound = chains.AtOffsets
 		dav := q.obj
-		dav.Release = chains.AnyOffsets
+		dav.Bound = chains.Davare
 		if v, st := sync.Value(&a); st == chains.OK {
 			rep.Synchronous, rep.SynchronousOK = v, true
 		}
