@@ -89,3 +89,7 @@ func lowestLatency(ms []Member, shortest int64) int64 {
 	}
 	return max(shortest-(ms[0].WCRT-ms[0].BCET), sumE)
 }
+
+// Ordered reports whether the hop from member p to its consumer c is
+// ordered by priority (package doc, "Same-core hops"), for reports.
+func Ordered(p, c *Member) bool { return ordered(p, c) }
