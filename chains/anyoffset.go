@@ -19,32 +19,34 @@ func anyOffsets(ms []Member, r *Result) {
 	// each plus T1 + Rm (reaction) or Rm (data age). The minima: Σ BCET,
 	// and the lower model's hop delays with the last member's earliest
 	// write, less the first member's read slack.
-	var davR, davA, duR, hopR, hopA, sumE, lowSum, sumL int64
+	var davR, davA, duR, hopR, hopA, lowSum int64
 	for k := range n - 1 {
 		p, c := &ms[k], &ms[k+1]
-		d := upper.hop(ms, k)
+		d := p.WCRT
+		if ordered(p, c) {
+			d = p.Jitter
+		}
 		davR += c.Period + p.WCRT
 		davA += p.Period + p.WCRT
 		duR += max(p.WCRT, c.Period+d)
 		hopR += c.Period + d
 		hopA += p.Period + d
-		lowSum += lower.hop(ms, k)
+		lowSum += p.bestWrite() - readSlack(p, c)
 	}
+	var sumE, sumL, sumLet int64
 	for i := range ms {
-		sumE += ms[i].BCET
-		sumL += ms[i].Period + ms[i].letInterval()
+		m := &ms[i]
+		l := m.letInterval()
+		sumE += m.BCET
+		sumLet += l
+		sumL += m.Period + l
 	}
-	lo := max(sumE, lowSum+lower.end(last)-(ms[0].WCRT-ms[0].BCET))
-	set := func(v *Values, reaction, age int64) {
-		if v.Status == OK {
-			*v = Values{OK, reaction - t1, reaction, age, lo, lo}
-		}
-	}
+	lo := max(sumE, lowSum+last.bestWrite()-(ms[0].WCRT-ms[0].BCET))
 	head := t1 + rm
-	set(&r.Analyses[Davare2007], head+davR, rm+davA)
-	set(&r.Analyses[Duerr2019], head+duR, rm+hopA)
-	set(&r.Analyses[PerHop], head+hopR, rm+hopA)
 	if r.AnyOffset.Status == OK {
+		r.Analyses[Davare2007] = Values{OK, head + davR - t1, head + davR, rm + davA, lo, lo}
+		r.Analyses[Duerr2019] = Values{OK, head + duR - t1, head + duR, rm + hopA, lo, lo}
+		r.Analyses[PerHop] = Values{OK, head + hopR - t1, head + hopR, rm + hopA, lo, lo}
 		r.ReactionBy, r.DataAgeBy = Davare2007, Davare2007
 		for a := Duerr2019; a < NumAnalyses; a++ {
 			if r.Analyses[a].MaxReactionTime < r.Analyses[r.ReactionBy].MaxReactionTime {
@@ -58,10 +60,6 @@ func anyOffsets(ms []Member, r *Result) {
 		r.AnyOffset = Values{OK, by.ReactionFromActivation, by.MaxReactionTime, age.MaxDataAge, lo, lo}
 	}
 	if r.AnyOffsetLET.Status == OK {
-		var sumLet int64
-		for i := range ms {
-			sumLet += ms[i].letInterval()
-		}
 		r.AnyOffsetLET = Values{OK, sumL - t1, sumL, sumL - tm, sumLet, sumLet}
 	}
 }

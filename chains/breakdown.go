@@ -48,9 +48,10 @@ type Breakdown struct {
 // reaction metrics, the backward chain for data age; among equal lengths the
 // first in the hyperperiod. Hops are written into buf[:0] (append), so it
 // does not allocate when cap(buf) ≥ len(members). On a non-OK status it
-// returns the Result (with the Reason) and an empty Breakdown. Cost: job
-// enumeration over one hyperperiod for one paradigm and one direction (the
-// class method gives the value but not the first job chain attaining it).
+// returns the Result (with the Reason) and an empty Breakdown. Cost: the
+// class method's value, then job enumeration for one paradigm and one
+// direction up to the first job chain that attains it (the class method
+// gives the value but not the job chain), at most one hyperperiod.
 func WorstChain(members []Member, opts Options, p Paradigm, m Metric, buf []Hop) (Breakdown, Result) {
 	var r Result
 	var pl plan
@@ -64,27 +65,29 @@ func WorstChain(members []Member, opts Options, p Paradigm, m Metric, buf []Hop)
 	if p == LET {
 		md = letModel
 	}
+	var hs hops
+	hs.set(members, md)
 	n := len(members)
 	for range n {
 		b.Hops = append(b.Hops, Hop{})
 	}
 	if m == MaxDataAge {
 		// The backward chain, from its last job to its first.
-		_, t := maxBackward(members, md, pl.nm)
+		_, t := maxBackward(members, &hs, pl.nm, byClasses(members, &hs, longestBackward, &pl.split))
 		for k := n - 1; k >= 0; k-- {
 			mk := &members[k]
 			if k < n-1 {
-				t = lastAtOrBefore(t-md.hop(members, k), mk.Offset, mk.Period)
+				t = lastAtOrBefore(t-hs.at(members, k), mk.Offset, mk.Period)
 			}
 			b.Hops[k] = Hop{Member: k, Release: t}
 		}
 	} else {
 		// The forward chain, from its first job to its last.
-		_, t := maxForward(members, md, pl.n1)
+		_, t := maxForward(members, &hs, pl.n1, byClasses(members, &hs, longestForward, &pl.split))
 		for k := range n {
 			mk := &members[k]
 			if k > 0 {
-				t = firstAtOrAfter(t+md.hop(members, k-1), mk.Offset, mk.Period)
+				t = firstAtOrAfter(t+hs.at(members, k-1), mk.Offset, mk.Period)
 			}
 			b.Hops[k] = Hop{Member: k, Release: t}
 		}

@@ -311,76 +311,19 @@ func prepare(ms []Member, opts Options, r *Result, pl *plan) {
 // preparePlanned is prepare; with planned, *pl already holds the plan of
 // the members' periods (Planner), which is not computed again.
 func preparePlanned(ms []Member, opts Options, r *Result, pl *plan, planned bool) {
-	r.Member = -1
 	var kept plan
 	if planned {
 		kept = *pl
 	}
 	*pl = plan{}
-	setAll := func(s Status) {
-		r.Implicit.Status, r.LET.Status, r.AnyOffset.Status, r.AnyOffsetLET.Status = s, s, s, s
-		for a := range r.Analyses {
-			r.Analyses[a].Status = s
-		}
-	}
-	if len(ms) == 0 {
-		r.fail(InvalidInput, -1, "empty chain", 0, 0)
-		setAll(InvalidInput)
+	s, wrapped, maxO, ok := validate(ms, r)
+	if !ok {
 		return
-	}
-	// Validation and S = Σ (Tk + max(Rk, Lk)) in one pass. After validation
-	// every term is non-negative and every sum this package forms for any
-	// offsets is at most S (doc.go), so all fit when S does; S fits exactly
-	// when none of its partial sums wraps around to a negative number (a
-	// sum of two non-negative int64 that does not fit does), which wrapped
-	// collects.
-	letOverrun := -1
-	var s, wrapped, maxO int64
-	for i := range ms {
-		m := &ms[i]
-		switch {
-		case m.Unbounded:
-			r.fail(MemberUnbounded, i, m.Why, 0, 0)
-		case m.Period <= 0 || m.Offset < 0 || m.BCRT < 0 || m.WCRT < m.BCRT ||
-			m.Jitter < 0 || m.Jitter > m.WCRT || m.BCET < 0 || m.BCET > m.WCRT ||
-			m.LET < 0 || m.Deadline < 0:
-			r.fail(InvalidInput, i, invalidDetail(m), 0, 0)
-		case m.WCRT > m.deadline():
-			r.fail(MemberUnschedulable, i, "", m.WCRT, m.deadline())
-		default:
-			l := m.letInterval()
-			if letOverrun < 0 && m.WCRT > l {
-				letOverrun = i
-			}
-			s += m.Period
-			wrapped |= s
-			s += max(m.WCRT, l)
-			wrapped |= s
-			maxO = max(maxO, m.Offset)
-			continue
-		}
-		r.name = m.Name
-		setAll(r.Status)
-		return
-	}
-	if wrapped < 0 {
-		r.fail(Overflow, -1, "Σ (T + R) or Σ (T + LET) does not fit in int64", 0, 0)
-		setAll(Overflow)
-		return
-	}
-	if letOverrun >= 0 {
-		m := &ms[letOverrun]
-		if r.Status == OK {
-			r.name = m.Name
-		}
-		r.fail(LETOverrun, letOverrun, "", m.WCRT, m.letInterval())
-		r.LET.Status, r.AnyOffsetLET = LETOverrun, Values{Status: LETOverrun}
 	}
 
 	// Hyperperiod and the job-level overflow guard: every time the
 	// enumeration (and WorstChain's shift) touches lies within
 	// ±(max O + 2·H + 2·S); as above, it fits when no partial sum wraps.
-	var ok bool
 	if planned {
 		*pl, ok = kept, true
 	} else {
@@ -421,6 +364,73 @@ func preparePlanned(ms []Member, opts Options, r *Result, pl *plan, planned bool
 	r.ForwardJobs, r.BackwardJobs = pl.n1, pl.nm
 }
 
+// validate checks the chain, sets the statuses and the Reason of r, and
+// returns S = Σ (Tk + max(Rk, Lk)), the partial sums' sign bits (wrapped;
+// negative when one wrapped around) and the largest offset; ok is false
+// when no value exists (every Status set to why).
+func validate(ms []Member, r *Result) (s, wrapped, maxO int64, ok bool) {
+	r.Member = -1
+	setAll := func(s Status) {
+		r.Implicit.Status, r.LET.Status, r.AnyOffset.Status, r.AnyOffsetLET.Status = s, s, s, s
+		for a := range r.Analyses {
+			r.Analyses[a].Status = s
+		}
+	}
+	if len(ms) == 0 {
+		r.fail(InvalidInput, -1, "empty chain", 0, 0)
+		setAll(InvalidInput)
+		return
+	}
+	// Validation and S = Σ (Tk + max(Rk, Lk)) in one pass. After validation
+	// every term is non-negative and every sum this package forms for any
+	// offsets is at most S (doc.go), so all fit when S does; S fits exactly
+	// when none of its partial sums wraps around to a negative number (a
+	// sum of two non-negative int64 that does not fit does), which wrapped
+	// collects.
+	letOverrun := -1
+	for i := range ms {
+		m := &ms[i]
+		switch {
+		case m.Unbounded:
+			r.fail(MemberUnbounded, i, m.Why, 0, 0)
+		case m.Period <= 0 || m.Offset < 0 || m.BCRT < 0 || m.WCRT < m.BCRT ||
+			m.Jitter < 0 || m.Jitter > m.WCRT || m.BCET < 0 || m.BCET > m.WCRT ||
+			m.LET < 0 || m.Deadline < 0:
+			r.fail(InvalidInput, i, invalidDetail(m), 0, 0)
+		case m.WCRT > m.deadline():
+			r.fail(MemberUnschedulable, i, "", m.WCRT, m.deadline())
+		default:
+			l := m.letInterval()
+			if letOverrun < 0 && m.WCRT > l {
+				letOverrun = i
+			}
+			s += m.Period
+			wrapped |= s
+			s += max(m.WCRT, l)
+			wrapped |= s
+			maxO = max(maxO, m.Offset)
+			continue
+		}
+		r.name = m.Name
+		setAll(r.Status)
+		return
+	}
+	if wrapped < 0 {
+		r.fail(Overflow, -1, "Σ (T + R) or Σ (T + LET) does not fit in int64", 0, 0)
+		setAll(Overflow)
+		return
+	}
+	if letOverrun >= 0 {
+		m := &ms[letOverrun]
+		if r.Status == OK {
+			r.name = m.Name
+		}
+		r.fail(LETOverrun, letOverrun, "", m.WCRT, m.letInterval())
+		r.LET.Status, r.AnyOffsetLET = LETOverrun, Values{Status: LETOverrun}
+	}
+	return s, wrapped, maxO, true
+}
+
 func invalidDetail(m *Member) string {
 	switch {
 	case m.Period <= 0:
@@ -443,27 +453,27 @@ func invalidDetail(m *Member) string {
 }
 
 // forwardEnd returns the write time of the last job of the forward job chain
-// that starts with the job of ms[0] released at r1 under model md: every hop
-// takes the first job of the next member released at or after the
-// producer's release + md.hop.
-func forwardEnd(ms []Member, md model, r1 int64) int64 {
+// that starts with the job of ms[0] released at r1 under the hop delays h:
+// every hop takes the first job of the next member released at or after
+// the producer's release + its delay.
+func forwardEnd(ms []Member, h *hops, r1 int64) int64 {
 	t := r1
 	for k := 1; k < len(ms); k++ {
 		m := &ms[k]
-		t = firstAtOrAfter(t+md.hop(ms, k-1), m.Offset, m.Period)
+		t = firstAtOrAfter(t+h.at(ms, k-1), m.Offset, m.Period)
 	}
-	return t + md.end(&ms[len(ms)-1])
+	return t + h.end
 }
 
 // backwardStart returns the release (read) time of the first job of the
 // backward job chain that ends with the job of the last member released at
-// rm under model md: every hop takes the last job of the previous member
-// released at or before the current job's release − md.hop.
-func backwardStart(ms []Member, md model, rm int64) int64 {
+// rm under the hop delays h: every hop takes the last job of the previous
+// member released at or before the current job's release − its delay.
+func backwardStart(ms []Member, h *hops, rm int64) int64 {
 	t := rm
 	for k := len(ms) - 2; k >= 0; k-- {
 		m := &ms[k]
-		t = lastAtOrBefore(t-md.hop(ms, k), m.Offset, m.Period)
+		t = lastAtOrBefore(t-h.at(ms, k), m.Offset, m.Period)
 	}
 	return t
 }
@@ -471,12 +481,14 @@ func backwardStart(ms []Member, md model, rm int64) int64 {
 // maxForward returns the longest forward job chain over the n jobs of ms[0]
 // released at O1, O1+T1, … and the release of the first job attaining it:
 // job enumeration, the reference for the class method and WorstChain's way.
-func maxForward(ms []Member, md model, n int64) (best, at int64) {
+// It stops at the first chain as long as stop (the class method's value,
+// for WorstChain; math.MaxInt64 to visit every job).
+func maxForward(ms []Member, h *hops, n, stop int64) (best, at int64) {
 	m0 := &ms[0]
 	r1 := m0.Offset
 	best, at = math.MinInt64, r1
-	for i := int64(0); i < n; i++ {
-		if d := forwardEnd(ms, md, r1) - r1; d > best {
+	for i := int64(0); i < n && best < stop; i++ {
+		if d := forwardEnd(ms, h, r1) - r1; d > best {
 			best, at = d, r1
 		}
 		r1 += m0.Period
@@ -486,14 +498,13 @@ func maxForward(ms []Member, md model, n int64) (best, at int64) {
 
 // maxBackward returns the longest backward job chain over the n jobs of the
 // last member released at Om, Om+Tm, … and the release of the last job of
-// the first chain attaining it.
-func maxBackward(ms []Member, md model, n int64) (best, at int64) {
+// the first chain attaining it, stopping as maxForward does.
+func maxBackward(ms []Member, h *hops, n, stop int64) (best, at int64) {
 	mm := &ms[len(ms)-1]
 	rm := mm.Offset
-	w := md.end(mm)
 	best, at = math.MinInt64, rm
-	for i := int64(0); i < n; i++ {
-		if d := rm + w - backwardStart(ms, md, rm); d > best {
+	for i := int64(0); i < n && best < stop; i++ {
+		if d := rm + h.end - backwardStart(ms, h, rm); d > best {
 			best, at = d, rm
 		}
 		rm += mm.Period
@@ -517,16 +528,20 @@ func Analyze(members []Member, opts Options) Result {
 	}
 	sp := &pl.split
 	t1 := members[0].Period
+	var h hops
 	if r.Implicit.Status == OK {
-		f := byClasses(members, upper, longestForward, sp)
-		a := byClasses(members, upper, longestBackward, sp)
-		lo := lowestLatency(members, byClasses(members, lower, shortest, sp))
+		h.set(members, upper)
+		f := byClasses(members, &h, longestForward, sp)
+		a := byClasses(members, &h, longestBackward, sp)
+		h.set(members, lower)
+		lo := lowestLatency(members, byClasses(members, &h, shortest, sp))
 		r.Implicit = Values{OK, f, f + t1, a, lo, lo}
 	}
 	if r.LET.Status == OK {
-		f := byClasses(members, letModel, longestForward, sp)
-		a := byClasses(members, letModel, longestBackward, sp)
-		lo := byClasses(members, letModel, shortest, sp)
+		h.set(members, letModel)
+		f := byClasses(members, &h, longestForward, sp)
+		a := byClasses(members, &h, longestBackward, sp)
+		lo := byClasses(members, &h, shortest, sp)
 		r.LET = Values{OK, f, f + t1, a, lo, lo}
 	}
 	return r
@@ -578,11 +593,18 @@ func (p *Planner) Eval(members []Member, opts Options) (int64, Status) {
 
 func evalPlanned(members []Member, opts Options, pl *plan, planned bool) (int64, Status) {
 	var r Result
+	if o := opts.Objective; o.Bound != AtOffsets {
+		// The bounds for any offsets need no plan of the job-level values
+		// (and make none for a Planner to keep).
+		*pl = plan{}
+		if _, _, _, ok := validate(members, &r); ok {
+			anyOffsets(members, &r)
+		}
+		v := r.Values(o.Paradigm, o.Bound)
+		return v.Get(o.Metric), v.Status
+	}
 	preparePlanned(members, opts, &r, pl, planned)
 	o := opts.Objective
-	if o.Bound != AtOffsets {
-		anyOffsets(members, &r)
-	}
 	v := r.Values(o.Paradigm, o.Bound)
 	if v.Status != OK || o.Bound != AtOffsets {
 		return v.Get(o.Metric), v.Status
@@ -591,13 +613,15 @@ func evalPlanned(members []Member, opts Options, pl *plan, planned bool) (int64,
 	if o.Paradigm == LET {
 		md = letModel
 	}
+	var h hops
+	h.set(members, md)
 	sp := &pl.split
 	switch o.Metric {
 	case MaxDataAge:
-		return byClasses(members, md, longestBackward, sp), OK
+		return byClasses(members, &h, longestBackward, sp), OK
 	case ReactionFromActivation:
-		return byClasses(members, md, longestForward, sp), OK
+		return byClasses(members, &h, longestForward, sp), OK
 	default:
-		return byClasses(members, md, longestForward, sp) + members[0].Period, OK
+		return byClasses(members, &h, longestForward, sp) + members[0].Period, OK
 	}
 }

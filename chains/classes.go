@@ -201,7 +201,7 @@ const (
 )
 
 // The four walks start at the job of member k released at u and follow the
-// hops of model md. For the longest forward job chains:
+// hop delays h. For the longest forward job chains:
 //
 //   - reactionPrefix returns u − r, r the release of the earliest job of
 //     member 0 whose forward job chain reaches member k at u or later;
@@ -221,44 +221,44 @@ const (
 // job of the last member whose backward job chain reaches member k at u or
 // later, minus u (package doc, "Minima").
 
-func reactionPrefix(ms []Member, md model, k int, u int64) int64 {
+func reactionPrefix(ms []Member, h *hops, k int, u int64) int64 {
 	x := u
 	for i := k - 1; i >= 0; i-- {
 		m := &ms[i]
 		// The forward hop from m's job at r reaches ms[i+1] at x or later
 		// exactly when r + δi > x − T(i+1), the previous job of ms[i+1].
-		x = firstAtOrAfter(x-ms[i+1].Period-md.hop(ms, i)+1, m.Offset, m.Period)
+		x = firstAtOrAfter(x-ms[i+1].Period-h.at(ms, i)+1, m.Offset, m.Period)
 	}
 	return u - x
 }
 
-func reactionSuffix(ms []Member, md model, k int, u int64) int64 {
+func reactionSuffix(ms []Member, h *hops, k int, u int64) int64 {
 	x := u
 	for i := k + 1; i < len(ms); i++ {
 		m := &ms[i]
-		x = firstAtOrAfter(x+md.hop(ms, i-1), m.Offset, m.Period)
+		x = firstAtOrAfter(x+h.at(ms, i-1), m.Offset, m.Period)
 	}
-	return x + md.end(&ms[len(ms)-1]) - u
+	return x + h.end - u
 }
 
-func agePrefix(ms []Member, md model, k int, u int64) int64 {
+func agePrefix(ms []Member, h *hops, k int, u int64) int64 {
 	x := u
 	for i := k - 1; i >= 0; i-- {
 		m := &ms[i]
-		x = lastAtOrBefore(x-md.hop(ms, i), m.Offset, m.Period)
+		x = lastAtOrBefore(x-h.at(ms, i), m.Offset, m.Period)
 	}
 	return u - x
 }
 
-func ageSuffix(ms []Member, md model, k int, u int64) int64 {
+func ageSuffix(ms []Member, h *hops, k int, u int64) int64 {
 	x := u
 	for i := k + 1; i < len(ms); i++ {
 		prev, m := &ms[i-1], &ms[i]
 		// The backward hop from m's job at v reaches prev at x or earlier
 		// exactly when v − δ(i−1) < x + T(prev), prev's next job.
-		x = lastAtOrBefore(x+prev.Period+md.hop(ms, i-1)-1, m.Offset, m.Period)
+		x = lastAtOrBefore(x+prev.Period+h.at(ms, i-1)-1, m.Offset, m.Period)
 	}
-	return x + md.end(&ms[len(ms)-1]) - u
+	return x + h.end - u
 }
 
 // better returns the better of two candidates for ex: the larger for the
@@ -281,7 +281,7 @@ func worst(ex extreme) int64 {
 // prefixBest returns the best (by ex) prefix value over the jobs of member
 // k whose index is ≡ rho (mod g): zero without a hop, a closed form for one
 // hop, the best of p/g walks otherwise.
-func (sp *classSplit) prefixBest(ms []Member, md model, ex extreme, rho int64) int64 {
+func (sp *classSplit) prefixBest(ms []Member, h *hops, ex extreme, rho int64) int64 {
 	k := sp.k
 	mk := &ms[k]
 	u0 := mk.Offset + rho*mk.Period // the class is u0 + i·g·Tk, i ∈ ℤ
@@ -293,7 +293,7 @@ func (sp *classSplit) prefixBest(ms []Member, md model, ex extreme, rho int64) i
 		// that is ≡ x (mod gPre), gPre = gcd(g·Tk, T0): the smallest is
 		// x mod gPre, the largest that + T0 − gPre.
 		m0 := &ms[0]
-		d0 := md.hop(ms, 0)
+		d0 := h.at(ms, 0)
 		switch ex {
 		case longestForward:
 			// u − firstAtOrAfter(u − c, O0, T0) = c − (O0 − u + c) mod T0
@@ -311,9 +311,9 @@ func (sp *classSplit) prefixBest(ms []Member, md model, ex extreme, rho int64) i
 	for j := rho; j < sp.p; j += sp.g {
 		u := mk.Offset + j*mk.Period
 		if ex == longestForward {
-			best = max(best, reactionPrefix(ms, md, k, u))
+			best = max(best, reactionPrefix(ms, h, k, u))
 		} else {
-			best = better(ex, best, agePrefix(ms, md, k, u))
+			best = better(ex, best, agePrefix(ms, h, k, u))
 		}
 	}
 	return best
@@ -321,16 +321,16 @@ func (sp *classSplit) prefixBest(ms []Member, md model, ex extreme, rho int64) i
 
 // suffixBest is prefixBest for the suffix value (reactionSuffix or
 // ageSuffix).
-func (sp *classSplit) suffixBest(ms []Member, md model, ex extreme, rho int64) int64 {
+func (sp *classSplit) suffixBest(ms []Member, h *hops, ex extreme, rho int64) int64 {
 	k, n := sp.k, len(ms)
 	mk, ml := &ms[k], &ms[n-1]
 	u0 := mk.Offset + rho*mk.Period
 	switch k {
 	case n - 1:
-		return md.end(ml)
+		return h.end
 	case n - 2:
 		// As in prefixBest, with gSuf = gcd(g·Tk, Tn−1).
-		dk, el := md.hop(ms, k), md.end(ml)
+		dk, el := h.at(ms, k), h.end
 		switch ex {
 		case longestBackward:
 			// lastAtOrBefore(u + c, On−1, Tn−1) − u = c − (u + c − On−1) mod Tn−1
@@ -348,23 +348,23 @@ func (sp *classSplit) suffixBest(ms []Member, md model, ex extreme, rho int64) i
 	for j := rho; j < sp.s; j += sp.g {
 		u := mk.Offset + j*mk.Period
 		if ex == longestBackward {
-			best = max(best, ageSuffix(ms, md, k, u))
+			best = max(best, ageSuffix(ms, h, k, u))
 		} else {
-			best = better(ex, best, reactionSuffix(ms, md, k, u))
+			best = better(ex, best, reactionSuffix(ms, h, k, u))
 		}
 	}
 	return best
 }
 
-// byClasses returns, for a validated chain under model md, the longest
+// byClasses returns, for a validated chain under the hop delays h, the longest
 // forward job chain (the reaction latency from activation), the longest
 // backward job chain (the maximum data age) or the shortest job chain,
 // as ex says: equal to maxForward, maxBackward and the shortest job chain
 // over one hyperperiod.
-func byClasses(ms []Member, md model, ex extreme, sp *classSplit) int64 {
+func byClasses(ms []Member, h *hops, ex extreme, sp *classSplit) int64 {
 	best := worst(ex)
 	for rho := range sp.g {
-		best = better(ex, best, sp.prefixBest(ms, md, ex, rho)+sp.suffixBest(ms, md, ex, rho))
+		best = better(ex, best, sp.prefixBest(ms, h, ex, rho)+sp.suffixBest(ms, h, ex, rho))
 	}
 	return best
 }

@@ -10,29 +10,64 @@ import (
 // enumeration (maxForward, maxBackward over one hyperperiod): reaction
 // latency from activation and maximum data age.
 func enumerated(ms []Member, md model, pl *plan) (rfa, age int64) {
-	rfa, _ = maxForward(ms, md, pl.n1)
-	age, _ = maxBackward(ms, md, pl.nm)
+	rfa, _ = maxForward(ms, hopsOf(ms, md), pl.n1, math.MaxInt64)
+	age, _ = maxBackward(ms, hopsOf(ms, md), pl.nm, math.MaxInt64)
 	return rfa, age
+}
+
+// hopsOf returns model md's hop delays for chain ms.
+func hopsOf(ms []Member, md model) *hops {
+	var h hops
+	h.set(ms, md)
+	return &h
+}
+
+// TestHopsLongChains: the delays kept for the first hops and computed for
+// the others of a chain longer than maxSplitMembers are the model's.
+func TestHopsLongChains(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	ms := make([]Member, maxSplitMembers+5)
+	for k := range ms {
+		m := Member{Period: 1 + rng.Int64N(20)}
+		m.WCRT = rng.Int64N(m.Period + 1)
+		m.BCRT = rng.Int64N(m.WCRT + 1)
+		randBestAndUnit(rng, &m, true)
+		ms[k] = m
+	}
+	for _, md := range []model{upper, letModel, lower} {
+		h := hopsOf(ms, md)
+		for k := range len(ms) - 1 {
+			if h.at(ms, k) != md.hop(ms, k) {
+				t.Fatalf("model %d, hop %d: %d, want %d", md, k, h.at(ms, k), md.hop(ms, k))
+			}
+		}
+		if h.end != md.end(&ms[len(ms)-1]) {
+			t.Fatalf("model %d: end %d", md, h.end)
+		}
+	}
+	// Analyze of a long chain (the planner takes an end) equals enumeration.
+	r := Analyze(ms, Options{})
+	checkInvariants(t, ms, &r)
 }
 
 // minForward and minBackward are the shortest forward and backward job
 // chains of a model over the n jobs of the first (last) member in one
 // hyperperiod, by job enumeration: the references of the class method's
 // shortest job chain, which both equal (package doc, "Minima").
-func minForward(ms []Member, md model, n int64) int64 {
+func minForward(ms []Member, h *hops, n int64) int64 {
 	m0 := &ms[0]
 	best := int64(math.MaxInt64)
 	for i, r1 := int64(0), m0.Offset; i < n; i, r1 = i+1, r1+m0.Period {
-		best = min(best, forwardEnd(ms, md, r1)-r1)
+		best = min(best, forwardEnd(ms, h, r1)-r1)
 	}
 	return best
 }
 
-func minBackward(ms []Member, md model, n int64) int64 {
+func minBackward(ms []Member, h *hops, n int64) int64 {
 	mm := &ms[len(ms)-1]
 	best := int64(math.MaxInt64)
 	for i, rm := int64(0), mm.Offset; i < n; i, rm = i+1, rm+mm.Period {
-		best = min(best, rm+md.end(mm)-backwardStart(ms, md, rm))
+		best = min(best, rm+h.end-backwardStart(ms, h, rm))
 	}
 	return best
 }
@@ -151,7 +186,7 @@ func TestPropertyClassesEqualEnumeration(t *testing.T) {
 				continue
 			}
 			rfa, age := enumerated(ms, md, &pl)
-			short, shortB := minForward(ms, md, pl.n1), minBackward(ms, md, pl.nm)
+			short, shortB := minForward(ms, hopsOf(ms, md), pl.n1), minBackward(ms, hopsOf(ms, md), pl.nm)
 			if short != shortB {
 				t.Fatalf("model %d: shortest forward job chain %d, backward %d\n%+v", md, short, shortB, ms)
 			}
@@ -161,8 +196,8 @@ func TestPropertyClassesEqualEnumeration(t *testing.T) {
 					sp = splitAt(ms, k)
 					splits++
 				}
-				f, a := byClasses(ms, md, longestForward, &sp), byClasses(ms, md, longestBackward, &sp)
-				lo := byClasses(ms, md, shortest, &sp)
+				f, a := byClasses(ms, hopsOf(ms, md), longestForward, &sp), byClasses(ms, hopsOf(ms, md), longestBackward, &sp)
+				lo := byClasses(ms, hopsOf(ms, md), shortest, &sp)
 				if f != rfa || a != age || lo != short {
 					t.Fatalf("model %d, split %+v (chosen %d): classes give reaction %d, age %d, shortest %d; enumeration %d, %d, %d\n%+v",
 						md, sp, pl.split.k, f, a, lo, rfa, age, short, ms)
@@ -302,17 +337,17 @@ func TestClosedFormsHand(t *testing.T) {
 			}
 			best := worst(c.ex)
 			for rho := range sp.g {
-				pre, suf := sp.prefixBest(c.ms, c.md, c.ex, rho), sp.suffixBest(c.ms, c.md, c.ex, rho)
+				pre, suf := sp.prefixBest(c.ms, hopsOf(c.ms, c.md), c.ex, rho), sp.suffixBest(c.ms, hopsOf(c.ms, c.md), c.ex, rho)
 				if pre != c.pre[rho] || suf != c.suf[rho] {
 					t.Errorf("ρ %d: prefix %d, suffix %d; want %d, %d", rho, pre, suf, c.pre[rho], c.suf[rho])
 				}
 				best = better(c.ex, best, pre+suf)
 			}
-			if got := byClasses(c.ms, c.md, c.ex, &sp); got != c.want || best != c.want {
+			if got := byClasses(c.ms, hopsOf(c.ms, c.md), c.ex, &sp); got != c.want || best != c.want {
 				t.Errorf("value %d (residues %d), want %d", got, best, c.want)
 			}
 			rfa, age := enumerated(c.ms, c.md, &pl)
-			if enum := map[extreme]int64{longestForward: rfa, longestBackward: age, shortest: minForward(c.ms, c.md, pl.n1)}[c.ex]; enum != c.want {
+			if enum := map[extreme]int64{longestForward: rfa, longestBackward: age, shortest: minForward(c.ms, hopsOf(c.ms, c.md), pl.n1)}[c.ex]; enum != c.want {
 				t.Errorf("enumeration gives %d", enum)
 			}
 		})

@@ -77,6 +77,50 @@ func (md model) end(m *Member) int64 {
 	return m.WCRT
 }
 
+// hops are a model's hop delays for one chain, computed once per
+// computation rather than at every hop: δk for the first maxSplitMembers
+// hops (those of a longer chain when asked), and the write of a job of the
+// last member after its release.
+type hops struct {
+	md  model
+	d   [maxSplitMembers]int64
+	end int64
+}
+
+// set fills h with model md's delays for chain ms (model.hop, with the
+// switch on the model taken once).
+func (h *hops) set(ms []Member, md model) {
+	h.md = md
+	n := min(len(ms)-1, maxSplitMembers)
+	switch md {
+	case letModel:
+		for k := range n {
+			h.d[k] = ms[k].letInterval()
+		}
+	case lower:
+		for k := range n {
+			h.d[k] = ms[k].bestWrite() - readSlack(&ms[k], &ms[k+1])
+		}
+	default:
+		for k := range n {
+			p := &ms[k]
+			h.d[k] = p.WCRT
+			if ordered(p, &ms[k+1]) {
+				h.d[k] = p.Jitter
+			}
+		}
+	}
+	h.end = md.end(&ms[len(ms)-1])
+}
+
+// at returns δk, the delay of the hop from ms[k] to ms[k+1].
+func (h *hops) at(ms []Member, k int) int64 {
+	if k < maxSplitMembers {
+		return h.d[k]
+	}
+	return h.md.hop(ms, k)
+}
+
 // lowestLatency turns the shortest job chain of the lower model, from the
 // release of its first job to the earliest write of its last, into the
 // lower bound of MinReactionTime and MinDataAge: the first job reads at

@@ -122,8 +122,8 @@ func checkInvariantsOpts(t *testing.T, ms []Member, r *Result, opts Options) {
 			if p == LET {
 				md = letModel
 			}
-			f, _ := maxForward(ms, md, r.ForwardJobs)
-			a, _ := maxBackward(ms, md, r.BackwardJobs)
+			f, _ := maxForward(ms, hopsOf(ms, md), r.ForwardJobs, math.MaxInt64)
+			a, _ := maxBackward(ms, hopsOf(ms, md), r.BackwardJobs, math.MaxInt64)
 			if v.ReactionFromActivation != f || v.MaxDataAge != a {
 				t.Fatalf("%v: %+v, enumeration gives reaction %d, age %d for %+v", p, v, f, a, ms)
 			}
@@ -280,10 +280,10 @@ func TestPropertyOffsetsAndHyperperiod(t *testing.T) {
 			t.Fatalf("offset shift changed values: %+v → %+v", r, r2)
 		}
 		for _, md := range []model{upper, letModel, lower} {
-			f1, _ := maxForward(ms, md, r.ForwardJobs)
-			f2, _ := maxForward(ms, md, 2*r.ForwardJobs)
-			b1, _ := maxBackward(ms, md, r.BackwardJobs)
-			b2, _ := maxBackward(ms, md, 2*r.BackwardJobs)
+			f1, _ := maxForward(ms, hopsOf(ms, md), r.ForwardJobs, math.MaxInt64)
+			f2, _ := maxForward(ms, hopsOf(ms, md), 2*r.ForwardJobs, math.MaxInt64)
+			b1, _ := maxBackward(ms, hopsOf(ms, md), r.BackwardJobs, math.MaxInt64)
+			b2, _ := maxBackward(ms, hopsOf(ms, md), 2*r.BackwardJobs, math.MaxInt64)
 			if f1 != f2 || b1 != b2 {
 				t.Fatalf("second hyperperiod differs: %d/%d %d/%d", f1, f2, b1, b2)
 			}

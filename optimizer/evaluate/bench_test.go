@@ -144,8 +144,9 @@ func BenchmarkEvaluateRandom(b *testing.B) {
 
 // BenchmarkChains measures the end-to-end latencies of the eight WATERS
 // chains on one evaluated (feasible) mapping: the full analysis for
-// reports (every metric, both paradigms, Davare, the worst job chain), and
-// the objective alone, as the search computes it.
+// reports (every metric, both paradigms, every bound with the minima, the
+// worst job chain), and the objective alone, as the search computes it:
+// under the default bound (any-offset) and under the synchronous one.
 func BenchmarkChains(b *testing.B) {
 	e := watersEvaluator(b)
 	a, err := e.FromMapping(feasibleWATERS())
@@ -162,14 +163,34 @@ func BenchmarkChains(b *testing.B) {
 			e.AnalyzeChains(r)
 		}
 	})
-	b.Run("ChainObjectives", func(b *testing.B) {
-		out := make([]int64, e.NumChains())
-		ok := make([]bool, e.NumChains())
-		e.ChainObjectives(r, out, ok)
-		b.ReportAllocs()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
+	objectives := func(e *evaluate.Evaluator, r *evaluate.Analysis) func(b *testing.B) {
+		return func(b *testing.B) {
+			out := make([]int64, e.NumChains())
+			ok := make([]bool, e.NumChains())
 			e.ChainObjectives(r, out, ok)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				e.ChainObjectives(r, out, ok)
+			}
 		}
-	})
+	}
+	b.Run("ChainObjectives", objectives(e, r))
+	cfg, err := configs.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Analysis.ChainLatency.Bound = configs.BoundSynchronous
+	sync, err := evaluate.NewEvaluator(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rs := sync.NewAnalysis()
+	if a, err = sync.FromMapping(feasibleWATERS()); err != nil {
+		b.Fatal(err)
+	}
+	if err := sync.Evaluate(a, rs); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("ChainObjectivesSynchronous", objectives(sync, rs))
 }
