@@ -292,11 +292,18 @@
 // closed form per side. On other chains the plain walk can be cheaper
 // (periods 10, 3, 10: three walks over τ1's jobs against ten residues), and
 // is chosen. Measured on one core of a shared x86 server (CPU time per call
-// of BenchmarkWATERSEval and BenchmarkWATERSChains): the default objective
-// of all eight WATERS chains about 0.45 µs, against about 6.5 µs by job
-// enumeration; every value of all eight (Analyze) about 0.9 µs, against
-// about 80 µs. What remains is mostly the divisions of the hyperperiod's
-// LCMs, which the statuses need anyway.
+// of BenchmarkWATERSEval and BenchmarkWATERSChains): the job-level
+// objective of all eight WATERS chains about 0.45 µs, against about 6.5 µs
+// by job enumeration; every value of all eight (Analyze) about 0.9 µs,
+// against about 80 µs (before the minima, which add two class
+// computations to the four). What remains is mostly the divisions of the
+// hyperperiod's LCMs, which the statuses need anyway. Counted in
+// instructions per call of all eight (valgrind --tool=callgrind, which
+// does not depend on the machine's load): the job-level objective
+// (BenchmarkWATERSEval) 10.6 k, the bound for any offsets
+// (BenchmarkWATERSEvalAnyOffsets: no plan, one pass over the members)
+// 7.5 k, every value with the minima (BenchmarkWATERSChains) 31.7 k, the
+// worst data-age job chains (BenchmarkWorstChain) 127 k.
 //
 // Checked: TestPropertyClassesEqualEnumeration compares the class method at
 // the chosen split and at every other member, Analyze and Eval with job
