@@ -8,32 +8,19 @@ import (
 
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
-// feasibleAnalysis evaluates the feasible WATERS mapping (README) under
-// cfg, chains and requirements included.
+// feasibleAnalysis evaluates the feasible WATERS mapping (README,
+// synth.FeasibleWATERS) under cfg, chains and requirements included.
 func feasibleAnalysis(t *testing.T, cfg *configs.Config) *evaluate.Analysis {
 	t.Helper()
-	high := configs.GPUHigh
-	m := &configs.Mapping{
-		Units: []configs.Placement{
-			{Task: "Planner", Unit: "Core0"},
-			{Task: "Lidar_Grabber", Unit: "Core1"}, {Task: "PRE_SFM_gpu_POST", Unit: "Core1"},
-			{Task: "OS_Overhead", Unit: "Core2"}, {Task: "PRE_Detection_gpu_POST", Unit: "Core2"},
-			{Task: "DASM", Unit: "Core3"}, {Task: "CANbus_polling", Unit: "Core3"}, {Task: "EKF", Unit: "Core3"},
-			{Task: "Lane_detection", Unit: "Core4"},
-			{Task: "Localization", Unit: "Core5"},
-			{Task: "SFM", Unit: "GP10B"}, {Task: "Detection", Unit: "GP10B"},
-		},
-		Offloading:    []configs.OffloadChoice{{Task: "SFM", Mode: configs.Async}, {Task: "Detection", Mode: configs.Async}},
-		GPUPriorities: []configs.GPUPrioritySet{{Task: "SFM", Priority: high}},
-	}
 	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := e.FromMapping(m)
+	a, err := e.FromMapping(synth.FeasibleWATERS())
 	if err != nil {
 		t.Fatal(err)
 	}

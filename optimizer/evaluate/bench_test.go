@@ -5,27 +5,13 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 // feasibleWATERS is a schedulable mapping of the built-in WATERS 2019 model
 // under the default analysis (the one in cmd/hetmap/testdata/waters_feasible.yaml).
-func feasibleWATERS() *configs.Mapping {
-	high := configs.GPUHigh
-	return &configs.Mapping{
-		Units: []configs.Placement{
-			{Task: "Planner", Unit: "Core0"},
-			{Task: "Lidar_Grabber", Unit: "Core1"}, {Task: "PRE_SFM_gpu_POST", Unit: "Core1"},
-			{Task: "OS_Overhead", Unit: "Core2"}, {Task: "PRE_Detection_gpu_POST", Unit: "Core2"},
-			{Task: "DASM", Unit: "Core3"}, {Task: "CANbus_polling", Unit: "Core3"}, {Task: "EKF", Unit: "Core3"},
-			{Task: "Lane_detection", Unit: "Core4"},
-			{Task: "Localization", Unit: "Core5"},
-			{Task: "SFM", Unit: "GP10B"}, {Task: "Detection", Unit: "GP10B"},
-		},
-		Offloading:    []configs.OffloadChoice{{Task: "SFM", Mode: configs.Async}, {Task: "Detection", Mode: configs.Async}},
-		GPUPriorities: []configs.GPUPrioritySet{{Task: "SFM", Priority: high}},
-	}
-}
+func feasibleWATERS() *configs.Mapping { return synth.FeasibleWATERS() }
 
 func watersEvaluator(tb testing.TB) *evaluate.Evaluator {
 	tb.Helper()
