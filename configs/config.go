@@ -68,10 +68,10 @@ type Analysis struct {
 	ChainLatency ChainLatency `json:"chain_latency" yaml:"chain_latency,omitempty"`
 	// TimeSliceStep discretises the time slice in the search (default 1 ms).
 	TimeSliceStep Duration `json:"time_slice_step,omitempty" yaml:"time_slice_step,omitempty"`
-	// RequirementBound, when set (davare or synchronous), is the bound every
-	// chain latency requirement is checked against, whatever the
-	// requirement says; empty keeps each requirement's own (davare unless
-	// it names another).
+	// RequirementBound, when set (any-offset, synchronous or davare), is
+	// the bound every chain latency requirement is checked against,
+	// whatever the requirement says; empty keeps each requirement's own
+	// (any-offset unless it names another; ChainRequirement.CheckedUnder).
 	RequirementBound string `json:"requirement_bound,omitempty" yaml:"requirement_bound,omitempty"`
 	// ExecutionScale multiplies every task's execution demand (the
 	// worst-case CPU ticks on every unit and the GPU kernels' time; memory
@@ -133,25 +133,38 @@ type KernelGeometry struct {
 
 // ChainLatency names one end-to-end latency of a chain (package chains:
 // the definitions of Dürr et al., EMSOFT 2019, and Becker et al., 2016 and
-// 2017; the bound of Davare et al., DAC 2007): the communication paradigm,
-// the metric and the bound.
+// 2017; the bounds of Davare et al., DAC 2007, and Dürr et al.): the
+// communication paradigm, the metric and the bound.
 type ChainLatency struct {
 	// Paradigm is "implicit" (default) or "let".
 	Paradigm string `json:"paradigm" yaml:"paradigm,omitempty"`
 	// Metric is "reaction-time" (default, maximum reaction time),
 	// "reaction-from-activation" or "data-age".
 	Metric string `json:"metric" yaml:"metric,omitempty"`
-	// Bound is "synchronous" (default: job-level values with every task
-	// released at its offset) or "davare" (the bound of Davare et al., valid
-	// for any offsets).
+	// Bound is BoundAnyOffset (default), BoundSynchronous or BoundDavare.
 	Bound string `json:"bound" yaml:"bound,omitempty"`
 }
+
+// Chain latency bounds (package chains, "Bounds for any offsets" and
+// "Job-level values").
+const (
+	// BoundAnyOffset is the least of the bounds valid for any release
+	// offsets (Davare et al., DAC 2007; Dürr et al., EMSOFT 2019; hop by
+	// hop, with the hops between tasks of one core ordered by priority).
+	BoundAnyOffset = "any-offset"
+	// BoundSynchronous is the job-level value with every task released at
+	// its model offset: tighter, valid only while the tasks really are
+	// released there.
+	BoundSynchronous = "synchronous"
+	// BoundDavare is Davare et al.'s bound alone, valid for any offsets.
+	BoundDavare = "davare"
+)
 
 // Chain latency choices.
 var (
 	ChainParadigms = []string{"implicit", "let"}
 	ChainMetrics   = []string{"reaction-time", "reaction-from-activation", "data-age"}
-	ChainBounds    = []string{"synchronous", "davare"}
+	ChainBounds    = []string{BoundAnyOffset, BoundSynchronous, BoundDavare}
 )
 
 // Defaults fills the zero values with the documented defaults.

@@ -53,12 +53,12 @@
 //   - A chain latency requirement (Chain.Max; Amalthea's
 //     EventChainLatencyConstraint and ProcessChainRequirement; YAML
 //     chains[].max) is a constraint: a mapping that misses one is
-//     infeasible. It is checked under Davare's bound by default, the bound
-//     valid for any release offsets; the synchronous-release value is
-//     tighter but holds only while every task is released at its model
-//     offset (package chains, "Job-level values"), so it is an option (the
-//     requirement's bound, or
-//     analysis.requirement_bound).
+//     infeasible. It is checked by default under the least of the bounds
+//     valid for any release offsets (BoundAnyOffset); the
+//     synchronous-release value is tighter but holds only while every task
+//     is released at its model offset (package chains, "Job-level values"),
+//     so it is an option, as Davare's bound alone is (the requirement's
+//     bound, or analysis.requirement_bound; ChainRequirement.CheckedUnder).
 //
 // Bad input is an *InputError that names the file, the line, the element
 // or key, and what is wrong, in one line; it never panics and never yields

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -16,20 +17,7 @@ import (
 // per interferer with the binding term; every output of a request number
 // names the assumption it rests on, and no other does.
 func TestAnalysisShowsTheContentionCounts(t *testing.T) {
-	high := configs.GPUHigh
-	m := &configs.Mapping{
-		Units: []configs.Placement{
-			{Task: "Planner", Unit: "Core0"},
-			{Task: "Lidar_Grabber", Unit: "Core1"}, {Task: "PRE_SFM_gpu_POST", Unit: "Core1"},
-			{Task: "OS_Overhead", Unit: "Core2"}, {Task: "PRE_Detection_gpu_POST", Unit: "Core2"},
-			{Task: "DASM", Unit: "Core3"}, {Task: "CANbus_polling", Unit: "Core3"}, {Task: "EKF", Unit: "Core3"},
-			{Task: "Lane_detection", Unit: "Core4"},
-			{Task: "Localization", Unit: "Core5"},
-			{Task: "SFM", Unit: "GP10B"}, {Task: "Detection", Unit: "GP10B"},
-		},
-		Offloading:    []configs.OffloadChoice{{Task: "SFM", Mode: configs.Async}, {Task: "Detection", Mode: configs.Async}},
-		GPUPriorities: []configs.GPUPrioritySet{{Task: "SFM", Priority: high}},
-	}
+	m := synth.FeasibleWATERS()
 	for _, count := range []string{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
 		cfg, err := configs.Default()
 		if err != nil {

@@ -348,10 +348,17 @@
 // # Chains
 //
 // ChainMember and ChainMembers give the view of a task that the chains
-// package needs (period, offset, BCRT, WCRT, deadline, whether bounded). A GPU
-// task on the GPU is represented by its PRE task, whose response includes the
-// GPU's; a merged task by itself (also where a chain names its PRE task).
-// AnalyzeChains fills Analysis.Chains (every metric, both paradigms, Davare,
-// the worst job chain of the configured objective); ChainObjectives computes
-// only the configured objective, without allocating, for the search.
+// package needs (period, offset, release jitter, BCRT and BCET — both the
+// best case of "Best case" —, WCRT, deadline, whether bounded, and for a
+// task on a CPU core its core, priority rank and whether it suspends, which
+// order the hops between chain members of one core). A GPU task on the GPU
+// is represented by its PRE task, whose response includes the GPU's; a
+// merged task by itself (also where a chain names its PRE task).
+// AnalyzeChains fills Analysis.Chains (every metric, both paradigms, the
+// job-level values and every bound for any offsets with their minima, the
+// worst job chain of the configured metric at the model's offsets);
+// ChainObjectives computes only the configured objective, without
+// allocating, for the search. The priority-order variants (variants.go)
+// vary the orders that can change a chain latency: through the members'
+// WCRTs and through the hops an order orders.
 package evaluate
