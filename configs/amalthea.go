@@ -238,6 +238,10 @@ type importer struct {
 	stimuli map[string]*stimInfo
 	// schedulers by name
 	schedulers map[string]*schedInfo
+	// the scheduling parameter and scheduler definitions (2.0 on) by name,
+	// and the parameter definitions referenced but not defined (warned once)
+	paramDefs, schedDefs map[string]*xnode
+	undefinedParams      map[string]bool
 	// software
 	labelNodes map[string]*xnode
 	runNodes   map[string]*xnode
@@ -857,6 +861,8 @@ type schedInfo struct {
 	// algorithm is the schedulingAlgorithm's xsi:type (0.9.x, 1.x) or the
 	// name of the scheduler definition (2.x and later).
 	algorithm string
+	// definition is the scheduler definition (2.x and later), else "".
+	definition string
 	// why is set when hetmap does not analyse the algorithm on a CPU.
 	why string
 }
@@ -885,6 +891,9 @@ func unsupportedScheduling(algo string) string {
 
 func (im *importer) osModel() error {
 	im.schedulers = map[string]*schedInfo{}
+	if err := im.paramDefinitions(); err != nil {
+		return err
+	}
 	for _, om := range im.subModels("osModel") {
 		for _, k := range om.kids {
 			switch k.name {
@@ -930,13 +939,13 @@ func (im *importer) operatingSystem(o *xnode) error {
 		if k.child("parentAssociation") != nil {
 			si.why = "a scheduler with a parent scheduler (a hierarchy) is not analysed: hetmap analyses one fixed-priority preemptive scheduler per core"
 		}
-		var params []*xnode
 		if alg := k.child("schedulingAlgorithm"); alg != nil {
 			si.algorithm = alg.typ()
-			params = alg.children("parameterExtensions")
 		} else if def := k.ref("definition"); def != "" {
-			si.algorithm = def
-			params = k.children("schedulingParameters")
+			si.algorithm, si.definition = def, def
+			if im.schedDefs[def] == nil {
+				im.warn(where, "the definition names scheduler definition %q, which the model does not define (a dangling reference, which APP4MC reports): read by its name", def)
+			}
 		} else {
 			// APP4MC's mapping tool writes schedulers without an algorithm;
 			// a core without any scheduler is analysed the same way.
@@ -946,27 +955,8 @@ func (im *importer) operatingSystem(o *xnode) error {
 		if si.why == "" && !fixedPriority[si.algorithm] {
 			si.why = unsupportedScheduling(si.algorithm)
 		}
-		for _, p := range params {
-			key := p.attr("key")
-			if key == "" {
-				key = p.ref("key")
-			}
-			val := p.attr("value")
-			if v := p.child("value"); v != nil && val == "" {
-				val = orZero(v.attr("value")) + v.attr("unit")
-			}
-			switch key {
-			case "minimumTimeslice", "maximumTimeslice":
-				d, err := ParseDuration(val)
-				if err != nil {
-					return im.errAt(p, where+"/parameterExtensions["+key+"]", "%v", err)
-				}
-				if key == "minimumTimeslice" {
-					im.sys.TimeSlice.Min = d
-				} else {
-					im.sys.TimeSlice.Max = d
-				}
-			}
+		if err := im.schedulerParams(where, name, k, si.definition); err != nil {
+			return err
 		}
 		im.schedulers[name] = si
 	}

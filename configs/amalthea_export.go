@@ -111,8 +111,9 @@ type exporter struct {
 func (im *importer) microSpelling(def string) string {
 	for _, m := range im.subModels("mappingModel") {
 		for _, ta := range m.children("taskAllocation") {
-			for _, p := range allocationParams(ta) {
-				if !strings.HasPrefix(p.key, "TimeSlice") {
+			params, _ := im.schedParams("", ta, "", "")
+			for _, p := range params {
+				if !strings.HasPrefix(p.name, paramTimeSlice) {
 					continue
 				}
 				v := strings.TrimSpace(p.value)

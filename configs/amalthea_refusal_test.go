@@ -172,7 +172,7 @@ func TestAmaltheaRefusals(t *testing.T) {
 			where: "mappingModel/schedulerAllocation[S0]", what: `responsibility names unit "C7", which is not defined`},
 		{name: "allocated twice", input: synth(t, "{ALLOCS}", "\n    "+`<taskAllocation task="T1?type=Task" scheduler="S0?type=TaskScheduler" affinity="C1?type=ProcessingUnit"/>`), where: "mappingModel/taskAllocation[T1]", what: "task T1 is allocated twice"},
 		{name: "priority", input: synth(t, `affinity="C0?type=ProcessingUnit"/>`, `affinity="C0?type=ProcessingUnit"><schedulingParameters priority="high"/></taskAllocation>`),
-			where: "mappingModel/taskAllocation[T1]/schedulingParameters", what: `priority="high" is not an integer`},
+			where: "mappingModel/taskAllocation[T1]/schedulingParameters/priority", what: `priority "high" is not an integer`},
 		{name: "time slice", input: synth(t, `affinity="C0?type=ProcessingUnit"/>`, `affinity="C0?type=ProcessingUnit"><parameterExtensions key="TimeSlice_T1" value="soon"/></taskAllocation>`),
 			where: "mappingModel/taskAllocation[T1]/parameterExtensions[TimeSlice_T1]", what: `"soon" is not a duration`},
 		{name: "stream priority", input: synth(t, `affinity="C0?type=ProcessingUnit"/>`, `affinity="C0?type=ProcessingUnit"><parameterExtensions key="StreamPriority" value="urgent"/></taskAllocation>`),

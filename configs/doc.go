@@ -179,8 +179,8 @@
 //	  TaskScheduler                          read: FixedPriorityPreemptive, OSEK, DeadlineMonotonic,
 //	                                         RateMonotonic (fixed-priority preemptive analysis, Joseph
 //	                                         and Pandya 1986); on a GPU any algorithm (analysis.gpu_model
-//	                                         decides), UserSpecificSchedulingAlgorithm's minimum and
-//	                                         maximum time slice read; on a CPU core EDF, LLREF, round
+//	                                         decides), its minimumTimeslice and maximumTimeslice
+//	                                         parameters read (below); on a CPU core EDF, LLREF, round
 //	                                         robin, Pfair, servers, budgets, grouping, user-specific and
 //	                                         scheduler hierarchies refused; cores without a scheduler
 //	                                         and schedulers without an algorithm analysed as
@@ -188,9 +188,17 @@
 //	  OsOverhead                             past (warned): overheads are not in the response times;
 //	                                         an OperatingSystem's overhead reference past
 //	  OsDataConsistency                      past (warned unless noProtection)
-//	  Semaphore, InterruptController,        past
-//	  SchedulerDefinition, SchedulingParam-
-//	  eterDefinition
+//	  SchedulerDefinition (2.0 on)           read: a scheduler's algorithm is its definition's name; the
+//	                                         defaultValue of a parameter it lists stands for one not given
+//	  SchedulingParameterDefinition (2.0 on) read: a parameter is read by its definition's name, with
+//	                                         "extended: " taken off (APP4MC's migration to 2.0 names the
+//	                                         1.x parameter extension KEY "extended: KEY"), so a 2.x model
+//	                                         reads as its 1.x original; a key naming no definition warned
+//	  scheduling parameters (any version:    read: priority, TimeSlice…, StreamPriority (task allocations),
+//	  SchedulingParameters attributes and    minimumTimeslice, maximumTimeslice (schedulers); every other
+//	  Times, parameterExtensions, 2.x        parameter, and one given where it means nothing (a CPU
+//	  schedulingParameters entries)          priority on the GPU, a time slice on a core), past (warned)
+//	  Semaphore, InterruptController         past
 //	eventModel
 //	  ProcessEvent                           read: its process
 //	  RunnableEvent, LabelEvent,             read: the event's process, else the one task that calls the
@@ -221,9 +229,7 @@
 //	mappingModel
 //	  SchedulerAllocation                    read: the cores a scheduler is responsible for
 //	  TaskAllocation                         read: core = first affinity (else the scheduler's first core,
-//	                                         warned); priority (attribute to 1.x, scheduling parameter
-//	                                         "priority" from 2.0); TimeSlice_* and StreamPriority
-//	                                         parameters of GPU tasks
+//	                                         warned); its scheduling parameters (osModel, above)
 //	  RunnableAllocation                     past (warned); ISRAllocation, MemoryMapping,
 //	                                         PhysicalSectionMapping past
 //	measurementModel, componentsModel,       past (warned when not empty); configModel, commonElements,
