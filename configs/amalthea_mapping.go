@@ -272,8 +272,3 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-
-// streamPriorityKey is the parameter with which hetmap's export writes the
-// CUDA stream priority of a GPU task (high or low) into its task
-// allocation; Amalthea has no element for it.
-const streamPriorityKey = "StreamPriority"
