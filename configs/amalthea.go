@@ -351,8 +351,37 @@ func (im *importer) run() (*System, error) {
 	}
 	im.summary092()
 	im.sys.Memory = im.challengeMemory()
+	if err := im.checkSums(); err != nil {
+		return nil, err
+	}
 	im.warn("hwModel", "memory-contention parameters are not part of an Amalthea model: using the WATERS 2019 challenge values (baseline from the DRAM latency of the model; K and sGPU from the challenge text; copy engine 3 ns + 0.5 ns per interfering core)")
 	return &im.sys, nil
+}
+
+// checkSums refuses a task whose period, offset or jitter, or whose
+// compute, memory or contention term on a unit it can run on, is longer
+// than the analyses take (sumChecker), naming the task's element and the
+// sum.
+func (im *importer) checkSums() error {
+	sums := newSumChecker(&im.sys)
+	for i := range im.sys.Tasks {
+		t := &im.sys.Tasks[i]
+		p := checkTimes(t)
+		if p == "" {
+			p = sums.task(t)
+		}
+		if p == "" {
+			continue
+		}
+		var at *xnode
+		if g := im.taskInfo[t.Name]; g != nil {
+			at = g.node
+		}
+		e := im.errAt(at, "swModel/tasks["+t.Name+"]", "")
+		e.What = p // one line of hetmap's own, not a value of the model to clip
+		return e
+	}
+	return nil
 }
 
 func partsList() string {

@@ -392,7 +392,9 @@ func (im *importer) executionNeed092(where string, it *xnode) (*demand, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.seq(nd)
+		if err := im.seqAt(out, nd, it, where); err != nil {
+			return nil, err
+		}
 	}
 	if !out.compute {
 		im.warn(where, "the ExecutionNeed has no Instructions and no other default needs: APP4MC's migration to 0.9.3 converts it to nothing, and so does hetmap")

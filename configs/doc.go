@@ -62,7 +62,13 @@
 //
 // Bad input is an *InputError that names the file, the line, the element
 // or key, and what is wrong, in one line; it never panics and never yields
-// a partial system.
+// a partial system. Every sum of an import is checked (sums.go): a sum of
+// ticks in a runnable's or a task's graph beyond what an int64 counts is
+// refused at the element where it passes; a period, offset or jitter, or a
+// task's compute, memory or contention term (a GPU task's kernel or copy
+// term) on a unit it can run on, or their sum, beyond MaxTime (2^60 ps,
+// about 13 days, the analyses' bound) is refused naming the task, the
+// unit, the term and the sum, from YAML as from Amalthea.
 //
 // # Amalthea metamodels
 //

@@ -220,6 +220,15 @@ func validateSystem(s *System) error {
 			return err
 		}
 	}
+	sums := newSumChecker(s)
+	for i := range s.Tasks {
+		if p := checkTimes(&s.Tasks[i]); p != "" {
+			return inputErrorf(fmt.Sprintf("tasks[%d]", i), "%s", p)
+		}
+		if p := sums.task(&s.Tasks[i]); p != "" {
+			return inputErrorf(fmt.Sprintf("tasks[%d]", i), "%s", p)
+		}
+	}
 	if b := s.TimeSlice; b.Min < 0 || b.Max < 0 || (b.Max > 0 && b.Min > b.Max) {
 		return inputErrorf("time_slice", "needs 0 ≤ min ≤ max, got %s and %s", b.Min, b.Max)
 	}
