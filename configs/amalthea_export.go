@@ -20,6 +20,10 @@ type ExportMapping struct {
 	// analysis used them (higher = more urgent, as in Amalthea). A task
 	// without an entry keeps the priority its placement gives, or gets none.
 	Priorities map[string]int
+	// Convention is conventions.priorities, how the model's priorities are
+	// read: under model-lower-first the priorities are written negated,
+	// so that the model read back under it gives them again.
+	Convention string
 }
 
 // ExportAmalthea writes a mapping into the Amalthea model of files (one
@@ -483,6 +487,10 @@ func (ex *exporter) allocations() ([]allocation, error) {
 				a.priority = &v
 			} else if p.Priority != nil {
 				v := *p.Priority
+				a.priority = &v
+			}
+			if a.priority != nil && ex.em.Convention == ModelPrioritiesLower {
+				v := -*a.priority
 				a.priority = &v
 			}
 		} else {

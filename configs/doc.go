@@ -45,6 +45,12 @@
 //     --mapping default (System.OwnMapping), and a core whose priorities
 //     are incomplete or all equal is reported and gets derived ones; a GPU
 //     task allocated to a core is merged with its offloading task.
+//   - The model's priorities are read by Conventions.Priorities: "model"
+//     (default: Amalthea's convention, a higher value is more urgent),
+//     "model-lower-first" (a lower value is more urgent, as pyCPA reads a
+//     model; hetmap's priority is the value negated, Config.ModelMapping)
+//     or "derived" (ignored). System.Mapping keeps the values as the model
+//     gives them.
 //   - What Amalthea does not carry (the contention parameters K and sGPU,
 //     the copy-engine model, the GPU's per-SM thread, shared-memory and
 //     register limits) is taken from the challenge text and the TX2 facts of

@@ -50,6 +50,10 @@ func validateOptions(cfg *Config) error {
 	default:
 		return inputErrorf("conventions.deadlines", "%q is not a deadline convention (period or model)", cfg.Conventions.Deadlines)
 	}
+	if !contains(PriorityConventions, cfg.Conventions.Priorities) {
+		return inputErrorf("conventions.priorities", "%q is not a priority convention (%s: the model's higher value more urgent, as in Amalthea; %s: lower value more urgent, as pyCPA and TORO read a model; %s: ignore the model's priorities)",
+			cfg.Conventions.Priorities, ModelPriorities, ModelPrioritiesLower, ModelPrioritiesIgnore)
+	}
 	a := &cfg.Analysis
 	switch a.GPUModel {
 	case GPUModelFIFO, GPUModelTimeSlice:

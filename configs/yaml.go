@@ -229,6 +229,34 @@ func renumberChains(err error, n int) {
 	}
 }
 
+// ignorePriorities replaces, under conventions.priorities: derived, the
+// warnings about how --mapping default uses the model's priorities
+// (System.OwnMapping's) with one saying that they are ignored, when the
+// model gives any.
+func ignorePriorities(s *System, ws []Warning) []Warning {
+	_, own := s.OwnMapping()
+	drop := map[Warning]bool{}
+	for _, w := range own {
+		drop[w] = true
+	}
+	out := make([]Warning, 0, len(ws)+1)
+	for _, w := range ws {
+		if !drop[w] {
+			out = append(out, w)
+		}
+	}
+	given := 0
+	for _, p := range s.Mapping.Units {
+		if p.Priority != nil {
+			given++
+		}
+	}
+	if given > 0 {
+		out = append(out, Warning{Where: "conventions.priorities", What: fmt.Sprintf("derived: the %d priorities of the model's own mapping are ignored; --mapping default derives every core's priorities by analysis.priorities", given)})
+	}
+	return out
+}
+
 func dropWarning(ws []Warning, where, contains string) []Warning {
 	out := ws[:0]
 	for _, w := range ws {
@@ -243,6 +271,9 @@ func dropWarning(ws []Warning, where, contains string) []Warning {
 func finish(cfg *Config, name string) (*Config, error) {
 	cfg.Conventions.Defaults()
 	cfg.Analysis.Defaults()
+	if cfg.Conventions.Priorities == ModelPrioritiesIgnore && cfg.System != nil {
+		cfg.Warnings = ignorePriorities(cfg.System, cfg.Warnings)
+	}
 	if err := Validate(cfg); err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) && ie.File == "" {
