@@ -139,8 +139,9 @@
 //	                                         category (worst case: the smallest; none: 1)
 //	  ExecutionNeed (0.9.0 to 0.9.2)         read as the migration to 0.9.3: default Instructions as
 //	                                         ticks; extended Instructions / the definition's
-//	                                         Instructions/IPC… feature (none: 1; upper bound rounded up,
-//	                                         lower down); other default keys as needs (above); other
+//	                                         Instructions/IPC… feature (none: 1), in floating point and
+//	                                         truncated as the migration does (a quotient not whole
+//	                                         warned); other default keys as needs (above); other
 //	                                         extended keys past (warned)
 //	  LabelAccess                            read: read or write; implementation "timed" makes the task
 //	                                         LET in chains (warned); without a label past (warned)
