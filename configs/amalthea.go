@@ -230,10 +230,13 @@ type importer struct {
 	warns   []Warning
 
 	// hardware: processing-unit definitions by name, feature values by
-	// "category/feature" and the features of every definition.
-	defs     map[string]*xnode
-	features map[string]float64
-	defFeats map[string][]string
+	// "category/feature" and the features of every definition; the
+	// element of every unit, in the order read (before the units are
+	// sorted).
+	unitNodes []*xnode
+	defs      map[string]*xnode
+	features  map[string]float64
+	defFeats  map[string][]string
 	// stimuli by name
 	stimuli map[string]*stimInfo
 	// schedulers by name
@@ -482,6 +485,7 @@ func (im *importer) hardware() error {
 			if err := im.processingUnit(m, freqs); err != nil {
 				return err
 			}
+			im.unitNodes = append(im.unitNodes, m)
 		}
 		for _, c := range s.children("structures") {
 			if err := walk(c); err != nil {
@@ -498,12 +502,12 @@ func (im *importer) hardware() error {
 	if len(im.sys.Units) == 0 {
 		return im.errAt(im.subModels("hwModel")[0], "hwModel", "the model has no processing units")
 	}
-	seen := map[string]bool{}
-	for _, u := range im.sys.Units {
-		if seen[u.Name] {
-			return im.errAt(nil, "hwModel/ProcessingUnit["+u.Name+"]", "processing unit %q is defined twice", u.Name)
+	seen := map[string]*xnode{}
+	for i, u := range im.sys.Units {
+		if prev, dup := seen[u.Name]; dup {
+			return im.errAt(im.unitNodes[i], "hwModel/ProcessingUnit["+u.Name+"]", "%q is defined twice (also at %s)", u.Name, position(prev))
 		}
-		seen[u.Name] = true
+		seen[u.Name] = im.unitNodes[i]
 	}
 	// Units in a stable, readable order: CPUs first, then GPUs, each by name.
 	sort.SliceStable(im.sys.Units, func(i, j int) bool {
