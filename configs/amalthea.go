@@ -162,6 +162,7 @@ func importDocs(docs []amalDoc) (*importer, error) {
 		im.warns = append(im.warns, warns...)
 	}
 	im.version = ver
+	im.resolveIDs()
 	if err := im.checkHrefs(); err != nil {
 		return nil, err
 	}
@@ -245,6 +246,10 @@ type importer struct {
 	// and the parameter definitions referenced but not defined (warned once)
 	paramDefs, schedDefs map[string]*xnode
 	undefinedParams      map[string]bool
+	// byIDs: the model references elements by xmi:id (resolveIDs); ids
+	// holds the id of every named element by metaclass and name.
+	byIDs bool
+	ids   map[string]string
 	// software
 	labelNodes map[string]*xnode
 	runNodes   map[string]*xnode
@@ -526,11 +531,15 @@ func (im *importer) processingUnit(m *xnode, freqs map[string]Frequency) error {
 	defName := m.ref("definition")
 	def, ok := im.defs[defName]
 	if !ok {
-		return im.errAt(m, where, "definition %q is not defined", defName)
+		return im.undefinedRef(m, where, "processing-unit definition", "definition", defName)
 	}
-	f, ok := freqs[m.ref("frequencyDomain")]
-	if !ok || f <= 0 {
-		return im.errAt(m, where, "frequency domain %q is missing or has no positive frequency", m.ref("frequencyDomain"))
+	fd := m.ref("frequencyDomain")
+	f, ok := freqs[fd]
+	switch {
+	case fd == "":
+		return im.undefinedRef(m, where, "frequency domain", "frequencyDomain", fd)
+	case !ok || f <= 0:
+		return im.errAt(m, where, "frequency domain %q is not defined or has no positive frequency", fd)
 	}
 	u := Unit{Name: name, Kind: defName, Frequency: f}
 	switch pt := strings.ToUpper(def.attr("puType")); pt {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -314,6 +315,15 @@ type refs struct {
 
 func (ex *exporter) ref(r *refs, feature, kind, name string) {
 	file := ex.fileOf(kind, name)
+	if id := ex.im.ids[kind+"\x00"+name]; ex.im.byIDs && id != "" {
+		// A model that references by xmi:id gets the element's id.
+		if file == "" || file == ex.target.file {
+			r.attrs = append(r.attrs, fmt.Sprintf(` %s="%s"`, feature, xmlAttr(id)))
+		} else {
+			r.kids = append(r.kids, fmt.Sprintf(`<%s href="%s#%s"/>`, feature, xmlAttr(url.PathEscape(filepath.Base(file))), xmlAttr(id)))
+		}
+		return
+	}
 	if file == "" || file == ex.target.file {
 		r.attrs = append(r.attrs, fmt.Sprintf(` %s="%s"`, feature, encodeRef(name, kind)))
 		return

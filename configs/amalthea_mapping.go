@@ -85,12 +85,12 @@ func (im *importer) taskAllocations(tas []*xnode, owns map[string][]string) (map
 			continue // never activated (warned about)
 		}
 		if im.sys.Task(name) == nil {
-			return nil, im.errAt(ta, where, "task %q is not defined", name)
+			return nil, im.undefinedRef(ta, where, "task", "task", name)
 		}
 		sched := ta.ref("scheduler")
 		si, ok := im.schedulers[sched]
 		if !ok {
-			return nil, im.errAt(ta, where, "scheduler %q is not defined", sched)
+			return nil, im.undefinedRef(ta, where, "scheduler", "scheduler", sched)
 		}
 		var a modelAllocation
 		var err error
@@ -225,7 +225,7 @@ func (im *importer) checkSchedulers() error {
 		for _, sa := range m.children("schedulerAllocation") {
 			sched := sa.ref("scheduler")
 			if _, ok := im.schedulers[sched]; !ok {
-				return im.errAt(sa, "mappingModel/schedulerAllocation["+sched+"]", "scheduler %q is not defined", sched)
+				return im.undefinedRef(sa, "mappingModel/schedulerAllocation["+sched+"]", "scheduler", "scheduler", sched)
 			}
 			for _, u := range sa.refs("responsibility") {
 				unit := im.sys.Unit(u)

@@ -140,7 +140,7 @@ func TestAmaltheaRefusals(t *testing.T) {
 		{name: "trigger names a periodic stimulus", input: item(`<items xsi:type="am:InterProcessTrigger" stimulus="P20?type=PeriodicStimulus"/>`), where: "swModel/tasks[T1]/items[1]", what: `InterProcessTrigger names stimulus "P20", which is not an InterProcessStimulus`},
 		{name: "counter", input: item(`<items xsi:type="am:InterProcessTrigger" stimulus="IPS?type=InterProcessStimulus"><counter prescaler="0"/></items>`), where: "swModel/tasks[T1]/items[1]/counter", what: `prescaler="0" is not a positive count`},
 		// Events and chains.
-		{name: "event missing", input: synth(t, `response="E2?type=ProcessEvent"`, `response="E9?type=ProcessEvent"`), where: "constraintsModel/eventChains[C]", what: `event "E9" is not defined in the event model`},
+		{name: "event missing", input: synth(t, `response="E2?type=ProcessEvent"`, `response="E9?type=ProcessEvent"`), where: "constraintsModel/eventChains[C]", what: `event "E9" is not defined`},
 		{name: "event kind", input: event(`<events xsi:type="am:ChannelEvent" name="EX"/>`), where: "eventModel/events[EX]", what: "a ChannelEvent in an event chain is not supported"},
 		{name: "process event without process", input: event(`<events xsi:type="am:ProcessEvent" name="EX"/>`), where: "eventModel/events[EX]", what: "ProcessEvent without an entity (a process) names no task"},
 		{name: "runnable event of two tasks", input: event(`<events xsi:type="am:RunnableEvent" name="EX" entity="R1?type=Runnable"/>`, `runnable="R2?type=Runnable"/>{T2}`, `runnable="R1?type=Runnable"/>`),
@@ -157,7 +157,7 @@ func TestAmaltheaRefusals(t *testing.T) {
 		{name: "chain refers to itself", input: synth(t, `response="E2?type=ProcessEvent"{CHAIN}/>`, `response="E2?type=ProcessEvent"><items xsi:type="am:EventChainReference" eventChain="C?type=EventChain"/></eventChains>`),
 			where: "constraintsModel/eventChains[C]", what: "event chains nested deeper than 32 levels"},
 		{name: "latency type", input: synth(t, `type="Reaction"`, `type="Sideways"`), where: "constraintsModel/timingConstraints[Max]", what: `latency type "Sideways" is not supported (Reaction or Age)`},
-		{name: "latency scope", input: synth(t, `scope="C?type=EventChain"`, `scope="Q?type=EventChain"`), where: "constraintsModel/timingConstraints[Max]", what: `scope names event chain "Q", which is not defined`},
+		{name: "latency scope", input: synth(t, `scope="C?type=EventChain"`, `scope="Q?type=EventChain"`), where: "constraintsModel/timingConstraints[Max]", what: `event chain "Q" is not defined`},
 		{name: "process chain missing", input: synth(t, "{CONSTRAINTS}", "\n    "+`<requirements xsi:type="am:ProcessChainRequirement" name="PC" processChain="Nope?type=ProcessChain"><limit xsi:type="am:TimeRequirementLimit" limitType="UpperLimit" metric="EndToEnd"><limitValue value="5" unit="ms"/></limit></requirements>`),
 			where: "constraintsModel/requirements[PC]", what: `process chain "Nope" is not defined`},
 		{name: "requirement process", input: synth(t, "{CONSTRAINTS}", "\n    "+`<requirements xsi:type="am:ProcessRequirement" name="R" process="T9?type=Task"><limit xsi:type="am:TimeRequirementLimit" limitType="UpperLimit" metric="ResponseTime"><limitValue value="5" unit="ms"/></limit></requirements>`),

@@ -371,7 +371,7 @@ func (im *importer) labelAccess(where string, it *xnode, mode bool) (*demand, er
 		return &demand{}, nil
 	}
 	if _, ok := im.labelNodes[l]; !ok {
-		return nil, im.errAt(it, where, "label %q is not defined", l)
+		return nil, im.undefinedRef(it, where, "label", "data", l)
 	}
 	d := &demand{}
 	acc := it.attr("access")
@@ -450,7 +450,7 @@ func (im *importer) demandItem(where string, it *xnode) (*demand, error) {
 	case "SenderReceiverRead", "SenderReceiverWrite":
 		l := it.ref("label")
 		if _, ok := im.labelNodes[l]; !ok {
-			return nil, im.errAt(it, where, "label %q is not defined", l)
+			return nil, im.undefinedRef(it, where, "label", "label", l)
 		}
 		if it.typ() == "SenderReceiverRead" {
 			return &demand{reads: []string{l}, untimed: 1}, nil
@@ -459,7 +459,7 @@ func (im *importer) demandItem(where string, it *xnode) (*demand, error) {
 	case "ModeLabelAssignment":
 		l := it.ref("globalLabel")
 		if _, ok := im.labelNodes[l]; !ok {
-			return nil, im.errAt(it, where, "mode label %q is not defined", l)
+			return nil, im.undefinedRef(it, where, "mode label", "globalLabel", l)
 		}
 		return &demand{writes: []string{l}, untimed: 1}, nil
 	}
@@ -685,7 +685,7 @@ func (im *importer) runnableDemand(where string, at *xnode, name string) (*deman
 	}
 	n, ok := im.runNodes[name]
 	if !ok {
-		return nil, im.errAt(at, where, "runnable %q is not defined", name)
+		return nil, im.undefinedRef(at, where, "runnable", "runnable", name)
 	}
 	if im.runBusy[name] {
 		return nil, im.errAt(at, where, "runnable %q calls itself (directly or through other runnables)", name)

@@ -384,7 +384,7 @@ func (im *importer) taskStimulus(where string, t *xnode, task *Task, activated m
 	}
 	si, ok := im.stimuli[stims[0]]
 	if !ok {
-		return false, im.errAt(t, where, "stimulus %q is not defined", stims[0])
+		return false, im.undefinedRef(t, where, "stimulus", "stimuli", stims[0])
 	}
 	if si.refused != "" {
 		return false, im.errAt(si.node, "stimuliModel/stimuli["+stims[0]+"]", "%s (it activates task %s)", si.refused, task.Name)

@@ -100,7 +100,10 @@
 // migration; a newer one is read as 3.3.0 with a warning. The files of one
 // model must have one version; a name given twice in them is an error
 // naming both places. References are resolved by name (Name?type=Kind, also
-// as an href into another file).
+// as an href into another file); a model saved with references by xmi:id
+// (task="_u0", as a plain EMF writer saves it) has them resolved to the
+// names of the elements they identify (warned), and an unset reference is
+// reported as unset.
 //
 // What the importer does with each element (read: mapped onto the system as
 // said; past: read past, with a warning when it carries information the
@@ -222,9 +225,11 @@
 //	  CustomEvent, EventSet
 //	constraintsModel
 //	  EventChain (EventChainContainer,       read: the tasks of the stimulus, the segments in order
-//	  EventChainReference, SubEventChain)    (nested and referenced chains expanded), the response; the
-//	                                         segments must connect (else refused, naming the segment);
-//	                                         strands and parallel items refused
+//	  EventChainReference, SubEventChain)    (nested and referenced chains expanded), the response; a
+//	                                         chain of segments without a stimulus or response takes it
+//	                                         from its first or last segment (warned); the segments must
+//	                                         connect (else refused, naming the segment); strands and
+//	                                         parallel items refused
 //	  EventChainLatencyConstraint            read: maximum → a requirement (Reaction: the maximum
 //	                                         reaction time, which bounds the latency from the stimulus
 //	                                         event whether it is the first task's activation or an outside
