@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -386,6 +387,22 @@ func (im *importer) chainTasks(where string, c *xnode, depth int) (*chainPart, e
 	return p, nil
 }
 
+// chainRequirements returns the names of the latency constraints whose
+// scope is event chain name.
+func (im *importer) chainRequirements(name string) []string {
+	var out []string
+	for _, tc := range im.elements("constraintsModel", "timingConstraints") {
+		if tc.typ() == "EventChainLatencyConstraint" && tc.ref("scope") == name {
+			out = append(out, tc.attr("name"))
+		}
+	}
+	return out
+}
+
+// droppedChain starts the warning of a chain dropped as contradicting
+// itself; Validate finds it when an objective names the chain.
+const droppedChain = "dropped: the chain contradicts itself"
+
 func (im *importer) eventChains() error {
 	nodes := im.elements("constraintsModel", "eventChains")
 	var err error
@@ -399,6 +416,17 @@ func (im *importer) eventChains() error {
 		if err != nil {
 			if ie, ok := err.(*errInactive); ok {
 				im.warn(where, "%s: the chain is ignored", ie)
+				continue
+			}
+			var cc chainContradiction
+			if errors.As(err, &cc) {
+				// A chain that contradicts itself says nothing of the
+				// tasks; it is an error only where something needs it.
+				if reqs := im.chainRequirements(name); len(reqs) > 0 {
+					cc.What += fmt.Sprintf(" (the chain %s contradicts itself, and requirement %s names it)", name, strings.Join(reqs, ", "))
+					return cc.InputError
+				}
+				im.warn(where, "%s (line %d, %s: %s); no requirement names it (an objective that does is an error)", droppedChain, cc.Line, cc.Where, cc.What)
 				continue
 			}
 			return err

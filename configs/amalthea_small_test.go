@@ -183,3 +183,45 @@ func TestWarningsWithoutPath(t *testing.T) {
 		t.Errorf("no warning about the missing chains:\n%s", warningsText(cfg.Warnings))
 	}
 }
+
+// TestSelfContradictingChain: a chain whose segments contradict its own
+// stimulus and response is dropped with a warning naming it, and the
+// model is read; a requirement or an objective that names the chain makes
+// it an error.
+func TestSelfContradictingChain(t *testing.T) {
+	bad := "\n    " + `<eventChains name="Bad" stimulus="E1?type=ProcessEvent" response="E2?type=ProcessEvent">
+      <segments xsi:type="am:EventChainContainer"><eventChain name="back" stimulus="E2?type=ProcessEvent" response="E1?type=ProcessEvent"/></segments>
+    </eventChains>`
+	model := synth(t, "{CHAINS}", bad)
+	s, w, err := ReadAmalthea(strings.NewReader(model))
+	if err != nil {
+		t.Fatalf("one contradicting chain refuses the model: %v", err)
+	}
+	if len(s.Chains) != 1 || s.Chains[0].Name != "C" {
+		t.Errorf("chains %+v, want C alone", s.Chains)
+	}
+	want := "constraintsModel/eventChains[Bad]: dropped: the chain contradicts itself (line "
+	if wt := warningsText(w); !strings.Contains(wt, want) || !strings.Contains(wt, "the segment does not connect: it starts at E2 (task T2) but the chain's stimulus E1 ends at task T1); no requirement names it") {
+		t.Errorf("warnings:\n%s\nwant %s…", wt, want)
+	}
+	// A requirement names it.
+	req := synth(t, "{CHAINS}", bad, "{CONSTRAINTS}", "\n    "+`<timingConstraints xsi:type="am:EventChainLatencyConstraint" name="BadMax" scope="Bad?type=EventChain" type="Reaction"><maximum value="9" unit="ms"/></timingConstraints>`)
+	_, _, err = ReadAmalthea(strings.NewReader(req))
+	if err == nil || !strings.Contains(err.Error(), "the segment does not connect") || !strings.Contains(err.Error(), "(the chain Bad contradicts itself, and requirement BadMax names it)") {
+		t.Errorf("a requirement names the chain: %v", err)
+	}
+	// An objective names it.
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.amxmi")
+	if err := os.WriteFile(path, []byte(model), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(strings.NewReader("model: "+path+"\nsearch: {objectives: [{chain: Bad}]}\n"), "c.yaml", dir)
+	if err == nil || !strings.Contains(err.Error(), `c.yaml: search.objectives[0].chain: the model's event chain "Bad" contradicts itself (line `) ||
+		!strings.Contains(err.Error(), "so the import dropped it: an objective cannot name it until its segments connect") {
+		t.Errorf("an objective names the chain: %v", err)
+	}
+	if _, err = Load(strings.NewReader("model: "+path+"\nsearch: {objectives: [{chain: C}]}\n"), "c.yaml", dir); err != nil {
+		t.Errorf("an objective names the other chain: %v", err)
+	}
+}

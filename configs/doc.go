@@ -227,9 +227,10 @@
 //	  EventChain (EventChainContainer,       read: the tasks of the stimulus, the segments in order
 //	  EventChainReference, SubEventChain)    (nested and referenced chains expanded), the response; a
 //	                                         chain of segments without a stimulus or response takes it
-//	                                         from its first or last segment (warned); the segments must
-//	                                         connect (else refused, naming the segment); strands and
-//	                                         parallel items refused
+//	                                         from its first or last segment (warned); segments that do
+//	                                         not connect make the chain contradict itself: dropped
+//	                                         (warned, naming the segment), refused where a requirement
+//	                                         or an objective names it; strands and parallel items refused
 //	  EventChainLatencyConstraint            read: maximum → a requirement (Reaction: the maximum
 //	                                         reaction time, which bounds the latency from the stimulus
 //	                                         event whether it is the first task's activation or an outside

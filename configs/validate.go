@@ -24,6 +24,9 @@ func Validate(cfg *Config) error {
 		return err
 	}
 	search := cfg.Search.WithDefaults(s, cfg.Analysis.ChainLatency)
+	if err := droppedChainObjective(cfg, search.Objectives); err != nil {
+		return err
+	}
 	if err := search.validate(s); err != nil {
 		return err
 	}
@@ -37,6 +40,34 @@ func Validate(cfg *Config) error {
 		return err
 	}
 	return ValidateMapping(s, &s.Mapping, true)
+}
+
+// droppedChainObjective refuses an objective that names a chain of the
+// model that the import dropped because it contradicts itself (its warning
+// says why), instead of calling the chain undefined.
+func droppedChainObjective(cfg *Config, objectives []Objective) error {
+	for i, o := range objectives {
+		if o.Kind != ObjectiveChain || o.Chain == "" {
+			continue
+		}
+		defined := false
+		for _, c := range cfg.System.Chains {
+			defined = defined || c.Name == o.Chain
+		}
+		if defined {
+			continue
+		}
+		for _, w := range cfg.Warnings {
+			if w.Where == "constraintsModel/eventChains["+o.Chain+"]" && strings.HasPrefix(w.What, droppedChain) {
+				why := strings.TrimPrefix(w.What, droppedChain)
+				if j := strings.Index(why, "; no requirement names it"); j >= 0 {
+					why = why[:j]
+				}
+				return inputErrorf(fmt.Sprintf("search.objectives[%d].chain", i), "the model's event chain %q contradicts itself%s, so the import dropped it: an objective cannot name it until its segments connect", o.Chain, why)
+			}
+		}
+	}
+	return nil
 }
 
 // validateOptions decides whether the conventions and the analysis options
