@@ -30,7 +30,7 @@ func read092(t *testing.T, path string) (*System, []Warning) {
 	return s, warns
 }
 
-func readText(t *testing.T, path string) string {
+func readText(t testing.TB, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
