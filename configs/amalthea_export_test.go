@@ -117,16 +117,7 @@ func TestExportRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dir := t.TempDir()
-			var written []string
-			for _, f := range files {
-				p := filepath.Join(dir, filepath.Base(f))
-				if err := os.WriteFile(p, out[f], 0o644); err != nil {
-					t.Fatal(err)
-				}
-				written = append(written, p)
-			}
-			back, _, err := ReadAmaltheaFiles(written)
+			back, _, err := ReadAmaltheaFiles(writeFiles(t, t.TempDir(), files, out))
 			if err != nil {
 				t.Fatalf("the written model does not import: %v", err)
 			}

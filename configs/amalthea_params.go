@@ -187,6 +187,20 @@ func (im *importer) single(where string, p schedParam) (string, error) {
 	return strings.TrimSpace(p.value), nil
 }
 
+// paramDuration reads the one value of parameter p (at where) as a
+// duration: "7200µs", "1000 µs", a Time's value and unit.
+func (im *importer) paramDuration(where string, p schedParam) (Duration, error) {
+	s, err := im.single(where, p)
+	if err != nil {
+		return 0, err
+	}
+	d, derr := ParseDuration(s)
+	if derr != nil {
+		return 0, im.errAt(p.node, where+"/"+p.key, "%v", derr)
+	}
+	return d, nil
+}
+
 // unusedParams collects the parameters read past, for one warning per
 // parameter and reason (paramWarnings).
 type unusedParams struct {
@@ -258,13 +272,9 @@ func (im *importer) allocationParams(where string, ta *xnode, si *schedInfo, ut 
 			}
 		case strings.HasPrefix(p.name, paramTimeSlice):
 			unit = GPU
-			s, err := im.single(where, p)
+			d, err := im.paramDuration(where, p)
 			if err != nil {
 				return err
-			}
-			d, derr := ParseDuration(s)
-			if derr != nil {
-				return im.errAt(p.node, where+"/"+p.key, "%v", derr)
 			}
 			if ut == GPU {
 				a.slice = d
@@ -311,13 +321,9 @@ func (im *importer) schedulerParams(where, name string, k *xnode, def string) er
 	for _, p := range params {
 		switch p.name {
 		case paramMinSlice, paramMaxSlice:
-			s, err := im.single(where, p)
+			d, err := im.paramDuration(where, p)
 			if err != nil {
 				return err
-			}
-			d, derr := ParseDuration(s)
-			if derr != nil {
-				return im.errAt(p.node, where+"/"+p.key, "%v", derr)
 			}
 			if p.name == paramMinSlice {
 				im.sys.TimeSlice.Min = d

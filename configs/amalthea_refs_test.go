@@ -108,6 +108,24 @@ func danglingRefs(t *testing.T, files map[string][]byte) []string {
 	return out
 }
 
+// writeFiles writes the contents of the files named (by their base
+// names) into folder dir, and returns the paths written in their order.
+func writeFiles(t *testing.T, dir string, names []string, contents map[string][]byte) []string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, f := range names {
+		p := filepath.Join(dir, filepath.Base(f))
+		if err := os.WriteFile(p, contents[f], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // refModel is a model to export into, as its files' contents.
 type refModel struct {
 	name  string
@@ -258,17 +276,7 @@ func TestExportResolvesEveryReference(t *testing.T) {
 	for _, m := range models {
 		t.Run(m.name, func(t *testing.T) {
 			dir := t.TempDir()
-			var in []string
-			for _, f := range m.order {
-				p := filepath.Join(dir, "in", filepath.Base(f))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, m.files[f], 0o644); err != nil {
-					t.Fatal(err)
-				}
-				in = append(in, p)
-			}
+			in := writeFiles(t, filepath.Join(dir, "in"), m.order, m.files)
 			if d := danglingRefs(t, m.files); len(d) > 0 {
 				t.Fatalf("the input has dangling references:\n%s", strings.Join(d, "\n"))
 			}
@@ -284,18 +292,7 @@ func TestExportResolvesEveryReference(t *testing.T) {
 			if d := danglingRefs(t, out); len(d) > 0 {
 				t.Errorf("the written model has dangling references:\n%s", strings.Join(d, "\n"))
 			}
-			var written []string
-			for _, f := range in {
-				p := filepath.Join(dir, "out", filepath.Base(f))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, out[f], 0o644); err != nil {
-					t.Fatal(err)
-				}
-				written = append(written, p)
-			}
-			back, warns, err := ReadAmaltheaFiles(written)
+			back, warns, err := ReadAmaltheaFiles(writeFiles(t, filepath.Join(dir, "out"), in, out))
 			if err != nil {
 				t.Fatalf("the written model does not import: %v", err)
 			}
