@@ -64,8 +64,6 @@ type schedParam struct {
 	// typ is the xsi:type of a 2.x value ("" for the older forms).
 	typ  string
 	node *xnode
-	// fromDefault: the value is the definition's defaultValue (2.x).
-	fromDefault bool
 }
 
 // usedParam reports whether hetmap reads a parameter of this name.
@@ -133,8 +131,11 @@ func (im *importer) schedParams(where string, owner *xnode, def, defaults string
 			if given[name] || pd == nil || pd.child("defaultValue") == nil {
 				continue
 			}
-			p := schedParam{name: strings.TrimPrefix(name, extendedPrefix), key: "schedulingParameters[" + name + "]", node: pd, fromDefault: true}
+			p := schedParam{name: strings.TrimPrefix(name, extendedPrefix), key: "schedulingParameters[" + name + "]", node: pd}
 			p.value, p.typ = paramText(pd.child("defaultValue"))
+			if usedParam(p.name) {
+				im.warn(where, "scheduling parameter %s is not given: the defaultValue %s of its definition (which scheduler definition %s lists) is taken", name, p.value, def)
+			}
 			out = append(out, p)
 		}
 	}

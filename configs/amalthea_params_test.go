@@ -97,7 +97,8 @@ func TestAmalthea2ParameterForms(t *testing.T) {
 			`<schedulingParameterDefinitions name="extended: maximumTimeslice" type="String" mandatory="false"/>`,
 			`<schedulingParameterDefinitions name="extended: maximumTimeslice" type="String" mandatory="false">
       <defaultValue xsi:type="am:StringObject" value="20 ms"/>
-    </schedulingParameterDefinitions>`), ""},
+    </schedulingParameterDefinitions>`),
+			"osModel/taskSchedulers[Sched_GPU]: scheduling parameter extended: maximumTimeslice is not given: the defaultValue 20 ms of its definition (which scheduler definition UserSpecificSchedulingAlgorithm lists) is taken"},
 		{"dangling key", edit(t,
 			`<schedulingParameterDefinitions name="extended: StreamPriority" type="String" mandatory="false"/>`, ``),
 			`mappingModel/taskAllocation[Filter]/schedulingParameters[extended: StreamPriority]: the key names scheduling parameter definition "extended: StreamPriority", which the model does not define (a dangling reference, which APP4MC reports): read by its name`},
