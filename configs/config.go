@@ -29,6 +29,14 @@ type Conventions struct {
 	// the challenge text assumes) or "model" (the requirements of the file,
 	// with swapped references corrected).
 	Deadlines string `json:"deadlines" yaml:"deadlines,omitempty"`
+	// Priorities says how the priorities of the model's own mapping
+	// (System.Mapping) are read: "model" (default: Amalthea's convention,
+	// a higher value is more urgent), "model-lower-first" (a lower value
+	// is more urgent, as pyCPA and TORO read a model) or "derived" (the
+	// model's priorities are ignored, and every core's are derived by
+	// analysis.priorities). Mapping files are hetmap's own and always
+	// read higher first.
+	Priorities string `json:"priorities" yaml:"priorities,omitempty"`
 }
 
 // Deadline conventions.
@@ -36,6 +44,28 @@ const (
 	DeadlinesPeriod = "period"
 	DeadlinesModel  = "model"
 )
+
+// Priority conventions (Conventions.Priorities).
+const (
+	ModelPriorities       = "model"
+	ModelPrioritiesLower  = "model-lower-first"
+	ModelPrioritiesIgnore = "derived"
+)
+
+// PriorityConventions lists the priority conventions, the default first.
+var PriorityConventions = []string{ModelPriorities, ModelPrioritiesLower, ModelPrioritiesIgnore}
+
+// PriorityConventionText says in words how a priority convention reads the
+// model's priorities.
+func PriorityConventionText(c string) string {
+	switch c {
+	case ModelPrioritiesLower:
+		return "a lower value is more urgent, as pyCPA and TORO read them; hetmap's priority is the value negated"
+	case ModelPrioritiesIgnore:
+		return "ignored: every core's priorities are derived by analysis.priorities"
+	}
+	return "a higher value is more urgent, as Amalthea defines them"
+}
 
 // Analysis holds the options of the analyses. The zero value means the
 // defaults named below.
@@ -218,6 +248,40 @@ func (c *Conventions) Defaults() {
 	if c.Deadlines == "" {
 		c.Deadlines = DeadlinesPeriod
 	}
+	if c.Priorities == "" {
+		c.Priorities = ModelPriorities
+	}
+}
+
+// ModelMapping returns the system's own mapping (System.Mapping) with its
+// priorities read by conventions.priorities, in hetmap's convention (a
+// higher value is more urgent): as the model gives them, negated
+// (model-lower-first), or none (derived).
+func (c *Config) ModelMapping() Mapping {
+	m := c.System.Mapping
+	m.Units = append([]Placement(nil), m.Units...)
+	for i := range m.Units {
+		p := m.Units[i].Priority
+		if p == nil {
+			continue
+		}
+		switch c.Conventions.Priorities {
+		case ModelPrioritiesLower:
+			v := -*p
+			m.Units[i].Priority = &v
+		case ModelPrioritiesIgnore:
+			m.Units[i].Priority = nil
+		}
+	}
+	return m
+}
+
+// OwnMapping returns the system's own mapping as `analyze --mapping
+// default` analyses it: its priorities read by conventions.priorities
+// (ModelMapping), then kept or dropped per core as System.OwnMapping says,
+// with its warnings.
+func (c *Config) OwnMapping() (Mapping, []Warning) {
+	return ownPriorities(c.System, c.ModelMapping())
 }
 
 // NotApplied is a response-time requirement of the model that the deadline

@@ -47,6 +47,10 @@ type AnalysisJSON struct {
 	GPU      []AnalysisGPUJSON  `json:"gpu"`
 	Units    []AnalysisUnitJSON `json:"units"`
 	Reasons  []string           `json:"reasons"`
+	// ModelPriorities is conventions.priorities, how the model's own
+	// priorities were read, for the model's own mapping (mapping
+	// "default"); empty for a mapping file.
+	ModelPriorities string `json:"model_priorities,omitempty"`
 	// Chains holds the end-to-end latencies (after evaluate.Evaluator.AnalyzeChains).
 	Chains []ChainJSON `json:"chains"`
 	// Requirements holds the chains' latency requirements; a missed one
@@ -188,6 +192,9 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *evaluate.Analysis) 
 	out := AnalysisJSON{System: cfg.System.Name, Source: cfg.Source, Mapping: mapping, GPUModel: r.GPUModel,
 		Priorities: cfg.Analysis.Priorities, Schedulable: r.Schedulable, Misses: r.Misses, ViolationNs: ns(r.Violation),
 		GPUSound: r.GPUSound, Tasks: []AnalysisTaskJSON{}, Merged: []MergedJSON{}, GPU: []AnalysisGPUJSON{}, Reasons: r.Reasons()}
+	if mapping == "default" {
+		out.ModelPriorities = cfg.Conventions.Priorities
+	}
 	out.Chains = NewChainsJSON(r)
 	out.Requirements = NewRequirementsJSON(r)
 	out.NotApplied = NewNotAppliedJSON(cfg)
@@ -351,6 +358,9 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *eval
 		conv = "#C fixed by analysis.interfering_cores"
 	}
 	p.f("GPU model %s; priorities %s (higher = more urgent); deadlines = %s\n", r.GPUModel, cfg.Analysis.Priorities, cfg.Conventions.Deadlines)
+	if mapping == "default" || strings.HasPrefix(mapping, "default (") { // the model's own mapping
+		p.f("the model's own priorities (conventions.priorities = %s): %s\n", cfg.Conventions.Priorities, configs.PriorityConventionText(cfg.Conventions.Priorities))
+	}
 	p.f("contention: %s; bGPU = %s\n", conv, bgpu)
 	p.f("C = compute + memory (uncontended) + contention + GPU wait (synchronous offloading); suspension (asynchronous) is not part of C\n")
 	if nas := cfg.NotAppliedRequirements(); len(nas) > 0 {

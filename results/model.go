@@ -202,8 +202,8 @@ func WriteModelText(w io.Writer, cfg *configs.Config) error {
 	if name == "" {
 		name = "(unnamed)"
 	}
-	p.f("System %s\nsource: %s\nconventions: deadlines = %s; analysis: GPU model %s, priorities %s\n",
-		name, cfg.Source, cfg.Conventions.Deadlines, cfg.Analysis.GPUModel, cfg.Analysis.Priorities)
+	p.f("System %s\nsource: %s\nconventions: deadlines = %s; priorities = %s (the model's: %s)\nanalysis: GPU model %s, priorities %s\n",
+		name, cfg.Source, cfg.Conventions.Deadlines, cfg.Conventions.Priorities, configs.PriorityConventionText(cfg.Conventions.Priorities), cfg.Analysis.GPUModel, cfg.Analysis.Priorities)
 
 	p.f("\nUnits (%d)\n", len(s.Units))
 	tw := p.table()

@@ -134,14 +134,14 @@ func ownMappingComplete(s *configs.System) error {
 }
 
 // ownAssignment is the model's own mapping as --mapping default analyses
-// it: with the model's priorities on every core where they order the tasks
-// (configs.System.OwnMapping; they win over analysis.priorities, as those
-// of a mapping file do), derived elsewhere. Under analysis.priorities:
-// model every task needs the model's priority.
+// it: with the model's priorities, read by conventions.priorities, on every
+// core where they order the tasks (configs.Config.OwnMapping; they win over
+// analysis.priorities, as those of a mapping file do), derived elsewhere.
+// Under analysis.priorities: model every task needs the model's priority.
 func ownAssignment(cfg *configs.Config, e *evaluate.Evaluator) (*evaluate.Assignment, error) {
 	if cfg.Analysis.Priorities == configs.PrioritiesModel {
 		return e.DefaultAssignment()
 	}
-	m, _ := cfg.System.OwnMapping()
+	m, _ := cfg.OwnMapping()
 	return e.FromMapping(&m)
 }

@@ -53,7 +53,7 @@ self-contained page with both fronts plotted (--no-html: none).`,
 					if err := ownMappingComplete(cfg.System); err != nil {
 						return err
 					}
-					m, _ = cfg.System.OwnMapping()
+					m, _ = cfg.OwnMapping()
 					source = "the model's own mapping"
 				} else {
 					mp, err := configs.LoadMappingFile(mapping)
