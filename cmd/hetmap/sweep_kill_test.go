@@ -12,13 +12,15 @@ import (
 	"time"
 )
 
-// liveClaim returns a claim folder of a run in out (.run-….tmp) whose
-// owner file is written, or "".
+// liveClaim returns a claim folder of a run in out (.run-….tmp) that
+// holds a claim (a generation marker and its work folder), or "".
 func liveClaim(out string) string {
 	entries, _ := os.ReadDir(out)
 	for _, e := range entries {
 		if e.IsDir() && strings.HasPrefix(e.Name(), ".run-") && strings.HasSuffix(e.Name(), ".tmp") {
-			if _, err := os.Stat(filepath.Join(out, e.Name(), ".hetmap-owner.json")); err == nil {
+			marker, _ := filepath.Glob(filepath.Join(out, e.Name(), "gen-*"))
+			work, _ := filepath.Glob(filepath.Join(out, e.Name(), "work-*"))
+			if len(marker) > 0 && len(work) > 0 {
 				return filepath.Join(out, e.Name())
 			}
 		}
