@@ -667,8 +667,16 @@ func (c *Claim) LostError() error {
 	if why == "" {
 		return nil
 	}
-	return fmt.Errorf("the claim on %s was lost: %s; this run's work on it is discarded: %w", c.final, why, ErrLost)
+	return &lostError{dir: c.final, why: why}
 }
+
+type lostError struct{ dir, why string }
+
+func (e *lostError) Error() string {
+	return fmt.Sprintf("the claim on %s was lost: %s; this run's work on it is discarded", e.dir, e.why)
+}
+
+func (e *lostError) Unwrap() error { return ErrLost }
 
 func (c *Claim) markLost(why, where string) {
 	c.mu.Lock()
@@ -681,13 +689,14 @@ func (c *Claim) markLost(why, where string) {
 
 // takenBy says why this claim's work folder is gone or superseded.
 func (c *Claim) takenBy() string {
+	why := fmt.Sprintf("this process had not renewed its lease of %s in time (it was stopped, suspended or cut off for longer)", c.cfg.lease)
 	if h, err := readHolder(filepath.Join(c.dir, markerName(c.gen+1))); err == nil {
-		return fmt.Sprintf("another run took it over (%s) after this one had not renewed its lease of %s in time (it was stopped, suspended or cut off for longer)", h, c.cfg.lease)
+		return fmt.Sprintf("another run took it over (%s) because %s", h, why)
 	}
 	if fileExists(c.final) {
-		return "another run completed the folder"
+		return "another run took it over and completed the folder because " + why
 	}
-	return fmt.Sprintf("its work folder was removed by another run, which took it for dead (this one had not renewed its lease of %s in time)", c.cfg.lease)
+	return "another run took it for dead and removed its work folder because " + why
 }
 
 // checkHeld marks the claim lost when its work folder is gone or a later
@@ -867,8 +876,11 @@ func removeAway(path string, cfg claimConfig) bool {
 }
 
 // cleanClaimFolder removes the claim folder path (of the output folder
-// final) when no claim in it may still be going, and the work folders of
-// claims that later ones superseded; it returns what it removed.
+// final) when no claim in it may still be going and none is to be taken
+// over by a run into final: its run was published, its holder's process
+// has ended under this kernel, or its lease expired longer than
+// legacyTempAge ago (a run into final takes an expired claim over itself,
+// and says so). It returns what it removed.
 func cleanClaimFolder(path, final string, cfg claimConfig) []string {
 	size := diskSize(path)
 	gone := func() []string {
@@ -890,25 +902,37 @@ func cleanClaimFolder(path, final string, cfg claimConfig) []string {
 	if fileExists(final) {
 		return gone() // left by a run that published and ended before removing it
 	}
-	last := lastGen(path, f)
-	if last > 0 {
-		if _, live := judge(path, last, cfg); live {
-			return nil
-		}
-	}
 	// A claim on its way (its lease and work folder made, its marker not
 	// yet) keeps the folder.
-	young := func(name string) bool {
+	young := func(name string, age time.Duration) bool {
 		st, err := os.Stat(filepath.Join(path, name))
-		return err == nil && cfg.now().Sub(st.ModTime()) < cfg.lease
+		return err == nil && cfg.now().Sub(st.ModTime()) < age
 	}
+	last := lastGen(path, f)
 	for _, w := range append(f.works, f.leases...) {
-		if w.gen > last && young(w.name) {
+		if w.gen > last && young(w.name, cfg.lease) {
 			return nil
 		}
 	}
-	if last == 0 && young(".") {
+	if last == 0 {
+		if young(".", cfg.lease) {
+			return nil
+		}
+		return gone()
+	}
+	h, live := judge(path, last, cfg)
+	switch {
+	case live:
 		return nil
+	case !fileExists(filepath.Join(path, workName(last, h.Token))):
+		return gone() // released or fenced
+	case h.underThisKernel() && !processAlive(h.PID):
+		return gone()
+	}
+	if renewed, err := time.Parse(time.RFC3339Nano, h.Renewed); err == nil {
+		if lease, err := time.ParseDuration(h.Lease); err == nil && cfg.now().Sub(renewed) < lease+legacyTempAge {
+			return nil
+		}
 	}
 	return gone()
 }

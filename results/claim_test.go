@@ -333,12 +333,13 @@ func TestClaimRenewedAndLost(t *testing.T) {
 }
 
 // TestCleanStale removes what ended runs left and nothing else: the claim
-// of an ended process, an expired claim, the claim folder of a published
-// run, the trash of a claim and an hour-old temporary folder of an older
-// hetmap go; a live claim, a claim on its way (its work folder made, its
-// marker not yet), the claim of an older version on another host (which
-// this host cannot judge), fresh temporary names and ordinary folders
-// stay.
+// of an ended process, a claim expired an hour ago, the claim folder of a
+// published run, the trash of a claim and an hour-old temporary folder of
+// an older hetmap go; a live claim, a claim expired 5 minutes ago (which
+// the next run into its folder takes over, saying so), a claim on its way
+// (its work folder made, its marker not yet), the claim of an older
+// version on another host (which this host cannot judge), fresh temporary
+// names and ordinary folders stay.
 func TestCleanStale(t *testing.T) {
 	dir := t.TempDir()
 	now := time.Now().UTC().Format(time.RFC3339Nano)
@@ -349,6 +350,9 @@ func TestCleanStale(t *testing.T) {
 	other := h(1, time.Now().Add(-time.Hour).Format(time.RFC3339Nano))
 	other.BootID = "another-boot"
 	plantClaim(t, filepath.Join(dir, "expired"), other, false)
+	recent := other
+	recent.Renewed = time.Now().Add(-5 * time.Minute).Format(time.RFC3339Nano)
+	plantClaim(t, filepath.Join(dir, "recently-expired"), recent, false)
 	plantClaim(t, filepath.Join(dir, "live"), h(os.Getpid(), now), false)
 	plantClaim(t, filepath.Join(dir, "published"), h(os.Getpid(), now), false)
 	if err := os.Mkdir(filepath.Join(dir, "published"), 0o755); err != nil {
@@ -377,7 +381,7 @@ func TestCleanStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	removed := CleanStale(dir)
-	want := []string{".fresh.tmp-456", ".hidden", ".legacy-elsewhere.tmp", ".live.tmp", ".onitsway.tmp", stale, "20260101T000000Z", "published"}
+	want := []string{".fresh.tmp-456", ".hidden", ".legacy-elsewhere.tmp", ".live.tmp", ".onitsway.tmp", ".recently-expired.tmp", stale, "20260101T000000Z", "published"}
 	if got := entryNames(t, dir); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("after CleanStale: %v, want %v", got, want)
 	}

@@ -143,9 +143,7 @@ runs (of the shard) and exits.`,
 			if n := maxSearchWorkers(sw); n > runtimeCPUs() {
 				fmt.Fprintf(stderr, "note: search.workers %d is more than the %d CPUs; each run uses at most %d\n", n, runtimeCPUs(), runtimeCPUs())
 			}
-			if cpuNote != "" {
-				fmt.Fprintln(stderr, "note:", cpuNote)
-			}
+			fmt.Fprintln(stderr, workersLine(shard.Runs(sw), workers))
 			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the runs in progress (they run again with --resume); no further run starts")
 			defer stop()
 			total := len(shard.Runs(sw))
@@ -166,6 +164,7 @@ runs (of the shard) and exits.`,
 					bar.set(ev)
 				},
 				OnHeld:     plain.held,
+				OnTakeover: plain.tookOver,
 				OnProgress: plain.progress,
 			}
 			rep, err := sweep.Run(ctx, sw, opts)
@@ -213,6 +212,28 @@ func feasibleRuns(sum *results.SweepSummary) int {
 		}
 	}
 	return n
+}
+
+// workersLine says, for the log, how many runs go at a time, how many
+// evaluation workers each search uses, and on how many CPUs, set by what.
+func workersLine(runs []*configs.SweepRun, parallel int) string {
+	least, most := 0, 0
+	for i, run := range runs {
+		n := sweep.SearchWorkers(run, parallel)
+		if i == 0 || n < least {
+			least = n
+		}
+		most = max(most, n)
+	}
+	each := fmt.Sprintf("%d evaluation worker(s)", least)
+	if least != most {
+		each = fmt.Sprintf("%d to %d evaluation workers (search.workers)", least, most)
+	}
+	cpus := fmt.Sprintf("%d CPU(s), the CPU affinity", runtimeCPUs())
+	if cpuNote != "" {
+		cpus = strings.TrimPrefix(cpuNote, "using ")
+	}
+	return fmt.Sprintf("workers: %d run(s) at a time, each search with %s, on %s", max(1, min(parallel, len(runs))), each, cpus)
 }
 
 // maxSearchWorkers is the largest search.workers of a sweep's runs.
@@ -307,13 +328,24 @@ func (l *sweepLog) done(ev sweep.Event) {
 func (l *sweepLog) held(run *configs.SweepRun, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	delete(l.running, run.Name)
 	l.waiting = append(l.waiting, run.Name)
+	if errors.Is(err, results.ErrLost) {
+		fmt.Fprintf(l.w, "note: %s: this process lost its claim: %v; waiting until the run is complete or its claim can be taken over\n", run.Name, err)
+		return
+	}
 	var ce *results.ClaimError
 	if errors.As(err, &ce) && ce.Holder != "" {
 		fmt.Fprintf(l.w, "note: %s is being written by another process (%s): doing the other runs first, then waiting until it is complete or its claim expires\n", run.Name, ce.Holder)
 		return
 	}
 	fmt.Fprintf(l.w, "note: %s: %v; doing the other runs first, then waiting for it\n", run.Name, err)
+}
+
+func (l *sweepLog) tookOver(run *configs.SweepRun, holder string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintf(l.w, "note: %s: took over the claim of another process, whose lease had expired or whose process had ended (%s); its work on the run is dropped, the run starts again\n", run.Name, holder)
 }
 
 func (l *sweepLog) stop() {

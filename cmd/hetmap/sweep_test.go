@@ -266,3 +266,25 @@ func TestSweepProgressLines(t *testing.T) {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
 	}
 }
+
+// TestSweepLogsWorkers: a sweep always says in its log how many runs go at
+// a time and how many evaluation workers each search uses on how many
+// CPUs, not only when a scheduler's grant lowered them: with
+// SLURM_CPUS_PER_TASK=1 one worker on one CPU, and without it every CPU.
+func TestSweepLogsWorkers(t *testing.T) {
+	cmd := hetmapCommand(t, "", "sweep", sweepFile, "--out", filepath.Join(t.TempDir(), "sweep"), "--shard", "12/12")
+	cmd.Env = append(cmd.Env, "SLURM_CPUS_PER_TASK=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "workers: 1 run(s) at a time, each search with 1 evaluation worker(s), on 1 CPU(s)") {
+		t.Errorf("with SLURM_CPUS_PER_TASK=1:\n%s", stderr.String())
+	}
+	_, errOut, code := hetmap(t, "sweep", sweepFile, "--out", filepath.Join(t.TempDir(), "sweep"), "--shard", "12/12")
+	want := fmt.Sprintf("workers: 1 run(s) at a time, each search with %d evaluation worker(s), on %d CPU(s), ", runtimeCPUs(), runtimeCPUs())
+	if code != 0 || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant %q", code, errOut, want)
+	}
+}
