@@ -19,7 +19,7 @@ import (
 )
 
 func newSweepCmd() *cobra.Command {
-	var out, shardFlag string
+	var out, shardFlag, shardIndex string
 	var workers int
 	var resume, summarize, dryRun bool
 	cmd := &cobra.Command{
@@ -54,8 +54,9 @@ see docs/sweeps-on-a-cluster.md): --shard K/N runs only shard K of N, the runs w
 index i has (i-1) mod N = K-1, into the --out that all shards share (created by
 whichever comes first; complete runs there are kept, so a shard can be run again).
 When every shard is done, --summarize writes summary.csv and summary.html from the run
-folders in --out, or lists the runs still missing (exit code 1). --dry-run lists the
-runs (of the shard) and exits.`,
+folders in --out, or lists the runs still missing (exit code 1). --shard-index I/N is
+--shard I+1/N, for job arrays that count from 0 (Kubernetes' $(JOB_COMPLETION_INDEX),
+Slurm's $SLURM_ARRAY_TASK_ID). --dry-run lists the runs (of the shard) and exits.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := args[0]
@@ -64,11 +65,17 @@ runs (of the shard) and exits.`,
 				return fmt.Errorf("--workers %d: give at least 1 run at a time", workers)
 			}
 			var shard *sweep.Shard
-			if shardFlag != "" {
-				var err error
-				if shard, err = sweep.ParseShard(shardFlag); err != nil {
-					return err
-				}
+			var err error
+			switch {
+			case shardFlag != "" && shardIndex != "":
+				return errors.New("--shard and --shard-index name the same shard two ways: give one")
+			case shardFlag != "":
+				shard, err = sweep.ParseShard(shardFlag)
+			case shardIndex != "":
+				shard, err = sweep.ParseShardIndex(shardIndex)
+			}
+			if err != nil {
+				return err
 			}
 			switch {
 			case summarize && (shard != nil || resume || dryRun):
@@ -198,6 +205,7 @@ runs (of the shard) and exits.`,
 	cmd.Flags().IntVar(&workers, "workers", 1, "runs at a time; their searches share the CPUs")
 	cmd.Flags().BoolVar(&resume, "resume", false, "finish an interrupted sweep in --out, keeping its complete runs")
 	cmd.Flags().StringVar(&shardFlag, "shard", "", "K/N: run only shard K of N (the runs i with (i-1) mod N = K-1) into the shared --out")
+	cmd.Flags().StringVar(&shardIndex, "shard-index", "", "I/N: the same as --shard I+1/N, for job arrays that count from 0 (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID)")
 	cmd.Flags().BoolVar(&summarize, "summarize", false, "write the summary of the sweep in --out from its run folders (after the shards)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list the runs (of the shard) and exit")
 	return cmd

@@ -156,6 +156,23 @@ func ParseShard(s string) (*Shard, error) {
 	return &sh, nil
 }
 
+// ParseShardIndex reads "I/N": shard I+1 of N, for job arrays that count
+// their tasks from 0 (Kubernetes' JOB_COMPLETION_INDEX, Slurm's
+// SLURM_ARRAY_TASK_ID), so that a job file needs no arithmetic (and a
+// container image no shell).
+func ParseShardIndex(s string) (*Shard, error) {
+	var i, n int
+	var rest string
+	k, _ := fmt.Sscanf(s+" ", "%d/%d%s", &i, &n, &rest)
+	if k != 2 || strings.TrimSpace(s) != fmt.Sprintf("%d/%d", i, n) {
+		return nil, fmt.Errorf("--shard-index %q: write I/N, for example 2/8 (shard I of N counted from 0, as JOB_COMPLETION_INDEX and SLURM_ARRAY_TASK_ID count; --shard counts from 1)", s)
+	}
+	if n < 1 || i < 0 || i >= n {
+		return nil, fmt.Errorf("--shard-index %s: I must be between 0 and N-1, and N at least 1", s)
+	}
+	return &Shard{K: i + 1, N: n}, nil
+}
+
 func (sh *Shard) String() string { return fmt.Sprintf("%d/%d", sh.K, sh.N) }
 
 // Has reports whether the run of the given index (from 1) is the shard's.
