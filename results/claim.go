@@ -45,18 +45,25 @@ import (
 // not its own (its folder's name holds its token) nor publish: its rename
 // into place finds no folder, so it discards its work and says so
 // (ErrLost). So a publication succeeds only for the current holder: no
-// later generation exists when it does. A holder also learns of the loss when it renews its lease
-// (Claim.Lost), so that it stops working on a run that is no longer its
-// own. Since a publication renames onto a name that does not exist, at
-// most one output folder appears whatever the clocks say: the leases only
-// decide when a claim may be taken over, and clocks that disagree by more
-// than a fraction of the lease make a live holder lose its claim and its
-// work, never a run. The storage must rename atomically and create hard
-// links exclusively (local disks, NFS, Lustre, CephFS, GPFS and EFS do).
+// later generation exists when it does. A holder also learns of the loss
+// when it renews its lease (Claim.Lost), so that it stops working on a run
+// that is no longer its own. Since a publication renames onto a name that
+// does not exist, at most one output folder appears whatever the clocks
+// say: the leases only decide when a claim may be taken over, and clocks
+// that disagree by more than a fraction of the lease make a live holder
+// lose its claim and its work, never a run. The storage must rename
+// atomically and create hard links exclusively (local disks, NFS, Lustre,
+// CephFS, GPFS and EFS do).
 //
 // What a later holder may take over from an earlier one belongs in the
 // work folder (a checkpoint of the search, say): the holder that fences a
-// folder can read it there before it removes the folder.
+// folder renames it to lost-…, where it can read it before it removes it.
+//
+// CleanStale, which every claim runs on the parent folder, removes claim
+// folders that no claim may need: that of a published folder, or one
+// whose holder is gone for good (its process ended under this kernel, or
+// its lease expired longer than legacyTempAge ago); a recently expired
+// claim is left to the run that takes it over, which says so (TookOver).
 //
 // Claims of older hetmap versions (.NAME.tmp with an owner file,
 // .hetmap-owner.json, and the run's files) are judged as those versions
