@@ -579,10 +579,16 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		}
 		if !out.Feasible {
 			for _, reason := range pt.Analysis.Reasons() {
-				for j, line := range wrapWords("misses: "+reason, width-len(indent)) {
-					if j > 0 {
-						line = "  " + line
+				// The first line full width, the others indented two more.
+				lines := wrapWords("misses: "+reason, width-len(indent))
+				if len(lines) > 1 {
+					rest := wrapWords(strings.Join(lines[1:], " "), width-len(indent)-2)
+					lines = lines[:1]
+					for _, l := range rest {
+						lines = append(lines, "  "+l)
 					}
+				}
+				for _, line := range lines {
 					p.f("%s%s\n", indent, line)
 				}
 			}
