@@ -119,7 +119,11 @@
 // response of a task that misses is iterated past its deadline (rta.LimitNone
 // by default, see Evaluator.SetLimit), so that Analysis.Violation ranks
 // infeasible mappings by how much they miss; a value past the period is only
-// a lower bound and has the verdict NoBound.
+// a lower bound and has the verdict NoBound. Every task without a bound,
+// whether its own iteration passed the period or its bound was withdrawn
+// because of another task, counts its period in the violation (or R − D
+// where the analysis went further): a mapping that loses its GPU bounds
+// ranks behind one that misses a deadline by less than a period.
 //
 // Best case. TaskResult.BCRT is a lower bound on the response time for the
 // chain analyses: lower-bound ticks, uncontended memory (#C = 0, bGPU = 0), no

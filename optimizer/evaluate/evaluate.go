@@ -318,11 +318,7 @@ func (e *Evaluator) settleVerdicts(r *Analysis) {
 		}
 		r.Schedulable = false
 		r.Misses++
-		ex := tr.Excess()
-		if ex == rta.Infinity {
-			ex = tr.T
-		}
-		r.Violation = sat.Add(r.Violation, ex)
+		r.Violation = sat.Add(r.Violation, tr.violation())
 	}
 	e.checkRequirements(r)
 }

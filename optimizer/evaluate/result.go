@@ -181,6 +181,22 @@ func (t *TaskResult) Excess() int64 {
 	return max(0, t.R-t.D)
 }
 
+// violation is what task t, which does not meet its deadline, adds to
+// Analysis.Violation: R − D where R is a bound; for a task without a bound
+// (its iteration passed the period, the tasks above overload its core, or
+// its bound is withdrawn because of another task) its period, or R − D
+// where the analysis went further than that.
+func (t *TaskResult) violation() int64 {
+	ex := t.Excess()
+	if t.Verdict.Bounded() {
+		return ex
+	}
+	if ex == rta.Infinity {
+		return t.T
+	}
+	return max(t.T, ex)
+}
+
 // GPUResult is the analysis of one GPU task.
 type GPUResult struct {
 	Task  int // index into System.Tasks
@@ -272,8 +288,11 @@ type Analysis struct {
 	// bound.
 	Schedulable bool
 	// Misses counts the tasks that do not; Violation sums by how much
-	// (R − D per task, the period for a task with infinite R), so that
-	// infeasible mappings can be ranked.
+	// (R − D per task that misses; for a task without a bound, whether of
+	// its own or withdrawn because of another task, its period, or R − D
+	// where the analysis went past that), with the excess of every missed
+	// chain latency requirement, so that infeasible mappings can be
+	// ranked: it is at least the periods of the tasks without a bound.
 	Misses    int
 	Violation int64
 	// Tasks per task of the model (System.Tasks order), GPU per GPU task
