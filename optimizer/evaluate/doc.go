@@ -123,7 +123,8 @@
 // whether its own iteration passed the period or its bound was withdrawn
 // because of another task, counts its period in the violation (or R − D
 // where the analysis went further): a mapping that loses its GPU bounds
-// ranks behind one that misses a deadline by less than a period.
+// ranks behind one that misses a deadline by less than a period. Which task
+// a verdict follows from is TaskResult.Because (causes.go).
 //
 // Best case. TaskResult.BCRT is a lower bound on the response time for the
 // chain analyses: lower-bound ticks, uncontended memory (#C = 0, bGPU = 0), no

@@ -65,9 +65,14 @@ type Margin struct {
 	// becomes feasible.
 	PerMille int64
 	// Binding says what fails 0.1 % above the factor (MarginFound), or at
-	// the smallest factor (MarginNone): a task that misses its deadline or
-	// a chain latency requirement that is missed.
-	Binding string
+	// the smallest factor (MarginNone): the task whose own test fails
+	// there (Analysis.Cause: not a task that only lost its bound because of
+	// another), or a chain latency requirement that is missed.
+	// Consequences say what follows from it there, in order (Analysis
+	// .Consequences): "so the GPU responses of SFM, Detection are
+	// withdrawn", "so OS_Overhead has no bound".
+	Binding      string
+	Consequences []string
 }
 
 // Factor is the margin as a factor (PerMille/1000).
@@ -265,7 +270,8 @@ func (e *Evaluator) margin1(s scaling, holds bool) (Margin, error) {
 			if _, err := probeWith(1, true); err != nil {
 				return Margin{}, err
 			}
-			return Margin{Status: MarginNone, Binding: e.binding()}, nil
+			b, then := e.binding()
+			return Margin{Status: MarginNone, Binding: b, Consequences: then}, nil
 		}
 		lo, hi = 1, 1000
 	}
@@ -286,22 +292,24 @@ func (e *Evaluator) margin1(s scaling, holds bool) (Margin, error) {
 			return Margin{}, err
 		}
 	}
-	return Margin{Status: MarginFound, PerMille: lo, Binding: e.binding()}, nil
+	b, then := e.binding()
+	return Margin{Status: MarginFound, PerMille: lo, Binding: b, Consequences: then}, nil
 }
 
-// binding says what fails in the last probe (e.margin.rb): the task that
-// misses its deadline by the largest share of it, else the first chain
-// latency requirement missed.
-func (e *Evaluator) binding() string {
+// binding says what fails in the last probe (e.margin.rb): the task whose
+// own test fails (Analysis.Cause), by the largest share of its deadline
+// (a task without a bound first), with what follows from it; else the
+// first chain latency requirement missed.
+func (e *Evaluator) binding() (string, []string) {
 	r := e.margin.rb
 	best, share := -1, -1.0
 	for i := range r.Tasks {
 		tr := &r.Tasks[i]
-		if tr.Role == NotRunning || tr.Verdict == Meets || tr.Verdict == Absent {
+		if tr.Role == NotRunning || tr.Because != i {
 			continue
 		}
 		x := float64(tr.Excess()) / float64(max(tr.D, 1))
-		if !tr.Verdict.Bounded() {
+		if v := r.failedVerdict(tr); !v.Bounded() || tr.R == rta.Infinity {
 			x = 1e300
 		}
 		if x > share {
@@ -309,12 +317,12 @@ func (e *Evaluator) binding() string {
 		}
 	}
 	if best >= 0 {
-		return fmt.Sprintf("task %s misses its deadline", r.Tasks[best].Name)
+		return r.CauseWords(best), r.Consequences(best)
 	}
 	for _, q := range r.Requirements {
 		if q.Checked && !q.Met {
-			return fmt.Sprintf("requirement %s on chain %s is missed", q.Name, q.Chain)
+			return fmt.Sprintf("requirement %s on chain %s is missed", q.Name, q.Chain), nil
 		}
 	}
-	return "the mapping fails"
+	return "the mapping fails", nil
 }

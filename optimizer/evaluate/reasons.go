@@ -17,6 +17,16 @@ import (
 // search loop.
 func (r *Analysis) Reasons() []string {
 	var out []string
+	// First the failures that others follow from, with what follows
+	// (Cause, Consequences): the reasons below name every task.
+	for i := range r.Tasks {
+		if r.Tasks[i].Because != i {
+			continue
+		}
+		if then := r.Consequences(i); len(then) > 0 {
+			out = append(out, "the cause: "+r.CauseWords(i)+" (on "+r.unitOf(i)+"); "+strings.Join(then, "; "))
+		}
+	}
 	refined := r.ContentionCount != "" && r.ContentionCount != "challenge"
 	for u := range r.Units {
 		ur := &r.Units[u]
@@ -216,8 +226,8 @@ func (r *Analysis) gpuReasons(u int) []string {
 		case t.Verdict == GPUNoBound && gr.AssumptionMissedBy >= 0:
 			h := &r.GPU[gr.AssumptionMissedBy]
 			pre := &r.Tasks[r.offloaderOf(gr.AssumptionMissedBy)]
-			out = append(out, fmt.Sprintf("%s: GPU response within the period %s in the analysis, but it is no bound: its analysis assumes that %s's jobs are launched with the release jitter and complete within the period they have while %s meets its deadline, and it does not: %s",
-				where, fmtDur(t.T), h.Name, pre.Name, pre.Verdict))
+			out = append(out, fmt.Sprintf("%s: GPU response within the period %s in the analysis, but it is no bound: its analysis assumes that %s's jobs are launched with the release jitter and complete within the period they have while %s meets its deadline, and it does not: it %s",
+				where, fmtDur(t.T), h.Name, pre.Name, verdictVerb(r.failedVerdict(pre))))
 		case t.Verdict == GPUNoBound:
 			out = append(out, fmt.Sprintf("%s: GPU response within the period %s in the analysis, but it is no bound: the GPU analysis assumes every GPU task responds within its period, and %s %s not",
 				where, fmtDur(t.T), strings.Join(late, ", "), doesDo(len(late))))
@@ -226,6 +236,14 @@ func (r *Analysis) gpuReasons(u int) []string {
 		}
 	}
 	return out
+}
+
+// unitOf names the unit task i runs on.
+func (r *Analysis) unitOf(i int) string {
+	if t := &r.Tasks[i]; t.UnitName != "" {
+		return t.UnitName
+	}
+	return "no unit"
 }
 
 // offloaderOf returns the task that offloads GPU task g (its PRE task).

@@ -66,8 +66,11 @@ const (
 	// bound, so the interference it causes cannot be bounded.
 	InterfererNoBound
 	// GPUNoBound: the GPU response of the task (or of the GPU task it
-	// waits for) passes the period, where the GPU analysis stops being a
-	// bound.
+	// waits for) is no bound: it passes the period, where the GPU analysis
+	// stops being a bound; or another GPU task's does, which the analysis
+	// assumes none does; or it is withdrawn because an offloading task does
+	// not meet its deadline (GPUResult.AssumptionMissedBy).
+	// Analysis.VerdictWords says which.
 	GPUNoBound
 	// Absent: the task does not run (see NotRunning).
 	Absent
@@ -79,7 +82,7 @@ const (
 
 var verdictNames = [...]string{Meets: "meets its deadline", Misses: "misses its deadline", NoBound: "no bound (passes its period)",
 	Overloaded: "no bound (higher priorities overload the core)", InterfererNoBound: "no bound (a suspending task above has none)",
-	GPUNoBound: "no bound (GPU response passes the period)", Absent: "not running",
+	GPUNoBound: "no bound (its GPU response is none)", Absent: "not running",
 	ActivatorNoBound: "no bound (the task that activates it has none)"}
 
 func (v Verdict) String() string {
@@ -164,8 +167,21 @@ type TaskResult struct {
 	// arrival, so it includes Jitter.
 	Jitter  int64
 	Verdict Verdict
+	// Because is, for a task that does not meet its deadline, the task its
+	// verdict follows from: itself when its own test fails, else the task
+	// whose missing bound (or missed deadline, for a withdrawn GPU
+	// response) took this one's; -1 when it meets its deadline or does not
+	// run. Analysis.Cause follows the links (causes.go).
+	Because int
 	// Status is the CPU analysis status (rta) of a task on a core.
 	Status rta.Status
+
+	// withdrew: the task is an offloading task that did not meet its
+	// deadline while every GPU response was still a bound, so that GPU
+	// responses were withdrawn because of it; withdrewVerdict is the
+	// verdict it had then (causes.go).
+	withdrew        bool
+	withdrewVerdict Verdict
 }
 
 // Schedulable reports whether the task runs and meets its deadline (or does
