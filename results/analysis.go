@@ -83,8 +83,15 @@ type AnalysisTaskJSON struct {
 	ResponseTimeNs *int64 `json:"response_time_ns"`
 	BCRTNs         int64  `json:"bcrt_ns"`
 	Bounded        bool   `json:"bounded"`
-	Verdict        string `json:"verdict"`
-	Schedulable    bool   `json:"schedulable"`
+	// Verdict says what happened (evaluate.Analysis.VerdictWords: a GPU
+	// response that is no bound says whether it passes the period or was
+	// withdrawn, and why).
+	Verdict     string `json:"verdict"`
+	Schedulable bool   `json:"schedulable"`
+	// Cause names, for a task that does not meet its deadline, the task
+	// whose own test fails and from which its verdict follows (itself when
+	// its own test fails; evaluate.Analysis.Cause); empty when it meets.
+	Cause string `json:"cause,omitempty"`
 	// Window is the contention of the task's response window under the
 	// counts (evaluate.TaskContention), for a task on a core with a bound
 	// once the analysis ran evaluate.Evaluator.AnalyzeContention.
@@ -211,7 +218,10 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *evaluate.Analysis) 
 			tj := AnalysisTaskJSON{Name: t.Name, Unit: t.UnitName, Role: t.Role.String(), PeriodNs: ns(t.T), WCETNs: ns(t.C),
 				ComputeNs: ns(t.Compute), MemoryNs: ns(t.Memory), ContentionNs: ns(t.Contention), GPUWaitNs: ns(t.GPUWait),
 				SuspensionNs: ns(t.Suspension), Lines: t.Lines, BCRTNs: ns(t.BCRT), Bounded: t.Verdict.Bounded(),
-				Verdict: t.Verdict.String(), Schedulable: t.Verdict == evaluate.Meets}
+				Verdict: r.VerdictWords(k), Schedulable: t.Verdict == evaluate.Meets}
+			if c := r.Cause(k); c >= 0 {
+				tj.Cause = r.Tasks[c].Name
+			}
 			if t.HasDeadline {
 				tj.DeadlineNs = ns(t.D)
 			}
@@ -420,7 +430,7 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *eval
 			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", taskLabel(r, t), t.Priority, FormatDuration(configs.Duration(t.C)),
 				FormatDuration(configs.Duration(t.Compute)), FormatDuration(configs.Duration(t.Memory)), FormatDuration(configs.Duration(t.Contention)),
 				FormatDuration(configs.Duration(t.GPUWait)), FormatDuration(configs.Duration(t.Suspension)), formatR(t),
-				FormatDuration(configs.Duration(t.T)), formatD(t), okWord(t.Verdict))
+				FormatDuration(configs.Duration(t.T)), formatD(t), okWord(r, k))
 		}
 		p.flush(tw)
 		writeWindowTable(p, r, ids)
@@ -593,7 +603,7 @@ func writeGPUTable(p *printer, s *configs.System, r *evaluate.Analysis, u int) {
 			FormatDuration(configs.Duration(resp.CopyInWait)), FormatDuration(configs.Duration(resp.CopyIn)),
 			FormatDuration(configs.Duration(resp.KernelQueue)), FormatDuration(configs.Duration(resp.KernelIsolated)),
 			FormatDuration(configs.Duration(resp.CopyOutWait)), FormatDuration(configs.Duration(resp.CopyOut)),
-			formatR(t), formatD(t), okWord(t.Verdict))
+			formatR(t), formatD(t), okWord(r, gr.Task))
 	}
 	p.flush(tw)
 	p.f("  R of a GPU task: from the copy-in call to the end of the copy out (its offloading task's R includes it)\n")
@@ -628,20 +638,27 @@ func formatD(t *evaluate.TaskResult) string {
 	return FormatDuration(configs.Duration(t.D))
 }
 
-func okWord(v evaluate.Verdict) string {
+// okWord is the verdict of task k in a word or two; a task that fails
+// because of another names the task whose own test fails (Cause).
+func okWord(r *evaluate.Analysis, k int) string {
+	v := r.Tasks[k].Verdict
+	w := v.String()
 	switch v {
 	case evaluate.Meets:
 		return "yes"
 	case evaluate.Misses:
-		return "MISS"
+		w = "MISS"
 	case evaluate.Overloaded:
-		return "NO BOUND (overload)"
+		w = "NO BOUND (overload)"
 	case evaluate.GPUNoBound:
-		return "NO BOUND (GPU)"
-	case evaluate.InterfererNoBound, evaluate.NoBound:
-		return "NO BOUND"
+		w = "NO BOUND (GPU)"
+	case evaluate.InterfererNoBound, evaluate.NoBound, evaluate.ActivatorNoBound:
+		w = "NO BOUND"
 	}
-	return v.String()
+	if c := r.Cause(k); c >= 0 && c != k {
+		w += " ← " + r.Tasks[c].Name
+	}
+	return w
 }
 
 func percent(u float64) string { return FormatPercent(u) }

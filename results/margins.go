@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
@@ -19,6 +20,10 @@ type MarginJSON struct {
 	ExecutionScale *float64 `json:"execution_scale"`
 	Status         string   `json:"status"`
 	Binding        string   `json:"binding,omitempty"`
+	// Consequences say what follows from what binds there, in order
+	// (evaluate.Margin.Consequences): "so the GPU response of Detection is
+	// withdrawn", "so OS_Overhead has no bound".
+	Consequences []string `json:"consequences,omitempty"`
 	// SlackNs is D − R of a task whose R is a bound (null otherwise).
 	SlackNs *int64 `json:"slack_ns,omitempty"`
 }
@@ -32,7 +37,7 @@ type MarginsJSON struct {
 }
 
 func marginJSON(m evaluate.Margin) MarginJSON {
-	j := MarginJSON{Status: marginStatus(m.Status), Binding: m.Binding}
+	j := MarginJSON{Status: marginStatus(m.Status), Binding: m.Binding, Consequences: m.Consequences}
 	if m.Status != evaluate.MarginNone {
 		f := m.Factor()
 		j.ExecutionScale = &f
@@ -86,9 +91,9 @@ func writeMarginTable(p *printer, r *evaluate.Analysis) {
 	p.f("demand must shrink to that for the mapping to hold; none: no factor from ×0.001 up makes it hold.\n")
 	tw := p.table()
 	fmt.Fprintln(tw, "  scaled\tmargin\tbinds")
-	fmt.Fprintf(tw, "  every task\t%s\t%s\n", m.ExecutionScale, m.ExecutionScale.Binding)
+	fmt.Fprintf(tw, "  every task\t%s\t%s\n", m.ExecutionScale, bindingWords(m.ExecutionScale))
 	for _, k := range m.Kinds {
-		fmt.Fprintf(tw, "  tasks on %s units\t%s\t%s\n", k.Kind, k.Margin, k.Binding)
+		fmt.Fprintf(tw, "  tasks on %s units\t%s\t%s\n", k.Kind, k.Margin, bindingWords(k.Margin))
 	}
 	p.flush(tw)
 	if len(m.Tasks) == 0 {
@@ -102,9 +107,16 @@ func writeMarginTable(p *printer, r *evaluate.Analysis) {
 		if t.Bounded {
 			slack = formatSlack(t.Slack)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", t.Name, slack, t.Margin, t.Binding)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", t.Name, slack, t.Margin, bindingWords(t.Margin))
 	}
 	p.flush(tw)
+}
+
+// bindingWords writes what binds a margin with what follows from it:
+// "task PRE_SFM_gpu_POST misses its deadline; so the GPU response of
+// Detection is withdrawn; so OS_Overhead has no bound".
+func bindingWords(m evaluate.Margin) string {
+	return strings.Join(append([]string{m.Binding}, m.Consequences...), "; ")
 }
 
 // formatSlack writes D − R, negative for a miss.

@@ -567,7 +567,7 @@ func buildPoint(run *reportRun, i int, p *reportPoint, axes []frontAxis, col col
 	if m := p.Margin; m != nil {
 		pv.Margin = "Margin on execution demand: " + marginText(m)
 		if m.Binding != "" {
-			pv.Margin += "; just above it, " + m.Binding
+			pv.Margin += "; just above it, " + strings.Join(append([]string{m.Binding}, m.Consequences...), "; ")
 		}
 		pv.Margin += ". Every task's CPU compute and GPU kernel time scaled together, with these priorities; per kind of unit and per task: hetmap analyze --config config.yaml --mapping " + p.MappingFile + "."
 	}
@@ -799,6 +799,9 @@ func slackChart(ev *AnalysisJSON, col colours, id int) template.HTML {
 		switch {
 		case t.ResponseTimeNs == nil || !t.Bounded:
 			b.note = "no bound"
+			if t.Cause != "" && t.Cause != t.Name {
+				b.note = "no bound: follows from " + t.Cause
+			}
 		case *t.ResponseTimeNs > t.DeadlineNs:
 			b.note = "misses D by " + FormatDuration(configs.Duration((*t.ResponseTimeNs-t.DeadlineNs)*1000))
 		default:
@@ -833,14 +836,26 @@ func formatRns(t *AnalysisTaskJSON) string {
 	return dns(*t.ResponseTimeNs)
 }
 
-// okText is the verdict in the words of hetmap analyze (okWord).
+// okText is the verdict in the words of hetmap analyze (okWord), read
+// from the JSON form's verdict words and cause.
 func okText(t *AnalysisTaskJSON) string {
-	for v := evaluate.Meets; v <= evaluate.Absent; v++ {
-		if v.String() == t.Verdict {
-			return okWord(v)
-		}
+	var w string
+	switch {
+	case t.Schedulable:
+		return "yes"
+	case t.Bounded:
+		w = "MISS"
+	case strings.Contains(t.Verdict, "overload"):
+		w = "NO BOUND (overload)"
+	case strings.Contains(t.Verdict, "GPU response"):
+		w = "NO BOUND (GPU)"
+	default:
+		w = "NO BOUND"
 	}
-	return t.Verdict
+	if t.Cause != "" && t.Cause != t.Name {
+		w += " ← " + t.Cause
+	}
+	return w
 }
 
 func deadlineText(t *AnalysisTaskJSON) string {
