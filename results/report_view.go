@@ -377,6 +377,9 @@ func unitRange(s *configs.System, units []string) string {
 
 // objectiveAxes turns the front's objectives into plot axes.
 func objectiveAxes(run *reportRun) []frontAxis {
+	if !run.front.Feasible {
+		return nil // least-violating mappings have no objective values
+	}
 	objs := run.manifest.Settings.Objectives
 	var axes []frontAxis
 	for k, name := range run.front.Objectives {
