@@ -343,12 +343,18 @@
 // worst-case CPU compute and GPU kernel time (memory lines unchanged;
 // scale.go) for which every deadline and every chain latency requirement
 // holds, the same per kind of unit and per task, and what fails just
-// above it, by bisection over Evaluate with the mapping's priority orders
-// fixed (MAST's slack, Medina et al. 2001). analysis.execution_scale
-// applies such a factor to a whole analysis, so a user re-checks a margin
-// by hand. TestMarginClosedForm checks a hand-computed example,
-// TestMarginsBisect that random feasible and infeasible mappings hold at
-// their margins and fail 0.2 % above them.
+// above it (the task whose own test fails there, Analysis.Cause), with the
+// mapping's priority orders fixed (MAST's slack, Medina et al. 2001). The
+// search (marginsearch.go) starts from the sensitivity of the fixed-point
+// tests of the units the scaling reaches (rta.Sensitivity: Bini, Di
+// Natale and Buttazzo 2008) and confirms the factor with an analysis
+// above it and a certificate below it, of those units only where it can.
+// analysis.execution_scale applies such a factor to a whole analysis, so
+// a user re-checks a margin by hand. TestMarginClosedForm checks a
+// hand-computed example, TestMarginsBisect that random feasible and
+// infeasible mappings hold at their margins and fail 0.2 % above them,
+// TestMarginsFastEqualBisection that the search finds the margins of
+// bisection over whole analyses.
 //
 // # Chains
 //

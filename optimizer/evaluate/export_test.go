@@ -1,5 +1,7 @@
 package evaluate
 
+import "slices"
+
 // SetByTask makes the evaluator's analysis iterate over every interferer
 // instead of interferer classes (rta.Analyzer.ByTask): the reference that
 // TestClassesChangeNothing compares with.
@@ -10,4 +12,98 @@ func SetByTask(e *Evaluator, on bool) { e.an.ByTask = on }
 // perMille/1000, as Margins' probes do.
 func (e *Evaluator) EvaluateScaled(a *Assignment, kind string, task int, perMille int64, r *Analysis) error {
 	return newScaler(e).at(scaling{ppm: perMille * 1000, kind: kind, task: task}).Evaluate(a, r)
+}
+
+// MarginsBisect computes the margins of mapping a, evaluated into r, by
+// plain bisection over whole analyses, every margin on its own: the
+// algorithm of Margins before its search started from the sensitivity of
+// the tests (marginsearch.go), kept as the reference that
+// TestMarginsFastEqualBisection compares with. From factor 1 it doubles the
+// factor until the mapping fails, then halves the interval to 0.1 %; what
+// binds is read from the whole analysis at the failing factor, which
+// e.margin.rb holds for the last margin.
+func (e *Evaluator) MarginsBisect(a *Assignment, r *Analysis) (*Margins, error) {
+	e.prepareMargins(a, r)
+	holds := r.Schedulable && r.RequirementsMet
+	m := &Margins{}
+	var err error
+	if m.ExecutionScale, err = e.bisect(scaling{task: -1}, holds); err != nil {
+		return nil, err
+	}
+	kinds := map[string]bool{}
+	for i := range r.Tasks {
+		if u := r.Tasks[i].Unit; r.Tasks[i].Role != NotRunning && u >= 0 {
+			kinds[e.units[u].kind] = true
+		}
+	}
+	var names []string
+	for k := range kinds {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		mg, err := e.bisect(scaling{kind: k, task: -1}, holds)
+		if err != nil {
+			return nil, err
+		}
+		m.Kinds = append(m.Kinds, KindMargin{Kind: k, Margin: mg})
+	}
+	for i := range r.Tasks {
+		if r.Tasks[i].Role == NotRunning {
+			continue
+		}
+		mg, err := e.bisect(scaling{task: i}, holds)
+		if err != nil {
+			return nil, err
+		}
+		m.Tasks = append(m.Tasks, TaskMargin{Task: i, Name: r.Tasks[i].Name, Margin: mg})
+	}
+	return m, nil
+}
+
+// bisect is one margin of MarginsBisect.
+func (e *Evaluator) bisect(s scaling, holds bool) (Margin, error) {
+	if !holds {
+		return e.marginBelowOne(s)
+	}
+	last, lastFull := int64(-1), false
+	probe := func(k int64, full bool) (bool, error) {
+		last, lastFull = k, full
+		return e.probe(s, k, !full)
+	}
+	lo, hi := int64(1000), int64(0)
+	for k := int64(2000); hi == 0; k *= 2 {
+		k = min(k, maxPerMille)
+		ok, err := probe(k, false)
+		if err != nil {
+			return Margin{}, err
+		}
+		switch {
+		case !ok:
+			hi = k
+		case k == maxPerMille:
+			return Margin{Status: MarginAtLeast, PerMille: maxPerMille}, nil
+		default:
+			lo = k
+		}
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		ok, err := probe(mid, false)
+		if err != nil {
+			return Margin{}, err
+		}
+		if ok {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	if last != hi || !lastFull {
+		if _, err := probe(hi, true); err != nil {
+			return Margin{}, err
+		}
+	}
+	b, then := e.binding()
+	return Margin{Status: MarginFound, PerMille: lo, Binding: b, Consequences: then}, nil
 }

@@ -17,7 +17,10 @@ import (
 // over the analysis): the largest factor on the execution demand (scale.go:
 // worst-case CPU compute and GPU kernel time; memory lines unchanged) for
 // which every task meets its deadline and every chain latency requirement
-// holds, found by bisection over Evaluate, to 0.1 % and rounded down.
+// holds, to 0.1 % and rounded down. The search (marginsearch.go) starts
+// from the sensitivity of the tests (Bini, Di Natale and Buttazzo 2008)
+// and needs about two analyses, most of them of the cores the scaling
+// reaches only, where bisection over whole analyses needed a dozen.
 //
 // The mapping's priority orders are fixed at those it has (given, or
 // derived at factor 1 and then kept): a margin is that of the mapping as
@@ -32,12 +35,13 @@ import (
 // in the other tasks' response times (memory's package documentation,
 // "Order and monotonicity"), and the GPU bounds
 // in block and copy times (rta/gpu, "Sustainability"). So the set of
-// factors that pass is an interval from 0, and bisection finds its upper
+// factors that pass is an interval from 0, and the search finds its upper
 // end. The claim is checked, not assumed: TestMarginsBisect evaluates
 // random feasible mappings (WATERS and synthetic) at the margin, which must
-// pass, and 0.2 % above it, which must fail; the bisection itself only ever
-// reports a factor it evaluated as passing and one 0.1 % above it that it
-// evaluated as failing.
+// pass, and 0.2 % above it, which must fail; the search itself only ever
+// reports a factor it showed to pass (by analysis or certificate) and one
+// 0.1 % above it that it showed to fail; TestMarginsFastEqualBisection
+// compares it with bisection over whole analyses.
 
 // MarginStatus says what a Margin found.
 type MarginStatus int
@@ -127,11 +131,22 @@ type MarginOptions struct {
 	Workers int
 }
 
-// marginScratch is the per-evaluator state of Margins.
+// marginScratch is the per-evaluator state of Margins: the probe
+// evaluator (a scaler), the mapping with its priorities written out and
+// the analysis of the last probe, with the buffers of the sensitivity
+// sweeps (marginsearch.go).
 type marginScratch struct {
 	sc *scaler
 	b  *Assignment
 	rb *Analysis
+
+	hp      []rta.Interferer
+	eh      []int64
+	out     []float64
+	order   []int
+	hpIdx   []int
+	gpuPart []int64
+	passed  []bool
 }
 
 // Margins computes the margins of mapping a, evaluated by this evaluator
@@ -141,12 +156,17 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 	m := &Margins{}
 	e.prepareMargins(a, r)
 	holds := r.Schedulable && r.RequirementsMet
-	var err error
-	if m.ExecutionScale, err = e.margin1(scaling{task: -1}, holds); err != nil {
+	// The start of every search: the sensitivity of the tests at factor
+	// 1, from one whole analysis with the priorities written out.
+	if _, err := e.probe(scaling{task: -1}, 1000, false); err != nil {
 		return nil, err
 	}
+	all := scaling{task: -1}
+	start := e.marginStart(all, 1000, nil)
 	if opts.OnlyExecutionScale {
-		return m, nil
+		var err error
+		m.ExecutionScale, err = e.margin1(all, holds, start)
+		return m, err
 	}
 	kinds := map[string]bool{}
 	for i := range r.Tasks {
@@ -159,9 +179,9 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 		names = append(names, k)
 	}
 	sort.Strings(names)
-	// The kinds' and the tasks' bisections are independent: they run on
+	// The kinds' and the tasks' searches are independent: they run on
 	// opts.Workers goroutines, each with its own evaluator (a margin does
-	// not depend on which one computes it).
+	// not depend on which one computes it), from starts computed here.
 	var jobs []scaling
 	for _, k := range names {
 		jobs = append(jobs, scaling{kind: k, task: -1})
@@ -171,6 +191,18 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 			jobs = append(jobs, scaling{task: i})
 		}
 	}
+	var perTask []float64
+	if !opts.NoTasks {
+		perTask = e.margin.sc.e.perTaskStarts(e.margin.b, e.margin.rb)
+	}
+	starts := make([]int64, len(jobs))
+	for k, j := range jobs {
+		starts[k] = e.marginStart(j, 1000, perTask)
+	}
+	var err error
+	if m.ExecutionScale, err = e.margin1(all, holds, start); err != nil {
+		return nil, err
+	}
 	found := make([]Margin, len(jobs))
 	errs := make([]error, len(jobs))
 	newWorker := func() *Evaluator {
@@ -179,7 +211,7 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 		return c
 	}
 	OnWorkers(opts.Workers, len(jobs), newWorker, nil, func(c *Evaluator, k int) {
-		found[k], errs[k] = c.margin1(jobs[k], holds)
+		found[k], errs[k] = c.margin1(jobs[k], holds, starts[k])
 	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -225,59 +257,123 @@ func (e *Evaluator) AnalyzeMargins(a *Assignment, r *Analysis, opts MarginOption
 // maxPerMille is configs.MaxExecutionScale in thousandths.
 const maxPerMille = configs.MaxExecutionScale * 1000
 
-// margin1 bisects the factor of one scaling, in thousandths; holds is
-// whether the mapping holds at factor 1.
-func (e *Evaluator) margin1(s scaling, holds bool) (Margin, error) {
-	// The factor of the last probe, whose result e.margin.rb holds, and
-	// whether that probe was the full analysis. The bisection's probes try
-	// the relaxed test first (SetRefuteFirst), which gives the same
-	// verdicts; what binds is read from a full analysis.
-	last, lastFull := int64(-1), false
-	probeWith := func(k int64, full bool) (bool, error) {
-		s.ppm, last, lastFull = k*1000, k, full
-		se := e.margin.sc.at(s)
-		se.SetRefuteFirst(!full)
-		if err := se.Evaluate(e.margin.b, e.margin.rb); err != nil {
-			return false, err
-		}
-		return e.margin.rb.Schedulable && e.margin.rb.RequirementsMet, nil
+// probe analyses the mapping with scaling s at factor k (thousandths) into
+// e.margin.rb and reports whether it holds: the whole analysis, or with
+// relaxed the relaxed test first (the same verdict, TestRefuteFirstKeeps
+// Verdicts, but then the probe evaluator's state need not be that of the
+// whole analysis).
+func (e *Evaluator) probe(s scaling, k int64, relaxed bool) (bool, error) {
+	s.ppm = k * 1000
+	se := e.margin.sc.at(s)
+	se.SetRefuteFirst(relaxed)
+	if err := se.Evaluate(e.margin.b, e.margin.rb); err != nil {
+		return false, err
 	}
-	probe := func(k int64) (bool, error) { return probeWith(k, false) }
-	lo, hi := int64(0), int64(0) // lo holds, hi fails
-	if holds {
-		lo, hi = 1000, 0
-		for k := int64(2000); hi == 0; k *= 2 {
-			k = min(k, maxPerMille)
-			ok, err := probe(k)
-			if err != nil {
-				return Margin{}, err
+	return e.margin.rb.Schedulable && e.margin.rb.RequirementsMet, nil
+}
+
+// margin1 finds the margin of one scaling, in thousandths, from start (see
+// marginsearch.go); holds is whether the mapping holds at factor 1.
+func (e *Evaluator) margin1(s scaling, holds bool, start int64) (Margin, error) {
+	if !holds {
+		return e.marginBelowOne(s)
+	}
+	found := func(lo int64) Margin {
+		b, then := e.binding()
+		return Margin{Status: MarginFound, PerMille: lo, Binding: b, Consequences: then}
+	}
+	// Up: the whole analysis one above the start, which should fail; a
+	// pass moves the start up from its own analysis.
+	lo, k := int64(1000), max(start, 1000)
+	for {
+		if k >= maxPerMille {
+			ok, err := e.probe(s, maxPerMille, false)
+			if err != nil || ok {
+				return Margin{Status: MarginAtLeast, PerMille: maxPerMille}, err
 			}
-			switch {
-			case !ok:
-				hi = k
-			case k == maxPerMille:
-				return Margin{Status: MarginAtLeast, PerMille: maxPerMille}, nil
-			default:
-				lo = k
-			}
+			k = maxPerMille - 1
+			break
 		}
-	} else {
-		ok, err := probe(1)
+		ok, err := e.probe(s, k+1, false)
 		if err != nil {
 			return Margin{}, err
 		}
 		if !ok {
-			if _, err := probeWith(1, true); err != nil {
+			break
+		}
+		lo = k + 1
+		k = max(e.marginStart(s, lo, nil), lo)
+	}
+	// Down: hi fails (the last whole analysis, whose state certify reads
+	// and whose failure says what binds); find the largest factor below
+	// that holds, by certificates where they can tell and by whole
+	// analyses where they cannot, walking down by doubling steps from hi
+	// until one holds, then halving.
+	hi := k + 1
+	m := found(k)
+	e.margin.passed = passedCores(e.margin.rb, e.margin.passed)
+	certifiable := true // the state is that of the failing analysis at hi
+	step := int64(1)
+	bisect := false
+	for hi-lo > 1 {
+		k := hi - step
+		if bisect || k <= lo {
+			k, bisect = lo+(hi-lo)/2, true
+		}
+		ok := false
+		if certifiable {
+			var err error
+			if ok, err = e.certify(s, k, e.margin.passed); err != nil {
 				return Margin{}, err
 			}
-			b, then := e.binding()
-			return Margin{Status: MarginNone, Binding: b, Consequences: then}, nil
 		}
-		lo, hi = 1, 1000
+		if !ok {
+			var err error
+			if ok, err = e.probe(s, k, false); err != nil {
+				return Margin{}, err
+			}
+			certifiable = !ok
+			if !ok {
+				hi, m = k, found(k-1)
+				e.margin.passed = passedCores(e.margin.rb, e.margin.passed)
+				step *= 2
+				continue
+			}
+		}
+		lo, bisect = k, true
 	}
+	m.PerMille = lo
+	return m, nil
+}
+
+// marginBelowOne bisects the factor of one scaling of a mapping that does
+// not hold at factor 1, in thousandths: the factor at or below which it
+// would hold, or none.
+func (e *Evaluator) marginBelowOne(s scaling) (Margin, error) {
+	// The factor of the last probe, whose result e.margin.rb holds, and
+	// whether that probe was the whole analysis. The probes try the
+	// relaxed test first, which gives the same verdicts; what binds is
+	// read from a whole analysis.
+	last, lastFull := int64(-1), false
+	probe := func(k int64, full bool) (bool, error) {
+		last, lastFull = k, full
+		return e.probe(s, k, !full)
+	}
+	ok, err := probe(1, false)
+	if err != nil {
+		return Margin{}, err
+	}
+	if !ok {
+		if _, err := probe(1, true); err != nil {
+			return Margin{}, err
+		}
+		b, then := e.binding()
+		return Margin{Status: MarginNone, Binding: b, Consequences: then}, nil
+	}
+	lo, hi := int64(1), int64(1000) // lo holds, hi fails
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
-		ok, err := probe(mid)
+		ok, err := probe(mid, false)
 		if err != nil {
 			return Margin{}, err
 		}
@@ -287,8 +383,8 @@ func (e *Evaluator) margin1(s scaling, holds bool) (Margin, error) {
 			hi = mid
 		}
 	}
-	if last != hi || !lastFull { // what binds: the full result at hi
-		if _, err := probeWith(hi, true); err != nil {
+	if last != hi || !lastFull { // what binds: the whole analysis at hi
+		if _, err := probe(hi, true); err != nil {
 			return Margin{}, err
 		}
 	}

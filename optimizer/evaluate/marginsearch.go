@@ -1,0 +1,364 @@
+package evaluate
+
+import (
+	"math"
+	"slices"
+
+	"github.com/hetmap/hetmap/memory"
+	"github.com/hetmap/hetmap/rta"
+)
+
+// The margin search. A margin is the largest factor k (in thousandths)
+// at which the mapping holds, every deadline and requirement met, with
+// the execution demand of the tasks a scaling reaches multiplied by
+// k/1000 (margins.go). Bisection over whole analyses finds it in a dozen
+// of them; the search below needs about two, from three facts.
+//
+//  1. A start from the sensitivity of the fixed-point tests (rta
+//     .Sensitivity: Bini, Di Natale and Buttazzo 2008). Every core a
+//     scaling reaches is analysed at factor 1 with its window (the other
+//     cores' bounds) and its jitters fixed, which gives the largest factor
+//     each task's test tolerates; the least over the tasks, and over the
+//     GPU tasks' responses (their kernel share grown), is the start. With
+//     everything it holds fixed growing with the factor (the other cores'
+//     bounds, a suspending task's jitter, the GPU responses), the start is
+//     an upper bound of the margin; where nothing grows but the demand
+//     scaled (the challenge count, no suspending task whose response the
+//     scaling reaches, no GPU task scaled), it is the margin up to the
+//     rounding of the scaled times.
+//  2. The whole analysis at one factor above the start, which should
+//     fail, and gives what binds there (the task whose own test fails,
+//     with its consequences).
+//  3. A certificate that the mapping holds at the factor below, without
+//     the whole analysis (certify): the analysis at a factor k is
+//     monotone in the demand, so the bounds of the analysis at any factor
+//     above k are upper bounds of those at k; analysing again only the
+//     cores the scaling reaches, at k, with every other core's bounds and
+//     the copies' at those upper bounds, is then an upper bound of the
+//     analysis at k. If every task meets its deadline there (and every
+//     other core met them in the analysis above), the mapping holds at k.
+//     Under the challenge count the cores do not see each other's bounds,
+//     and the certificate is the analysis at k itself.
+//
+// Where the start is off (the bounds of other cores grow more than the
+// scaled demand, a suspending task's jitter grows), the search walks from
+// it: up by whole analyses while they pass, down by certificates and
+// whole analyses while they fail, halving the interval once it has both
+// ends. Every factor it reports it has shown to hold (by analysis or
+// certificate) and the factor above it to fail (by analysis): the same
+// margin as the bisection over whole analyses wherever the analysis is
+// monotone in the demand, which TestMarginsFastEqualBisection checks on
+// random systems against the bisection kept in the tests.
+
+// marginStart is the start of the search of scaling s: the sensitivity of
+// the tests of the cores and GPU tasks s reaches, as a factor on the
+// demand of the analysis e.margin.rb holds (its probe evaluator's state,
+// at factor cur in thousandths), in thousandths, rounded down, at least
+// 1. perTask, when not nil, holds every task's start (perTaskStarts) for
+// per-task scalings.
+func (e *Evaluator) marginStart(s scaling, cur int64, perTask []float64) int64 {
+	var f float64
+	if s.task >= 0 && perTask != nil {
+		f = perTask[s.task]
+	} else {
+		f = e.margin.sc.e.sensitivity(e.margin.b, e.margin.rb, s)
+	}
+	k := math.Floor(float64(cur) * f)
+	switch {
+	case math.IsNaN(k) || k > maxPerMille:
+		return maxPerMille
+	case k < 1:
+		return 1
+	}
+	return int64(k)
+}
+
+// sensitivity returns the least factor, on the demand e (a probe
+// evaluator after a whole analysis of a into r) analysed, at which a test
+// that scaling s reaches fails, by the sensitivity of each (see above); at
+// most configs.MaxExecutionScale·1000 times over, +Inf where nothing
+// scaled binds.
+func (e *Evaluator) sensitivity(a *Assignment, r *Analysis, s scaling) float64 {
+	gpuPart, f := e.gpuSensitivity(r, s)
+	for _, u := range e.cores {
+		if !e.reaches(r, s, u, gpuPart) {
+			continue
+		}
+		ids, ts, c := e.coreForSensitivity(a, r, u)
+		order := e.byPriority(ids, ts)
+		hp, eh := e.margin.hp[:0], e.margin.eh[:0]
+		for n, k := range order {
+			hp, eh = e.interferers(r, u, ids, ts, order, n, s, gpuPart, hp[:0], eh[:0])
+			own := e.scaledPart(r, s, u, ids[k], gpuPart, true)
+			f = min(f, rta.Sensitivity(ts[k], own, hp, eh, ts[k].D, c))
+		}
+		e.margin.hp, e.margin.eh = hp, eh
+	}
+	return f
+}
+
+// perTaskStarts returns, per task, the sensitivity of the tests of its
+// core to its demand alone (the least over its own test and those of the
+// tasks below it), from the state of e after a whole analysis of a into r,
+// as factors on the demand analysed; +Inf for a task that does not run.
+// A GPU task on the GPU gets the sensitivity of its response and of its
+// offloading task's core to its kernel.
+func (e *Evaluator) perTaskStarts(a *Assignment, r *Analysis) []float64 {
+	out := make([]float64, len(e.tasks))
+	for i := range out {
+		out[i] = math.Inf(1)
+	}
+	for g := range e.gpus {
+		if t := e.gpus[g].task; r.Tasks[t].Role == OnGPU {
+			out[t] = e.sensitivity(a, r, scaling{ppm: scaleOne, task: t})
+		}
+	}
+	for _, u := range e.cores {
+		ids, ts, c := e.coreForSensitivity(a, r, u)
+		order := e.byPriority(ids, ts)
+		all := scaling{ppm: scaleOne, task: -1}
+		each := e.margin.out
+		for n, k := range order {
+			var hp []rta.Interferer
+			var eh []int64
+			hp, eh = e.interferers(r, u, ids, ts, order, n, all, nil, e.margin.hp[:0], e.margin.eh[:0])
+			e.margin.hp, e.margin.eh = hp, eh
+			each = slices.Grow(each[:0], len(hp))[:len(hp)]
+			own := e.scaledPart(r, all, u, ids[k], nil, true)
+			self := rta.SensitivityEach(ts[k], own, hp, eh, ts[k].D, c, each)
+			out[ids[k]] = min(out[ids[k]], self)
+			for j, x := range e.margin.hpIdx {
+				out[ids[x]] = min(out[ids[x]], each[j])
+			}
+		}
+		e.margin.out = each
+	}
+	return out
+}
+
+// coreForSensitivity returns core u's tasks (onCore order), as rta
+// analyses them under the mapping a with the priorities it gives, and its
+// contention term: the window of the analysis e holds (the other cores'
+// bounds, the copies'), nil under the challenge count.
+func (e *Evaluator) coreForSensitivity(a *Assignment, r *Analysis, u int) ([]int, []rta.Task, rta.Contention) {
+	ids := e.onCore[u]
+	ts := e.coreTasksOf(a, r, u, true)
+	if e.count == memory.ChallengeCount {
+		return ids, ts, nil
+	}
+	c := &e.ref.conts[u]
+	c.ctr.Reset(&e.ref.windows[u])
+	return ids, ts, c
+}
+
+// byPriority returns the positions in ids of core u's tasks, most urgent
+// first (e.margin.order).
+func (e *Evaluator) byPriority(ids []int, ts []rta.Task) []int {
+	o := e.margin.order[:0]
+	for k := range ids {
+		o = append(o, k)
+	}
+	slices.SortStableFunc(o, func(x, y int) int { return ts[y].Priority - ts[x].Priority })
+	e.margin.order = o
+	return o
+}
+
+// interferers appends to hp and eh the interferers of the task at
+// position n of order on core u, as rta's explicit analysis counts them
+// (the tasks of higher priority with the jitter of their response in the
+// analysis e holds, those of the same priority with their deadline's),
+// with their parts that s scales; e.margin.hpIdx gets their positions in
+// ids.
+func (e *Evaluator) interferers(r *Analysis, u int, ids []int, ts []rta.Task, order []int, n int, s scaling, gpuPart []int64, hp []rta.Interferer, eh []int64) ([]rta.Interferer, []int64) {
+	out := e.coreOut[u]
+	idx := e.margin.hpIdx[:0]
+	p := ts[order[n]].Priority
+	for m, k := range order {
+		if m == n || ts[k].Priority < p {
+			continue
+		}
+		if ts[k].Priority == p {
+			hp = append(hp, ts[k].InterfererAtDeadline())
+		} else {
+			hp = append(hp, ts[k].Interferer(min(max(out[k].R, 0), rta.MaxTime)))
+		}
+		eh = append(eh, e.scaledPart(r, s, u, ids[k], gpuPart, false))
+		idx = append(idx, k)
+	}
+	e.margin.hpIdx = idx
+	return hp, eh
+}
+
+// scaledPart returns the part of task i's execution time on core u that
+// scaling s multiplies, in the state e holds: its compute time (with the
+// runnables after an asynchronous offloading task's wait) where s scales
+// it, and for an offloading task the share of its GPU response that the
+// scaled kernels make, gpuPart (in its C when it waits actively, as its
+// own part also when it suspends: self).
+func (e *Evaluator) scaledPart(r *Analysis, s scaling, u, i int, gpuPart []int64, self bool) int64 {
+	tr := &r.Tasks[i]
+	var p int64
+	if s.applies(e, i, u) {
+		c := &e.tasks[i].cpu[u]
+		p = c.exec
+		if tr.Role == OffloadAsync {
+			p += c.waitExec
+		}
+	}
+	if gpuPart != nil && (tr.Role == OffloadSync || (tr.Role == OffloadAsync && self)) {
+		p += gpuPart[tr.GPU]
+	}
+	return p
+}
+
+// reaches reports whether scaling s changes a task of core u: one it
+// scales, or an offloading task whose GPU response it changes.
+func (e *Evaluator) reaches(r *Analysis, s scaling, u int, gpuPart []int64) bool {
+	for _, i := range e.onCore[u] {
+		if s.applies(e, i, u) {
+			return true
+		}
+		if tr := &r.Tasks[i]; gpuPart != nil && (tr.Role == OffloadSync || tr.Role == OffloadAsync) && gpuPart[tr.GPU] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// gpuSensitivity returns, when scaling s reaches a GPU task on the GPU,
+// per GPU task the share of its response that the scaled kernels make
+// (its own kernel, and the kernels queued before it where those are
+// scaled too), and the factor at which the first response, so grown,
+// passes its deadline or its period; nil and +Inf otherwise. It is a
+// start, not a bound: the GPU analysis itself is not linear in the
+// kernels.
+func (e *Evaluator) gpuSensitivity(r *Analysis, s scaling) ([]int64, float64) {
+	if e.gpuUnit < 0 {
+		return nil, math.Inf(1)
+	}
+	var part []int64
+	others := false // some GPU task is scaled, so the queues grow too
+	for g := range e.gpus {
+		if r.GPU[g].OnGPU && s.applies(e, e.gpus[g].task, e.gpuUnit) {
+			others = true
+		}
+	}
+	if !others {
+		return nil, math.Inf(1)
+	}
+	part = e.margin.gpuPart[:0]
+	f := math.Inf(1)
+	for g := range e.gpus {
+		gr := &r.GPU[g]
+		var p int64
+		if gr.OnGPU {
+			if s.applies(e, e.gpus[g].task, e.gpuUnit) {
+				p += gr.Response.KernelIsolated
+			}
+			if s.task < 0 { // every GPU task of the kind: the queue's kernels too
+				p += gr.Response.KernelQueue
+			}
+			t := &r.Tasks[gr.Task]
+			if lim := min(t.D, t.T); p > 0 {
+				f = min(f, 1+float64(lim-gr.Response.Total)/float64(p))
+			}
+		}
+		part = append(part, p)
+	}
+	e.margin.gpuPart = part
+	return part, max(f, 0)
+}
+
+// certify reports whether the mapping holds at factor k (thousandths) of
+// scaling s, where the whole analysis in e.margin (e.margin.sc.e's state
+// and e.margin.rb), at a factor above k, failed; see the notes at the top
+// of this file. It reports false where it cannot tell (the caller then
+// analyses in full): a factor below 1, chain latency requirements or
+// activated tasks (which it does not check), a GPU bound withdrawn, an
+// undecided core or rounds that did not converge in that analysis, or a
+// test that fails in its own analysis at k. It changes e.margin's state
+// (the tasks scaled to k, the cores' results), but not the bounds that a
+// later certificate below k reads.
+func (e *Evaluator) certify(s scaling, k int64, passed []bool) (bool, error) {
+	ms := &e.margin
+	se, r, a := ms.sc.e, ms.rb, ms.b
+	if k < 1000 || se.activated || len(se.reqs) > 0 || r.Undecided > 0 || (se.count != memory.ChallengeCount && !r.Converged) {
+		return false, nil
+	}
+	for g := range r.GPU {
+		if r.GPU[g].AssumptionMissedBy >= 0 {
+			return false, nil
+		}
+	}
+	gpuScaled := false
+	for g := range se.gpus {
+		if r.GPU[g].OnGPU && s.applies(se, se.gpus[g].task, se.gpuUnit) {
+			gpuScaled = true
+		}
+	}
+	if !gpuScaled && !r.GPUSound {
+		return false, nil
+	}
+	se = ms.sc.at(scaling{ppm: k * 1000, kind: s.kind, task: s.task})
+	if gpuScaled {
+		if err := se.gpuSide(a, r, r.InterferingCoresCE, r.Units[se.gpuUnit].LineLatency); err != nil {
+			return false, err
+		}
+		for g := range r.GPU {
+			if gr := &r.GPU[g]; gr.OnGPU && (!gr.Bound(r) || gr.Response.Total > r.Tasks[gr.Task].D) {
+				return false, nil
+			}
+		}
+	}
+	for _, u := range se.cores {
+		ids := se.onCore[u]
+		if len(ids) == 0 {
+			continue
+		}
+		affected := false
+		for _, i := range ids {
+			tr := &r.Tasks[i]
+			affected = affected || s.applies(se, i, u) || (gpuScaled && (tr.Role == OffloadSync || tr.Role == OffloadAsync))
+		}
+		if !affected {
+			if !passed[u] {
+				return false, nil
+			}
+			continue
+		}
+		ts := se.coreTasksOf(a, r, u, true)
+		out := se.coreOut[u][:len(ids)]
+		var c rta.Contention
+		if se.count != memory.ChallengeCount {
+			cc := &se.ref.conts[u]
+			cc.ctr.Reset(&se.ref.windows[u])
+			c = cc
+		}
+		se.an.Limit, se.an.Contention = rta.LimitDeadline, c
+		_, err := se.an.Analyze(rta.Explicit, ts, out)
+		se.an.Contention = nil
+		if err != nil {
+			return false, err
+		}
+		if !allMeet(out) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// passedCores writes into passed, per unit, whether every task on it
+// meets its deadline in the analysis r (certify reads it for the cores
+// a scaling does not reach).
+func passedCores(r *Analysis, passed []bool) []bool {
+	passed = slices.Grow(passed[:0], len(r.Units))[:len(r.Units)]
+	for u := range passed {
+		passed[u] = true
+	}
+	for i := range r.Tasks {
+		if tr := &r.Tasks[i]; tr.Role.OnCPU() && tr.Unit >= 0 && tr.Verdict != Meets {
+			passed[tr.Unit] = false
+		}
+	}
+	return passed
+}
