@@ -99,7 +99,7 @@ func writeMarginTable(p *printer, r *evaluate.Analysis) {
 	if len(m.Tasks) == 0 {
 		return
 	}
-	p.f("\nPer task: its slack (D − R) and its margin scaled alone\n")
+	p.f("\nPer task: its slack (D − R) and its margin scaled alone, with the task whose own test fails just above it\n")
 	tw = p.table()
 	fmt.Fprintln(tw, "  task\tslack\tmargin\tbinds")
 	for _, t := range m.Tasks {

@@ -1,6 +1,10 @@
 package evaluate
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/hetmap/hetmap/rta"
+)
 
 // SetByTask makes the evaluator's analysis iterate over every interferer
 // instead of interferer classes (rta.Analyzer.ByTask): the reference that
@@ -66,11 +70,7 @@ func (e *Evaluator) bisect(s scaling, holds bool) (Margin, error) {
 	if !holds {
 		return e.marginBelowOne(s)
 	}
-	last, lastFull := int64(-1), false
-	probe := func(k int64, full bool) (bool, error) {
-		last, lastFull = k, full
-		return e.probe(s, k, !full)
-	}
+	probe := func(k int64, full bool) (bool, error) { return e.probe(s, k, !full) }
 	lo, hi := int64(1000), int64(0)
 	for k := int64(2000); hi == 0; k *= 2 {
 		k = min(k, maxPerMille)
@@ -82,7 +82,7 @@ func (e *Evaluator) bisect(s scaling, holds bool) (Margin, error) {
 		case !ok:
 			hi = k
 		case k == maxPerMille:
-			return Margin{Status: MarginAtLeast, PerMille: maxPerMille}, nil
+			return Margin{Status: MarginAtLeast, PerMille: maxPerMille, BindingTask: -1}, nil
 		default:
 			lo = k
 		}
@@ -99,11 +99,66 @@ func (e *Evaluator) bisect(s scaling, holds bool) (Margin, error) {
 			hi = mid
 		}
 	}
-	if last != hi || !lastFull {
-		if _, err := probe(hi, true); err != nil {
-			return Margin{}, err
+	m, err := e.bindingAlone(s, lo, hi)
+	m.Status, m.PerMille = MarginFound, lo
+	return m, err
+}
+
+// FailsAlone reports whether task b fails its own test at factor k
+// (thousandths) of the scaling of the tasks on units of kind ("" every
+// kind) and of task (-1 every task) of mapping a, evaluated into r, when
+// every other core's tasks and the copies are counted with their bounds
+// at factor k − 1: the mapping analysed in whole at k − 1, then b's core
+// (or, for a GPU task, the GPU) at k with those bounds held. It is issue
+// 32's property of what binds a margin of k − 1.
+func (e *Evaluator) FailsAlone(a *Assignment, r *Analysis, kind string, task int, k int64, b int) (bool, error) {
+	e.prepareMargins(a, r)
+	s := scaling{kind: kind, task: task}
+	if _, err := e.probe(s, k-1, false); err != nil {
+		return false, err
+	}
+	ms := &e.margin
+	rb := ms.rb
+	if rb.Tasks[b].Role == OnGPU || (rb.Tasks[b].GPU >= 0 && !rb.Tasks[b].Role.OnCPU()) {
+		if _, err := e.probe(s, k, false); err != nil {
+			return false, err
+		}
+		g := &rb.GPU[rb.Tasks[b].GPU]
+		return !g.WithinPeriod || g.Response.Total > rb.Tasks[b].D, nil
+	}
+	held := slices.Clone(ms.sc.e.ref.resp)
+	se := ms.sc.at(scaling{ppm: k * 1000, kind: kind, task: task})
+	gpuScaled := false
+	for g := range se.gpus {
+		gpuScaled = gpuScaled || (rb.GPU[g].OnGPU && s.applies(se, se.gpus[g].task, se.gpuUnit))
+	}
+	if gpuScaled {
+		if err := se.gpuSide(ms.b, rb, rb.InterferingCoresCE, rb.Units[se.gpuUnit].LineLatency); err != nil {
+			return false, err
 		}
 	}
-	b, then := e.binding()
-	return Margin{Status: MarginFound, PerMille: lo, Binding: b, Consequences: then}, nil
+	u := rb.Tasks[b].Unit
+	out := se.coreAgainst(ms.b, rb, u, held, false)
+	for n, i := range se.onCore[u] {
+		if i == b {
+			st := out[n].Status
+			return st == rta.DeadlineMiss || st == rta.Exceeded || st == rta.Unbounded, nil
+		}
+	}
+	return false, nil
+}
+
+// AnyFailsAlone reports whether some running task fails alone
+// (FailsAlone) at factor k of the scaling.
+func (e *Evaluator) AnyFailsAlone(a *Assignment, r *Analysis, kind string, task int, k int64) (bool, error) {
+	for i := range r.Tasks {
+		if r.Tasks[i].Role == NotRunning {
+			continue
+		}
+		alone, err := e.FailsAlone(a, r, kind, task, k, i)
+		if err != nil || alone {
+			return alone, err
+		}
+	}
+	return false, nil
 }

@@ -1,8 +1,11 @@
 package evaluate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 
 	"github.com/hetmap/hetmap/configs"
@@ -77,6 +80,9 @@ type Margin struct {
 	// withdrawn", "so OS_Overhead has no bound".
 	Binding      string
 	Consequences []string
+	// BindingTask is the task Binding names (index into System.Tasks), -1
+	// where a requirement binds or nothing does.
+	BindingTask int
 }
 
 // Factor is the margin as a factor (PerMille/1000).
@@ -191,9 +197,20 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 			jobs = append(jobs, scaling{task: i})
 		}
 	}
+	// The per-task margins of a mapping that holds are certified from its
+	// analysis at factor 1 (marginsearch.go, "Per-task margins by
+	// certificates"); the others search from their starts.
+	var tc *taskCerts
 	var perTask []float64
 	if !opts.NoTasks {
-		perTask = e.margin.sc.e.perTaskStarts(e.margin.b, e.margin.rb)
+		if holds {
+			tc = e.prepareTaskCerts()
+		}
+		if tc != nil {
+			perTask = tc.startUp
+		} else {
+			perTask = e.margin.sc.e.perTaskStarts(e.margin.b, e.margin.rb)
+		}
 	}
 	starts := make([]int64, len(jobs))
 	for k, j := range jobs {
@@ -208,9 +225,19 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 	newWorker := func() *Evaluator {
 		c := e.Clone()
 		c.prepareMargins(a, r)
+		if tc != nil {
+			// The certificates read the state of the analysis at factor 1.
+			if _, err := c.probe(all, 1000, false); err != nil {
+				panic("evaluate: the mapping analysed at factor 1 again: " + err.Error())
+			}
+		}
 		return c
 	}
 	OnWorkers(opts.Workers, len(jobs), newWorker, nil, func(c *Evaluator, k int) {
+		if j := jobs[k]; tc != nil && j.task >= 0 {
+			found[k], errs[k] = c.marginOfTask(tc, j.task)
+			return
+		}
 		found[k], errs[k] = c.margin1(jobs[k], holds, starts[k])
 	})
 	if err := errors.Join(errs...); err != nil {
@@ -279,8 +306,9 @@ func (e *Evaluator) margin1(s scaling, holds bool, start int64) (Margin, error) 
 		return e.marginBelowOne(s)
 	}
 	found := func(lo int64) Margin {
-		b, then := e.binding()
-		return Margin{Status: MarginFound, PerMille: lo, Binding: b, Consequences: then}
+		m := e.binding()
+		m.Status, m.PerMille = MarginFound, lo
+		return m
 	}
 	// Up: the whole analysis one above the start, which should fail; a
 	// pass moves the start up from its own analysis.
@@ -289,7 +317,7 @@ func (e *Evaluator) margin1(s scaling, holds bool, start int64) (Margin, error) 
 		if k >= maxPerMille {
 			ok, err := e.probe(s, maxPerMille, false)
 			if err != nil || ok {
-				return Margin{Status: MarginAtLeast, PerMille: maxPerMille}, err
+				return Margin{Status: MarginAtLeast, PerMille: maxPerMille, BindingTask: -1}, err
 			}
 			k = maxPerMille - 1
 			break
@@ -342,33 +370,26 @@ func (e *Evaluator) margin1(s scaling, holds bool, start int64) (Margin, error) 
 		}
 		lo, bisect = k, true
 	}
-	m.PerMille = lo
-	return m, nil
+	m, err := e.bindingAlone(s, lo, hi)
+	m.Status, m.PerMille = MarginFound, lo
+	return m, err
 }
 
 // marginBelowOne bisects the factor of one scaling of a mapping that does
 // not hold at factor 1, in thousandths: the factor at or below which it
 // would hold, or none.
 func (e *Evaluator) marginBelowOne(s scaling) (Margin, error) {
-	// The factor of the last probe, whose result e.margin.rb holds, and
-	// whether that probe was the whole analysis. The probes try the
-	// relaxed test first, which gives the same verdicts; what binds is
-	// read from a whole analysis.
-	last, lastFull := int64(-1), false
-	probe := func(k int64, full bool) (bool, error) {
-		last, lastFull = k, full
-		return e.probe(s, k, !full)
-	}
+	// The probes try the relaxed test first, which gives the same
+	// verdicts; what binds is read from whole analyses (bindingAlone).
+	probe := func(k int64, full bool) (bool, error) { return e.probe(s, k, !full) }
 	ok, err := probe(1, false)
 	if err != nil {
 		return Margin{}, err
 	}
 	if !ok {
-		if _, err := probe(1, true); err != nil {
-			return Margin{}, err
-		}
-		b, then := e.binding()
-		return Margin{Status: MarginNone, Binding: b, Consequences: then}, nil
+		m, err := e.bindingAlone(s, 0, 1)
+		m.Status = MarginNone
+		return m, err
 	}
 	lo, hi := int64(1), int64(1000) // lo holds, hi fails
 	for hi-lo > 1 {
@@ -383,42 +404,116 @@ func (e *Evaluator) marginBelowOne(s scaling) (Margin, error) {
 			hi = mid
 		}
 	}
-	if last != hi || !lastFull { // what binds: the whole analysis at hi
-		if _, err := probe(hi, true); err != nil {
-			return Margin{}, err
-		}
-	}
-	b, then := e.binding()
-	return Margin{Status: MarginFound, PerMille: lo, Binding: b, Consequences: then}, nil
+	m, err := e.bindingAlone(s, lo, hi)
+	m.Status, m.PerMille = MarginFound, lo
+	return m, err
 }
 
 // binding says what fails in the last probe (e.margin.rb): the task whose
 // own test fails (Analysis.Cause), by the largest share of its deadline
 // (a task without a bound first), with what follows from it; else the
-// first chain latency requirement missed.
-func (e *Evaluator) binding() (string, []string) {
+// first chain latency requirement missed. It fills a Margin's Binding,
+// Consequences and BindingTask.
+func (e *Evaluator) binding() Margin {
+	if roots := e.roots(); len(roots) > 0 {
+		return e.bindsAs(roots[0])
+	}
 	r := e.margin.rb
-	best, share := -1, -1.0
-	for i := range r.Tasks {
-		tr := &r.Tasks[i]
-		if tr.Role == NotRunning || tr.Because != i {
-			continue
-		}
-		x := float64(tr.Excess()) / float64(max(tr.D, 1))
-		if v := r.failedVerdict(tr); !v.Bounded() || tr.R == rta.Infinity {
-			x = 1e300
-		}
-		if x > share {
-			best, share = i, x
-		}
-	}
-	if best >= 0 {
-		return r.CauseWords(best), r.Consequences(best)
-	}
 	for _, q := range r.Requirements {
 		if q.Checked && !q.Met {
-			return fmt.Sprintf("requirement %s on chain %s is missed", q.Name, q.Chain), nil
+			return Margin{Binding: fmt.Sprintf("requirement %s on chain %s is missed", q.Name, q.Chain), BindingTask: -1}
 		}
 	}
-	return "the mapping fails", nil
+	return Margin{Binding: "the mapping fails", BindingTask: -1}
+}
+
+// bindsAs is what binds when task i does, in the last probe.
+func (e *Evaluator) bindsAs(i int) Margin {
+	r := e.margin.rb
+	return Margin{Binding: r.CauseWords(i), Consequences: r.Consequences(i), BindingTask: i}
+}
+
+// roots returns the tasks whose own test fails in the last probe
+// (e.margin.rb), by the largest share of their deadline by which they miss
+// it (a task without a bound first), then in the model's order.
+func (e *Evaluator) roots() []int {
+	r := e.margin.rb
+	var ids []int
+	share := func(i int) float64 {
+		tr := &r.Tasks[i]
+		if v := r.failedVerdict(tr); !v.Bounded() || tr.R == rta.Infinity {
+			return math.Inf(1)
+		}
+		return float64(tr.Excess()) / float64(max(tr.D, 1))
+	}
+	for i := range r.Tasks {
+		if tr := &r.Tasks[i]; tr.Role != NotRunning && tr.Because == i {
+			ids = append(ids, i)
+		}
+	}
+	slices.SortStableFunc(ids, func(a, b int) int { return cmp.Compare(share(b), share(a)) })
+	return ids
+}
+
+// bindingAlone says what binds the margin lo of scaling s, which holds at
+// lo and fails at hi (thousandths): of the tasks whose own test fails in
+// the whole analysis at hi (roots), the first that fails it with every
+// other core's bounds (and the copies') held where they are at lo, and
+// the GPU tasks' responses at hi (issue 32: it fails on its own, not
+// because another core's bounds grew too); where none does (the cores
+// fail only together), the first of them; with what follows from it at
+// hi. lo below 1 (no factor holds) reads the analysis at hi alone.
+func (e *Evaluator) bindingAlone(s scaling, lo, hi int64) (Margin, error) {
+	if _, err := e.probe(s, hi, false); err != nil {
+		return Margin{}, err
+	}
+	roots := e.roots()
+	if len(roots) < 2 || lo < 1 {
+		return e.binding(), nil
+	}
+	options := make([]Margin, len(roots))
+	for k, i := range roots {
+		options[k] = e.bindsAs(i)
+	}
+	if _, err := e.probe(s, lo, false); err != nil {
+		return Margin{}, err
+	}
+	ms := &e.margin
+	held := slices.Clone(ms.sc.e.ref.resp)
+	s.ppm = hi * 1000
+	se := ms.sc.at(s)
+	r := ms.rb
+	if se.gpuUnit >= 0 {
+		if err := se.gpuSide(ms.b, r, r.InterferingCoresCE, r.Units[se.gpuUnit].LineLatency); err != nil {
+			return Margin{}, err
+		}
+	}
+	for k, i := range roots {
+		if se.failsAlone(ms.b, r, i, held) {
+			return options[k], nil
+		}
+	}
+	return options[0], nil
+}
+
+// failsAlone reports whether task b's own test fails at the demand e
+// holds, with the other cores' tasks counted at held (coreAgainst) and
+// the GPU responses as r has them.
+func (e *Evaluator) failsAlone(a *Assignment, r *Analysis, b int, held []int64) bool {
+	t := &r.Tasks[b]
+	if t.Role == OnGPU {
+		g := &r.GPU[t.GPU]
+		return !g.WithinPeriod || g.Response.Total > t.D
+	}
+	if !t.Role.OnCPU() {
+		return false
+	}
+	out := e.coreAgainst(a, r, t.Unit, held, false)
+	for n, i := range e.onCore[t.Unit] {
+		if i == b {
+			st := out[n].Status
+			return st == rta.DeadlineMiss || st == rta.Exceeded || st == rta.Unbounded
+		}
+	}
+	return false
 }

@@ -295,23 +295,43 @@ func TestMarginsFastEqualBisection(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			same := func(what string, got, want evaluate.Margin) {
+			// A per-task margin of a mapping that holds is certified
+			// without the whole analysis above it (marginsearch.go): it
+			// names a task whose own test fails there with the other
+			// cores' bounds held at the margin, which the bisection's
+			// whole analysis may not name first, and not what follows.
+			same := func(what string, task int, got, want evaluate.Margin) {
 				cases[marginCase(want, holds)]++
+				certified := holds && task >= 0 && got.Status == evaluate.MarginFound && len(got.Consequences) == 0
+				if certified && got.Binding != want.Binding {
+					cases["binding certified"]++
+					alone, err := e.FailsAlone(a, r, "", task, got.PerMille+1, got.BindingTask)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !alone {
+						t.Errorf("system %d, %s: %v binds %q, which does not fail alone just above it", n, what, got, got.Binding)
+					}
+					want.Binding, want.Consequences = got.Binding, nil
+				}
+				if certified {
+					want.Consequences = nil
+				}
 				if got.Status != want.Status || got.PerMille != want.PerMille || got.Binding != want.Binding ||
 					strings.Join(got.Consequences, "; ") != strings.Join(want.Consequences, "; ") {
 					t.Errorf("system %d (%s), %s: %v (%q; %q), bisection %v (%q; %q); mapping %+v", n, count, what,
 						got, got.Binding, got.Consequences, want, want.Binding, want.Consequences, e.Mapping(a))
 				}
 			}
-			same("execution scale", fast.ExecutionScale, ref.ExecutionScale)
+			same("execution scale", -1, fast.ExecutionScale, ref.ExecutionScale)
 			if len(fast.Kinds) != len(ref.Kinds) || len(fast.Tasks) != len(ref.Tasks) {
 				t.Fatalf("system %d: %d kinds, %d tasks; bisection %d, %d", n, len(fast.Kinds), len(fast.Tasks), len(ref.Kinds), len(ref.Tasks))
 			}
 			for k := range ref.Kinds {
-				same("kind "+ref.Kinds[k].Kind, fast.Kinds[k].Margin, ref.Kinds[k].Margin)
+				same("kind "+ref.Kinds[k].Kind, -1, fast.Kinds[k].Margin, ref.Kinds[k].Margin)
 			}
 			for k := range ref.Tasks {
-				same("task "+ref.Tasks[k].Name, fast.Tasks[k].Margin, ref.Tasks[k].Margin)
+				same("task "+ref.Tasks[k].Name, ref.Tasks[k].Task, fast.Tasks[k].Margin, ref.Tasks[k].Margin)
 			}
 		}
 	}

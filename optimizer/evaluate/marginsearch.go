@@ -12,7 +12,8 @@ import (
 // at which the mapping holds, every deadline and requirement met, with
 // the execution demand of the tasks a scaling reaches multiplied by
 // k/1000 (margins.go). Bisection over whole analyses finds it in a dozen
-// of them; the search below needs about two, from three facts.
+// of them; the search below needs about two, and a per-task margin none,
+// from three facts.
 //
 //  1. A start from the sensitivity of the fixed-point tests (rta
 //     .Sensitivity: Bini, Di Natale and Buttazzo 2008). Every core a
@@ -26,29 +27,40 @@ import (
 //     scaled (the challenge count, no suspending task whose response the
 //     scaling reaches, no GPU task scaled), it is the margin up to the
 //     rounding of the scaled times.
-//  2. The whole analysis at one factor above the start, which should
-//     fail, and gives what binds there (the task whose own test fails,
-//     with its consequences).
-//  3. A certificate that the mapping holds at the factor below, without
-//     the whole analysis (certify): the analysis at a factor k is
-//     monotone in the demand, so the bounds of the analysis at any factor
-//     above k are upper bounds of those at k; analysing again only the
-//     cores the scaling reaches, at k, with every other core's bounds and
-//     the copies' at those upper bounds, is then an upper bound of the
-//     analysis at k. If every task meets its deadline there (and every
-//     other core met them in the analysis above), the mapping holds at k.
-//     Under the challenge count the cores do not see each other's bounds,
-//     and the certificate is the analysis at k itself.
+//  2. Monotonicity: the analysis at a factor k comes down from above to
+//     the greatest of its fixed points below its start (refine.go), and
+//     both grow with the demand, so the bounds of the analysis at any
+//     factor above k are upper bounds of those at k, and those at any
+//     factor below it lower bounds.
+//  3. Certificates from the cores the scaling reaches alone: analysed at k
+//     with every other core's bounds at upper bounds of theirs at k, a
+//     core that meets every deadline (with every other core meeting
+//     theirs where they were got) shows the mapping holding at k (certify,
+//     taskHolds); analysed with lower bounds, a core that misses one shows
+//     it failing (taskFails). Under the challenge count the cores do not
+//     see each other's bounds, and a certificate is the analysis itself.
 //
-// Where the start is off (the bounds of other cores grow more than the
-// scaled demand, a suspending task's jitter grows), the search walks from
-// it: up by whole analyses while they pass, down by certificates and
-// whole analyses while they fail, halving the interval once it has both
-// ends. Every factor it reports it has shown to hold (by analysis or
-// certificate) and the factor above it to fail (by analysis): the same
-// margin as the bisection over whole analyses wherever the analysis is
+// The execution scale and the kinds (margin1) analyse the mapping in whole
+// just above the start, which should fail, and certify the factor below
+// from the cores the scaling reaches with the bounds of that analysis;
+// where the start is off they walk from it, up by whole analyses while
+// they pass, down by certificates and whole analyses while they fail,
+// halving the interval once it has both ends. A per-task margin
+// (marginOfTask) is decided by the two certificates of its core from the
+// mapping's analysis at factor 1 (see "Per-task margins by certificates"
+// below), by whole analyses only where they do not agree. Every factor
+// reported has been shown to hold and the one above it to fail: the same
+// margin as bisection over whole analyses wherever the analysis is
 // monotone in the demand, which TestMarginsFastEqualBisection checks on
 // random systems against the bisection kept in the tests.
+//
+// What binds is the task whose own test fails just above the margin
+// (Analysis.Cause), and of those one that fails so with every other core's
+// bounds held where they are at the margin (bindingAlone; issue 32): not
+// one that fails only because another core's bounds grew too, where some
+// task fails on its own (TestCausesOnRandomMappings). Its consequences
+// come from the whole analysis above the margin, which a per-task margin
+// does without (it names what binds only).
 
 // marginStart is the start of the search of scaling s: the sensitivity of
 // the tests of the cores and GPU tasks s reaches, as a factor on the
@@ -361,4 +373,287 @@ func passedCores(r *Analysis, passed []bool) []bool {
 		}
 	}
 	return passed
+}
+
+// Per-task margins by certificates. A task's demand reaches its own core
+// first: the other cores see it only through the bounds of that core's
+// tasks, which their windows count. The mapping holds at a factor k when
+// the task's core, analysed at k with every other core's tasks counted at
+// upper bounds of their bounds at k, meets every deadline; and it fails
+// when the core, analysed with lower bounds of them, misses one. Both come
+// from the mapping's analysis at factor 1, so that a per-task margin needs
+// no whole analysis but where the two disagree:
+//
+//   - lower: the bounds at factor 1. The analysis is monotone in the
+//     demand, so every bound at a factor k ≥ 1 is at least its bound at 1;
+//     so is every bound the analysis at k uses on its way, since it comes
+//     down from above to the greatest of its fixed points below its start
+//     (refine.go), and the analysis of the core with these bounds is a
+//     lower bound of its analysis at k.
+//   - upper: every core analysed with every other core's tasks (and the
+//     copies) counted at their deadlines, its bounds capped at theirs. At a
+//     factor where every task meets its deadline the analysis uses only
+//     bounds at most the deadlines (its start is capped at them, refine.go),
+//     and one step of the analysis from there, which this is, keeps them
+//     above every bound it reaches. If every other core meets its deadlines
+//     so (upperOK), their analysis with these bounds does too, and the
+//     task's core meeting its own with them shows every deadline met at k.
+//
+// Under the challenge count a core does not see the others' bounds: both
+// are its analysis at k. On a 1 000-task system of eight cores the starts
+// from the two bounds (perTaskStarts) agree for every task, so that each
+// margin costs two analyses of one core; where they differ, the factors
+// between are decided by the same certificates, and by whole analyses
+// where neither tells. What binds is the task whose own test fails in the
+// analysis of the core with the lower bounds just above the margin: it
+// fails there with every other core's bounds at any factor at least 1, the
+// margin's included. The consequences of its failure need a whole
+// analysis, so a per-task margin names only what binds (the execution
+// scale and the kinds name what follows too).
+
+// taskCerts holds what the per-task certificates of one mapping read.
+type taskCerts struct {
+	lower, upper []int64     // per task: the bounds (see above)
+	upperOK      []bool      // per unit: it meets its deadlines with the others at theirs
+	gpu          []GPUResult // the GPU tasks' analysis at factor 1 (a task's demand does not reach it)
+	gpuSound     bool
+	startUp      []float64 // per task: its start from the lower bounds (an upper bound of its margin)
+	startLo      []float64 // … from the upper bounds (a lower bound)
+}
+
+// prepareTaskCerts computes the certificates' bounds from e.margin's state
+// after the whole analysis at factor 1 of a mapping that holds; nil where
+// certificates do not apply (activated tasks, chain latency requirements,
+// rounds that did not converge, an undecided core).
+func (e *Evaluator) prepareTaskCerts() *taskCerts {
+	ms := &e.margin
+	se, r, b := ms.sc.e, ms.rb, ms.b
+	if se.activated || len(se.reqs) > 0 || r.Undecided > 0 || (se.count != memory.ChallengeCount && !r.Converged) {
+		return nil
+	}
+	tc := &taskCerts{gpu: slices.Clone(r.GPU), gpuSound: r.GPUSound, upperOK: make([]bool, len(se.units))}
+	tc.startUp = se.perTaskStarts(b, r)
+	for u := range tc.upperOK {
+		tc.upperOK[u] = true
+	}
+	if se.count == memory.ChallengeCount {
+		tc.startLo = tc.startUp
+		return tc
+	}
+	rs := &se.ref
+	tc.lower = slices.Clone(rs.resp)
+	deadlines := slices.Clone(rs.resp)
+	for _, u := range se.cores {
+		for _, i := range se.onCore[u] {
+			deadlines[i] = r.Tasks[i].D
+		}
+	}
+	tc.upper = slices.Clone(deadlines)
+	for _, u := range se.cores {
+		ids := se.onCore[u]
+		if len(ids) == 0 {
+			continue
+		}
+		out := se.coreAgainst(b, r, u, deadlines, false)
+		for k, i := range ids {
+			tc.upper[i] = min(boundOr(out[k].R, out[k].Status), r.Tasks[i].D)
+			tc.upperOK[u] = tc.upperOK[u] && out[k].Status == rta.Schedulable
+		}
+	}
+	copy(rs.resp, tc.upper)
+	se.syncDemands(r)
+	tc.startLo = se.perTaskStarts(b, r)
+	copy(rs.resp, tc.lower)
+	se.syncDemands(r)
+	return tc
+}
+
+// coreAgainst analyses core u of the mapping a (analysed into r), at the
+// demand e holds, with every other core's tasks counted at bounds, and
+// the copies of the GPU tasks at what their offloading tasks' bounds give
+// them. A copy whose offloading task runs on u itself is counted at that
+// task's deadline with atDeadlines (an upper bound wherever it meets it);
+// otherwise at its bound in bounds, and then, the copies being part of
+// the offloading task's own demand in the window, again at the bound this
+// analysis gives it, as long as that grows and every task meets its
+// deadline (each step stays below the bound the analysis at this demand
+// reaches: it comes down to it from above). It returns the tasks'
+// results, in onCore order.
+func (e *Evaluator) coreAgainst(a *Assignment, r *Analysis, u int, bounds []int64, atDeadlines bool) []rta.Result {
+	ts := e.coreTasksOf(a, r, u, true)
+	out := e.coreOut[u][:len(ts)]
+	rs := &e.ref
+	refined := e.count != memory.ChallengeCount
+	if refined {
+		copy(rs.resp, bounds)
+		if atDeadlines {
+			for _, i := range e.onCore[u] {
+				rs.resp[i] = r.Tasks[i].D
+			}
+		}
+		e.syncDemands(r)
+	}
+	for {
+		var c rta.Contention
+		if refined {
+			cc := &rs.conts[u]
+			cc.ctr.Reset(&rs.windows[u])
+			c = cc
+		}
+		e.an.Limit, e.an.Contention = rta.LimitDeadline, c
+		_, err := e.an.Analyze(rta.Explicit, ts, out)
+		e.an.Contention = nil
+		if err != nil {
+			// The mapping was analysed at factor 1 with these tasks: an
+			// error here is a bug, as in the search's evaluation.
+			panic("evaluate: a margin's certificate: " + err.Error())
+		}
+		if !refined || atDeadlines || !rs.offloads[u] || !allMeet(out) {
+			return out
+		}
+		grew := false
+		for k, i := range e.onCore[u] {
+			if b := min(r.Tasks[i].D, boundOr(out[k].R, out[k].Status)); b > rs.resp[i] {
+				rs.resp[i], grew = b, true
+			}
+		}
+		if !grew || !e.syncCopies(r) {
+			return out
+		}
+	}
+}
+
+// taskCore returns the core whose analysis task i's demand reaches first
+// (its own), or -1 for a task on the GPU.
+func (e *Evaluator) taskCore(r *Analysis, i int) int {
+	if tr := &r.Tasks[i]; tr.Role.OnCPU() {
+		return tr.Unit
+	}
+	return -1
+}
+
+// taskAt analyses task i's core at factor k of its demand alone with the
+// other cores' tasks counted at bounds, in e.margin's state after the
+// whole analysis at factor 1 (restoring what a whole analysis at another
+// factor changed there): the core's results, in onCore order.
+func (e *Evaluator) taskAt(tc *taskCerts, i int, k int64, bounds []int64, upper bool) []rta.Result {
+	ms := &e.margin
+	se := ms.sc.at(scaling{ppm: k * 1000, task: i})
+	r := ms.rb
+	copy(r.GPU, tc.gpu)
+	r.GPUSound = true
+	return se.coreAgainst(ms.b, r, e.taskCore(r, i), bounds, upper)
+}
+
+// taskFails reports whether the core of task i misses a deadline at
+// factor k with the lower bounds, and which task then binds (a Margin's
+// Binding and BindingTask): the first, in the model's order, whose own
+// test fails (its response passes its deadline, or the tasks above it
+// overload the core).
+func (e *Evaluator) taskFails(tc *taskCerts, i int, k int64) (bool, Margin) {
+	out := e.taskAt(tc, i, k, tc.lower, false)
+	se, r := e.margin.sc.e, e.margin.rb
+	u := e.taskCore(r, i)
+	first, other, overload := -1, -1, false
+	for n, j := range se.onCore[u] {
+		switch st := out[n].Status; st {
+		case rta.Schedulable:
+		case rta.DeadlineMiss, rta.Exceeded, rta.Unbounded:
+			if first < 0 || j < first {
+				first, overload = j, st == rta.Unbounded
+			}
+		default: // no bound because of a task above: not its own test
+			if other < 0 || j < other {
+				other = j
+			}
+		}
+	}
+	if first < 0 {
+		first = other
+	}
+	if first < 0 {
+		return false, Margin{}
+	}
+	t := &r.Tasks[first]
+	words := "task " + t.Name + " misses its deadline"
+	if overload {
+		words += " (the tasks above it overload " + t.UnitName + ")"
+	}
+	return true, Margin{Binding: words, BindingTask: first}
+}
+
+// taskHolds reports whether the certificate with the upper bounds shows
+// the mapping holding at factor k of task i's demand alone.
+func (e *Evaluator) taskHolds(tc *taskCerts, i int, k int64) bool {
+	u := e.taskCore(e.margin.rb, i)
+	for v, ok := range tc.upperOK {
+		if v != u && !ok {
+			return false
+		}
+	}
+	bounds := tc.upper
+	if bounds == nil {
+		bounds = tc.lower // the challenge count: no bounds are counted
+	}
+	return allMeet(e.taskAt(tc, i, k, bounds, true))
+}
+
+// marginOfTask finds the margin of task i's demand alone by certificates
+// (see above), in e.margin's state after the whole analysis at factor 1 of
+// a mapping that holds; where they cannot tell, by margin1's search.
+func (e *Evaluator) marginOfTask(tc *taskCerts, i int) (Margin, error) {
+	s := scaling{task: i}
+	toFactor := func(f float64) int64 {
+		k := math.Floor(1000 * f)
+		if math.IsNaN(k) || k > maxPerMille {
+			return maxPerMille
+		}
+		return max(int64(k), 1000)
+	}
+	up := toFactor(tc.startUp[i])
+	if e.taskCore(e.margin.rb, i) < 0 {
+		return e.margin1(s, true, up)
+	}
+	if up >= maxPerMille {
+		if e.taskHolds(tc, i, maxPerMille) {
+			return Margin{Status: MarginAtLeast, PerMille: maxPerMille, BindingTask: -1}, nil
+		}
+		up = maxPerMille - 1
+	}
+	hi := up + 1
+	fails, binding := e.taskFails(tc, i, hi)
+	if !fails {
+		return e.margin1(s, true, up)
+	}
+	lo := min(toFactor(tc.startLo[i]), up)
+	for !e.taskHolds(tc, i, lo) {
+		if lo == 1000 { // the certificate fails at factor 1: the mapping's own analysis holds
+			break
+		}
+		lo = max(1000, lo-(up-lo)-1)
+	}
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		switch {
+		case e.taskHolds(tc, i, mid):
+			lo = mid
+		default:
+			if f, b := e.taskFails(tc, i, mid); f {
+				hi, binding = mid, b
+				continue
+			}
+			ok, err := e.probe(s, mid, false)
+			if err != nil {
+				return Margin{}, err
+			}
+			if ok {
+				lo = mid
+			} else {
+				hi = mid
+				binding = e.binding()
+			}
+		}
+	}
+	binding.Status, binding.PerMille = MarginFound, lo
+	return binding, nil
 }
