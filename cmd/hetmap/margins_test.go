@@ -70,3 +70,36 @@ func TestMarginRecheckedByHand(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeMarginsFlag: --margins all gives the execution scale, the
+// kinds and every task; kinds the first two; none no margins at all; any
+// other word is a usage error in one line (exit 2), with nothing written.
+func TestAnalyzeMarginsFlag(t *testing.T) {
+	type out struct {
+		Margins *struct {
+			Kinds []json.RawMessage `json:"kinds"`
+			Tasks []json.RawMessage `json:"tasks"`
+		} `json:"margins"`
+	}
+	for _, c := range []struct {
+		flag         string
+		margins      bool
+		kinds, tasks bool
+	}{{"all", true, true, true}, {"kinds", true, true, false}, {"none", false, false, false}} {
+		stdout, errOut, code := hetmap(t, "analyze", "--mapping", "testdata/waters_feasible.yaml", "--json", "--margins", c.flag)
+		if code != 0 {
+			t.Fatalf("--margins %s: exit %d: %s", c.flag, code, errOut)
+		}
+		var o out
+		if err := json.Unmarshal([]byte(stdout), &o); err != nil {
+			t.Fatal(err)
+		}
+		if (o.Margins != nil) != c.margins || (o.Margins != nil && ((len(o.Margins.Kinds) > 0) != c.kinds || (len(o.Margins.Tasks) > 0) != c.tasks)) {
+			t.Errorf("--margins %s: %+v", c.flag, o.Margins)
+		}
+	}
+	stdout, errOut, code := hetmap(t, "analyze", "--mapping", "testdata/waters_feasible.yaml", "--margins", "some")
+	if code != 2 || stdout != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, `--margins: "some" is not all, kinds or none`) {
+		t.Errorf("--margins some: exit %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+}
