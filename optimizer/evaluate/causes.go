@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hetmap/hetmap/rta"
@@ -43,8 +44,43 @@ import (
 // bound (GPUNoBound). What it failed with before the first withdrawal is
 // kept (TaskResult.withdrew): it, not the withdrawal, is the cause.
 
-// settleCauses sets every task's Because once its verdict is final.
+// causeScratch is settleCauses's per-evaluation state: per unit with a
+// task that fails, the tasks on it that may give no interference bound
+// (they suspend, offload or are activated), the only candidates of
+// taintAbove.
+type causeScratch struct {
+	units []int
+	cands [][]int
+}
+
+// settleCauses sets every task's Because once its verdict is final. It
+// costs a pass over the tasks, and for each core with a task that fails
+// one over its tasks (a search meets many such mappings).
 func (e *Evaluator) settleCauses(r *Analysis) {
+	cs := &e.causes
+	if cs.cands == nil {
+		cs.cands = make([][]int, len(e.units))
+	}
+	cs.units = cs.units[:0]
+	for i := range r.Tasks {
+		tr := &r.Tasks[i]
+		tr.Because = -1
+		if tr.Verdict != Meets && tr.Verdict != Absent && tr.Role.OnCPU() && !slices.Contains(cs.units, tr.Unit) {
+			cs.units = append(cs.units, tr.Unit)
+		}
+	}
+	if r.Schedulable {
+		return
+	}
+	for _, u := range cs.units {
+		c := cs.cands[u][:0]
+		for _, k := range e.onCore[u] {
+			if o := &r.Tasks[k]; o.Suspension > 0 || o.Role == OffloadSync || o.Role == OffloadAsync || o.Jitter >= rta.MaxTime {
+				c = append(c, k)
+			}
+		}
+		cs.cands[u] = c
+	}
 	late := -1 // the first GPU task on the GPU whose response passes its period
 	for g := range r.GPU {
 		if r.GPU[g].OnGPU && !r.GPU[g].WithinPeriod {
@@ -53,9 +89,7 @@ func (e *Evaluator) settleCauses(r *Analysis) {
 		}
 	}
 	for i := range r.Tasks {
-		tr := &r.Tasks[i]
-		tr.Because = -1
-		if tr.Verdict != Meets && tr.Verdict != Absent {
+		if tr := &r.Tasks[i]; tr.Verdict != Meets && tr.Verdict != Absent {
 			tr.Because = e.because(r, i, late)
 		}
 	}
@@ -96,7 +130,7 @@ func (e *Evaluator) because(r *Analysis, i, late int) int {
 		// is no bound is no verdict of this task's own. (Before the first
 		// withdrawal every GPU response was a bound: a task that failed
 		// then did not fail for waiting on one.)
-		if t := r.taintAbove(i, tr.withdrew); t >= 0 {
+		if t := e.taintAbove(r, i, tr.withdrew); t >= 0 {
 			return t
 		}
 	}
@@ -111,12 +145,12 @@ func (e *Evaluator) because(r *Analysis, i, late int) int {
 // the same explicit priority that does not meet its deadline; with
 // boundGPU, the GPU responses count as bounds (as they were before the
 // first withdrawal). -1 if none.
-func (r *Analysis) taintAbove(i int, boundGPU bool) int {
+func (e *Evaluator) taintAbove(r *Analysis, i int, boundGPU bool) int {
 	t := &r.Tasks[i]
 	best := -1
-	for k := range r.Tasks {
+	for _, k := range e.causes.cands[t.Unit] {
 		o := &r.Tasks[k]
-		if k == i || o.Unit != t.Unit || !o.Role.OnCPU() {
+		if k == i || !o.Role.OnCPU() {
 			continue
 		}
 		peer := t.Explicit && o.Rank == t.Rank
