@@ -2,6 +2,7 @@ package rta
 
 import (
 	"math"
+	"slices"
 
 	"github.com/hetmap/hetmap/internal/sat"
 )
@@ -49,7 +50,31 @@ const maxSensitivityPoints = 1 << 20
 // test, 0 when the task fails it whatever λ. Inputs outside the
 // preconditions of ResponseTimeWith give 0.
 func Sensitivity(t Task, e int64, hp []Interferer, eh []int64, limit int64, c Contention) float64 {
-	var s sweep
+	var z Sensitivities
+	return z.Sensitivity(t, e, hp, eh, limit, c)
+}
+
+// SensitivityEach returns the largest factor of t's own part e alone
+// (every interferer's part unscaled), and writes into out[j] the largest
+// factor of hp[j]'s part eh[j] alone, as Sensitivity defines them. out
+// must be at least as long as hp.
+func SensitivityEach(t Task, e int64, hp []Interferer, eh []int64, limit int64, c Contention, out []float64) float64 {
+	var z Sensitivities
+	return z.SensitivityEach(t, e, hp, eh, limit, c, out)
+}
+
+// Sensitivities computes sensitivities (Sensitivity, SensitivityEach) with
+// buffers it keeps from one call to the next, so that in steady state it
+// does not allocate. Its zero value is ready to use; it must not be used
+// by two goroutines at once.
+type Sensitivities struct {
+	s      sweep
+	mC, m0 []float64
+}
+
+// Sensitivity is the function Sensitivity.
+func (z *Sensitivities) Sensitivity(t Task, e int64, hp []Interferer, eh []int64, limit int64, c Contention) float64 {
+	s := &z.s
 	if !s.init(&t, e, hp, eh, limit, c, false) {
 		return 0
 	}
@@ -60,55 +85,31 @@ func Sensitivity(t Task, e int64, hp []Interferer, eh []int64, limit int64, c Co
 	return s.factor(bestC, best0, s.capC, s.capAll)
 }
 
-// SensitivityEach returns the largest factor of t's own part e alone
-// (every interferer's part unscaled), and writes into out[j] the largest
-// factor of hp[j]'s part eh[j] alone, as Sensitivity defines them. out
-// must be at least as long as hp.
-func SensitivityEach(t Task, e int64, hp []Interferer, eh []int64, limit int64, c Contention, out []float64) float64 {
-	var s sweep
+// SensitivityEach is the function SensitivityEach.
+func (z *Sensitivities) SensitivityEach(t Task, e int64, hp []Interferer, eh []int64, limit int64, c Contention, out []float64) float64 {
+	s := &z.s
 	if !s.init(&t, e, hp, eh, limit, c, true) {
 		for j := range hp {
 			out[j] = 0
 		}
 		return 0
 	}
-	// Interferers with the same period and jitters have the same job
-	// counts: one running maximum per class.
-	type class struct {
-		T, J, J0 int64
-		mC, m0   float64
-	}
-	var classes []class
-	of := make([]int, len(hp))
-	for j := range hp {
-		h := &hp[j]
-		k := -1
-		for c := range classes {
-			if classes[c].T == h.T && classes[c].J == h.J && classes[c].J0 == h.J0 {
-				k = c
-				break
-			}
-		}
-		if k < 0 {
-			k = len(classes)
-			classes = append(classes, class{T: h.T, J: h.J, J0: h.J0, mC: math.Inf(-1), m0: math.Inf(-1)})
-		}
-		of[j] = k
-	}
-	rep := make([]int, len(classes)) // an interferer of each class
-	for j := range hp {
-		rep[of[j]] = j
+	// The interferers of a class have the same job counts: one running
+	// maximum per class.
+	z.mC, z.m0 = slices.Grow(z.mC[:0], len(s.cls))[:len(s.cls)], slices.Grow(z.m0[:0], len(s.cls))[:len(s.cls)]
+	mC, m0 := z.mC, z.m0
+	for k := range s.cls {
+		mC[k], m0[k] = math.Inf(-1), math.Inf(-1)
 	}
 	self := math.Inf(-1)
 	s.run(func(w, fC, _, fB, _ int64) {
-		for k := range classes {
-			cl := &classes[k]
-			j := rep[k]
+		for k := range s.cls {
+			cl := &s.cls[k]
 			if fC >= 0 {
-				cl.mC = max(cl.mC, float64(w-fC)/float64(s.nC[j]))
+				mC[k] = max(mC[k], float64(w-fC)/float64(cl.nC))
 			}
 			if fB >= 0 && s.c != nil { // without a window term fB is fC
-				cl.m0 = max(cl.m0, float64(w-fB)/float64(s.n0[j]))
+				m0[k] = max(m0[k], float64(w-fB)/float64(cl.n0))
 			}
 		}
 		if fC >= 0 {
@@ -119,16 +120,15 @@ func SensitivityEach(t Task, e int64, hp []Interferer, eh []int64, limit int64, 
 		}
 	})
 	for j := range hp {
-		cl := &classes[of[j]]
-		c := s.eh[j]
-		if c <= 0 {
+		k := s.of[j]
+		if eh[j] <= 0 {
 			out[j] = math.Inf(1)
-			if max(cl.mC, cl.m0) < 0 {
+			if max(mC[k], m0[k]) < 0 {
 				out[j] = 0
 			}
 			continue
 		}
-		out[j] = s.factor(cl.mC/float64(c), cl.m0/float64(c), s.capEachC[j], s.capEach0[j])
+		out[j] = s.factor(mC[k]/float64(eh[j]), m0[k]/float64(eh[j]), s.capEachC[j], s.capEach0[j])
 	}
 	if e <= 0 {
 		if self >= 0 {
@@ -155,20 +155,32 @@ func ratio(w, f, e int64) float64 {
 
 // sweep visits the windows of a sensitivity analysis: the right end of
 // every interval on which both forms, their scaled parts and the
-// contention term are constant, up to lim.
+// contention term are constant, up to lim. It counts the interferers by
+// class: those with the same period and jitters release their jobs
+// together, so a class's job counts are its members', its sums theirs.
 type sweep struct {
 	t        *Task
-	hp       []Interferer
-	eh       []int64
 	c        Contention
 	e        int64
 	lim      int64
 	useC     bool
-	nC, n0   []int64 // job counts of the classic and the window form
+	cls      []sweepClass
+	of       []int   // per interferer, its class
 	capAll   float64 // the factor at which an interferer's C0 reaches its period
 	capC     float64 // … at which its C does (the classic form is left out from there)
 	capEachC []float64
 	capEach0 []float64
+}
+
+// sweepClass is a class of interferers: their common period and jitters,
+// the sums of their execution times, scaled parts, memory accesses and
+// readies (extra: the readies of the suspending ones, whose carried-in
+// job may become ready in the window), and the job counts of the classic
+// and the window form with the largest window they hold for.
+type sweepClass struct {
+	T, J, J0                        int64
+	C, C0, e, lines, readies, extra int64
+	nC, n0, bC, b0                  int64
 }
 
 // init prepares the sweep; it reports false when the task fails whatever
@@ -178,16 +190,18 @@ func (s *sweep) init(t *Task, e int64, hp []Interferer, eh []int64, limit int64,
 	if !t.valid() || len(eh) < len(hp) || e < 0 {
 		return false
 	}
-	s.t, s.hp, s.eh, s.c, s.e = t, hp, eh, c, e
+	s.t, s.c, s.e = t, c, e
 	s.lim = max(0, min(limit, MaxTime)) - t.J
 	if s.lim < 1 {
 		return false
 	}
 	s.useC, s.capAll, s.capC = true, math.Inf(1), math.Inf(1)
-	s.capEachC, s.capEach0 = nil, nil
+	s.capEachC, s.capEach0 = s.capEachC[:0], s.capEach0[:0]
 	if each {
-		s.capEachC, s.capEach0 = make([]float64, len(hp)), make([]float64, len(hp))
+		s.capEachC = slices.Grow(s.capEachC, len(hp))[:len(hp)]
+		s.capEach0 = slices.Grow(s.capEach0, len(hp))[:len(hp)]
 	}
+	s.cls, s.of = s.cls[:0], slices.Grow(s.of[:0], len(hp))[:len(hp)]
 	for j := range hp {
 		h := &hp[j]
 		if !h.valid() || eh[j] < 0 || eh[j] > h.C || (c != nil && (eh[j] > h.C0 || h.C0 >= h.T)) {
@@ -210,8 +224,25 @@ func (s *sweep) init(t *Task, e int64, hp []Interferer, eh []int64, limit int64,
 		if each {
 			s.capEach0[j], s.capEachC[j] = c0, cC
 		}
+		k := -1
+		for m := range s.cls {
+			if cl := &s.cls[m]; cl.T == h.T && cl.J == h.J && cl.J0 == h.J0 {
+				k = m
+				break
+			}
+		}
+		if k < 0 {
+			k = len(s.cls)
+			s.cls = append(s.cls, sweepClass{T: h.T, J: h.J, J0: h.J0})
+		}
+		cl := &s.cls[k]
+		cl.C, cl.C0, cl.e = sat.Add(cl.C, h.C), sat.Add(cl.C0, h.C0), sat.Add(cl.e, eh[j])
+		cl.lines, cl.readies = sat.Add(cl.lines, h.Lines), sat.Add(cl.readies, h.Readies)
+		if h.Readies > 1 {
+			cl.extra = sat.Add(cl.extra, h.Readies)
+		}
+		s.of[j] = k
 	}
-	s.nC, s.n0 = make([]int64, len(hp)), make([]int64, len(hp))
 	return true
 }
 
@@ -219,38 +250,35 @@ func (s *sweep) init(t *Task, e int64, hp []Interferer, eh []int64, limit int64,
 // values there (fC, or −1 where the classic form is left out; fB) and
 // their scaled parts (eC, eB).
 func (s *sweep) run(visit func(w, fC, eC, fB, eB int64)) {
-	t, hp, eh := s.t, s.hp, s.eh
+	t := s.t
 	a := t.C + t.S + t.B
 	a0 := t.C0 + t.S + t.B
-	bC, b0 := make([]int64, len(hp)), make([]int64, len(hp))
 	var sumC, sum0, eC, e0, lines, pauses int64
 	count := func(w, T, J int64) (int64, int64) {
 		n := (w + J + T - 1) / T
 		return n, n*T - J
 	}
 	w := int64(1)
-	for j := range hp {
-		h := &hp[j]
-		s.nC[j], bC[j] = count(w, h.T, h.J)
-		s.n0[j], b0[j] = count(w, h.T, h.J0)
-		sumC = sat.Add(sumC, sat.Mul(s.nC[j], h.C))
-		eC = sat.Add(eC, sat.Mul(s.nC[j], eh[j]))
-		sum0 = sat.Add(sum0, sat.Mul(s.n0[j], h.C0))
-		e0 = sat.Add(e0, sat.Mul(s.n0[j], eh[j]))
-		lines = sat.Add(lines, sat.Mul(s.n0[j], h.Lines))
-		jobs := s.n0[j]
-		if h.Readies > 1 {
-			jobs++ // a suspending task's carried-in job may become ready in the window
-		}
-		pauses = sat.Add(pauses, sat.Mul(jobs, h.Readies))
+	for k := range s.cls {
+		cl := &s.cls[k]
+		cl.nC, cl.bC = count(w, cl.T, cl.J)
+		cl.n0, cl.b0 = count(w, cl.T, cl.J0)
+		sumC = sat.Add(sumC, sat.Mul(cl.nC, cl.C))
+		eC = sat.Add(eC, sat.Mul(cl.nC, cl.e))
+		sum0 = sat.Add(sum0, sat.Mul(cl.n0, cl.C0))
+		e0 = sat.Add(e0, sat.Mul(cl.n0, cl.e))
+		lines = sat.Add(lines, sat.Mul(cl.n0, cl.lines))
+		// A suspending task's carried-in job may become ready in the
+		// window: one job more of its readies.
+		pauses = sat.Add(pauses, sat.Add(sat.Mul(cl.n0, cl.readies), cl.extra))
 	}
 	for range maxSensitivityPoints {
 		next := s.lim
-		for j := range hp {
+		for k := range s.cls {
 			if s.useC {
-				next = min(next, bC[j])
+				next = min(next, s.cls[k].bC)
 			}
-			next = min(next, b0[j])
+			next = min(next, s.cls[k].b0)
 		}
 		var delay int64
 		if s.c != nil {
@@ -271,22 +299,22 @@ func (s *sweep) run(visit func(w, fC, eC, fB, eB int64)) {
 			return
 		}
 		w = next + 1
-		for j := range hp {
-			h := &hp[j]
-			if w > bC[j] {
-				n, b := count(w, h.T, h.J)
-				sumC = sat.Add(sumC, sat.Mul(n-s.nC[j], h.C))
-				eC = sat.Add(eC, sat.Mul(n-s.nC[j], eh[j]))
-				s.nC[j], bC[j] = n, b
+		for k := range s.cls {
+			cl := &s.cls[k]
+			if w > cl.bC {
+				n, b := count(w, cl.T, cl.J)
+				sumC = sat.Add(sumC, sat.Mul(n-cl.nC, cl.C))
+				eC = sat.Add(eC, sat.Mul(n-cl.nC, cl.e))
+				cl.nC, cl.bC = n, b
 			}
-			if w > b0[j] {
-				n, b := count(w, h.T, h.J0)
-				d := n - s.n0[j]
-				sum0 = sat.Add(sum0, sat.Mul(d, h.C0))
-				e0 = sat.Add(e0, sat.Mul(d, eh[j]))
-				lines = sat.Add(lines, sat.Mul(d, h.Lines))
-				pauses = sat.Add(pauses, sat.Mul(d, h.Readies))
-				s.n0[j], b0[j] = n, b
+			if w > cl.b0 {
+				n, b := count(w, cl.T, cl.J0)
+				d := n - cl.n0
+				sum0 = sat.Add(sum0, sat.Mul(d, cl.C0))
+				e0 = sat.Add(e0, sat.Mul(d, cl.e))
+				lines = sat.Add(lines, sat.Mul(d, cl.lines))
+				pauses = sat.Add(pauses, sat.Mul(d, cl.readies))
+				cl.n0, cl.b0 = n, b
 			}
 		}
 	}
