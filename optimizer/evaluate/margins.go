@@ -146,6 +146,7 @@ type marginScratch struct {
 	b  *Assignment
 	rb *Analysis
 
+	sens    rta.Sensitivities
 	hp      []rta.Interferer
 	eh      []int64
 	out     []float64
@@ -305,11 +306,9 @@ func (e *Evaluator) margin1(s scaling, holds bool, start int64) (Margin, error) 
 	if !holds {
 		return e.marginBelowOne(s)
 	}
-	found := func(lo int64) Margin {
-		m := e.binding()
-		m.Status, m.PerMille = MarginFound, lo
-		return m
-	}
+	// What binds: the options of the last whole analysis that failed,
+	// chosen from at the end (chooseBinding).
+	var options []Margin
 	// Up: the whole analysis one above the start, which should fail; a
 	// pass moves the start up from its own analysis.
 	lo, k := int64(1000), max(start, 1000)
@@ -338,7 +337,7 @@ func (e *Evaluator) margin1(s scaling, holds bool, start int64) (Margin, error) 
 	// analyses where they cannot, walking down by doubling steps from hi
 	// until one holds, then halving.
 	hi := k + 1
-	m := found(k)
+	options = e.bindingOptions()
 	e.margin.passed = passedCores(e.margin.rb, e.margin.passed)
 	certifiable := true // the state is that of the failing analysis at hi
 	step := int64(1)
@@ -362,7 +361,7 @@ func (e *Evaluator) margin1(s scaling, holds bool, start int64) (Margin, error) 
 			}
 			certifiable = !ok
 			if !ok {
-				hi, m = k, found(k-1)
+				hi, options = k, e.bindingOptions()
 				e.margin.passed = passedCores(e.margin.rb, e.margin.passed)
 				step *= 2
 				continue
@@ -370,7 +369,7 @@ func (e *Evaluator) margin1(s scaling, holds bool, start int64) (Margin, error) 
 		}
 		lo, bisect = k, true
 	}
-	m, err := e.bindingAlone(s, lo, hi)
+	m, err := e.chooseBinding(s, lo, hi, options)
 	m.Status, m.PerMille = MarginFound, lo
 	return m, err
 }
@@ -467,13 +466,31 @@ func (e *Evaluator) bindingAlone(s scaling, lo, hi int64) (Margin, error) {
 	if _, err := e.probe(s, hi, false); err != nil {
 		return Margin{}, err
 	}
+	return e.chooseBinding(s, lo, hi, e.bindingOptions())
+}
+
+// bindingOptions returns what binds the last probe, a whole analysis that
+// fails: one Margin (Binding, Consequences, BindingTask) per task whose
+// own test fails there (roots), in their order; else the one binding
+// gives.
+func (e *Evaluator) bindingOptions() []Margin {
 	roots := e.roots()
-	if len(roots) < 2 || lo < 1 {
-		return e.binding(), nil
+	if len(roots) == 0 {
+		return []Margin{e.binding()}
 	}
 	options := make([]Margin, len(roots))
 	for k, i := range roots {
 		options[k] = e.bindsAs(i)
+	}
+	return options
+}
+
+// chooseBinding is bindingAlone from the options of the whole analysis at
+// hi (bindingOptions), which it analyses again only when there are
+// several.
+func (e *Evaluator) chooseBinding(s scaling, lo, hi int64, options []Margin) (Margin, error) {
+	if len(options) < 2 || lo < 1 {
+		return options[0], nil
 	}
 	if _, err := e.probe(s, lo, false); err != nil {
 		return Margin{}, err
@@ -488,9 +505,9 @@ func (e *Evaluator) bindingAlone(s scaling, lo, hi int64) (Margin, error) {
 			return Margin{}, err
 		}
 	}
-	for k, i := range roots {
-		if se.failsAlone(ms.b, r, i, held) {
-			return options[k], nil
+	for _, o := range options {
+		if se.failsAlone(ms.b, r, o.BindingTask, held) {
+			return o, nil
 		}
 	}
 	return options[0], nil

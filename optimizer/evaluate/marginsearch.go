@@ -102,7 +102,7 @@ func (e *Evaluator) sensitivity(a *Assignment, r *Analysis, s scaling) float64 {
 		for n, k := range order {
 			hp, eh = e.interferers(r, u, ids, ts, order, n, s, gpuPart, hp[:0], eh[:0])
 			own := e.scaledPart(r, s, u, ids[k], gpuPart, true)
-			f = min(f, rta.Sensitivity(ts[k], own, hp, eh, ts[k].D, c))
+			f = min(f, e.margin.sens.Sensitivity(ts[k], own, hp, eh, ts[k].D, c))
 		}
 		e.margin.hp, e.margin.eh = hp, eh
 	}
@@ -137,7 +137,7 @@ func (e *Evaluator) perTaskStarts(a *Assignment, r *Analysis) []float64 {
 			e.margin.hp, e.margin.eh = hp, eh
 			each = slices.Grow(each[:0], len(hp))[:len(hp)]
 			own := e.scaledPart(r, all, u, ids[k], nil, true)
-			self := rta.SensitivityEach(ts[k], own, hp, eh, ts[k].D, c, each)
+			self := e.margin.sens.SensitivityEach(ts[k], own, hp, eh, ts[k].D, c, each)
 			out[ids[k]] = min(out[ids[k]], self)
 			for j, x := range e.margin.hpIdx {
 				out[ids[x]] = min(out[ids[x]], each[j])
