@@ -74,13 +74,42 @@ type Sensitivities struct {
 
 // Sensitivity is the function Sensitivity.
 func (z *Sensitivities) Sensitivity(t Task, e int64, hp []Interferer, eh []int64, limit int64, c Contention) float64 {
+	return z.SensitivityBelow(t, e, hp, eh, limit, c, 1, math.Inf(1))
+}
+
+// SensitivityBelow is Sensitivity for a caller that needs the factor only
+// where it is below atMost (the least of several so far, say): it returns
+// the factor where that is below atMost, and otherwise some value at least
+// atMost, and it may stop early. from is a window length at or below the
+// least window in which the task meets its test at factor 1 where it
+// does (its response time less its jitter, which it knows): the windows
+// below it cannot raise the factor above 1, and are skipped. With from 1
+// and atMost +Inf it is Sensitivity.
+//
+// It stops as soon as the factor so far reaches atMost, and once no
+// window left can raise it: every window w' after w has w' ≤ lim and forms
+// and scaled parts at least those at w, so its ratio is at most
+// (lim − f(w))/E(w) (below 0 when that is, where the factor so far is at
+// least 1).
+func (z *Sensitivities) SensitivityBelow(t Task, e int64, hp []Interferer, eh []int64, limit int64, c Contention, from int64, atMost float64) float64 {
 	s := &z.s
 	if !s.init(&t, e, hp, eh, limit, c, false) {
 		return 0
 	}
 	bestC, best0 := math.Inf(-1), math.Inf(-1)
-	s.run(func(w, fC, eC, fB, eB int64) {
+	s.run(max(1, from), func(w, fC, eC, fB, eB int64) bool {
 		bestC, best0 = max(bestC, ratio(w, fC, eC)), max(best0, ratio(w, fB, eB))
+		if s.factor(bestC, best0, s.capC, s.capAll) >= atMost {
+			return false
+		}
+		upC, up0 := ratio(s.lim, fC, eC), ratio(s.lim, fB, eB)
+		if s.lim < fC {
+			upC = min(upC, 0)
+		}
+		if s.lim < fB {
+			up0 = min(up0, 0)
+		}
+		return max(upC, up0) > max(bestC, best0) || max(bestC, best0) < 0
 	})
 	return s.factor(bestC, best0, s.capC, s.capAll)
 }
@@ -102,7 +131,7 @@ func (z *Sensitivities) SensitivityEach(t Task, e int64, hp []Interferer, eh []i
 		mC[k], m0[k] = math.Inf(-1), math.Inf(-1)
 	}
 	self := math.Inf(-1)
-	s.run(func(w, fC, _, fB, _ int64) {
+	s.run(1, func(w, fC, _, fB, _ int64) bool {
 		for k := range s.cls {
 			cl := &s.cls[k]
 			if fC >= 0 {
@@ -118,6 +147,7 @@ func (z *Sensitivities) SensitivityEach(t Task, e int64, hp []Interferer, eh []i
 		if fB >= 0 {
 			self = max(self, float64(w-fB))
 		}
+		return true
 	})
 	for j := range hp {
 		k := s.of[j]
@@ -246,10 +276,11 @@ func (s *sweep) init(t *Task, e int64, hp []Interferer, eh []int64, limit int64,
 	return true
 }
 
-// run calls visit at the right end w of every interval with the forms'
-// values there (fC, or −1 where the classic form is left out; fB) and
-// their scaled parts (eC, eB).
-func (s *sweep) run(visit func(w, fC, eC, fB, eB int64)) {
+// run calls visit at the right end w of every interval from the window
+// from on, with the forms' values there (fC, or −1 where the classic form
+// is left out; fB) and their scaled parts (eC, eB), until visit returns
+// false.
+func (s *sweep) run(from int64, visit func(w, fC, eC, fB, eB int64) bool) {
 	t := s.t
 	a := t.C + t.S + t.B
 	a0 := t.C0 + t.S + t.B
@@ -258,7 +289,7 @@ func (s *sweep) run(visit func(w, fC, eC, fB, eB int64)) {
 		n := (w + J + T - 1) / T
 		return n, n*T - J
 	}
-	w := int64(1)
+	w := min(from, s.lim)
 	for k := range s.cls {
 		cl := &s.cls[k]
 		cl.nC, cl.bC = count(w, cl.T, cl.J)
@@ -294,8 +325,7 @@ func (s *sweep) run(visit func(w, fC, eC, fB, eB int64)) {
 		if s.c == nil {
 			fB, eB = fC, sat.Add(s.e, eC) // the classic form alone
 		}
-		visit(next, fC, sat.Add(s.e, eC), fB, eB)
-		if next >= s.lim {
+		if !visit(next, fC, sat.Add(s.e, eC), fB, eB) || next >= s.lim {
 			return
 		}
 		w = next + 1

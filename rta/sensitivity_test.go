@@ -60,7 +60,7 @@ func TestSensitivityMatchesResponseTime(t *testing.T) {
 	if testing.Short() {
 		cases = 3000
 	}
-	checked, found := 0, 0
+	checked, found, below := 0, 0, 0
 	for iter := 0; iter < cases; iter++ {
 		n := 1 + rng.Intn(5)
 		ts := tightTasks(rng, n+1)
@@ -111,7 +111,19 @@ func TestSensitivityMatchesResponseTime(t *testing.T) {
 				t.Fatalf("%s: still meets above λ = %v; task %+v, hp %+v, parts %d %v, contention %+v", what, lambda, task, hp, e, parts, c)
 			}
 		}
-		check("every part", Sensitivity(task, e, hp, parts, task.D, c), true, -2)
+		all := Sensitivity(task, e, hp, parts, task.D, c)
+		check("every part", all, true, -2)
+		// SensitivityBelow from the response window, below a bound: the
+		// same factor where it is below, at least the bound otherwise.
+		if r := ResponseTimeWith(task, hp, task.D, c); r.Status == Schedulable && !math.IsInf(all, 0) {
+			var z Sensitivities
+			bound := all * (0.5 + rng.Float64())
+			got := z.SensitivityBelow(task, e, hp, parts, task.D, c, r.R-task.J, bound)
+			if (all < bound && math.Abs(got-all) > 1e-9*all) || (all >= bound && got < bound) {
+				t.Fatalf("SensitivityBelow from %d below %v: %v, Sensitivity %v; task %+v, hp %+v", r.R-task.J, bound, got, all, task, hp)
+			}
+			below++
+		}
 		out := make([]float64, n)
 		self := SensitivityEach(task, e, hp, parts, task.D, c, out)
 		check("its own part", self, true, -1)
@@ -119,7 +131,7 @@ func TestSensitivityMatchesResponseTime(t *testing.T) {
 			check("one interferer's part", out[j], false, j)
 		}
 	}
-	if checked < cases || found < cases/2 {
-		t.Errorf("only %d factors checked, %d of them above 0", checked, found)
+	if checked < cases || found < cases/2 || below < cases/4 {
+		t.Errorf("only %d factors checked, %d of them above 0, %d below a bound", checked, found, below)
 	}
 }
