@@ -142,15 +142,17 @@ type MarginOptions struct {
 // the analysis of the last probe, with the buffers of the sensitivity
 // sweeps (marginsearch.go).
 type marginScratch struct {
-	sc *scaler
-	b  *Assignment
-	rb *Analysis
+	sc     *scaler
+	b      *Assignment
+	rb     *Analysis
+	placed *Analysis // marginBase's scratch
 
 	sens    rta.Sensitivities
 	hp      []rta.Interferer
 	eh      []int64
 	out     []float64
 	order   []int
+	seq     []int
 	hpIdx   []int
 	gpuPart []int64
 	passed  []bool
@@ -163,13 +165,15 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 	m := &Margins{}
 	e.prepareMargins(a, r)
 	holds := r.Schedulable && r.RequirementsMet
-	// The start of every search: the sensitivity of the tests at factor
-	// 1, from one whole analysis with the priorities written out.
-	if _, err := e.probe(scaling{task: -1}, 1000, false); err != nil {
-		return nil, err
-	}
+	// The start of every search of a mapping that holds: the sensitivity
+	// of the tests at factor 1, in the state of the mapping's analysis
+	// (marginBase). One that does not bisects below 1 (marginBelowOne).
 	all := scaling{task: -1}
-	start := e.marginStart(all, 1000, nil)
+	var start int64
+	if holds {
+		e.marginBase(r)
+		start = e.marginStart(all, 1000, nil)
+	}
 	if opts.OnlyExecutionScale {
 		var err error
 		m.ExecutionScale, err = e.margin1(all, holds, start)
@@ -203,11 +207,8 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 	// certificates"); the others search from their starts.
 	var tc *taskCerts
 	var perTask []float64
-	if !opts.NoTasks {
-		if holds {
-			tc = e.prepareTaskCerts()
-		}
-		if tc != nil {
+	if !opts.NoTasks && holds {
+		if tc = e.prepareTaskCerts(); tc != nil {
 			perTask = tc.startUp
 		} else {
 			perTask = e.margin.sc.e.perTaskStarts(e.margin.b, e.margin.rb)
@@ -227,10 +228,7 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 		c := e.Clone()
 		c.prepareMargins(a, r)
 		if tc != nil {
-			// The certificates read the state of the analysis at factor 1.
-			if _, err := c.probe(all, 1000, false); err != nil {
-				panic("evaluate: the mapping analysed at factor 1 again: " + err.Error())
-			}
+			c.marginBase(r) // the certificates read the state of the analysis at factor 1
 		}
 		return c
 	}

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -62,6 +63,47 @@ import (
 // come from the whole analysis above the margin, which a per-task margin
 // does without (it names what binds only).
 
+// marginBase readies e.margin's probe evaluator in the state of the whole
+// analysis of the mapping (e.margin.b, its priorities written out) at
+// factor 1, from r, the mapping's analysis, in which every task meets its
+// deadline, instead of analysing it again: its analysis into e.margin.rb,
+// every core's tasks and results and, under the refined counts, every
+// core's window with the other cores' bounds and the copies' (the state
+// the sensitivities and the certificates read). The mapping analysed with
+// its priorities written out is analysed as it was (TestExplicitEquals
+// Derived), so the state is the same.
+func (e *Evaluator) marginBase(r *Analysis) {
+	ms := &e.margin
+	se := ms.sc.at(scaling{ppm: scaleOne, task: -1})
+	rb := ms.rb
+	if ms.placed == nil {
+		ms.placed = e.NewAnalysis()
+	}
+	se.placeTasks(ms.b, ms.placed, false) // the cores' tasks (placeTasks resets what it writes into)
+	rb.copyFrom(r)
+	for _, u := range se.cores {
+		for k, i := range se.onCore[u] {
+			se.coreOut[u][k] = rta.Result{R: r.Tasks[i].R, Status: rta.Schedulable, Rank: r.Tasks[i].Rank}
+		}
+	}
+	if se.count == memory.ChallengeCount {
+		return
+	}
+	rs := &se.ref
+	se.buildDemands(rb)
+	for _, u := range se.cores {
+		ids := se.onCore[u]
+		se.setSplits(rb, u, func(k int) int { return ms.b.Priority[ids[k]] })
+	}
+	for i := range rs.resp {
+		rs.resp[i] = math.MaxInt64
+		if tr := &r.Tasks[i]; tr.Role.OnCPU() {
+			rs.resp[i] = tr.R
+		}
+	}
+	se.syncDemands(rb)
+}
+
 // marginStart is the start of the search of scaling s: the sensitivity of
 // the tests of the cores and GPU tasks s reaches, as a factor on the
 // demand of the analysis e.margin.rb holds (its probe evaluator's state,
@@ -98,11 +140,33 @@ func (e *Evaluator) sensitivity(a *Assignment, r *Analysis, s scaling) float64 {
 		}
 		ids, ts, c := e.coreForSensitivity(a, r, u)
 		order := e.byPriority(ids, ts)
+		out := e.coreOut[u]
+		// The tasks nearest their deadline first: the least factor so far
+		// lets the others' sweeps stop early (SensitivityBelow), as does
+		// starting each from its response window where it meets its test.
+		seq := append(e.margin.seq[:0], order...)
+		for n := range seq {
+			seq[n] = n
+		}
+		slack := func(n int) float64 {
+			k := order[n]
+			if out[k].Status != rta.Schedulable {
+				return -1
+			}
+			return float64(ts[k].D-out[k].R) / float64(ts[k].D)
+		}
+		slices.SortStableFunc(seq, func(x, y int) int { return cmp.Compare(slack(x), slack(y)) })
+		e.margin.seq = seq
 		hp, eh := e.margin.hp[:0], e.margin.eh[:0]
-		for n, k := range order {
+		for _, n := range seq {
+			k := order[n]
 			hp, eh = e.interferers(r, u, ids, ts, order, n, s, gpuPart, hp[:0], eh[:0])
 			own := e.scaledPart(r, s, u, ids[k], gpuPart, true)
-			f = min(f, e.margin.sens.Sensitivity(ts[k], own, hp, eh, ts[k].D, c))
+			from := int64(1)
+			if out[k].Status == rta.Schedulable {
+				from = out[k].R - ts[k].J
+			}
+			f = min(f, e.margin.sens.SensitivityBelow(ts[k], own, hp, eh, ts[k].D, c, from, f))
 		}
 		e.margin.hp, e.margin.eh = hp, eh
 	}

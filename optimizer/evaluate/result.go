@@ -370,6 +370,18 @@ type Analysis struct {
 	partial bool
 }
 
+// copyFrom makes r a copy of o (another analysis of the same
+// configuration), reusing r's slices where they are long enough.
+func (r *Analysis) copyFrom(o *Analysis) {
+	tasks, gpus, units, reqs := r.Tasks, r.GPU, r.Units, r.Requirements
+	*r = *o
+	r.Tasks = append(tasks[:0], o.Tasks...)
+	r.GPU = append(gpus[:0], o.GPU...)
+	r.Units = append(units[:0], o.Units...)
+	r.Requirements = append(reqs[:0], o.Requirements...)
+	r.Chains, r.RequirementReports, r.Windows, r.Margins = nil, nil, nil, nil
+}
+
 // WithPriorities writes into b the mapping a, evaluated into r, with the
 // priorities r's analysis used given explicitly on every core (derived
 // ones written out): the mapping as it would be deployed, which analyses
