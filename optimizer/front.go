@@ -136,14 +136,20 @@ func (p *Problem) detail(points []Point) {
 }
 
 // frontMargins computes the margin on execution demand of the points (each
-// a bisection: about a dozen evaluations) on the search's workers, each
-// with its own evaluator; a margin does not depend on which one computes
-// it. Once ctx is done (an interrupted run, which must end promptly) it
-// computes no more.
+// about two analyses, evaluate.Margins) on the search's workers, each with
+// its own evaluator; a margin does not depend on which one computes it.
+// The first DetailPoints points, whose full evaluation a run writes
+// (mappings/point-N.json, as hetmap analyze --json gives it), get every
+// margin: per kind of unit and per task too. Once ctx is done (an
+// interrupted run, which must end promptly) it computes no more.
 func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int) error {
 	errs := make([]error, len(points))
 	evaluate.OnWorkers(workers, len(points), p.e.Clone, func() bool { return ctx.Err() != nil }, func(e *evaluate.Evaluator, i int) {
-		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Analysis, evaluate.MarginOptions{OnlyExecutionScale: true})
+		opts := evaluate.MarginOptions{OnlyExecutionScale: true}
+		if i < DetailPoints {
+			opts = evaluate.MarginOptions{Workers: 1}
+		}
+		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Analysis, opts)
 	})
 	return errors.Join(errs...)
 }
