@@ -74,6 +74,7 @@ import (
 // Derived), so the state is the same.
 func (e *Evaluator) marginBase(r *Analysis) {
 	ms := &e.margin
+	clear(ms.pinned)
 	se := ms.sc.at(scaling{ppm: scaleOne, task: -1})
 	rb := ms.rb
 	if ms.placed == nil {
@@ -647,19 +648,84 @@ func (e *Evaluator) taskFails(tc *taskCerts, i int, k int64) (bool, Margin) {
 }
 
 // taskHolds reports whether the certificate with the upper bounds shows
-// the mapping holding at factor k of task i's demand alone.
+// the mapping holding at factor k of task i's demand alone: with tc.upper,
+// or where that is too far above, with the tighter bounds of pinnedUpper.
 func (e *Evaluator) taskHolds(tc *taskCerts, i int, k int64) bool {
 	u := e.taskCore(e.margin.rb, i)
+	if tc.upper == nil { // the challenge count: no bounds are counted
+		return allMeet(e.taskAt(tc, i, k, tc.lower, true))
+	}
+	upperOK := true
 	for v, ok := range tc.upperOK {
-		if v != u && !ok {
-			return false
+		upperOK = upperOK && (v == u || ok)
+	}
+	if upperOK && allMeet(e.taskAt(tc, i, k, tc.upper, true)) {
+		return true
+	}
+	pinned := e.pinnedUpper(tc, u)
+	return pinned != nil && allMeet(e.taskAt(tc, i, k, pinned, true))
+}
+
+// pinnedUpper returns, for the tasks of every core but u, bounds that hold
+// at every factor of the demand of a task of u at which every deadline is
+// met: those cores analysed again and again, u's tasks counted at their
+// deadlines, from tc.upper down, until no bound moves (each analysis of a
+// core with bounds at least those the analysis at such a factor reaches
+// gives bounds at least its own, so none falls below them); nil where one
+// of those cores misses a deadline so. It is tighter than tc.upper, one
+// such step from every task at its deadline, and computed once per core
+// and evaluator (e.margin.pinned).
+func (e *Evaluator) pinnedUpper(tc *taskCerts, u int) []int64 {
+	ms := &e.margin
+	if b, ok := ms.pinned[u]; ok {
+		return b
+	}
+	if ms.pinned == nil {
+		ms.pinned = map[int][]int64{}
+	}
+	se := ms.sc.at(scaling{ppm: scaleOne, task: -1})
+	r := ms.rb
+	copy(r.GPU, tc.gpu)
+	r.GPUSound = true
+	rs := &se.ref
+	copy(rs.resp, tc.upper)
+	for _, i := range se.onCore[u] {
+		rs.resp[i] = r.Tasks[i].D
+	}
+	se.syncDemands(r)
+	var bounds []int64
+	for range MaxRounds {
+		moved := false
+		for _, v := range se.cores {
+			ids := se.onCore[v]
+			if v == u || len(ids) == 0 {
+				continue
+			}
+			ts := se.coreTasksOf(ms.b, r, v, true)
+			out := se.coreOut[v][:len(ids)]
+			c := &rs.conts[v]
+			c.ctr.Reset(&rs.windows[v])
+			se.an.Limit, se.an.Contention = rta.LimitDeadline, c
+			_, err := se.an.Analyze(rta.Explicit, ts, out)
+			se.an.Contention = nil
+			if err != nil || !allMeet(out) {
+				ms.pinned[u] = nil
+				return nil
+			}
+			for k, i := range ids {
+				if b := boundOr(out[k].R, out[k].Status); b < rs.resp[i] {
+					rs.resp[i], rs.demands[v][k].Response, moved = b, b, true
+				}
+			}
+			se.syncCopies(r)
+		}
+		if !moved {
+			bounds = slices.Clone(rs.resp)
+			break
 		}
 	}
-	bounds := tc.upper
-	if bounds == nil {
-		bounds = tc.lower // the challenge count: no bounds are counted
-	}
-	return allMeet(e.taskAt(tc, i, k, bounds, true))
+	ms.pinned[u] = bounds
+	return bounds
 }
 
 // marginOfTask finds the margin of task i's demand alone by certificates
