@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
@@ -34,6 +35,11 @@ type MarginsJSON struct {
 	MarginJSON
 	Kinds []MarginJSON `json:"kinds"`
 	Tasks []MarginJSON `json:"tasks,omitempty"`
+	// TasksLeftOut says why there is no margin per task, where there is
+	// none though the kinds' are there (analyze --margins kinds; a run's
+	// point file of a system of more than optimizer.MaxTaskMarginTasks
+	// running tasks).
+	TasksLeftOut string `json:"tasks_left_out,omitempty"`
 }
 
 func marginJSON(m evaluate.Margin) MarginJSON {
@@ -62,6 +68,10 @@ func NewMarginsJSON(m *evaluate.Margins) *MarginsJSON {
 		return nil
 	}
 	out := &MarginsJSON{MarginJSON: marginJSON(m.ExecutionScale), Kinds: []MarginJSON{}}
+	if m.TasksLeftOut {
+		out.TasksLeftOut = fmt.Sprintf("not computed (hetmap analyze --margins kinds, or a run's point file of a system of more than %d running tasks); hetmap analyze --margins all gives them",
+			optimizer.MaxTaskMarginTasks)
+	}
 	for _, k := range m.Kinds {
 		j := marginJSON(k.Margin)
 		j.Kind = k.Kind

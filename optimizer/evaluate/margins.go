@@ -123,6 +123,9 @@ type Margins struct {
 	ExecutionScale Margin
 	Kinds          []KindMargin
 	Tasks          []TaskMargin
+	// TasksLeftOut: the margins per task were not computed
+	// (MarginOptions.NoTasks), though those per kind were.
+	TasksLeftOut bool
 }
 
 // MarginOptions choose what Margins computes; the zero value computes
@@ -146,6 +149,9 @@ type marginScratch struct {
 	b      *Assignment
 	rb     *Analysis
 	placed *Analysis // marginBase's scratch
+	// pinned holds pinnedUpper's bounds per core, for the mapping of the
+	// current Margins call.
+	pinned map[int][]int64
 
 	sens    rta.Sensitivities
 	hp      []rta.Interferer
@@ -179,6 +185,7 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 		m.ExecutionScale, err = e.margin1(all, holds, start)
 		return m, err
 	}
+	m.TasksLeftOut = opts.NoTasks
 	kinds := map[string]bool{}
 	for i := range r.Tasks {
 		if u := r.Tasks[i].Unit; r.Tasks[i].Role != NotRunning && u >= 0 {
