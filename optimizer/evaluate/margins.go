@@ -132,9 +132,17 @@ type Margins struct {
 // everything.
 type MarginOptions struct {
 	// OnlyExecutionScale skips the margins per kind and per task;
-	// NoTasks skips the margins per task (each costs a bisection, so that
-	// a front of many points of a large system gets the others only).
+	// NoTasks skips the margins per task (each costs about two analyses of
+	// one core, so that a front of many points of a large system gets the
+	// others only).
 	OnlyExecutionScale, NoTasks bool
+	// NoConsequences skips the whole analysis just above the execution
+	// scale's and the kinds' margins that says what follows from what
+	// binds (Margin.Consequences; a per-task margin never has them), where
+	// certificates can do without it: for margins no one reads them of
+	// (a front's points beyond those a report details, a search's margin
+	// objective).
+	NoConsequences bool
 	// Workers bisect the margins per kind and per task in parallel
 	// (default: the number of CPUs); the margins do not depend on it.
 	Workers int
@@ -162,6 +170,11 @@ type marginScratch struct {
 	hpIdx   []int
 	gpuPart []int64
 	passed  []bool
+	// certs are the certificates' bounds of the current mapping (nil
+	// where it does not hold or they do not apply), consequences whether
+	// its margins say what follows from what binds.
+	certs        *taskCerts
+	consequences bool
 }
 
 // Margins computes the margins of mapping a, evaluated by this evaluator
@@ -176,9 +189,13 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 	// (marginBase). One that does not bisects below 1 (marginBelowOne).
 	all := scaling{task: -1}
 	var start int64
+	e.margin.certs, e.margin.consequences = nil, !opts.NoConsequences
 	if holds {
 		e.marginBase(r)
 		start = e.marginStart(all, 1000, nil)
+		// The certificates of every margin (marginsearch.go), with the
+		// per-task starts where those margins are asked for.
+		e.margin.certs = e.prepareTaskCerts(!opts.OnlyExecutionScale && !opts.NoTasks)
 	}
 	if opts.OnlyExecutionScale {
 		var err error
@@ -212,10 +229,10 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 	// The per-task margins of a mapping that holds are certified from its
 	// analysis at factor 1 (marginsearch.go, "Per-task margins by
 	// certificates"); the others search from their starts.
-	var tc *taskCerts
+	tc := e.margin.certs
 	var perTask []float64
 	if !opts.NoTasks && holds {
-		if tc = e.prepareTaskCerts(); tc != nil {
+		if tc != nil {
 			perTask = tc.startUp
 		} else {
 			perTask = e.margin.sc.e.perTaskStarts(e.margin.b, e.margin.rb)
@@ -234,6 +251,7 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 	newWorker := func() *Evaluator {
 		c := e.Clone()
 		c.prepareMargins(a, r)
+		c.margin.certs, c.margin.consequences = tc, !opts.NoConsequences
 		if tc != nil {
 			c.marginBase(r) // the certificates read the state of the analysis at factor 1
 		}
@@ -310,6 +328,29 @@ func (e *Evaluator) probe(s scaling, k int64, relaxed bool) (bool, error) {
 func (e *Evaluator) margin1(s scaling, holds bool, start int64) (Margin, error) {
 	if !holds {
 		return e.marginBelowOne(s)
+	}
+	// Certificates of the factor start and the one above it, from the
+	// mapping's analysis at factor 1, where they tell (marginsearch.go).
+	if tc := e.margin.certs; tc != nil && start >= 1000 && start < maxPerMille {
+		fails, m, err := e.scaleFails(tc, s, start+1)
+		if err != nil {
+			return Margin{}, err
+		}
+		holds := false
+		if fails {
+			if holds, err = e.scaleHolds(tc, s, start); err != nil {
+				return Margin{}, err
+			}
+		}
+		if holds {
+			if e.margin.consequences { // what follows: the whole analysis above
+				if m, err = e.bindingAlone(s, start, start+1); err != nil {
+					return Margin{}, err
+				}
+			}
+			m.Status, m.PerMille = MarginFound, start
+			return m, nil
+		}
 	}
 	// What binds: the options of the last whole analysis that failed,
 	// chosen from at the end (chooseBinding).

@@ -296,16 +296,17 @@ func TestMarginsFastEqualBisection(t *testing.T) {
 				t.Fatal(err)
 			}
 			// A per-task margin of a mapping that holds is certified
-			// without the whole analysis above it (marginsearch.go): it
-			// names a task whose own test fails there with the other
-			// cores' bounds held at the margin, which the bisection's
-			// whole analysis may not name first, and not what follows.
-			same := func(what string, task int, got, want evaluate.Margin) {
+			// without the whole analysis above it (marginsearch.go), and so
+			// is any other with NoConsequences: it names a task whose own
+			// test fails there with the other cores' bounds held at the
+			// margin, which the bisection's whole analysis may not name
+			// first, and not what follows.
+			same := func(what, kind string, task int, got, want evaluate.Margin, certifiable bool) {
 				cases[marginCase(want, holds)]++
-				certified := holds && task >= 0 && got.Status == evaluate.MarginFound && len(got.Consequences) == 0
+				certified := holds && certifiable && got.Status == evaluate.MarginFound && len(got.Consequences) == 0
 				if certified && got.Binding != want.Binding {
 					cases["binding certified"]++
-					alone, err := e.FailsAlone(a, r, "", task, got.PerMille+1, got.BindingTask)
+					alone, err := e.FailsAlone(a, r, kind, task, got.PerMille+1, got.BindingTask)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -323,15 +324,22 @@ func TestMarginsFastEqualBisection(t *testing.T) {
 						got, got.Binding, got.Consequences, want, want.Binding, want.Consequences, e.Mapping(a))
 				}
 			}
-			same("execution scale", -1, fast.ExecutionScale, ref.ExecutionScale)
-			if len(fast.Kinds) != len(ref.Kinds) || len(fast.Tasks) != len(ref.Tasks) {
+			bare, err := e.Margins(a, r, evaluate.MarginOptions{Workers: 1, NoConsequences: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			same("execution scale", "", -1, fast.ExecutionScale, ref.ExecutionScale, false)
+			same("execution scale without consequences", "", -1, bare.ExecutionScale, ref.ExecutionScale, true)
+			if len(fast.Kinds) != len(ref.Kinds) || len(fast.Tasks) != len(ref.Tasks) || len(bare.Kinds) != len(ref.Kinds) {
 				t.Fatalf("system %d: %d kinds, %d tasks; bisection %d, %d", n, len(fast.Kinds), len(fast.Tasks), len(ref.Kinds), len(ref.Tasks))
 			}
 			for k := range ref.Kinds {
-				same("kind "+ref.Kinds[k].Kind, -1, fast.Kinds[k].Margin, ref.Kinds[k].Margin)
+				kind := ref.Kinds[k].Kind
+				same("kind "+kind, kind, -1, fast.Kinds[k].Margin, ref.Kinds[k].Margin, false)
+				same("kind "+kind+" without consequences", kind, -1, bare.Kinds[k].Margin, ref.Kinds[k].Margin, true)
 			}
 			for k := range ref.Tasks {
-				same("task "+ref.Tasks[k].Name, ref.Tasks[k].Task, fast.Tasks[k].Margin, ref.Tasks[k].Margin)
+				same("task "+ref.Tasks[k].Name, "", ref.Tasks[k].Task, fast.Tasks[k].Margin, ref.Tasks[k].Margin, true)
 			}
 		}
 	}

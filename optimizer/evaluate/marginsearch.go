@@ -479,6 +479,7 @@ func passedCores(r *Analysis, passed []bool) []bool {
 // taskCerts holds what the per-task certificates of one mapping read.
 type taskCerts struct {
 	lower, upper []int64     // per task: the bounds (see above)
+	deadlines    []int64     // per task on a core: its deadline
 	upperOK      []bool      // per unit: it meets its deadlines with the others at theirs
 	gpu          []GPUResult // the GPU tasks' analysis at factor 1 (a task's demand does not reach it)
 	gpuSound     bool
@@ -487,17 +488,20 @@ type taskCerts struct {
 }
 
 // prepareTaskCerts computes the certificates' bounds from e.margin's state
-// after the whole analysis at factor 1 of a mapping that holds; nil where
-// certificates do not apply (activated tasks, chain latency requirements,
-// rounds that did not converge, an undecided core).
-func (e *Evaluator) prepareTaskCerts() *taskCerts {
+// after the whole analysis at factor 1 of a mapping that holds, with the
+// per-task starts where perTask; nil where certificates do not apply
+// (activated tasks, chain latency requirements, rounds that did not
+// converge, an undecided core).
+func (e *Evaluator) prepareTaskCerts(perTask bool) *taskCerts {
 	ms := &e.margin
 	se, r, b := ms.sc.e, ms.rb, ms.b
 	if se.activated || len(se.reqs) > 0 || r.Undecided > 0 || (se.count != memory.ChallengeCount && !r.Converged) {
 		return nil
 	}
 	tc := &taskCerts{gpu: slices.Clone(r.GPU), gpuSound: r.GPUSound, upperOK: make([]bool, len(se.units))}
-	tc.startUp = se.perTaskStarts(b, r)
+	if perTask {
+		tc.startUp = se.perTaskStarts(b, r)
+	}
 	for u := range tc.upperOK {
 		tc.upperOK[u] = true
 	}
@@ -525,11 +529,14 @@ func (e *Evaluator) prepareTaskCerts() *taskCerts {
 			tc.upperOK[u] = tc.upperOK[u] && out[k].Status == rta.Schedulable
 		}
 	}
-	copy(rs.resp, tc.upper)
-	se.syncDemands(r)
-	tc.startLo = se.perTaskStarts(b, r)
-	copy(rs.resp, tc.lower)
-	se.syncDemands(r)
+	tc.deadlines = deadlines
+	if perTask {
+		copy(rs.resp, tc.upper)
+		se.syncDemands(r)
+		tc.startLo = se.perTaskStarts(b, r)
+		copy(rs.resp, tc.lower)
+		se.syncDemands(r)
+	}
 	return tc
 }
 
@@ -786,4 +793,150 @@ func (e *Evaluator) marginOfTask(tc *taskCerts, i int) (Margin, error) {
 	}
 	binding.Status, binding.PerMille = MarginFound, lo
 	return binding, nil
+}
+
+// Certificates of the execution scale and the kinds. A scaling of every
+// task, or of the tasks on the units of a kind, reaches every core it
+// scales and, through the kernels, the GPU, whose analysis depends on no
+// core's bound: it is analysed again at the factor, exactly. The cores it
+// reaches are analysed at the factor with the other cores' bounds from the
+// analysis at factor 1 (lower bounds: scaleFails) or with every other task
+// at its deadline, then with the cores it reaches at what that gave and
+// the others at tc.upper (upper bounds: scaleHolds); the cores it does not
+// reach must meet their deadlines with every other task at its deadline
+// (tc.upperOK). Where both tell, the margin costs two analyses of the
+// cores the scaling reaches and none of the mapping.
+
+// scaledAt readies e.margin's probe evaluator at factor k of scaling s in
+// the state of the analysis at factor 1, the GPU analysed again at k where
+// s reaches a GPU task on it; it returns the GPU task, if any, that no
+// longer responds within its period and deadline there (else -1), and
+// which cores s reaches (e.margin.passed, reused).
+func (e *Evaluator) scaledAt(tc *taskCerts, s scaling, k int64) (int, []bool, error) {
+	ms := &e.margin
+	s.ppm = k * 1000
+	se := ms.sc.at(s)
+	r := ms.rb
+	copy(r.GPU, tc.gpu)
+	r.GPUSound = tc.gpuSound
+	gpuScaled := false
+	for g := range se.gpus {
+		gpuScaled = gpuScaled || (r.GPU[g].OnGPU && s.applies(se, se.gpus[g].task, se.gpuUnit))
+	}
+	late := -1
+	if gpuScaled {
+		if err := se.gpuSide(ms.b, r, r.InterferingCoresCE, r.Units[se.gpuUnit].LineLatency); err != nil {
+			return -1, nil, err
+		}
+		for g := range r.GPU {
+			if gr := &r.GPU[g]; gr.OnGPU && (!gr.WithinPeriod || gr.Response.Total > r.Tasks[gr.Task].D) && late < 0 {
+				late = gr.Task
+			}
+		}
+	}
+	reached := slices.Grow(ms.passed[:0], len(se.units))[:len(se.units)]
+	for u := range reached {
+		reached[u] = false
+		for _, i := range se.onCore[u] {
+			tr := &r.Tasks[i]
+			reached[u] = reached[u] || s.applies(se, i, u) || (gpuScaled && (tr.Role == OffloadSync || tr.Role == OffloadAsync))
+		}
+	}
+	ms.passed = reached
+	return late, reached, nil
+}
+
+// scaleFails reports whether the mapping fails at factor k of scaling s by
+// the certificate with the lower bounds, and what binds there: a GPU task
+// whose response passes its period or deadline, else the first task, in
+// the model's order, whose own test fails in the analysis of its core.
+func (e *Evaluator) scaleFails(tc *taskCerts, s scaling, k int64) (bool, Margin, error) {
+	late, reached, err := e.scaledAt(tc, s, k)
+	if err != nil {
+		return false, Margin{}, err
+	}
+	ms := &e.margin
+	se, r := ms.sc.e, ms.rb
+	if late >= 0 {
+		return true, Margin{Binding: r.CauseWords(late), BindingTask: late}, nil
+	}
+	first, other, overload := -1, -1, false
+	for _, u := range se.cores {
+		if !reached[u] {
+			continue
+		}
+		out := se.coreAgainst(ms.b, r, u, tc.lower, false)
+		for n, j := range se.onCore[u] {
+			switch st := out[n].Status; st {
+			case rta.Schedulable:
+			case rta.DeadlineMiss, rta.Exceeded, rta.Unbounded:
+				if first < 0 || j < first {
+					first, overload = j, st == rta.Unbounded
+				}
+			default:
+				if other < 0 || j < other {
+					other = j
+				}
+			}
+		}
+	}
+	if first < 0 {
+		first = other
+	}
+	if first < 0 {
+		return false, Margin{}, nil
+	}
+	t := &r.Tasks[first]
+	words := "task " + t.Name + " misses its deadline"
+	if overload {
+		words += " (the tasks above it overload " + t.UnitName + ")"
+	}
+	return true, Margin{Binding: words, BindingTask: first}, nil
+}
+
+// scaleHolds reports whether the certificate with the upper bounds shows
+// the mapping holding at factor k of scaling s (see above).
+func (e *Evaluator) scaleHolds(tc *taskCerts, s scaling, k int64) (bool, error) {
+	late, reached, err := e.scaledAt(tc, s, k)
+	if err != nil || late >= 0 {
+		return false, err
+	}
+	ms := &e.margin
+	se, r := ms.sc.e, ms.rb
+	for u, ok := range tc.upperOK {
+		if !reached[u] && !ok {
+			return false, nil
+		}
+	}
+	if tc.upper == nil { // the challenge count: the cores' analyses are exact
+		for _, u := range se.cores {
+			if reached[u] && !allMeet(se.coreAgainst(ms.b, r, u, nil, true)) {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
+	// Every other task at its deadline; then the reached cores at what
+	// that gave them, the others at tc.upper.
+	step := slices.Clone(tc.upper)
+	level1 := true
+	for _, u := range se.cores {
+		if !reached[u] {
+			continue
+		}
+		out := se.coreAgainst(ms.b, r, u, tc.deadlines, true)
+		for n, i := range se.onCore[u] {
+			step[i] = min(r.Tasks[i].D, boundOr(out[n].R, out[n].Status))
+		}
+		level1 = level1 && allMeet(out)
+	}
+	if level1 {
+		return true, nil
+	}
+	for _, u := range se.cores {
+		if reached[u] && !allMeet(se.coreAgainst(ms.b, r, u, step, true)) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
