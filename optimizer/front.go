@@ -154,7 +154,7 @@ const MaxTaskMarginTasks = 100
 func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int) error {
 	errs := make([]error, len(points))
 	evaluate.OnWorkers(workers, len(points), p.e.Clone, func() bool { return ctx.Err() != nil }, func(e *evaluate.Evaluator, i int) {
-		opts := evaluate.MarginOptions{OnlyExecutionScale: true}
+		opts := evaluate.MarginOptions{OnlyExecutionScale: true, NoConsequences: true}
 		if i < DetailPoints {
 			running := 0
 			for k := range points[i].Analysis.Tasks {

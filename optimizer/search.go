@@ -526,7 +526,7 @@ func (p *Problem) objectivesOf(e *evaluate.Evaluator, a *evaluate.Assignment, r 
 				out[i] = 0
 				continue
 			}
-			m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true})
+			m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true, NoConsequences: true})
 			if err != nil {
 				// The mapping was just evaluated: an error here is a bug.
 				panic(fmt.Sprintf("optimizer: the margin of a mapping: %v", err))

@@ -125,7 +125,7 @@ func (s *CompareSide) evaluate(e *evaluate.Evaluator, maps []configs.Mapping, id
 			return fmt.Errorf("point %d: %v", ids[k], err)
 		}
 		vals, feasible := p.Objectives(a, r)
-		m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true})
+		m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true, NoConsequences: true})
 		if err != nil {
 			return fmt.Errorf("point %d: %v", ids[k], err)
 		}
