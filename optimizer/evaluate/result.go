@@ -213,6 +213,16 @@ func (t *TaskResult) violation() int64 {
 	return max(t.T, ex)
 }
 
+// WaitBounded reports whether task i's wait for a GPU response is a bound:
+// false for an offloading task whose GPU response has none (it passes the
+// period, another's does, or it was withdrawn), whose GPUWait (in C, when
+// it waits actively) or Suspension is then the value the analysis stopped
+// at, no number to show as a bound; true for every other task.
+func (r *Analysis) WaitBounded(i int) bool {
+	t := &r.Tasks[i]
+	return !(t.Role == OffloadSync || t.Role == OffloadAsync) || r.GPU[t.GPU].Bound(r)
+}
+
 // GPUResult is the analysis of one GPU task.
 type GPUResult struct {
 	Task  int // index into System.Tasks
