@@ -62,6 +62,9 @@ type AnalysisJSON struct {
 
 // AnalysisTaskJSON is one running task. WCETNs = ComputeNs + MemoryNs +
 // ContentionNs + GPUWaitNs up to rounding (each is rounded up on its own).
+// An offloading task whose GPU response has no bound has no bound of its
+// GPU wait or suspension either, nor, waiting actively, of its C: those
+// are null (evaluate.Analysis.WaitBounded).
 type AnalysisTaskJSON struct {
 	Name     string `json:"name"`
 	Unit     string `json:"unit"`
@@ -70,14 +73,14 @@ type AnalysisTaskJSON struct {
 	PeriodNs int64  `json:"period_ns"`
 	// DeadlineNs is the model's deadline, 0 when it has none (the period
 	// is then checked).
-	DeadlineNs   int64 `json:"deadline_ns"`
-	WCETNs       int64 `json:"wcet_ns"`
-	ComputeNs    int64 `json:"compute_ns"`
-	MemoryNs     int64 `json:"memory_ns"`
-	ContentionNs int64 `json:"contention_ns"`
-	GPUWaitNs    int64 `json:"gpu_wait_ns"`
-	SuspensionNs int64 `json:"suspension_ns"`
-	Lines        int64 `json:"lines"`
+	DeadlineNs   int64  `json:"deadline_ns"`
+	WCETNs       *int64 `json:"wcet_ns"`
+	ComputeNs    int64  `json:"compute_ns"`
+	MemoryNs     int64  `json:"memory_ns"`
+	ContentionNs int64  `json:"contention_ns"`
+	GPUWaitNs    *int64 `json:"gpu_wait_ns"`
+	SuspensionNs *int64 `json:"suspension_ns"`
+	Lines        int64  `json:"lines"`
 	// ResponseTimeNs is the response-time bound R, null when Bounded is
 	// false (the analysis gives no bound: no number is one).
 	ResponseTimeNs *int64 `json:"response_time_ns"`
@@ -215,12 +218,19 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *evaluate.Analysis) 
 	for u := range r.Units {
 		for _, k := range tasksOn(r, u) {
 			t := &r.Tasks[k]
-			tj := AnalysisTaskJSON{Name: t.Name, Unit: t.UnitName, Role: t.Role.String(), PeriodNs: ns(t.T), WCETNs: ns(t.C),
-				ComputeNs: ns(t.Compute), MemoryNs: ns(t.Memory), ContentionNs: ns(t.Contention), GPUWaitNs: ns(t.GPUWait),
-				SuspensionNs: ns(t.Suspension), Lines: t.Lines, BCRTNs: ns(t.BCRT), Bounded: t.Verdict.Bounded(),
+			c, wait, susp := ns(t.C), ns(t.GPUWait), ns(t.Suspension)
+			tj := AnalysisTaskJSON{Name: t.Name, Unit: t.UnitName, Role: t.Role.String(), PeriodNs: ns(t.T), WCETNs: &c,
+				ComputeNs: ns(t.Compute), MemoryNs: ns(t.Memory), ContentionNs: ns(t.Contention), GPUWaitNs: &wait,
+				SuspensionNs: &susp, Lines: t.Lines, BCRTNs: ns(t.BCRT), Bounded: t.Verdict.Bounded(),
 				Verdict: r.VerdictWords(k), Schedulable: t.Verdict == evaluate.Meets}
 			if c := r.Cause(k); c >= 0 {
 				tj.Cause = r.Tasks[c].Name
+			}
+			if !r.WaitBounded(k) {
+				tj.GPUWaitNs, tj.SuspensionNs = nil, nil
+				if t.GPUWait > 0 {
+					tj.WCETNs = nil
+				}
 			}
 			if t.HasDeadline {
 				tj.DeadlineNs = ns(t.D)
@@ -427,10 +437,14 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *eval
 		fmt.Fprintln(tw, "  task\tprio\tC\tcompute\tmemory\tcontention\tGPU wait\tsuspension\tR\tT\tD\tok")
 		for _, k := range ids {
 			t := &r.Tasks[k]
-			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", taskLabel(r, t), t.Priority, FormatDuration(configs.Duration(t.C)),
+			c, wait, susp := FormatDuration(configs.Duration(t.C)), FormatDuration(configs.Duration(t.GPUWait)), FormatDuration(configs.Duration(t.Suspension))
+			if !r.WaitBounded(k) { // it waits for a GPU response without a bound
+				wait, susp = noBoundIf(t.GPUWait, wait), noBoundIf(t.Suspension, susp)
+				c = noBoundIf(t.GPUWait, c)
+			}
+			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", taskLabel(r, t), t.Priority, c,
 				FormatDuration(configs.Duration(t.Compute)), FormatDuration(configs.Duration(t.Memory)), FormatDuration(configs.Duration(t.Contention)),
-				FormatDuration(configs.Duration(t.GPUWait)), FormatDuration(configs.Duration(t.Suspension)), formatR(t),
-				FormatDuration(configs.Duration(t.T)), formatD(t), okWord(r, k))
+				wait, susp, formatR(t), FormatDuration(configs.Duration(t.T)), formatD(t), okWord(r, k))
 		}
 		p.flush(tw)
 		writeWindowTable(p, r, ids)
@@ -619,6 +633,15 @@ func taskLabel(r *evaluate.Analysis, t *evaluate.TaskResult) string {
 		return t.Name + " (merged)"
 	}
 	return t.Name
+}
+
+// noBoundIf is "no bound" where the term x waits for a GPU response that
+// has none (x > 0), else text.
+func noBoundIf(x int64, text string) string {
+	if x > 0 {
+		return noBound
+	}
+	return text
 }
 
 // formatR writes a task's response-time bound, or "no bound" when the

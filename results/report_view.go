@@ -175,6 +175,30 @@ type numCell struct {
 
 func nsCell(ns int64) numCell { return numCell{Text: dns(ns), Zero: ns == 0} }
 
+// nsCellOrNoBound is nsCell, or "no bound" where the JSON form has null
+// (a wait for a GPU response without a bound).
+func nsCellOrNoBound(ns *int64) numCell {
+	if ns == nil {
+		return numCell{Text: noBound}
+	}
+	return nsCell(*ns)
+}
+
+// nsOrNoBound is dns, or "no bound" for null.
+func nsOrNoBound(ns *int64) string {
+	if ns == nil {
+		return noBound
+	}
+	return dns(*ns)
+}
+
+func deref(ns *int64) int64 {
+	if ns == nil {
+		return 0
+	}
+	return *ns
+}
+
 type gpuRow struct {
 	Task, Knob, Geometry, CopyInWait, CopyIn, KernelQueue, Kernel, CopyOutWait, CopyOut, R, D, OK string
 	Miss                                                                                          bool
@@ -755,13 +779,18 @@ func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) 
 			if t.Unit != u.Name || t.PeriodNs <= 0 {
 				continue
 			}
-			c := t.WCETNs
+			// A GPU wait without a bound (null) adds no number.
+			wait := deref(t.GPUWaitNs)
+			c := t.ComputeNs + t.MemoryNs + t.ContentionNs + wait
+			if t.WCETNs != nil && u.Demand == nil {
+				c = *t.WCETNs
+			}
 			if u.Demand != nil {
-				c = t.ComputeNs + t.MemoryNs + t.GPUWaitNs
+				c = t.ComputeNs + t.MemoryNs + wait
 			}
 			sum0 += float64(c) / float64(t.PeriodNs)
 			b.parts = append(b.parts, barPart{value: 100 * float64(c) / float64(t.PeriodNs), fill: col[t.Name], label: t.Name,
-				hatched: t.GPUWaitNs > 0})
+				hatched: wait > 0})
 		}
 		if u.Demand != nil {
 			b.total += " (Σ C/T, challenge count: " + percent(u.Utilisation) + ")"
@@ -894,8 +923,8 @@ func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup
 			if t.Unit != u.Name || t.Role == evaluate.OnGPU.String() {
 				continue
 			}
-			row := rtRow{Task: t.Name, Role: shortRole(t.Role), C: dns(t.WCETNs),
-				Terms: []numCell{nsCell(t.ComputeNs), nsCell(t.MemoryNs), nsCell(t.ContentionNs), nsCell(t.GPUWaitNs), nsCell(t.SuspensionNs)},
+			row := rtRow{Task: t.Name, Role: shortRole(t.Role), C: nsOrNoBound(t.WCETNs),
+				Terms: []numCell{nsCell(t.ComputeNs), nsCell(t.MemoryNs), nsCell(t.ContentionNs), nsCellOrNoBound(t.GPUWaitNs), nsCellOrNoBound(t.SuspensionNs)},
 				R:     formatRns(t), D: deadlineText(t), OK: okText(t), Miss: !t.Schedulable, Colour: col.css(t.Name)}
 			if t.Priority != nil {
 				row.Prio = strconv.Itoa(*t.Priority)
