@@ -97,10 +97,31 @@ func (z *Sensitivities) SensitivityBelow(t Task, e int64, hp []Interferer, eh []
 		return 0
 	}
 	bestC, best0 := math.Inf(-1), math.Inf(-1)
-	s.run(max(1, from), func(w, fC, eC, fB, eB int64) bool {
+	if c := s.c; c != nil && s.useC {
+		// The classic form first, which needs no contention term: where
+		// it alone reaches atMost, so does the factor; otherwise its
+		// growth is where the window form has to beat.
+		s.c = nil
+		s.run(max(1, from), func(w, fC, eC, _, _, _ int64) bool {
+			bestC = max(bestC, ratio(w, fC, eC))
+			return min(1+bestC, s.capC) < atMost
+		})
+		s.c = c
+		if s.factor(bestC, best0, s.capC, s.capAll) >= atMost {
+			return s.factor(bestC, best0, s.capC, s.capAll)
+		}
+	}
+	// The window form's contention term only lowers its ratio: where the
+	// form without it cannot beat the best so far over a whole interval
+	// of the job counts, the term is not asked for there (s.skip).
+	s.skip = func(w, fB0, eB int64) bool { return ratio(w, fB0, eB) <= max(bestC, best0) }
+	s.run(max(1, from), func(w, fC, eC, fB, eB, fB0 int64) bool {
 		bestC, best0 = max(bestC, ratio(w, fC, eC)), max(best0, ratio(w, fB, eB))
 		if s.factor(bestC, best0, s.capC, s.capAll) >= atMost {
 			return false
+		}
+		if fB < 0 {
+			fB = fB0 // skipped: at least fB0 from here on
 		}
 		upC, up0 := ratio(s.lim, fC, eC), ratio(s.lim, fB, eB)
 		if s.lim < fC {
@@ -111,6 +132,7 @@ func (z *Sensitivities) SensitivityBelow(t Task, e int64, hp []Interferer, eh []
 		}
 		return max(upC, up0) > max(bestC, best0) || max(bestC, best0) < 0
 	})
+	s.skip = nil
 	return s.factor(bestC, best0, s.capC, s.capAll)
 }
 
@@ -131,7 +153,7 @@ func (z *Sensitivities) SensitivityEach(t Task, e int64, hp []Interferer, eh []i
 		mC[k], m0[k] = math.Inf(-1), math.Inf(-1)
 	}
 	self := math.Inf(-1)
-	s.run(1, func(w, fC, _, fB, _ int64) bool {
+	s.run(1, func(w, fC, _, fB, _, _ int64) bool {
 		for k := range s.cls {
 			cl := &s.cls[k]
 			if fC >= 0 {
@@ -189,8 +211,12 @@ func ratio(w, f, e int64) float64 {
 // class: those with the same period and jitters release their jobs
 // together, so a class's job counts are its members', its sums theirs.
 type sweep struct {
-	t        *Task
-	c        Contention
+	t *Task
+	c Contention
+	// skip, when set, says whether the window form without its contention
+	// term (fB0 with scaled part eB) ending at w cannot matter, so that the
+	// term need not be asked for on the interval up to w.
+	skip     func(w, fB0, eB int64) bool
 	e        int64
 	lim      int64
 	useC     bool
@@ -278,9 +304,10 @@ func (s *sweep) init(t *Task, e int64, hp []Interferer, eh []int64, limit int64,
 
 // run calls visit at the right end w of every interval from the window
 // from on, with the forms' values there (fC, or −1 where the classic form
-// is left out; fB) and their scaled parts (eC, eB), until visit returns
-// false.
-func (s *sweep) run(from int64, visit func(w, fC, eC, fB, eB int64) bool) {
+// is left out; fB, or −1 where s.skip said so, and fB0, the window form
+// without its contention term) and their scaled parts (eC, eB), until
+// visit returns false.
+func (s *sweep) run(from int64, visit func(w, fC, eC, fB, eB, fB0 int64) bool) {
 	t := s.t
 	a := t.C + t.S + t.B
 	a0 := t.C0 + t.S + t.B
@@ -311,21 +338,24 @@ func (s *sweep) run(from int64, visit func(w, fC, eC, fB, eB int64) bool) {
 			}
 			next = min(next, s.cls[k].b0)
 		}
-		var delay int64
-		if s.c != nil {
+		fB0, eB := sat.Add(a0, sum0), sat.Add(s.e, e0)
+		fB := fB0
+		switch {
+		case s.c != nil && s.skip != nil && s.skip(next, fB0, eB):
+			fB = -1
+		case s.c != nil:
 			d, until := s.c.Delay(w, sat.Add(t.Lines, lines), pauses)
-			delay = max(0, d)
+			fB = sat.Add(fB0, max(0, d))
 			next = min(next, max(until, w))
 		}
 		fC := int64(-1)
 		if s.useC {
 			fC = sat.Add(a, sumC)
 		}
-		fB, eB := sat.Add(sat.Add(a0, sum0), delay), sat.Add(s.e, e0)
 		if s.c == nil {
-			fB, eB = fC, sat.Add(s.e, eC) // the classic form alone
+			fB, fB0, eB = fC, fC, sat.Add(s.e, eC) // the classic form alone
 		}
-		if !visit(next, fC, sat.Add(s.e, eC), fB, eB) || next >= s.lim {
+		if !visit(next, fC, sat.Add(s.e, eC), fB, eB, fB0) || next >= s.lim {
 			return
 		}
 		w = next + 1
