@@ -189,17 +189,18 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 	// (marginBase). One that does not bisects below 1 (marginBelowOne).
 	all := scaling{task: -1}
 	var start int64
+	hint := -1
 	e.margin.certs, e.margin.consequences = nil, !opts.NoConsequences
 	if holds {
 		e.marginBase(r)
-		start = e.marginStart(all, 1000, nil)
+		start, hint = e.marginStart(all, 1000, nil)
 		// The certificates of every margin (marginsearch.go), with the
 		// per-task starts where those margins are asked for.
 		e.margin.certs = e.prepareTaskCerts(!opts.OnlyExecutionScale && !opts.NoTasks)
 	}
 	if opts.OnlyExecutionScale {
 		var err error
-		m.ExecutionScale, err = e.margin1(all, holds, start)
+		m.ExecutionScale, err = e.margin1(all, holds, start, hint)
 		return m, err
 	}
 	m.TasksLeftOut = opts.NoTasks
@@ -238,12 +239,14 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 			perTask = e.margin.sc.e.perTaskStarts(e.margin.b, e.margin.rb)
 		}
 	}
-	starts := make([]int64, len(jobs))
+	starts, hints := make([]int64, len(jobs)), make([]int, len(jobs))
 	for k, j := range jobs {
-		starts[k] = e.marginStart(j, 1000, perTask)
+		if holds {
+			starts[k], hints[k] = e.marginStart(j, 1000, perTask)
+		}
 	}
 	var err error
-	if m.ExecutionScale, err = e.margin1(all, holds, start); err != nil {
+	if m.ExecutionScale, err = e.margin1(all, holds, start, hint); err != nil {
 		return nil, err
 	}
 	found := make([]Margin, len(jobs))
@@ -262,7 +265,7 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 			found[k], errs[k] = c.marginOfTask(tc, j.task)
 			return
 		}
-		found[k], errs[k] = c.margin1(jobs[k], holds, starts[k])
+		found[k], errs[k] = c.margin1(jobs[k], holds, starts[k], hints[k])
 	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -324,15 +327,16 @@ func (e *Evaluator) probe(s scaling, k int64, relaxed bool) (bool, error) {
 }
 
 // margin1 finds the margin of one scaling, in thousandths, from start (see
-// marginsearch.go); holds is whether the mapping holds at factor 1.
-func (e *Evaluator) margin1(s scaling, holds bool, start int64) (Margin, error) {
+// marginsearch.go), where hint's core is looked at first; holds is whether
+// the mapping holds at factor 1.
+func (e *Evaluator) margin1(s scaling, holds bool, start int64, hint int) (Margin, error) {
 	if !holds {
 		return e.marginBelowOne(s)
 	}
 	// Certificates of the factor start and the one above it, from the
 	// mapping's analysis at factor 1, where they tell (marginsearch.go).
 	if tc := e.margin.certs; tc != nil && start >= 1000 && start < maxPerMille {
-		fails, m, err := e.scaleFails(tc, s, start+1)
+		fails, m, err := e.scaleFails(tc, s, start+1, hint)
 		if err != nil {
 			return Margin{}, err
 		}
@@ -375,7 +379,8 @@ func (e *Evaluator) margin1(s scaling, holds bool, start int64) (Margin, error) 
 			break
 		}
 		lo = k + 1
-		k = max(e.marginStart(s, lo, nil), lo)
+		k, _ = e.marginStart(s, lo, nil)
+		k = max(k, lo)
 	}
 	// Down: hi fails (the last whole analysis, whose state certify reads
 	// and whose failure says what binds); find the largest factor below

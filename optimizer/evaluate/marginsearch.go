@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/rta"
@@ -111,30 +112,34 @@ func (e *Evaluator) marginBase(r *Analysis) {
 // at factor cur in thousandths), in thousandths, rounded down, at least
 // 1. perTask, when not nil, holds every task's start (perTaskStarts) for
 // per-task scalings.
-func (e *Evaluator) marginStart(s scaling, cur int64, perTask []float64) int64 {
+//
+// It also returns the task whose test gave the start (-1 if none is
+// known), where the search looks first for what fails above it.
+func (e *Evaluator) marginStart(s scaling, cur int64, perTask []float64) (int64, int) {
 	var f float64
+	hint := -1
 	if s.task >= 0 && perTask != nil {
 		f = perTask[s.task]
 	} else {
-		f = e.margin.sc.e.sensitivity(e.margin.b, e.margin.rb, s)
+		f, hint = e.margin.sc.e.sensitivity(e.margin.b, e.margin.rb, s)
 	}
 	k := math.Floor(float64(cur) * f)
 	switch {
 	case math.IsNaN(k) || k > maxPerMille:
-		return maxPerMille
+		return maxPerMille, hint
 	case k < 1:
-		return 1
+		return 1, hint
 	}
-	return int64(k)
+	return int64(k), hint
 }
 
 // sensitivity returns the least factor, on the demand e (a probe
 // evaluator after a whole analysis of a into r) analysed, at which a test
 // that scaling s reaches fails, by the sensitivity of each (see above); at
 // most configs.MaxExecutionScale·1000 times over, +Inf where nothing
-// scaled binds.
-func (e *Evaluator) sensitivity(a *Assignment, r *Analysis, s scaling) float64 {
-	gpuPart, f := e.gpuSensitivity(r, s)
+// scaled binds; and the task whose test gives it (-1: none).
+func (e *Evaluator) sensitivity(a *Assignment, r *Analysis, s scaling) (float64, int) {
+	gpuPart, f, hint := e.gpuSensitivity(r, s)
 	for _, u := range e.cores {
 		if !e.reaches(r, s, u, gpuPart) {
 			continue
@@ -167,11 +172,13 @@ func (e *Evaluator) sensitivity(a *Assignment, r *Analysis, s scaling) float64 {
 			if out[k].Status == rta.Schedulable {
 				from = out[k].R - ts[k].J
 			}
-			f = min(f, e.margin.sens.SensitivityBelow(ts[k], own, hp, eh, ts[k].D, c, from, f))
+			if g := e.margin.sens.SensitivityBelow(ts[k], own, hp, eh, ts[k].D, c, from, f); g < f {
+				f, hint = g, ids[k]
+			}
 		}
 		e.margin.hp, e.margin.eh = hp, eh
 	}
-	return f
+	return f, hint
 }
 
 // perTaskStarts returns, per task, the sensitivity of the tests of its
@@ -187,7 +194,7 @@ func (e *Evaluator) perTaskStarts(a *Assignment, r *Analysis) []float64 {
 	}
 	for g := range e.gpus {
 		if t := e.gpus[g].task; r.Tasks[t].Role == OnGPU {
-			out[t] = e.sensitivity(a, r, scaling{ppm: scaleOne, task: t})
+			out[t], _ = e.sensitivity(a, r, scaling{ppm: scaleOne, task: t})
 		}
 	}
 	for _, u := range e.cores {
@@ -306,12 +313,13 @@ func (e *Evaluator) reaches(r *Analysis, s scaling, u int, gpuPart []int64) bool
 // per GPU task the share of its response that the scaled kernels make
 // (its own kernel, and the kernels queued before it where those are
 // scaled too), and the factor at which the first response, so grown,
-// passes its deadline or its period; nil and +Inf otherwise. It is a
+// passes its deadline or its period, with that GPU task; nil, +Inf and -1
+// otherwise. It is a
 // start, not a bound: the GPU analysis itself is not linear in the
 // kernels.
-func (e *Evaluator) gpuSensitivity(r *Analysis, s scaling) ([]int64, float64) {
+func (e *Evaluator) gpuSensitivity(r *Analysis, s scaling) ([]int64, float64, int) {
 	if e.gpuUnit < 0 {
-		return nil, math.Inf(1)
+		return nil, math.Inf(1), -1
 	}
 	var part []int64
 	others := false // some GPU task is scaled, so the queues grow too
@@ -321,10 +329,10 @@ func (e *Evaluator) gpuSensitivity(r *Analysis, s scaling) ([]int64, float64) {
 		}
 	}
 	if !others {
-		return nil, math.Inf(1)
+		return nil, math.Inf(1), -1
 	}
 	part = e.margin.gpuPart[:0]
-	f := math.Inf(1)
+	f, hint := math.Inf(1), -1
 	for g := range e.gpus {
 		gr := &r.GPU[g]
 		var p int64
@@ -336,14 +344,14 @@ func (e *Evaluator) gpuSensitivity(r *Analysis, s scaling) ([]int64, float64) {
 				p += gr.Response.KernelQueue
 			}
 			t := &r.Tasks[gr.Task]
-			if lim := min(t.D, t.T); p > 0 {
-				f = min(f, 1+float64(lim-gr.Response.Total)/float64(p))
+			if lim := min(t.D, t.T); p > 0 && 1+float64(lim-gr.Response.Total)/float64(p) < f {
+				f, hint = 1+float64(lim-gr.Response.Total)/float64(p), gr.Task
 			}
 		}
 		part = append(part, p)
 	}
 	e.margin.gpuPart = part
-	return part, max(f, 0)
+	return part, max(f, 0), hint
 }
 
 // certify reports whether the mapping holds at factor k (thousandths) of
@@ -478,6 +486,8 @@ func passedCores(r *Analysis, passed []bool) []bool {
 
 // taskCerts holds what the per-task certificates of one mapping read.
 type taskCerts struct {
+	// upper and upperOK are computed when first needed (certUpper).
+	upperOnce    sync.Once
 	lower, upper []int64     // per task: the bounds (see above)
 	deadlines    []int64     // per task on a core: its deadline
 	upperOK      []bool      // per unit: it meets its deadlines with the others at theirs
@@ -517,20 +527,9 @@ func (e *Evaluator) prepareTaskCerts(perTask bool) *taskCerts {
 			deadlines[i] = r.Tasks[i].D
 		}
 	}
-	tc.upper = slices.Clone(deadlines)
-	for _, u := range se.cores {
-		ids := se.onCore[u]
-		if len(ids) == 0 {
-			continue
-		}
-		out := se.coreAgainst(b, r, u, deadlines, false)
-		for k, i := range ids {
-			tc.upper[i] = min(boundOr(out[k].R, out[k].Status), r.Tasks[i].D)
-			tc.upperOK[u] = tc.upperOK[u] && out[k].Status == rta.Schedulable
-		}
-	}
 	tc.deadlines = deadlines
 	if perTask {
+		e.certUpper(tc)
 		copy(rs.resp, tc.upper)
 		se.syncDemands(r)
 		tc.startLo = se.perTaskStarts(b, r)
@@ -538,6 +537,36 @@ func (e *Evaluator) prepareTaskCerts(perTask bool) *taskCerts {
 		se.syncDemands(r)
 	}
 	return tc
+}
+
+// certUpper computes tc.upper and tc.upperOK (under the refined counts),
+// once, from the state of the analysis at factor 1, which it restores first
+// (any evaluator of the mapping's margins may ask, the first one computes
+// them).
+func (e *Evaluator) certUpper(tc *taskCerts) {
+	tc.upperOnce.Do(func() {
+		ms := &e.margin
+		se := ms.sc.at(scaling{ppm: scaleOne, task: -1})
+		r := ms.rb
+		if se.count == memory.ChallengeCount {
+			return
+		}
+		copy(r.GPU, tc.gpu)
+		r.GPUSound = tc.gpuSound
+		upper := slices.Clone(tc.deadlines)
+		for _, u := range se.cores {
+			ids := se.onCore[u]
+			if len(ids) == 0 {
+				continue
+			}
+			out := se.coreAgainst(ms.b, r, u, tc.deadlines, false)
+			for k, i := range ids {
+				upper[i] = min(boundOr(out[k].R, out[k].Status), r.Tasks[i].D)
+				tc.upperOK[u] = tc.upperOK[u] && out[k].Status == rta.Schedulable
+			}
+		}
+		tc.upper = upper
+	})
 }
 
 // coreAgainst analyses core u of the mapping a (analysed into r), at the
@@ -659,9 +688,10 @@ func (e *Evaluator) taskFails(tc *taskCerts, i int, k int64) (bool, Margin) {
 // or where that is too far above, with the tighter bounds of pinnedUpper.
 func (e *Evaluator) taskHolds(tc *taskCerts, i int, k int64) bool {
 	u := e.taskCore(e.margin.rb, i)
-	if tc.upper == nil { // the challenge count: no bounds are counted
+	if e.count == memory.ChallengeCount { // no bounds are counted
 		return allMeet(e.taskAt(tc, i, k, tc.lower, true))
 	}
+	e.certUpper(tc)
 	upperOK := true
 	for v, ok := range tc.upperOK {
 		upperOK = upperOK && (v == u || ok)
@@ -749,7 +779,7 @@ func (e *Evaluator) marginOfTask(tc *taskCerts, i int) (Margin, error) {
 	}
 	up := toFactor(tc.startUp[i])
 	if e.taskCore(e.margin.rb, i) < 0 {
-		return e.margin1(s, true, up)
+		return e.margin1(s, true, up, -1)
 	}
 	if up >= maxPerMille {
 		if e.taskHolds(tc, i, maxPerMille) {
@@ -760,7 +790,7 @@ func (e *Evaluator) marginOfTask(tc *taskCerts, i int) (Margin, error) {
 	hi := up + 1
 	fails, binding := e.taskFails(tc, i, hi)
 	if !fails {
-		return e.margin1(s, true, up)
+		return e.margin1(s, true, up, -1)
 	}
 	lo := min(toFactor(tc.startLo[i]), up)
 	for !e.taskHolds(tc, i, lo) {
@@ -850,7 +880,11 @@ func (e *Evaluator) scaledAt(tc *taskCerts, s scaling, k int64) (int, []bool, er
 // the certificate with the lower bounds, and what binds there: a GPU task
 // whose response passes its period or deadline, else the first task, in
 // the model's order, whose own test fails in the analysis of its core.
-func (e *Evaluator) scaleFails(tc *taskCerts, s scaling, k int64) (bool, Margin, error) {
+//
+// It analyses the core of hint (the task the start came from) first, and
+// the others only where that one meets every deadline: one core that
+// fails shows the mapping failing.
+func (e *Evaluator) scaleFails(tc *taskCerts, s scaling, k int64, hint int) (bool, Margin, error) {
 	late, reached, err := e.scaledAt(tc, s, k)
 	if err != nil {
 		return false, Margin{}, err
@@ -860,9 +894,17 @@ func (e *Evaluator) scaleFails(tc *taskCerts, s scaling, k int64) (bool, Margin,
 	if late >= 0 {
 		return true, Margin{Binding: r.CauseWords(late), BindingTask: late}, nil
 	}
+	cores := append(ms.order[:0], se.cores...)
+	if hint >= 0 {
+		if u := r.Tasks[hint].Unit; r.Tasks[hint].Role.OnCPU() && u >= 0 {
+			cores = slices.DeleteFunc(cores, func(v int) bool { return v == u })
+			cores = slices.Insert(cores, 0, u)
+		}
+	}
+	ms.order = cores
 	first, other, overload := -1, -1, false
-	for _, u := range se.cores {
-		if !reached[u] {
+	for _, u := range cores {
+		if !reached[u] || first >= 0 {
 			continue
 		}
 		out := se.coreAgainst(ms.b, r, u, tc.lower, false)
@@ -903,12 +945,22 @@ func (e *Evaluator) scaleHolds(tc *taskCerts, s scaling, k int64) (bool, error) 
 	}
 	ms := &e.margin
 	se, r := ms.sc.e, ms.rb
-	for u, ok := range tc.upperOK {
-		if !reached[u] && !ok {
-			return false, nil
+	somewhere := false // a core s does not reach
+	for _, u := range se.cores {
+		somewhere = somewhere || (!reached[u] && len(se.onCore[u]) > 0)
+	}
+	if somewhere {
+		e.certUpper(tc) // it restores the state at factor 1: at k again
+		if late, reached, err = e.scaledAt(tc, s, k); err != nil || late >= 0 {
+			return false, err
+		}
+		for u, ok := range tc.upperOK {
+			if !reached[u] && !ok {
+				return false, nil
+			}
 		}
 	}
-	if tc.upper == nil { // the challenge count: the cores' analyses are exact
+	if se.count == memory.ChallengeCount { // the cores' analyses are exact
 		for _, u := range se.cores {
 			if reached[u] && !allMeet(se.coreAgainst(ms.b, r, u, nil, true)) {
 				return false, nil
@@ -918,7 +970,10 @@ func (e *Evaluator) scaleHolds(tc *taskCerts, s scaling, k int64) (bool, error) 
 	}
 	// Every other task at its deadline; then the reached cores at what
 	// that gave them, the others at tc.upper.
-	step := slices.Clone(tc.upper)
+	step := slices.Clone(tc.deadlines)
+	if somewhere {
+		copy(step, tc.upper)
+	}
 	level1 := true
 	for _, u := range se.cores {
 		if !reached[u] {
