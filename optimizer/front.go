@@ -141,7 +141,7 @@ func (p *Problem) detail(points []Point) {
 // system of a few hundred tasks would cost more than the search. Beyond it
 // their evaluation files say that the per-task margins are left out
 // (hetmap analyze gives them).
-const MaxTaskMarginTasks = 100
+const MaxTaskMarginTasks = 50
 
 // frontMargins computes the margin on execution demand of the points (each
 // about two analyses, evaluate.Margins) on the search's workers, each with
