@@ -505,11 +505,11 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		var note string
 		heads, legend, note = objectiveHeads(out.Search.Objectives, rows, opts.Wide)
 		if _, demand := demandShown(cfg); demand {
-			// The objective is Σ C/T with C's per-job contention; say so
-			// beside the demand the load table shows.
+			// The objective is the demand of the count, as the load table
+			// shows it; say so.
 			for i, h := range heads {
 				if h == "busiest core" {
-					heads[i] = "busiest core Σ C/T"
+					heads[i] = "busiest core demand"
 				}
 			}
 		}

@@ -425,8 +425,8 @@ func objectiveAxes(run *reportRun) []frontAxis {
 				a.name, a.unit = "cores used", "cores"
 			case configs.ObjectiveMaxUtilisation:
 				a.name, a.unit = "max. core utilisation", "%"
-				if _, demand := demandShown(run.cfg); demand {
-					a.name += " (Σ C/T, challenge count)"
+				if count, demand := demandShown(run.cfg); demand {
+					a.name = "busiest core's demand (" + count + " count)"
 				}
 			case configs.ObjectiveMargin:
 				a.name, a.unit = "margin on execution demand", "×"
