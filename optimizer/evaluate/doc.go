@@ -347,14 +347,22 @@
 // mapping's priority orders fixed (MAST's slack, Medina et al. 2001). The
 // search (marginsearch.go) starts from the sensitivity of the fixed-point
 // tests of the units the scaling reaches (rta.Sensitivity: Bini, Di
-// Natale and Buttazzo 2008) and confirms the factor with an analysis
-// above it and a certificate below it, of those units only where it can.
-// analysis.execution_scale applies such a factor to a whole analysis, so
-// a user re-checks a margin by hand. TestMarginClosedForm checks a
-// hand-computed example, TestMarginsBisect that random feasible and
-// infeasible mappings hold at their margins and fail 0.2 % above them,
-// TestMarginsFastEqualBisection that the search finds the margins of
-// bisection over whole analyses.
+// Natale and Buttazzo 2008), from the state of the mapping's own analysis,
+// and shows the mapping holding at the factor and failing just above it
+// by certificates: the cores the scaling reaches analysed alone, with the
+// other cores' bounds at lower or upper bounds of theirs there (and the
+// GPU analysed again where it is reached), by whole analyses only where
+// those do not tell; what follows from what binds (Margin.Consequences)
+// comes from a whole analysis just above the margin, unless NoConsequences
+// spares it. A certificate that the mapping holds agrees with the whole
+// analysis wherever that analysis's rounds converge (Analysis.Converged),
+// as they do on every mapping of the tests. analysis.execution_scale
+// applies such a factor to a whole analysis, so a user re-checks a margin
+// by hand. TestMarginClosedForm checks a hand-computed example,
+// TestMarginsBisect that random feasible and infeasible mappings hold at
+// their margins and fail 0.2 % above them, TestMarginsFastEqualBisection
+// that the search finds the margins of bisection over whole analyses,
+// TestCausesOnRandomMappings that what binds fails on its own.
 //
 // # Chains
 //
