@@ -197,9 +197,9 @@ func testReportDeterministic(t *testing.T, dir string) {
 	}
 }
 
-// front.csv: the point, one column per objective (ms), the utilisation of
-// every unit and the unit of every task.
-func testReportFrontCSVColumns(t *testing.T, dir string) {
+// readFrontCSV reads the run folder's front.csv.
+func readFrontCSV(t *testing.T, dir string) [][]string {
+	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "front.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -209,6 +209,13 @@ func testReportFrontCSVColumns(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rows
+}
+
+// front.csv: the point, one column per objective (ms), the utilisation of
+// every unit and the unit of every task.
+func testReportFrontCSVColumns(t *testing.T, dir string) {
+	rows := readFrontCSV(t, dir)
 	var front struct {
 		Points []json.RawMessage `json:"points"`
 	}
@@ -523,15 +530,7 @@ func TestLeastViolatingHaveNoObjectives(t *testing.T) {
 			t.Errorf("least-violating mapping %d: objectives_ms %v, want null", i+1, *p.Objectives)
 		}
 	}
-	f, err := os.Open(filepath.Join(dir, "front.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readFrontCSV(t, dir)
 	for _, row := range rows[1:] {
 		for k := range front.Objectives {
 			if row[1+k] != "" {

@@ -138,15 +138,7 @@ func taskIndex(t *testing.T, r *evaluate.Analysis, name string) int {
 //     cores fail only together).
 func TestCausesOnRandomMappings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(32, 32))
-	var cfgs []*configs.Config
-	for _, count := range []string{configs.ContentionRefined, configs.ContentionChallenge} {
-		cfg, err := configs.Default()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Analysis.Contention = count
-		cfgs = append(cfgs, cfg)
-	}
+	cfgs := watersBothCounts(t)
 	systems := 24
 	if testing.Short() {
 		systems = 6

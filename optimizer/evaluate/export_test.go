@@ -34,18 +34,7 @@ func (e *Evaluator) MarginsBisect(a *Assignment, r *Analysis) (*Margins, error) 
 	if m.ExecutionScale, err = e.bisect(scaling{task: -1}, holds); err != nil {
 		return nil, err
 	}
-	kinds := map[string]bool{}
-	for i := range r.Tasks {
-		if u := r.Tasks[i].Unit; r.Tasks[i].Role != NotRunning && u >= 0 {
-			kinds[e.units[u].kind] = true
-		}
-	}
-	var names []string
-	for k := range kinds {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	for _, k := range names {
+	for _, k := range e.runningKinds(r) {
 		mg, err := e.bisect(scaling{kind: k, task: -1}, holds)
 		if err != nil {
 			return nil, err
@@ -70,11 +59,10 @@ func (e *Evaluator) bisect(s scaling, holds bool) (Margin, error) {
 	if !holds {
 		return e.marginBelowOne(s)
 	}
-	probe := func(k int64, full bool) (bool, error) { return e.probe(s, k, !full) }
 	lo, hi := int64(1000), int64(0)
 	for k := int64(2000); hi == 0; k *= 2 {
 		k = min(k, maxPerMille)
-		ok, err := probe(k, false)
+		ok, err := e.probe(s, k, true)
 		if err != nil {
 			return Margin{}, err
 		}
@@ -87,17 +75,9 @@ func (e *Evaluator) bisect(s scaling, holds bool) (Margin, error) {
 			lo = k
 		}
 	}
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		ok, err := probe(mid, false)
-		if err != nil {
-			return Margin{}, err
-		}
-		if ok {
-			lo = mid
-		} else {
-			hi = mid
-		}
+	lo, hi, err := e.bisectFactor(s, lo, hi)
+	if err != nil {
+		return Margin{}, err
 	}
 	m, err := e.bindingAlone(s, lo, hi)
 	m.Status, m.PerMille = MarginFound, lo

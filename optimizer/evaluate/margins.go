@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/rta"
@@ -204,17 +203,7 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 		return m, err
 	}
 	m.TasksLeftOut = opts.NoTasks
-	kinds := map[string]bool{}
-	for i := range r.Tasks {
-		if u := r.Tasks[i].Unit; r.Tasks[i].Role != NotRunning && u >= 0 {
-			kinds[e.units[u].kind] = true
-		}
-	}
-	var names []string
-	for k := range kinds {
-		names = append(names, k)
-	}
-	sort.Strings(names)
+	names := e.runningKinds(r)
 	// The kinds' and the tasks' searches are independent: they run on
 	// opts.Workers goroutines, each with its own evaluator (a margin does
 	// not depend on which one computes it), from starts computed here.
@@ -283,6 +272,19 @@ func (e *Evaluator) Margins(a *Assignment, r *Analysis, opts MarginOptions) (*Ma
 		m.Tasks = append(m.Tasks, tm)
 	}
 	return m, nil
+}
+
+// runningKinds returns the kinds of the units that run a task in r, in
+// order.
+func (e *Evaluator) runningKinds(r *Analysis) []string {
+	var names []string
+	for i := range r.Tasks {
+		if u := r.Tasks[i].Unit; r.Tasks[i].Role != NotRunning && u >= 0 && !slices.Contains(names, e.units[u].kind) {
+			names = append(names, e.units[u].kind)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // prepareMargins readies e's margin scratch for mapping a evaluated into
@@ -431,8 +433,7 @@ func (e *Evaluator) margin1(s scaling, holds bool, start int64, hint int) (Margi
 func (e *Evaluator) marginBelowOne(s scaling) (Margin, error) {
 	// The probes try the relaxed test first, which gives the same
 	// verdicts; what binds is read from whole analyses (bindingAlone).
-	probe := func(k int64, full bool) (bool, error) { return e.probe(s, k, !full) }
-	ok, err := probe(1, false)
+	ok, err := e.probe(s, 1, true)
 	if err != nil {
 		return Margin{}, err
 	}
@@ -441,12 +442,24 @@ func (e *Evaluator) marginBelowOne(s scaling) (Margin, error) {
 		m.Status = MarginNone
 		return m, err
 	}
-	lo, hi := int64(1), int64(1000) // lo holds, hi fails
+	lo, hi, err := e.bisectFactor(s, 1, 1000)
+	if err != nil {
+		return Margin{}, err
+	}
+	m, err := e.bindingAlone(s, lo, hi)
+	m.Status, m.PerMille = MarginFound, lo
+	return m, err
+}
+
+// bisectFactor halves the interval from lo, where the mapping holds with
+// scaling s, to hi, where it fails, by probes (the relaxed test first),
+// until the two are adjacent.
+func (e *Evaluator) bisectFactor(s scaling, lo, hi int64) (int64, int64, error) {
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
-		ok, err := probe(mid, false)
+		ok, err := e.probe(s, mid, true)
 		if err != nil {
-			return Margin{}, err
+			return 0, 0, err
 		}
 		if ok {
 			lo = mid
@@ -454,9 +467,7 @@ func (e *Evaluator) marginBelowOne(s scaling) (Margin, error) {
 			hi = mid
 		}
 	}
-	m, err := e.bindingAlone(s, lo, hi)
-	m.Status, m.PerMille = MarginFound, lo
-	return m, err
+	return lo, hi, nil
 }
 
 // binding says what fails in the last probe (e.margin.rb): the task whose

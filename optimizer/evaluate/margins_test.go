@@ -89,15 +89,10 @@ func TestMarginClosedForm(t *testing.T) {
 	}
 }
 
-// TestMarginsBisect checks the margins of random mappings, feasible (the
-// points of exact fronts, of WATERS and of small random systems) and
-// infeasible, as a user would re-check them: every margin holds at its
-// factor and fails 0.2 % above it (each per-kind and per-task margin with
-// its own scaling; the execution scale through analysis.execution_scale in
-// the configuration, as hetmap analyze reads it). The priority orders are
-// those of the mapping, written out.
-func TestMarginsBisect(t *testing.T) {
-	rng := rand.New(rand.NewPCG(18, 3))
+// watersBothCounts returns the built-in model under the refined and the
+// challenge count.
+func watersBothCounts(t *testing.T) []*configs.Config {
+	t.Helper()
 	var cfgs []*configs.Config
 	for _, count := range []string{configs.ContentionRefined, configs.ContentionChallenge} {
 		cfg, err := configs.Default()
@@ -107,6 +102,19 @@ func TestMarginsBisect(t *testing.T) {
 		cfg.Analysis.Contention = count
 		cfgs = append(cfgs, cfg)
 	}
+	return cfgs
+}
+
+// TestMarginsBisect checks the margins of random mappings, feasible (the
+// points of exact fronts, of WATERS and of small random systems) and
+// infeasible, as a user would re-check them: every margin holds at its
+// factor and fails 0.2 % above it (each per-kind and per-task margin with
+// its own scaling; the execution scale through analysis.execution_scale in
+// the configuration, as hetmap analyze reads it). The priority orders are
+// those of the mapping, written out.
+func TestMarginsBisect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 3))
+	cfgs := watersBothCounts(t)
 	systems := 6
 	if testing.Short() {
 		systems = 2

@@ -654,33 +654,53 @@ func (e *Evaluator) taskAt(tc *taskCerts, i int, k int64, bounds []int64, upper 
 func (e *Evaluator) taskFails(tc *taskCerts, i int, k int64) (bool, Margin) {
 	out := e.taskAt(tc, i, k, tc.lower, false)
 	se, r := e.margin.sc.e, e.margin.rb
-	u := e.taskCore(r, i)
-	first, other, overload := -1, -1, false
-	for n, j := range se.onCore[u] {
+	f := failedTask{first: -1, other: -1}
+	f.scan(se.onCore[e.taskCore(r, i)], out)
+	return f.binding(r)
+}
+
+// failedTask is the task a failing certificate names as what binds: the
+// first, in the model's order, whose own test fails (its response passes
+// its deadline, or the tasks above it overload its core); else the first
+// without a bound because of a task above (-1: none).
+type failedTask struct {
+	first, other int
+	overload     bool
+}
+
+// scan takes in a core's results (out, for the tasks ids).
+func (f *failedTask) scan(ids []int, out []rta.Result) {
+	for n, j := range ids {
 		switch st := out[n].Status; st {
 		case rta.Schedulable:
 		case rta.DeadlineMiss, rta.Exceeded, rta.Unbounded:
-			if first < 0 || j < first {
-				first, overload = j, st == rta.Unbounded
+			if f.first < 0 || j < f.first {
+				f.first, f.overload = j, st == rta.Unbounded
 			}
 		default: // no bound because of a task above: not its own test
-			if other < 0 || j < other {
-				other = j
+			if f.other < 0 || j < f.other {
+				f.other = j
 			}
 		}
 	}
-	if first < 0 {
-		first = other
+}
+
+// binding reports whether a task failed, and what binds then (a Margin's
+// Binding and BindingTask).
+func (f *failedTask) binding(r *Analysis) (bool, Margin) {
+	b := f.first
+	if b < 0 {
+		b = f.other
 	}
-	if first < 0 {
+	if b < 0 {
 		return false, Margin{}
 	}
-	t := &r.Tasks[first]
+	t := &r.Tasks[b]
 	words := "task " + t.Name + " misses its deadline"
-	if overload {
+	if f.first >= 0 && f.overload {
 		words += " (the tasks above it overload " + t.UnitName + ")"
 	}
-	return true, Margin{Binding: words, BindingTask: first}
+	return true, Margin{Binding: words, BindingTask: b}
 }
 
 // taskHolds reports whether the certificate with the upper bounds shows
@@ -902,38 +922,14 @@ func (e *Evaluator) scaleFails(tc *taskCerts, s scaling, k int64, hint int) (boo
 		}
 	}
 	ms.order = cores
-	first, other, overload := -1, -1, false
+	f := failedTask{first: -1, other: -1}
 	for _, u := range cores {
-		if !reached[u] || first >= 0 {
-			continue
-		}
-		out := se.coreAgainst(ms.b, r, u, tc.lower, false)
-		for n, j := range se.onCore[u] {
-			switch st := out[n].Status; st {
-			case rta.Schedulable:
-			case rta.DeadlineMiss, rta.Exceeded, rta.Unbounded:
-				if first < 0 || j < first {
-					first, overload = j, st == rta.Unbounded
-				}
-			default:
-				if other < 0 || j < other {
-					other = j
-				}
-			}
+		if reached[u] && f.first < 0 {
+			f.scan(se.onCore[u], se.coreAgainst(ms.b, r, u, tc.lower, false))
 		}
 	}
-	if first < 0 {
-		first = other
-	}
-	if first < 0 {
-		return false, Margin{}, nil
-	}
-	t := &r.Tasks[first]
-	words := "task " + t.Name + " misses its deadline"
-	if overload {
-		words += " (the tasks above it overload " + t.UnitName + ")"
-	}
-	return true, Margin{Binding: words, BindingTask: first}, nil
+	fails, m := f.binding(r)
+	return fails, m, nil
 }
 
 // scaleHolds reports whether the certificate with the upper bounds shows
