@@ -40,9 +40,10 @@ type Search struct {
 
 // Objective is one thing the search minimises: a chain's latency (Chain
 // set; Paradigm, Metric and Bound override analysis.chain_latency), or Kind
-// "cores-used" (the CPU cores with a task), "max-utilisation" (the highest
-// CPU core utilisation) or "margin" (the margin on execution demand,
-// maximised: minimised as its negative).
+// "cores-used" (the CPU cores with a task), "max-utilisation" (the busiest
+// CPU core's load as the verdicts count it: Σ C/T under the challenge
+// count, the demand of the count under refined and request) or "margin"
+// (the margin on execution demand, maximised: minimised as its negative).
 type Objective struct {
 	Kind     string `json:"kind,omitempty" yaml:"kind,omitempty"`
 	Chain    string `json:"chain,omitempty" yaml:"chain,omitempty"`

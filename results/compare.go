@@ -131,7 +131,7 @@ func (s *CompareSide) evaluate(e *evaluate.Evaluator, maps []configs.Mapping, id
 		vals, feasible := p.Objectives(a, r)
 		e.AnalyzeChains(r)
 		minima := ObjectiveMinima(s.Objectives, r)
-		m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true})
+		m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true, NoConsequences: true})
 		if err != nil {
 			return fmt.Errorf("point %d: %v", ids[k], err)
 		}

@@ -78,7 +78,11 @@ type Manifest struct {
 // `hetmap analyze --config config.yaml --mapping MappingFile --json` gives
 // it, and `hetmap report DIR --point N` writes its page.
 type FrontPointJSON struct {
-	ID          int             `json:"id"`
+	ID int `json:"id"`
+	// Objectives are the point's objective values; null for a
+	// least-violating mapping, which has none (the search gives an
+	// infeasible mapping a violation instead, and its chains may have no
+	// latency), as analyze --json gives a chain without one null.
 	Objectives  []float64       `json:"objectives_ms"`
 	ViolationMs float64         `json:"violation_ms"`
 	Units       string          `json:"units"`
@@ -221,7 +225,11 @@ func utilisation(r *evaluate.Analysis) map[string]float64 {
 // file) as front.json records it; evaluation names its full evaluation's
 // file, or is empty.
 func NewFrontPointJSON(id int, p optimizer.Point, file, evaluation string) FrontPointJSON {
-	pj := FrontPointJSON{ID: id, Objectives: p.Objectives, ViolationMs: p.Violation, Units: CompactUnits(p.Analysis),
+	objectives := p.Objectives
+	if p.Violation > 0 {
+		objectives = nil // a least-violating mapping: no objective value is one
+	}
+	pj := FrontPointJSON{ID: id, Objectives: objectives, ViolationMs: p.Violation, Units: CompactUnits(p.Analysis),
 		Mapping: p.Mapping, MappingFile: file, EvaluationFile: evaluation, Utilisation: utilisation(p.Analysis),
 		Verdict: newVerdictJSON(p.Analysis)}
 	if m := p.Analysis.Margins; m != nil {
@@ -405,6 +413,10 @@ func (c *frontCSV) head() error {
 func (c *frontCSV) row(id int, p optimizer.Point) error {
 	row := []string{strconv.Itoa(id)}
 	for _, v := range p.Objectives {
+		if p.Violation > 0 {
+			row = append(row, "") // a least-violating mapping has no objective value
+			continue
+		}
 		row = append(row, strconv.FormatFloat(v, 'f', -1, 64))
 	}
 	switch m := p.Analysis.Margins; {
@@ -503,11 +515,11 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		var note string
 		heads, legend, note = objectiveHeads(out.Search.Objectives, rows, opts.Wide)
 		if _, demand := demandShown(cfg); demand {
-			// The objective is Σ C/T with C's per-job contention; say so
-			// beside the demand the load table shows.
+			// The objective is the demand of the count, as the load table
+			// shows it; say so.
 			for i, h := range heads {
 				if h == "busiest core" {
-					heads[i] = "busiest core Σ C/T"
+					heads[i] = "busiest core demand"
 				}
 			}
 		}
@@ -589,10 +601,16 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		}
 		if !out.Feasible {
 			for _, reason := range pt.Analysis.Reasons() {
-				for j, line := range wrapWords("misses: "+reason, width-len(indent)) {
-					if j > 0 {
-						line = "  " + line
+				// The first line full width, the others indented two more.
+				lines := wrapWords("misses: "+reason, width-len(indent))
+				if len(lines) > 1 {
+					rest := wrapWords(strings.Join(lines[1:], " "), width-len(indent)-2)
+					lines = lines[:1]
+					for _, l := range rest {
+						lines = append(lines, "  "+l)
 					}
+				}
+				for _, line := range lines {
 					p.f("%s%s\n", indent, line)
 				}
 			}

@@ -176,6 +176,30 @@ type numCell struct {
 
 func nsCell(ns int64) numCell { return numCell{Text: dns(ns), Zero: ns == 0} }
 
+// nsCellOrNoBound is nsCell, or "no bound" where the JSON form has null
+// (a wait for a GPU response without a bound).
+func nsCellOrNoBound(ns *int64) numCell {
+	if ns == nil {
+		return numCell{Text: noBound}
+	}
+	return nsCell(*ns)
+}
+
+// nsOrNoBound is dns, or "no bound" for null.
+func nsOrNoBound(ns *int64) string {
+	if ns == nil {
+		return noBound
+	}
+	return dns(*ns)
+}
+
+func deref(ns *int64) int64 {
+	if ns == nil {
+		return 0
+	}
+	return *ns
+}
+
 type gpuRow struct {
 	Task, Knob, Geometry, CopyInWait, CopyIn, KernelQueue, Kernel, CopyOutWait, CopyOut, R, D, OK string
 	Miss                                                                                          bool
@@ -381,6 +405,9 @@ func unitRange(s *configs.System, units []string) string {
 
 // objectiveAxes turns the front's objectives into plot axes.
 func objectiveAxes(run *reportRun) []frontAxis {
+	if !run.front.Feasible {
+		return nil // least-violating mappings have no objective values
+	}
 	objs := run.manifest.Settings.Objectives
 	var axes []frontAxis
 	for k, name := range run.front.Objectives {
@@ -402,8 +429,8 @@ func objectiveAxes(run *reportRun) []frontAxis {
 				a.name, a.unit = "cores used", "cores"
 			case configs.ObjectiveMaxUtilisation:
 				a.name, a.unit = "max. core utilisation", "%"
-				if _, demand := demandShown(run.cfg); demand {
-					a.name += " (Σ C/T, challenge count)"
+				if count, demand := demandShown(run.cfg); demand {
+					a.name = "busiest core's demand (" + count + " count)"
 				}
 			case configs.ObjectiveMargin:
 				a.name, a.unit = "margin on execution demand", "×"
@@ -571,7 +598,7 @@ func buildPoint(run *reportRun, i int, p *reportPoint, axes []frontAxis, col col
 	if m := p.Margin; m != nil {
 		pv.Margin = "Margin on execution demand: " + marginText(m)
 		if m.Binding != "" {
-			pv.Margin += "; just above it, " + m.Binding
+			pv.Margin += "; just above it, " + strings.Join(append([]string{m.Binding}, m.Consequences...), "; ")
 		}
 		pv.Margin += ". Every task's CPU compute and GPU kernel time scaled together, with these priorities; per kind of unit and per task: hetmap analyze --config config.yaml --mapping " + p.MappingFile + "."
 	}
@@ -756,13 +783,18 @@ func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) 
 			if t.Unit != u.Name || t.PeriodNs <= 0 {
 				continue
 			}
-			c := t.WCETNs
+			// A GPU wait without a bound (null) adds no number.
+			wait := deref(t.GPUWaitNs)
+			c := t.ComputeNs + t.MemoryNs + t.ContentionNs + wait
+			if t.WCETNs != nil && u.Demand == nil {
+				c = *t.WCETNs
+			}
 			if u.Demand != nil {
-				c = t.ComputeNs + t.MemoryNs + t.GPUWaitNs
+				c = t.ComputeNs + t.MemoryNs + wait
 			}
 			sum0 += float64(c) / float64(t.PeriodNs)
 			b.parts = append(b.parts, barPart{value: 100 * float64(c) / float64(t.PeriodNs), fill: col[t.Name], label: t.Name,
-				hatched: t.GPUWaitNs > 0})
+				hatched: wait > 0})
 		}
 		if u.Demand != nil {
 			b.total += " (Σ C/T, challenge count: " + percent(u.Utilisation) + ")"
@@ -803,6 +835,9 @@ func slackChart(ev *AnalysisJSON, col colours, id int) template.HTML {
 		switch {
 		case t.ResponseTimeNs == nil || !t.Bounded:
 			b.note = "no bound"
+			if t.Cause != "" && t.Cause != t.Name {
+				b.note = "no bound: follows from " + t.Cause
+			}
 		case *t.ResponseTimeNs > t.DeadlineNs:
 			b.note = "misses D by " + FormatDuration(configs.Duration((*t.ResponseTimeNs-t.DeadlineNs)*1000))
 		default:
@@ -837,14 +872,26 @@ func formatRns(t *AnalysisTaskJSON) string {
 	return dns(*t.ResponseTimeNs)
 }
 
-// okText is the verdict in the words of hetmap analyze (okWord).
+// okText is the verdict in the words of hetmap analyze (okWord), read
+// from the JSON form's verdict words and cause.
 func okText(t *AnalysisTaskJSON) string {
-	for v := evaluate.Meets; v <= evaluate.Absent; v++ {
-		if v.String() == t.Verdict {
-			return okWord(v)
-		}
+	var w string
+	switch {
+	case t.Schedulable:
+		return "yes"
+	case t.Bounded:
+		w = "MISS"
+	case strings.Contains(t.Verdict, "overload"):
+		w = "NO BOUND (overload)"
+	case strings.Contains(t.Verdict, "GPU response"):
+		w = "NO BOUND (GPU)"
+	default:
+		w = "NO BOUND"
 	}
-	return t.Verdict
+	if t.Cause != "" && t.Cause != t.Name {
+		w += " ← " + t.Cause
+	}
+	return w
 }
 
 func deadlineText(t *AnalysisTaskJSON) string {
@@ -880,8 +927,8 @@ func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup
 			if t.Unit != u.Name || t.Role == evaluate.OnGPU.String() {
 				continue
 			}
-			row := rtRow{Task: t.Name, Role: shortRole(t.Role), C: dns(t.WCETNs),
-				Terms: []numCell{nsCell(t.ComputeNs), nsCell(t.MemoryNs), nsCell(t.ContentionNs), nsCell(t.GPUWaitNs), nsCell(t.SuspensionNs)},
+			row := rtRow{Task: t.Name, Role: shortRole(t.Role), C: nsOrNoBound(t.WCETNs),
+				Terms: []numCell{nsCell(t.ComputeNs), nsCell(t.MemoryNs), nsCell(t.ContentionNs), nsCellOrNoBound(t.GPUWaitNs), nsCellOrNoBound(t.SuspensionNs)},
 				R:     formatRns(t), D: deadlineText(t), OK: okText(t), Miss: !t.Schedulable, Colour: col.css(t.Name)}
 			if t.Priority != nil {
 				row.Prio = strconv.Itoa(*t.Priority)
@@ -1120,13 +1167,6 @@ func chainMinNs(v *ChainValuesJSON, m chains.Metric) *int64 {
 		return v.MinDataAgeNs
 	}
 	return v.MinReactionTimeNs
-}
-
-func deref(p *int64) int64 {
-	if p == nil {
-		return 0
-	}
-	return *p
 }
 
 // nsSpan writes "min – max", or the maximum alone without a minimum.
