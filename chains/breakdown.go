@@ -1,18 +1,22 @@
 package chains
 
-// Hop is one job of a worst-case job chain. Reads happen at Release (LET,
-// and the implicit upper-bound model); Write is Release + LET interval under
-// LET and Release + WCRT (the latest write) under implicit communication.
+// Hop is one job of a worst-case job chain. Write is Release + LET interval
+// under LET and Release + WCRT (the latest write) under implicit
+// communication. The job reads at its release, except on an ordered hop
+// (package doc, "Same-core hops"), where it reads after its producer wrote:
+// Read is then the later of its release and the producer's Write.
 type Hop struct {
 	// Member is the index of the job's task in the chain.
 	Member int
-	// Release is the job's release (and read) time on the periodic time line
-	// of the members' offsets, shifted by a multiple of the hyperperiod so
-	// that the chain's first release lies in [0, hyperperiod).
+	// Release is the job's release time on the periodic time line of the
+	// members' offsets, shifted by a multiple of the hyperperiod so that the
+	// chain's first release lies in [0, hyperperiod).
 	Release int64
+	// Read is when the job reads its input in the bound's model.
+	Read int64
 	// Write is the time the job's output is (at the latest) written.
 	Write int64
-	// Wait is Release − the previous hop's Write: how long the data waits to
+	// Wait is Read − the previous hop's Write: how long the data waits to
 	// be sampled by this job (0 for the first hop).
 	Wait int64
 }
@@ -20,8 +24,13 @@ type Hop struct {
 // Response is Write − Release: WCRT (implicit) or the LET interval.
 func (h Hop) Response() int64 { return h.Write - h.Release }
 
+// Span is Write − Read: the part of the chain's length this job adds after
+// its read (its Response, less what passed between its release and its
+// producer's write on an ordered hop).
+func (h Hop) Span() int64 { return h.Write - h.Read }
+
 // Breakdown is the worst job chain of one metric, split into its hops:
-// Length = Lead + Σ (Wait + Response) over Hops = the metric's value.
+// Length = Lead + Σ (Wait + Span) over Hops = the metric's value.
 type Breakdown struct {
 	Paradigm Paradigm
 	Metric   Metric
@@ -39,54 +48,67 @@ type Breakdown struct {
 // reaction metrics, the backward chain for data age; among equal lengths the
 // first in the hyperperiod. Hops are written into buf[:0] (append), so it
 // does not allocate when cap(buf) ≥ len(members). On a non-OK status it
-// returns the Result (with the Reason) and an empty Breakdown. Cost: job
-// enumeration over one hyperperiod for one paradigm and one direction (the
-// class method gives the value but not the first job chain attaining it).
+// returns the Result (with the Reason) and an empty Breakdown. Cost: the
+// class method's value, then job enumeration for one paradigm and one
+// direction up to the first job chain that attains it (the class method
+// gives the value but not the job chain), at most one hyperperiod.
 func WorstChain(members []Member, opts Options, p Paradigm, m Metric, buf []Hop) (Breakdown, Result) {
 	var r Result
 	var pl plan
 	prepare(members, opts, &r, &pl)
+	anyOffsets(members, &r)
 	b := Breakdown{Paradigm: p, Metric: m, Hops: buf[:0]}
 	if r.Values(p, AtOffsets).Status != OK {
 		return b, r
 	}
-	let := p == LET
+	md := upper
+	if p == LET {
+		md = letModel
+	}
+	var hs hops
+	hs.set(members, md)
 	n := len(members)
+	for range n {
+		b.Hops = append(b.Hops, Hop{})
+	}
 	if m == MaxDataAge {
 		// The backward chain, from its last job to its first.
-		_, t := maxBackward(members, let, pl.nm)
-		for range n {
-			b.Hops = append(b.Hops, Hop{})
-		}
+		_, t := maxBackward(members, &hs, pl.nm, byClasses(members, &hs, longestBackward, &pl.split))
 		for k := n - 1; k >= 0; k-- {
 			mk := &members[k]
 			if k < n-1 {
-				t = lastAtOrBefore(t-resp(mk, let), mk.Offset, mk.Period)
+				t = lastAtOrBefore(t-hs.at(members, k), mk.Offset, mk.Period)
 			}
-			b.Hops[k] = Hop{Member: k, Release: t, Write: t + resp(mk, let)}
+			b.Hops[k] = Hop{Member: k, Release: t}
 		}
 	} else {
 		// The forward chain, from its first job to its last.
-		_, t := maxForward(members, let, pl.n1)
+		_, t := maxForward(members, &hs, pl.n1, byClasses(members, &hs, longestForward, &pl.split))
 		for k := range n {
 			mk := &members[k]
 			if k > 0 {
-				t = firstAtOrAfter(t, mk.Offset, mk.Period)
+				t = firstAtOrAfter(t+hs.at(members, k-1), mk.Offset, mk.Period)
 			}
-			b.Hops = append(b.Hops, Hop{Member: k, Release: t, Write: t + resp(mk, let)})
-			t += resp(mk, let)
+			b.Hops[k] = Hop{Member: k, Release: t}
 		}
 		if m != ReactionFromActivation { // MaxReactionTime (and, like Values.Get, any unknown metric)
 			b.Lead = members[0].Period
 		}
 	}
-	// Shift by a multiple of the hyperperiod so the chain starts in [0, H).
+	// Shift by a multiple of the hyperperiod so the chain starts in [0, H),
+	// and place the reads and writes.
 	shift := lastAtOrBefore(b.Hops[0].Release, 0, pl.hyper)
 	for k := range b.Hops {
-		b.Hops[k].Release -= shift
-		b.Hops[k].Write -= shift
+		h := &b.Hops[k]
+		h.Release -= shift
+		h.Read = h.Release
+		h.Write = h.Release + md.end(&members[k])
 		if k > 0 {
-			b.Hops[k].Wait = b.Hops[k].Release - b.Hops[k-1].Write
+			prev := &b.Hops[k-1]
+			if md == upper && ordered(&members[k-1], &members[k]) {
+				h.Read = max(h.Read, prev.Write)
+			}
+			h.Wait = h.Read - prev.Write
 		}
 	}
 	b.Length = b.Lead + b.Hops[n-1].Write - b.Hops[0].Release

@@ -10,8 +10,9 @@ func mem(name string, t, wcrt int64) Member {
 	return Member{Name: name, Period: t, WCRT: wcrt}
 }
 
-// want is a hand-computed expectation: implicit, LET, Davare, DavareLET as
-// {ReactionFromActivation, MaxReactionTime, MaxDataAge}.
+// want is a hand-computed expectation: implicit, LET, Davare (which is also
+// the bound for any offsets of chains without a shared unit), and Davare
+// under LET as {ReactionFromActivation, MaxReactionTime, MaxDataAge}.
 type want struct {
 	imp, let, dav, davLET [3]int64
 }
@@ -201,8 +202,11 @@ func TestHandComputed(t *testing.T) {
 			}{
 				{"implicit", r.Implicit, c.want.imp},
 				{"LET", r.LET, c.want.let},
-				{"Davare", r.Davare, c.want.dav},
-				{"DavareLET", r.DavareLET, c.want.davLET},
+				{"Davare", r.Analyses[Davare2007], c.want.dav},
+				{"Dürr", r.Analyses[Duerr2019], c.want.dav},
+				{"per hop", r.Analyses[PerHop], c.want.dav},
+				{"any offsets", r.AnyOffset, c.want.dav},
+				{"any offsets, LET", r.AnyOffsetLET, c.want.davLET},
 			} {
 				if x.v.Status != OK || vals(x.v) != x.want {
 					t.Errorf("%s = %v %v, want [RFA MRT MDA] %v", x.what, x.v.Status, vals(x.v), x.want)
@@ -224,20 +228,20 @@ func TestWorstChainHand(t *testing.T) {
 	if r.Status != OK {
 		t.Fatal(r.Reason())
 	}
-	wantF := []Hop{{0, 0, 1, 0}, {1, 6, 8, 5}, {2, 9, 10, 1}}
+	wantF := []Hop{{0, 0, 0, 1, 0}, {1, 6, 6, 8, 5}, {2, 9, 9, 10, 1}}
 	if b.Length != 14 || b.Lead != 4 || !equalHops(b.Hops, wantF) {
 		t.Errorf("forward = %+v, want Length 14 Lead 4 hops %v", b, wantF)
 	}
 	// Implicit data age: τ3@6 ← τ2@0 ← τ1@−4, shifted by H=12: τ1@8 w=9,
 	// τ2@12 w=14 (wait 3), τ3@18 w=19 (wait 4): 19−8 = 11.
 	b, _ = WorstChain(ms, Options{}, Implicit, MaxDataAge, buf)
-	wantB := []Hop{{0, 8, 9, 0}, {1, 12, 14, 3}, {2, 18, 19, 4}}
+	wantB := []Hop{{0, 8, 8, 9, 0}, {1, 12, 12, 14, 3}, {2, 18, 18, 19, 4}}
 	if b.Length != 11 || b.Lead != 0 || !equalHops(b.Hops, wantB) {
 		t.Errorf("backward = %+v, want Length 11 hops %v", b, wantB)
 	}
 	// LET reaction from activation: τ1@4 w=8 → τ2@12 w=18 → τ3@18 w=21: 17.
 	b, _ = WorstChain(ms, Options{}, LET, ReactionFromActivation, buf)
-	wantL := []Hop{{0, 4, 8, 0}, {1, 12, 18, 4}, {2, 18, 21, 0}}
+	wantL := []Hop{{0, 4, 4, 8, 0}, {1, 12, 12, 18, 4}, {2, 18, 18, 21, 0}}
 	if b.Length != 17 || !equalHops(b.Hops, wantL) {
 		t.Errorf("LET forward = %+v, want Length 17 hops %v", b, wantL)
 	}
@@ -275,6 +279,8 @@ func TestStatus(t *testing.T) {
 		{"zero period", []Member{ok, {Name: "z", WCRT: 1}}, Options{}, InvalidInput, 1, InvalidInput, InvalidInput, InvalidInput, "period must be positive"},
 		{"negative offset", []Member{{Name: "n", Period: 5, Offset: -1}}, Options{}, InvalidInput, 0, InvalidInput, InvalidInput, InvalidInput, "offset"},
 		{"BCRT > WCRT", []Member{{Name: "n", Period: 5, BCRT: 3, WCRT: 2}}, Options{}, InvalidInput, 0, InvalidInput, InvalidInput, InvalidInput, "BCRT"},
+		{"jitter > WCRT", []Member{{Name: "n", Period: 5, Jitter: 3, WCRT: 2}}, Options{}, InvalidInput, 0, InvalidInput, InvalidInput, InvalidInput, "jitter must be between 0 and WCRT"},
+		{"negative BCET", []Member{{Name: "n", Period: 5, BCET: -1, WCRT: 2}}, Options{}, InvalidInput, 0, InvalidInput, InvalidInput, InvalidInput, "BCET must be between 0 and WCRT"},
 		{"unbounded", []Member{ok, {Name: "EKF", Period: 15, Unbounded: true, Why: "RTA diverged"}, ok},
 			Options{}, MemberUnbounded, 1, MemberUnbounded, MemberUnbounded, MemberUnbounded, "member 2 (EKF) has no response-time bound: RTA diverged"},
 		{"WCRT > period", []Member{ok, {Name: "P", Period: 15, WCRT: 16}}, Options{}, MemberUnschedulable, 1,
@@ -297,17 +303,17 @@ func TestStatus(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r := Analyze(c.ms, c.opts)
 			if r.Status != c.status || r.Member != c.member || r.Implicit.Status != c.imp ||
-				r.LET.Status != c.let || r.Davare.Status != c.dav {
-				t.Errorf("got status %v member %d implicit %v LET %v Davare %v; want %v %d %v %v %v",
-					r.Status, r.Member, r.Implicit.Status, r.LET.Status, r.Davare.Status,
+				r.LET.Status != c.let || r.AnyOffset.Status != c.dav || r.Analyses[Davare2007].Status != c.dav {
+				t.Errorf("got status %v member %d implicit %v LET %v any offsets %v; want %v %d %v %v %v",
+					r.Status, r.Member, r.Implicit.Status, r.LET.Status, r.AnyOffset.Status,
 					c.status, c.member, c.imp, c.let, c.dav)
 			}
 			if !strings.Contains(r.Reason(), c.reasonHave) || r.Err() == nil {
 				t.Errorf("reason %q does not contain %q", r.Reason(), c.reasonHave)
 			}
 			// No number without OK.
-			for _, v := range []Values{r.Implicit, r.LET, r.Davare, r.DavareLET} {
-				if v.Status != OK && vals(v) != [3]int64{} {
+			for _, v := range []Values{r.Implicit, r.LET, r.AnyOffset, r.AnyOffsetLET, r.Analyses[0], r.Analyses[1], r.Analyses[2]} {
+				if v.Status != OK && v != (Values{Status: v.Status}) {
 					t.Errorf("non-OK values carry numbers: %+v", v)
 				}
 			}
@@ -336,8 +342,11 @@ func TestObjective(t *testing.T) {
 		{Objective{LET, MaxReactionTime, AtOffsets}, 21},
 		{Objective{LET, MaxDataAge, AtOffsets}, 18},
 		{Objective{Implicit, MaxReactionTime, AnyOffsets}, 17},
+		{Objective{Implicit, MaxReactionTime, Davare}, 17},
+		{Objective{Implicit, MaxDataAge, Davare}, 14},
 		{Objective{LET, MaxReactionTime, AnyOffsets}, 26},
 		{Objective{LET, MaxDataAge, AnyOffsets}, 23},
+		{Objective{LET, MaxDataAge, Davare}, 23},
 	} {
 		if v, st := c.o.Value(&r); v != c.want || st != OK {
 			t.Errorf("%v: %d %v, want %d", c.o, v, st, c.want)

@@ -186,66 +186,102 @@ func mod(x, m int64) int64 {
 	return r
 }
 
-// The four walks start at the job of member k released at u. For the
-// reaction metrics (forward job chains):
+// extreme is what the class method computes.
+type extreme uint8
+
+const (
+	// longestForward: the longest forward job chain (reaction latency from
+	// activation).
+	longestForward extreme = iota
+	// longestBackward: the longest backward job chain (data age).
+	longestBackward
+	// shortest: the shortest forward job chain, which is also the shortest
+	// backward one (package doc, "Minima").
+	shortest
+)
+
+// The four walks start at the job of member k released at u and follow the
+// hop delays h. For the longest forward job chains:
 //
 //   - reactionPrefix returns u − r, r the release of the earliest job of
 //     member 0 whose forward job chain reaches member k at u or later;
 //   - reactionSuffix returns the write of the last job of the forward job
 //     chain from u, minus u.
 //
-// For data age (backward job chains):
+// For the longest backward job chains:
 //
 //   - agePrefix returns u − the release of the first job of the backward job
 //     chain from u;
 //   - ageSuffix returns the write of the latest job of the last member whose
 //     backward job chain reaches member k at u or earlier, minus u.
+//
+// The shortest job chains take agePrefix, which is also u − the release of
+// the latest job of member 0 whose forward job chain reaches member k at u
+// or earlier, and reactionSuffix, which is also the write of the earliest
+// job of the last member whose backward job chain reaches member k at u or
+// later, minus u (package doc, "Minima").
 
-func reactionPrefix(ms []Member, let bool, k int, u int64) int64 {
+func reactionPrefix(ms []Member, h *hops, k int, u int64) int64 {
 	x := u
 	for i := k - 1; i >= 0; i-- {
 		m := &ms[i]
 		// The forward hop from m's job at r reaches ms[i+1] at x or later
-		// exactly when r + resp > x − T(i+1), the previous job of ms[i+1].
-		x = firstAtOrAfter(x-ms[i+1].Period-resp(m, let)+1, m.Offset, m.Period)
+		// exactly when r + δi > x − T(i+1), the previous job of ms[i+1].
+		x = firstAtOrAfter(x-ms[i+1].Period-h.at(ms, i)+1, m.Offset, m.Period)
 	}
 	return u - x
 }
 
-func reactionSuffix(ms []Member, let bool, k int, u int64) int64 {
+func reactionSuffix(ms []Member, h *hops, k int, u int64) int64 {
 	x := u
 	for i := k + 1; i < len(ms); i++ {
 		m := &ms[i]
-		x = firstAtOrAfter(x+resp(&ms[i-1], let), m.Offset, m.Period)
+		x = firstAtOrAfter(x+h.at(ms, i-1), m.Offset, m.Period)
 	}
-	return x + resp(&ms[len(ms)-1], let) - u
+	return x + h.end - u
 }
 
-func agePrefix(ms []Member, let bool, k int, u int64) int64 {
+func agePrefix(ms []Member, h *hops, k int, u int64) int64 {
 	x := u
 	for i := k - 1; i >= 0; i-- {
 		m := &ms[i]
-		x = lastAtOrBefore(x-resp(m, let), m.Offset, m.Period)
+		x = lastAtOrBefore(x-h.at(ms, i), m.Offset, m.Period)
 	}
 	return u - x
 }
 
-func ageSuffix(ms []Member, let bool, k int, u int64) int64 {
+func ageSuffix(ms []Member, h *hops, k int, u int64) int64 {
 	x := u
 	for i := k + 1; i < len(ms); i++ {
 		prev, m := &ms[i-1], &ms[i]
 		// The backward hop from m's job at v reaches prev at x or earlier
-		// exactly when v − resp(prev) < x + T(prev), prev's next job.
-		x = lastAtOrBefore(x+prev.Period+resp(prev, let)-1, m.Offset, m.Period)
+		// exactly when v − δ(i−1) < x + T(prev), prev's next job.
+		x = lastAtOrBefore(x+prev.Period+h.at(ms, i-1)-1, m.Offset, m.Period)
 	}
-	return x + resp(&ms[len(ms)-1], let) - u
+	return x + h.end - u
 }
 
-// prefixMax returns the maximum of the prefix value (reactionPrefix or
-// agePrefix) over the jobs of member k whose index is ≡ rho (mod g): zero
-// without a hop, a closed form for one hop, the maximum of p/g walks
-// otherwise.
-func (sp *classSplit) prefixMax(ms []Member, let, age bool, rho int64) int64 {
+// better returns the better of two candidates for ex: the larger for the
+// longest chains, the smaller for the shortest.
+func better(ex extreme, a, b int64) int64 {
+	if ex == shortest {
+		return min(a, b)
+	}
+	return max(a, b)
+}
+
+// worst is the starting value of a search for ex's best candidate.
+func worst(ex extreme) int64 {
+	if ex == shortest {
+		return math.MaxInt64
+	}
+	return math.MinInt64
+}
+
+// prefixBest returns the best (by ex) prefix value over the jobs of member
+// k whose index is ≡ rho (mod g): zero without a hop, a closed form for one
+// hop, the best of p/g walks otherwise.
+func (sp *classSplit) prefixBest(ms []Member, h *hops, ex extreme, rho int64) int64 {
 	k := sp.k
 	mk := &ms[k]
 	u0 := mk.Offset + rho*mk.Period // the class is u0 + i·g·Tk, i ∈ ℤ
@@ -257,69 +293,78 @@ func (sp *classSplit) prefixMax(ms []Member, let, age bool, rho int64) int64 {
 		// that is ≡ x (mod gPre), gPre = gcd(g·Tk, T0): the smallest is
 		// x mod gPre, the largest that + T0 − gPre.
 		m0 := &ms[0]
-		r0 := resp(m0, let)
-		if age {
-			// u − lastAtOrBefore(u − r0, O0, T0) = r0 + (u − r0 − O0) mod T0.
-			return r0 + mod(u0-r0-m0.Offset, sp.gPre) + m0.Period - sp.gPre
+		d0 := h.at(ms, 0)
+		switch ex {
+		case longestForward:
+			// u − firstAtOrAfter(u − c, O0, T0) = c − (O0 − u + c) mod T0
+			// with c = Tk + δ0 − 1.
+			c := mk.Period + d0 - 1
+			return c - mod(m0.Offset-u0+c, sp.gPre)
+		case longestBackward:
+			// u − lastAtOrBefore(u − δ0, O0, T0) = δ0 + (u − δ0 − O0) mod T0.
+			return d0 + mod(u0-d0-m0.Offset, sp.gPre) + m0.Period - sp.gPre
+		default:
+			return d0 + mod(u0-d0-m0.Offset, sp.gPre)
 		}
-		// u − firstAtOrAfter(u − c, O0, T0) = c − (O0 − u + c) mod T0 with
-		// c = Tk + r0 − 1.
-		c := mk.Period + r0 - 1
-		return c - mod(m0.Offset-u0+c, sp.gPre)
 	}
-	best := int64(math.MinInt64)
+	best := worst(ex)
 	for j := rho; j < sp.p; j += sp.g {
 		u := mk.Offset + j*mk.Period
-		if age {
-			best = max(best, agePrefix(ms, let, k, u))
+		if ex == longestForward {
+			best = max(best, reactionPrefix(ms, h, k, u))
 		} else {
-			best = max(best, reactionPrefix(ms, let, k, u))
+			best = better(ex, best, agePrefix(ms, h, k, u))
 		}
 	}
 	return best
 }
 
-// suffixMax is prefixMax for the suffix value (reactionSuffix or
+// suffixBest is prefixBest for the suffix value (reactionSuffix or
 // ageSuffix).
-func (sp *classSplit) suffixMax(ms []Member, let, age bool, rho int64) int64 {
+func (sp *classSplit) suffixBest(ms []Member, h *hops, ex extreme, rho int64) int64 {
 	k, n := sp.k, len(ms)
 	mk, ml := &ms[k], &ms[n-1]
 	u0 := mk.Offset + rho*mk.Period
 	switch k {
 	case n - 1:
-		return resp(ml, let)
+		return h.end
 	case n - 2:
-		// As in prefixMax, with gSuf = gcd(g·Tk, Tn−1).
-		rk, rl := resp(mk, let), resp(ml, let)
-		if age {
+		// As in prefixBest, with gSuf = gcd(g·Tk, Tn−1).
+		dk, el := h.at(ms, k), h.end
+		switch ex {
+		case longestBackward:
 			// lastAtOrBefore(u + c, On−1, Tn−1) − u = c − (u + c − On−1) mod Tn−1
-			// with c = Tk + rk − 1.
-			c := mk.Period + rk - 1
-			return c + rl - mod(u0+c-ml.Offset, sp.gSuf)
+			// with c = Tk + δk − 1.
+			c := mk.Period + dk - 1
+			return c + el - mod(u0+c-ml.Offset, sp.gSuf)
+		case longestForward:
+			// firstAtOrAfter(u + δk, On−1, Tn−1) − u = δk + (On−1 − u − δk) mod Tn−1.
+			return dk + el + mod(ml.Offset-u0-dk, sp.gSuf) + ml.Period - sp.gSuf
+		default:
+			return dk + el + mod(ml.Offset-u0-dk, sp.gSuf)
 		}
-		// firstAtOrAfter(u + rk, On−1, Tn−1) − u = rk + (On−1 − u − rk) mod Tn−1.
-		return rk + rl + mod(ml.Offset-u0-rk, sp.gSuf) + ml.Period - sp.gSuf
 	}
-	best := int64(math.MinInt64)
+	best := worst(ex)
 	for j := rho; j < sp.s; j += sp.g {
 		u := mk.Offset + j*mk.Period
-		if age {
-			best = max(best, ageSuffix(ms, let, k, u))
+		if ex == longestBackward {
+			best = max(best, ageSuffix(ms, h, k, u))
 		} else {
-			best = max(best, reactionSuffix(ms, let, k, u))
+			best = better(ex, best, reactionSuffix(ms, h, k, u))
 		}
 	}
 	return best
 }
 
-// byClasses returns the longest forward job chain (age false: the reaction
-// latency from activation) or the longest backward job chain (age true: the
-// maximum data age) of a validated chain, equal to maxForward and
-// maxBackward over one hyperperiod.
-func byClasses(ms []Member, let, age bool, sp *classSplit) int64 {
-	best := int64(math.MinInt64)
+// byClasses returns, for a validated chain under the hop delays h, the longest
+// forward job chain (the reaction latency from activation), the longest
+// backward job chain (the maximum data age) or the shortest job chain,
+// as ex says: equal to maxForward, maxBackward and the shortest job chain
+// over one hyperperiod.
+func byClasses(ms []Member, h *hops, ex extreme, sp *classSplit) int64 {
+	best := worst(ex)
 	for rho := range sp.g {
-		best = max(best, sp.prefixMax(ms, let, age, rho)+sp.suffixMax(ms, let, age, rho))
+		best = better(ex, best, sp.prefixBest(ms, h, ex, rho)+sp.suffixBest(ms, h, ex, rho))
 	}
 	return best
 }

@@ -6,13 +6,70 @@ import (
 	"testing"
 )
 
-// enumerated returns the reference job-level values of a paradigm by job
+// enumerated returns the reference job-level values of a model by job
 // enumeration (maxForward, maxBackward over one hyperperiod): reaction
 // latency from activation and maximum data age.
-func enumerated(ms []Member, let bool, pl *plan) (rfa, age int64) {
-	rfa, _ = maxForward(ms, let, pl.n1)
-	age, _ = maxBackward(ms, let, pl.nm)
+func enumerated(ms []Member, md model, pl *plan) (rfa, age int64) {
+	rfa, _ = maxForward(ms, hopsOf(ms, md), pl.n1, math.MaxInt64)
+	age, _ = maxBackward(ms, hopsOf(ms, md), pl.nm, math.MaxInt64)
 	return rfa, age
+}
+
+// hopsOf returns model md's hop delays for chain ms.
+func hopsOf(ms []Member, md model) *hops {
+	var h hops
+	h.set(ms, md)
+	return &h
+}
+
+// TestHopsLongChains: the delays kept for the first hops and computed for
+// the others of a chain longer than maxSplitMembers are the model's.
+func TestHopsLongChains(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	ms := make([]Member, maxSplitMembers+5)
+	for k := range ms {
+		m := Member{Period: 1 + rng.Int64N(20)}
+		m.WCRT = rng.Int64N(m.Period + 1)
+		m.BCRT = rng.Int64N(m.WCRT + 1)
+		randBestAndUnit(rng, &m, true)
+		ms[k] = m
+	}
+	for _, md := range []model{upper, letModel, lower} {
+		h := hopsOf(ms, md)
+		for k := range len(ms) - 1 {
+			if h.at(ms, k) != md.hop(ms, k) {
+				t.Fatalf("model %d, hop %d: %d, want %d", md, k, h.at(ms, k), md.hop(ms, k))
+			}
+		}
+		if h.end != md.end(&ms[len(ms)-1]) {
+			t.Fatalf("model %d: end %d", md, h.end)
+		}
+	}
+	// Analyze of a long chain (the planner takes an end) equals enumeration.
+	r := Analyze(ms, Options{})
+	checkInvariants(t, ms, &r)
+}
+
+// minForward and minBackward are the shortest forward and backward job
+// chains of a model over the n jobs of the first (last) member in one
+// hyperperiod, by job enumeration: the references of the class method's
+// shortest job chain, which both equal (package doc, "Minima").
+func minForward(ms []Member, h *hops, n int64) int64 {
+	m0 := &ms[0]
+	best := int64(math.MaxInt64)
+	for i, r1 := int64(0), m0.Offset; i < n; i, r1 = i+1, r1+m0.Period {
+		best = min(best, forwardEnd(ms, h, r1)-r1)
+	}
+	return best
+}
+
+func minBackward(ms []Member, h *hops, n int64) int64 {
+	mm := &ms[len(ms)-1]
+	best := int64(math.MaxInt64)
+	for i, rm := int64(0), mm.Offset; i < n; i, rm = i+1, rm+mm.Period {
+		best = min(best, rm+h.end-backwardStart(ms, h, rm))
+	}
+	return best
 }
 
 // splitAt returns the class method's split of a validated chain at member
@@ -41,13 +98,18 @@ func splitAt(ms []Member, k int) classSplit {
 // 1, 1000 or 1e9: harmonic (b·2^e), harmonic with factor 3 (b·3^e·2^f),
 // non-harmonic (1..12) and WATERS-like (5, 10, 15, 33, 66, 100, 200, 400).
 // Offsets are all zero (a third of the chains) or random in [0, 2T); then
-// 0 ≤ BCRT ≤ WCRT ≤ D ≤ T, and the LET interval is the period or random in
-// [max(WCRT, 1), T].
+// 0 ≤ BCRT ≤ WCRT ≤ D ≤ T, 0 ≤ BCET, jitter ≤ WCRT, and the LET interval is
+// the period or random in [max(WCRT, 1), T]. Half the chains place their
+// members on units 0 to 2 with random ranks (some suspending), so that
+// ordered hops occur in either direction; the values are then not checked
+// against a schedule (the response times are not those of one), only the
+// class method against enumeration.
 func randClassChain(rng *rand.Rand) []Member {
 	scale := []int64{1, 1, 1000, 1_000_000_000}[rng.IntN(4)]
 	family := rng.IntN(4)
 	base := []int64{1, 2, 3, 5}[rng.IntN(4)]
 	zeroOffsets := rng.IntN(3) == 0
+	placed := rng.IntN(2) == 0
 	ms := make([]Member, 1+rng.IntN(6))
 	for k := range ms {
 		var t int64
@@ -68,6 +130,7 @@ func randClassChain(rng *rand.Rand) []Member {
 		}
 		m := Member{Period: t, Deadline: d, WCRT: rng.Int64N(d + 1)}
 		m.BCRT = rng.Int64N(m.WCRT + 1)
+		randBestAndUnit(rng, &m, placed)
 		if !zeroOffsets {
 			m.Offset = rng.Int64N(2 * t)
 		}
@@ -77,6 +140,22 @@ func randClassChain(rng *rand.Rand) []Member {
 		ms[k] = m
 	}
 	return ms
+}
+
+// randBestAndUnit gives a member drawn with its period and response times a
+// jitter and a BCET (each zero a third of the time, else at most WCRT) and,
+// when placed, a unit among 1 and 2 (0 a third of the time), a rank in
+// [0, 4) and, one time in six, Suspends.
+func randBestAndUnit(rng *rand.Rand, m *Member, placed bool) {
+	if rng.IntN(3) != 0 {
+		m.Jitter = rng.Int64N(m.WCRT + 1)
+	}
+	if rng.IntN(3) != 0 {
+		m.BCET = rng.Int64N(m.WCRT + 1)
+	}
+	if placed {
+		m.Unit, m.Rank, m.Suspends = rng.IntN(3), rng.IntN(4), rng.IntN(6) == 0
+	}
 }
 
 // TestPropertyClassesEqualEnumeration is the evidence that the class method
@@ -98,29 +177,44 @@ func TestPropertyClassesEqualEnumeration(t *testing.T) {
 			t.Fatalf("valid chain got %v: %s\n%+v", r.Implicit.Status, r.Reason(), ms)
 		}
 		an := Analyze(ms, Options{})
-		for _, let := range []bool{false, true} {
+		for _, md := range []model{upper, letModel, lower} {
 			p := Implicit
-			if let {
+			if md == letModel {
 				p = LET
 			}
 			if r.Values(p, AtOffsets).Status != OK {
 				continue
 			}
-			rfa, age := enumerated(ms, let, &pl)
+			rfa, age := enumerated(ms, md, &pl)
+			short, shortB := minForward(ms, hopsOf(ms, md), pl.n1), minBackward(ms, hopsOf(ms, md), pl.nm)
+			if short != shortB {
+				t.Fatalf("model %d: shortest forward job chain %d, backward %d\n%+v", md, short, shortB, ms)
+			}
 			for k := -1; k < len(ms); k++ {
 				sp := pl.split
 				if k >= 0 {
 					sp = splitAt(ms, k)
 					splits++
 				}
-				f, a := byClasses(ms, let, false, &sp), byClasses(ms, let, true, &sp)
-				if f != rfa || a != age {
-					t.Fatalf("%v, split %+v (chosen %d): classes give reaction %d, age %d; enumeration %d, %d\n%+v",
-						p, sp, pl.split.k, f, a, rfa, age, ms)
+				f, a := byClasses(ms, hopsOf(ms, md), longestForward, &sp), byClasses(ms, hopsOf(ms, md), longestBackward, &sp)
+				lo := byClasses(ms, hopsOf(ms, md), shortest, &sp)
+				if f != rfa || a != age || lo != short {
+					t.Fatalf("model %d, split %+v (chosen %d): classes give reaction %d, age %d, shortest %d; enumeration %d, %d, %d\n%+v",
+						md, sp, pl.split.k, f, a, lo, rfa, age, short, ms)
 				}
 			}
-			want := Values{OK, rfa, rfa + ms[0].Period, age}
-			if got := an.Values(p, AtOffsets); got != want {
+			if md == lower {
+				if got, want := an.Implicit.MinReactionTime, lowestLatency(ms, short); got != want || an.Implicit.MinDataAge != want {
+					t.Fatalf("Analyze minima %+v, enumeration %d\n%+v", an.Implicit, want, ms)
+				}
+				continue
+			}
+			got := an.Values(p, AtOffsets)
+			want := Values{OK, rfa, rfa + ms[0].Period, age, got.MinReactionTime, got.MinDataAge}
+			if md == letModel {
+				want.MinReactionTime, want.MinDataAge = short, short
+			}
+			if got != want {
 				t.Fatalf("Analyze %v = %+v, enumeration %+v\n%+v", p, got, want, ms)
 			}
 			for _, m := range []Metric{MaxReactionTime, ReactionFromActivation, MaxDataAge} {
@@ -140,7 +234,8 @@ func TestPropertyClassesEqualEnumeration(t *testing.T) {
 type closedCase struct {
 	name     string
 	ms       []Member
-	let, age bool
+	md       model
+	ex       extreme
 	g        int64
 	pre, suf []int64 // per ρ
 	want     int64
@@ -174,7 +269,7 @@ var closedCases = []closedCase{
 		// earlier is τ2@−1, written at 1); ρ 1: 4 − 1 = 3 (τ2@3 reads τ1@2,
 		// writes at 5).
 		// Sums 4 and 4: data age 4 = τ2@3 ← τ1@2 ← τ0@1, 5 − 1.
-		name: "implicit data age", ms: closedChain, age: true, g: 2,
+		name: "implicit data age", ms: closedChain, ex: longestBackward, g: 2,
 		pre: []int64{3, 1}, suf: []int64{1, 3}, want: 4,
 	},
 	{
@@ -183,7 +278,7 @@ var closedCases = []closedCase{
 		// mod 4: ρ 0: 6 + 1 = 7; ρ 1: 6 + 3 = 9.
 		// Sums 10 and 14: 14 = τ0@1 (writes 5) → τ1@6 (writes 8) → τ2@11
 		// (writes 15), 15 − 1.
-		name: "LET reaction", ms: closedChain, let: true, g: 2,
+		name: "LET reaction", ms: closedChain, md: letModel, g: 2,
 		pre: []int64{3, 5}, suf: []int64{7, 9}, want: 14,
 	},
 	{
@@ -192,8 +287,32 @@ var closedCases = []closedCase{
 		// − 3) mod 4: ρ 0: 7; ρ 1: 7 − 2 = 5.
 		// Sums 14 and 10: 14 = τ2@3 ← τ1@0 (writes 2) ← τ0@−7 (writes −3),
 		// 7 − (−7).
-		name: "LET data age", ms: closedChain, let: true, age: true, g: 2,
+		name: "LET data age", ms: closedChain, md: letModel, ex: longestBackward, g: 2,
 		pre: []int64{7, 5}, suf: []int64{7, 5}, want: 14,
+	},
+	{
+		// Shortest, LET. Prefix as for the data age, its smallest value:
+		// 4 + (u0 − 4 − 1) mod gPre, which is the largest, as gPre = T0:
+		// ρ 0: 7; ρ 1: 5. Suffix as for the reaction, its smallest:
+		// 6 + (3 − u0 − 2) mod 4: ρ 0: 7; ρ 1: 9.
+		// Sums 14 and 14: every job chain of this chain is 14 long under
+		// LET (H = 4 = T0: one job of τ0 per hyperperiod); τ0@1 (writes 5)
+		// → τ1@6 (writes 8) → τ2@11 (writes 15).
+		name: "LET shortest", ms: closedChain, md: letModel, ex: shortest, g: 2,
+		pre: []int64{7, 5}, suf: []int64{7, 9}, want: 14,
+	},
+	{
+		// Shortest, lower model. With BCRT = BCET = 0, δk = 0 − (Rk+1 −
+		// 0): δ0 = −1, δ1 = −2, and the last member writes at its release.
+		// Prefix: δ0 + (u0 − δ0 − O0) mod 4: ρ 0: −1 + 0 = −1 (τ1@0 may
+		// read the value of τ0@1, which it reads by 1); ρ 1: −1 + 2 = 1
+		// (τ1@2 ← τ0@1). Suffix: δ1 + 0 + (O2 − u0 − δ1) mod 4: ρ 0:
+		// −2 + 1 = −1 (τ1@0, writing at 0 at the earliest, → τ2@−1, which
+		// reads by 1); ρ 1: −2 + 3 = 1 (τ1@2 → τ2@3, 3 − 2).
+		// Sums −2 and 2: the shortest is −2 in the lower model (τ0@1 →
+		// τ1@0 → τ2@−1), which lowestLatency raises to Σ BCET = 0.
+		name: "lower shortest", ms: closedChain, md: lower, ex: shortest, g: 2,
+		pre: []int64{-1, 1}, suf: []int64{-1, 1}, want: -2,
 	},
 }
 
@@ -216,19 +335,20 @@ func TestClosedFormsHand(t *testing.T) {
 			if sp != (classSplit{k: 1, p: 2, s: 2, g: c.g, gPre: 4, gSuf: 4}) {
 				t.Fatalf("split %+v", sp)
 			}
-			best := int64(math.MinInt64)
+			best := worst(c.ex)
 			for rho := range sp.g {
-				pre, suf := sp.prefixMax(c.ms, c.let, c.age, rho), sp.suffixMax(c.ms, c.let, c.age, rho)
+				pre, suf := sp.prefixBest(c.ms, hopsOf(c.ms, c.md), c.ex, rho), sp.suffixBest(c.ms, hopsOf(c.ms, c.md), c.ex, rho)
 				if pre != c.pre[rho] || suf != c.suf[rho] {
 					t.Errorf("ρ %d: prefix %d, suffix %d; want %d, %d", rho, pre, suf, c.pre[rho], c.suf[rho])
 				}
-				best = max(best, pre+suf)
+				best = better(c.ex, best, pre+suf)
 			}
-			if got := byClasses(c.ms, c.let, c.age, &sp); got != c.want || best != c.want {
+			if got := byClasses(c.ms, hopsOf(c.ms, c.md), c.ex, &sp); got != c.want || best != c.want {
 				t.Errorf("value %d (residues %d), want %d", got, best, c.want)
 			}
-			if rfa, age := enumerated(c.ms, c.let, &pl); c.age && age != c.want || !c.age && rfa != c.want {
-				t.Errorf("enumeration gives reaction %d, age %d", rfa, age)
+			rfa, age := enumerated(c.ms, c.md, &pl)
+			if enum := map[extreme]int64{longestForward: rfa, longestBackward: age, shortest: minForward(c.ms, hopsOf(c.ms, c.md), pl.n1)}[c.ex]; enum != c.want {
+				t.Errorf("enumeration gives %d", enum)
 			}
 		})
 	}
@@ -317,8 +437,8 @@ func TestPlannerEqualsEval(t *testing.T) {
 	var objs []Objective
 	for _, p := range []Paradigm{Implicit, LET} {
 		for _, m := range []Metric{ReactionFromActivation, MaxReactionTime, MaxDataAge} {
-			for _, rel := range []Release{AtOffsets, AnyOffsets} {
-				objs = append(objs, Objective{Paradigm: p, Metric: m, Release: rel})
+			for _, b := range []Bound{AtOffsets, AnyOffsets, Davare} {
+				objs = append(objs, Objective{Paradigm: p, Metric: m, Bound: b})
 			}
 		}
 	}
@@ -330,7 +450,7 @@ func TestPlannerEqualsEval(t *testing.T) {
 			// The same periods with other response times: the plan is kept.
 			ms = append([]Member(nil), prev...)
 			for i := range ms {
-				ms[i].WCRT = ms[i].BCRT + rng.Int64N(ms[i].Period-ms[i].BCRT+1)
+				ms[i].WCRT = max(ms[i].BCRT, ms[i].Jitter, ms[i].BCET) + rng.Int64N(ms[i].Period-max(ms[i].BCRT, ms[i].Jitter, ms[i].BCET)+1)
 				if rng.IntN(20) == 0 {
 					ms[i].Unbounded, ms[i].Why = true, "test"
 				}

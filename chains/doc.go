@@ -1,16 +1,24 @@
 // Package chains computes end-to-end latencies of cause-effect chains of
 // periodic tasks: maximum reaction time, reaction latency from activation and
-// maximum data age, under implicit communication and under LET, as job-level
-// values at given release offsets and as offset-independent Davare bounds.
-// It is a leaf package: its inputs are its own small types.
+// maximum data age, and lower bounds on the minimum reaction time and data
+// age, under implicit communication and under LET, as job-level values at
+// given release offsets and as bounds for any offsets (Davare et al., Dürr
+// et al., and hop by hop, the least of them taken). Members that share a
+// fixed-priority processor have their hops ordered by their priorities
+// (Kloda et al.; Dürr et al.). It is a leaf package: its inputs are its own
+// small types.
 //
 // # Model
 //
 // A chain τ1 → τ2 → … → τm is an ordered list of Members. Member k is a
 // periodic task with period Tk > 0 and offset (release phase) Ok ≥ 0: its
-// jobs are released at Ok + j·Tk. Tasks communicate through registers: each
-// job reads the newest values of its inputs and overwrites its outputs;
-// nothing blocks on missing data. Times are unit-agnostic int64 (the project
+// jobs arrive at Ok + j·Tk and are released up to its jitter Jk later; its
+// response times (WCRT Rk and the lower bound BCRT) count from the arrival,
+// which the rest of this documentation calls the release. BCETk bounds from
+// below the time from a job's start to its write, so a job starts (and
+// reads) at most Rk − BCETk after its release. Tasks communicate through
+// registers: each job reads the newest values of its inputs and overwrites
+// its outputs; nothing blocks on missing data. Times are unit-agnostic int64 (the project
 // passes picoseconds; the WATERS 2019 hyperperiod 13.2 s = 1.32e13 ps fits
 // with room to spare). Every sum, and the LCM of the periods, is checked:
 // what would overflow yields Status Overflow, never a wrapped number.
@@ -71,7 +79,10 @@
 // by hop in integer arithmetic: the first job of τk+1 released at or after
 // a time t is Ok+1 + ⌈(t − Ok+1)/Tk+1⌉·Tk+1, one division. Likewise, for
 // every job of τm in one hyperperiod, the backward chain takes, hop by hop,
-// the last job of τk−1 released at or before t − Rk−1, a floor division.
+// the last job of τk−1 released at or before t − δk−1, a floor division,
+// where the hop delay δk−1 is Rk−1 (the LET interval under LET), or the
+// producer's jitter on a hop ordered by priority (see "Same-core hops",
+// which also changes the forward hop from t = r + Rk to r + δk).
 // The maximum over the hyperperiod is the maximum over the whole steady
 // state. Analyze and Eval compute the same maxima by the class method below,
 // without enumerating the jobs.
@@ -79,7 +90,8 @@
 // Under LET reads and writes are known exactly, so these values are exact.
 //
 // Under implicit communication the values are sound upper bounds, computed
-// with every read at its job's release and every write at release + WCRT:
+// with every read at its job's release and every write at release + WCRT
+// (on an ordered hop, see "Same-core hops" for the argument):
 //
 //   - Reaction: the job of τk+1 released at or after the latest write
 //     r + Rk reads (at or after its release) after the actual write, so the
@@ -97,15 +109,112 @@
 //     read-at-release / write-at-WCRT reasoning of Becker et al. (2016,
 //     2017), without their best-case refinements.
 //
-// BCRT is validated (0 ≤ BCRT ≤ WCRT) but cannot tighten either upper
-// bound: an earlier write only lets an earlier job read the data (shorter
-// reaction) and only lets a later job be read (younger data). Jobs of one
-// task are assumed to read and write in release order (true for
-// fixed-priority scheduling with FIFO order within a task).
+// The best cases cannot tighten either upper bound: an earlier write only
+// lets an earlier job read the data (shorter reaction) and only lets a later
+// job be read (younger data). Jobs of one task are assumed to read and write
+// in release order (true for fixed-priority scheduling with FIFO order
+// within a task).
 //
 // Each hop's wait is below the next period (reaction) or the previous period
-// (data age), so the job-level implicit values never exceed the Davare
-// values below; the tests check this as a property.
+// (data age), so the job-level implicit values never exceed the bounds for
+// any offsets below; the tests check this as a property.
+//
+// # Same-core hops
+//
+// Kloda, Bertout and Sorel, "Latency analysis for data chains of real-time
+// periodic tasks", ETFA 2018, observed that on one processor the priority
+// order decides a hop better than the response time: when producer and
+// consumer run on the same processor, scheduled by preemptive fixed
+// priorities, the producer of higher priority, a job of the consumer
+// released at or after the release of a producer's job cannot start before
+// that job has finished, so it reads the value written. Dürr et al. (below)
+// use the same observation for one ECU. This package applies it to the hop
+// τk → τk+1 (the hop is then "ordered") when:
+//
+//   - both members give the same Unit ≠ 0, which the caller sets only for a
+//     processor scheduled by preemptive fixed priorities where the member
+//     reads when it starts and writes when it finishes (implicit
+//     communication; a member that communicates under LET gets no unit);
+//   - the producer's Rank is lower (more urgent) than the consumer's: equal
+//     ranks order nothing;
+//   - the producer does not suspend itself between its read and its write
+//     (Suspends false): a job that waits passively, for the GPU for
+//     instance, lets lower-priority jobs of its processor start, and read,
+//     before it writes.
+//
+// Why it is sound, with release jitter: let the producer's job arrive at
+// a, be released at a′ ∈ [a, a + Jk] and write at f, and let a consumer's
+// job arrive at v ≥ a + Jk. It is released at v′ ≥ v ≥ a′ and starts at
+// some s ≥ v′. At s no job of higher priority released at or before s is
+// pending on the processor (preemptive fixed priorities), and the
+// producer's job is of higher priority, released at a′ ≤ s, and never
+// suspended: it has finished, so f ≤ s and the consumer reads its value (or
+// a newer one). Hence the hop's delay δk — the time after a producer's
+// release from which every consumer job released reads its value — is Jk
+// on an ordered hop instead of Rk: the forward hop from τk's job at r goes
+// to the first job of τk+1 released at or after r + δk, and the backward
+// hop from τk+1's job at r to the last job of τk released at or before
+// r − δk (a producer's job released at or before r − Jk has written
+// before the read, and a later one can only make the data younger). With
+// Jk ≤ Rk the rule never raises a value. Under LET reads and writes are
+// fixed instants and no hop is ordered.
+//
+// A consumer of higher priority on the producer's processor gets no
+// refinement of its upper bound (it preempts the producer and reads before
+// the write, the usual rule); it tightens the minima (below). The tests:
+// TestSameCoreHand works both orders, equal, harmonic and non-harmonic
+// periods, jitter and suspension by hand; TestPropertySchedule checks the
+// bounds against simulated schedules, and TestPropertyScheduleRefutes
+// shows that the same simulations refute the rule applied with the
+// priorities reversed, with suspensions ignored or with jitter ignored.
+//
+// # Minima
+//
+// MinReactionTime bounds from below the shortest time from an external
+// event to the first output reflecting it, the event arriving just before
+// a read of τ1: the shortest forward job chain, from its first job's read
+// to its last job's write. MinDataAge bounds from below the shortest
+// backward job chain, measured the same way. Both come from a lower model
+// of the jobs, with Bk = max(BCRTk, BCETk) (a job writes at least Bk after
+// its release) and ρk = Rk − BCETk (a job reads at most ρk after its
+// release; a consumer of higher priority than its producer on the
+// producer's processor reads the producer's value only when released after
+// the write, that is by its jitter: ρk+1 = min(ρk+1, Jk+1)).
+//
+//   - Hop delay δk = Bk − ρk+1: the job of τk+1 that reads the value of
+//     τk's job released at r reads after r + Bk, so it is released at or
+//     after r + Bk − ρk+1; and a job of τk+1 released at t reads the value
+//     of a job of τk whose write, at or after its release + Bk, came by
+//     t + ρk+1: one released at or before t − δk. Both hops are monotone,
+//     so by induction the lower model's job chain from a job is never later
+//     (forward) or earlier (backward) than the real one, and its last job
+//     writes no later than the real one's last write after Bm.
+//   - Let M be the shortest job chain of the lower model, from the release
+//     of its first job to its last job's release + Bm. The real chain's
+//     first job reads at most ρ1 after its release, so both minima are at
+//     least M − ρ1. The class method's argument (below), with "latest"
+//     for "earliest", gives M as the minimum over the jobs u of a member of
+//     (u − last(u)) + (end(u) − u), where last(u), the latest job of τ1
+//     whose forward chain reaches u or earlier, is the backward walk from
+//     u, and end(u) is the forward walk. The backward chains give the same
+//     two walks (the earliest job of τm whose backward chain reaches u or
+//     later is the forward walk from u), so the shortest forward and
+//     backward job chains of the lower model are equal, and so are the two
+//     minima.
+//   - Also every job writes at least BCETk after it reads, and reads after
+//     its producer wrote: every job chain is at least Σ BCETk long. The
+//     minima are max(M − ρ1, Σ BCETk).
+//
+// Under LET the model is exact (Bk = ρ… = the LET interval and 0), and so
+// are the LET minima. For any offsets each hop of the lower model delays by
+// at least δk, so the minima for any offsets are max(Σ δk + Bm − ρ1,
+// Σ BCETk), and Σ Lk under LET. TestMinimaHand works examples by hand;
+// the class method is checked against enumeration of both directions, and
+// TestPropertySimulation and TestPropertySchedule against simulations.
+// With response times that no schedule can show together (a consumer of
+// lower priority whose WCRT leaves no room for its producer's BCET), a
+// minimum can come out above a maximum; the bounds of one analysed system
+// never do.
 //
 // Cost of job enumeration: (H/T1 + H/Tm)·m hops per paradigm, one integer
 // division each, no allocation; memory O(1). For the WATERS 2019 periods
@@ -118,9 +227,10 @@
 //
 // # The class method
 //
-// Write Rk for the time from a job's release to its write (WCRT, or the LET
-// interval), and split the chain at a member τk. For a job u of τk (its
-// release time):
+// Write δk for the hop delay of τk (package "Same-core hops" and "Minima":
+// WCRT, the jitter on an ordered hop, the LET interval, or the lower
+// model's) and Rm for the last member's time from release to write, and
+// split the chain at a member τk. For a job u of τk (its release time):
 //
 //   - Reaction. first(u) is the earliest job of τ1 whose forward job chain
 //     reaches τk at u or later, end(u) the write of the last job of the
@@ -132,17 +242,19 @@
 //     chain is therefore the maximum of the candidates over all jobs of τk,
 //     those that no chain passes through included. first(u) is a walk back:
 //     the forward hop from τi's job at r reaches τi+1 at v or later exactly
-//     when r + Ri > v − Ti+1 (the previous job of τi+1), so the earliest such
-//     job is the first released at or after v − Ti+1 − Ri + 1; as every hop
+//     when r + δi > v − Ti+1 (the previous job of τi+1), so the earliest such
+//     job is the first released at or after v − Ti+1 − δi + 1; as every hop
 //     is non-decreasing, composing these steps from u back to τ1 gives
 //     first(u).
 //   - Data age, mirrored. start(u) is the first job of the backward job
 //     chain from u, last(u) the latest job of τm whose backward job chain
 //     reaches τk at u or earlier (the backward hop from v reaches τi at x or
-//     earlier exactly when v − Ri < x + Ti, so the latest such job of τi+1
-//     is the last released at or before x + Ti + Ri − 1), and the candidate
+//     earlier exactly when v − δi < x + Ti, so the latest such job of τi+1
+//     is the last released at or before x + Ti + δi − 1), and the candidate
 //     is last(u) + Rm − start(u). The same two inequalities make the maximum
 //     data age the maximum of the candidates.
+//   - The shortest job chain (Minima) is the minimum of the candidates
+//     u − last(u) + end(u) − u, the sides the two walks of "Minima".
 //
 // The prefix part of a candidate (u − first(u), u − start(u)) involves only
 // τ1..τk, so it is the same for u and u + lcm(T1..Tk): it depends on τk's
@@ -180,11 +292,18 @@
 // closed form per side. On other chains the plain walk can be cheaper
 // (periods 10, 3, 10: three walks over τ1's jobs against ten residues), and
 // is chosen. Measured on one core of a shared x86 server (CPU time per call
-// of BenchmarkWATERSEval and BenchmarkWATERSChains): the default objective
-// of all eight WATERS chains about 0.45 µs, against about 6.5 µs by job
-// enumeration; every value of all eight (Analyze) about 0.9 µs, against
-// about 80 µs. What remains is mostly the divisions of the hyperperiod's
-// LCMs, which the statuses need anyway.
+// of BenchmarkWATERSEval and BenchmarkWATERSChains): the job-level
+// objective of all eight WATERS chains about 0.45 µs, against about 6.5 µs
+// by job enumeration; every value of all eight (Analyze) about 0.9 µs,
+// against about 80 µs (before the minima, which add two class
+// computations to the four). What remains is mostly the divisions of the
+// hyperperiod's LCMs, which the statuses need anyway. Counted in
+// instructions per call of all eight (valgrind --tool=callgrind, which
+// does not depend on the machine's load): the job-level objective
+// (BenchmarkWATERSEval) 10.6 k, the bound for any offsets
+// (BenchmarkWATERSEvalAnyOffsets: no plan, one pass over the members)
+// 7.5 k, every value with the minima (BenchmarkWATERSChains) 31.7 k, the
+// worst data-age job chains (BenchmarkWorstChain) 127 k.
 //
 // Checked: TestPropertyClassesEqualEnumeration compares the class method at
 // the chosen split and at every other member, Analyze and Eval with job
@@ -193,22 +312,48 @@
 // closed forms worked by hand; TestPropertySimulation compares Analyze with
 // an independent simulation of the jobs.
 //
-// # Offset-independent bounds (Result.Davare, Result.DavareLET)
+// # Bounds for any offsets (Result.AnyOffset, Result.Analyses)
 //
-// Davare, Zhu, Di Natale, Pinello, Kanajan and Sangiovanni-Vincentelli,
-// "Period optimization for hard real-time distributed automotive systems",
-// DAC 2007, bound the end-to-end latency of a chain, for any offsets, by
+// These bounds hold whatever the release offsets are (each hop's wait is
+// bounded without them). Each term below is at most the corresponding
+// term of Davare's sum, so all of them fit when it does. Three analyses
+// apply to this package's model (periodic tasks with release jitter,
+// implicit communication, response-time bounds, hops ordered as in
+// "Same-core hops"); with δk the hop delay of the upper model (Rk, or Jk on
+// an ordered hop):
 //
-//	Σk (Tk + Rk).
+//   - Davare, Zhu, Di Natale, Pinello, Kanajan and Sangiovanni-Vincentelli,
+//     "Period optimization for hard real-time distributed automotive
+//     systems", DAC 2007: the maximum reaction time is at most
+//     Σk (Tk + Rk), for any offsets, on any processors (each job of τk+1
+//     waits less than Tk+1 after the write at most Rk after its producer's
+//     release). The same per-hop argument gives the reaction from
+//     activation Σ (Tk + Rk) − T1 and the data age Σ (Tk + Rk) − Tm (each
+//     hop back waits less than the producer's period).
+//   - Dürr, von der Brüggen, Chen and Chen, "End-to-end timing analysis of
+//     sporadic cause-effect chains in distributed systems", ACM TECS
+//     18(5s), EMSOFT 2019, for periodic tasks, with the one-ECU refinement
+//     of ordered hops: reaction time T1 + Rm + Σ hops max(Rk, Tk+1 + δk),
+//     data age Rm + Σ hops (Tk + δk) (as the authors' public evaluation
+//     code computes them; δk = 0 on their one-processor hops without
+//     jitter, Rk otherwise, where both equal Davare's terms; this package
+//     adds the producer's jitter, which their periodic model does not
+//     have, by the argument of "Same-core hops").
+//   - Per hop (this package): every hop bounded alone, a forward hop by
+//     Tk+1 + δk (the first job of τk+1 released at or after r + δk comes
+//     less than Tk+1 later) and a backward one by Tk + δk: reaction time
+//     T1 + Rm + Σ hops (Tk+1 + δk), data age Rm + Σ hops (Tk + δk). It is
+//     never above Dürr's (Tk+1 + δk ≤ max(Rk, Tk+1 + δk)) and below it when
+//     an ordered producer's response exceeds its consumer's period.
 //
-// This package reports that sum as Davare.MaxReactionTime: it bounds the
-// maximum reaction time (its usual use) under implicit communication, with
-// Rk = WCRT. The same per-hop argument (each hop waits less than one period
-// of the receiving task for reaction, of the sending task for data age)
-// gives Davare.ReactionFromActivation = Σ(Tk + Rk) − T1 and
-// Davare.MaxDataAge = Σ(Tk + Rk) − Tm. DavareLET is the same with
-// Rk := Lk, the LET interval. All Davare values are valid for any offsets;
-// they are what Release AnyOffsets selects.
+// Result.Analyses holds the three; Result.AnyOffset takes, per metric (the
+// two reaction metrics together, the data age alone), the least, and
+// ReactionBy and DataAgeBy name the analysis that gives it, the first in
+// the order above among equal values: Davare's on a chain without an
+// ordered hop. Under LET every hop's delay is the LET interval and all
+// three are Σ (Tk + Lk) (Result.AnyOffsetLET). The minima for any offsets
+// are those of "Minima". All these values are what Bound AnyOffsets
+// selects; Bound Davare selects Davare's alone.
 //
 // # Status
 //
@@ -217,15 +362,16 @@
 // says which (MemberUnbounded, MemberUnschedulable, InvalidInput), Member
 // names the member, Reason explains, and every value is 0 with that Status.
 // LETOverrun affects only the LET values; Overflow and TooManyJobs of the
-// job-level enumeration leave the Davare values valid. Each Values carries
-// its own Status; Objective.Value returns the one it used.
+// job-level enumeration leave the values for any offsets valid. Each
+// Values carries its own Status; Objective.Value returns the one it used.
 //
 // # Use
 //
 // Analyze computes everything: allocation-free, by the class method.
 // Objective (zero value: implicit, maximum reaction time, at the
 // offsets) selects the number an optimizer minimises; Objective.Value reads
-// it from a Result, and Eval computes only it (one paradigm, one direction),
-// for an optimizer's inner loop. WorstChain returns the worst job chain of
-// one metric split into hops, for reports, in a caller-provided buffer.
+// it from a Result, and Eval computes only it (one paradigm, one direction,
+// or the sums for any offsets), for an optimizer's inner loop. WorstChain
+// returns the worst job chain of one metric split into hops, for reports,
+// in a caller-provided buffer.
 package chains

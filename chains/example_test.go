@@ -29,7 +29,7 @@ func ExampleAnalyze() {
 		r.Implicit.MaxReactionTime, r.Implicit.ReactionFromActivation, r.Implicit.MaxDataAge)
 	fmt.Printf("LET:      reaction %d (from activation %d), data age %d\n",
 		r.LET.MaxReactionTime, r.LET.ReactionFromActivation, r.LET.MaxDataAge)
-	fmt.Println("Davare bound on reaction time:", r.Davare.MaxReactionTime)
+	fmt.Println("Davare bound on reaction time:", r.Analyses[chains.Davare2007].MaxReactionTime)
 	v, st := chains.Objective{}.Value(&r) // default objective
 	fmt.Println("objective", chains.Objective{}, v, st)
 

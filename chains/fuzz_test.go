@@ -6,9 +6,12 @@ import (
 )
 
 // FuzzAnalyze decodes up to six members from raw bytes (six int64 fields
-// each: period, offset, BCRT, WCRT, LET, deadline, plus a flag byte). Mode
-// bit 0 folds the fields into small valid ranges so that most inputs are
-// analysable; otherwise raw int64s exercise validation and overflow. Analyze
+// each: period, offset, BCRT, WCRT, LET, deadline, plus a flag byte: 7 in
+// its low three bits marks the member unbounded, bits 3–4 give its unit,
+// bits 5–6 its rank, bit 7 Suspends). Mode bit 0 folds the fields into
+// small valid ranges, with a jitter and a BCET drawn from the offset and
+// the deadline, so that most inputs are analysable; otherwise raw int64s
+// exercise validation and overflow. Analyze
 // must not panic, must not run long (MaxJobs is kept small), and every
 // result must satisfy the invariants of checkInvariants.
 func FuzzAnalyze(f *testing.F) {
@@ -38,13 +41,15 @@ func FuzzAnalyze(f *testing.F) {
 				flag, data = data[0], data[1:]
 			}
 			m := Member{Period: v[0], Offset: v[1], BCRT: v[2], WCRT: v[3], LET: v[4], Deadline: v[5],
-				Unbounded: flag&7 == 7, Name: "m"}
+				Unbounded: flag&7 == 7, Name: "m", Unit: int(flag>>3) & 3, Rank: int(flag>>5) & 3, Suspends: flag&128 != 0}
 			if mode&1 != 0 {
 				m.Period = 1 + int64(uint64(m.Period)%50)
 				m.Offset = int64(uint64(m.Offset) % uint64(3*m.Period))
 				m.WCRT = int64(uint64(m.WCRT) % uint64(m.Period+2)) // sometimes > T
 				m.BCRT = int64(uint64(m.BCRT) % uint64(m.WCRT+1))
 				m.LET = int64(uint64(m.LET) % uint64(m.Period+1))
+				m.Jitter = int64(uint64(v[1]) % uint64(m.WCRT+1))
+				m.BCET = int64(uint64(v[5]) % uint64(m.WCRT+1))
 				m.Deadline = int64(uint64(m.Deadline) % uint64(2*m.Period+1))
 			}
 			ms = append(ms, m)
@@ -57,14 +62,14 @@ func FuzzAnalyze(f *testing.F) {
 		if r.Status > TooManyJobs || (r.Member < -1 || r.Member >= len(ms)) {
 			t.Fatalf("bad status %v / member %d", r.Status, r.Member)
 		}
-		allOK := r.Implicit.Status == OK && r.LET.Status == OK && r.Davare.Status == OK && r.DavareLET.Status == OK
+		allOK := r.Implicit.Status == OK && r.LET.Status == OK && r.AnyOffset.Status == OK && r.AnyOffsetLET.Status == OK
 		if allOK != (r.Status == OK) {
-			t.Fatalf("top status %v but values %v %v %v %v", r.Status, r.Implicit.Status, r.LET.Status, r.Davare.Status, r.DavareLET.Status)
+			t.Fatalf("top status %v but values %v %v %v %v", r.Status, r.Implicit.Status, r.LET.Status, r.AnyOffset.Status, r.AnyOffsetLET.Status)
 		}
-		if r.Davare.Status == OK || r.Implicit.Status == OK {
+		if r.AnyOffset.Status == OK || r.Implicit.Status == OK {
 			// Only fully validated chains get numbers.
 			for _, m := range ms {
-				if m.Unbounded || m.Period <= 0 || m.WCRT > m.deadline() || m.BCRT > m.WCRT {
+				if m.Unbounded || m.Period <= 0 || m.WCRT > m.deadline() || m.BCRT > m.WCRT || m.Jitter > m.WCRT || m.BCET > m.WCRT {
 					t.Fatalf("number for invalid member %+v", m)
 				}
 			}

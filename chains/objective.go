@@ -29,16 +29,20 @@ const (
 	MaxDataAge
 )
 
-// Release says which release pattern a value assumes.
-type Release uint8
+// Bound says which value of a chain an objective takes, and what it
+// assumes about the release offsets.
+type Bound uint8
 
 const (
 	// AtOffsets: job-level values with every member released at its Offset
-	// (synchronous release when all offsets are zero, the default).
-	AtOffsets Release = iota
-	// AnyOffsets: offset-independent Davare-style bounds, valid whatever
-	// the release offsets are.
+	// (synchronous release when all offsets are zero).
+	AtOffsets Bound = iota
+	// AnyOffsets: the least of the bounds valid whatever the release
+	// offsets are (Result.AnyOffset).
 	AnyOffsets
+	// Davare: the bound of Davare et al. alone (Result.Analyses[Davare2007];
+	// under LET, Result.AnyOffsetLET), valid for any offsets.
+	Davare
 )
 
 // Objective selects the number an optimizer minimises for a chain. The zero
@@ -47,7 +51,7 @@ const (
 type Objective struct {
 	Paradigm Paradigm
 	Metric   Metric
-	Release  Release
+	Bound    Bound
 }
 
 // Options tunes Analyze and WorstChain. The zero value is the default.
@@ -57,17 +61,20 @@ type Options struct {
 	Objective Objective
 	// MaxJobs caps the number of τ1 (and τm) jobs per hyperperiod that the
 	// job-level enumeration may visit; 0 means DefaultMaxJobs. Above it the
-	// job-level values get TooManyJobs (the Davare values stay valid).
+	// job-level values get TooManyJobs (the values for any offsets stay
+	// valid).
 	MaxJobs int64
 }
 
-// Values returns the value set of a paradigm and release pattern.
-func (r *Result) Values(p Paradigm, rel Release) Values {
+// Values returns the value set of a paradigm and bound.
+func (r *Result) Values(p Paradigm, b Bound) Values {
 	switch {
-	case rel == AnyOffsets && p == LET:
-		return r.DavareLET
-	case rel == AnyOffsets:
-		return r.Davare
+	case b != AtOffsets && p == LET:
+		return r.AnyOffsetLET
+	case b == AnyOffsets:
+		return r.AnyOffset
+	case b == Davare:
+		return r.Analyses[Davare2007]
 	case p == LET:
 		return r.LET
 	default:
@@ -78,7 +85,7 @@ func (r *Result) Values(p Paradigm, rel Release) Values {
 // Value extracts the objective's number from a Result, with the Status of the
 // value set it comes from (the number is 0 unless that Status is OK).
 func (o Objective) Value(r *Result) (int64, Status) {
-	v := r.Values(o.Paradigm, o.Release)
+	v := r.Values(o.Paradigm, o.Bound)
 	return v.Get(o.Metric), v.Status
 }
 
@@ -89,7 +96,7 @@ var (
 		ReactionFromActivation: "reaction-from-activation",
 		MaxDataAge:             "data-age",
 	}
-	releaseNames = [...]string{AtOffsets: "offsets", AnyOffsets: "any-offsets"}
+	boundNames = [...]string{AtOffsets: "offsets", AnyOffsets: "any-offsets", Davare: "davare"}
 )
 
 func name(names []string, i int, typ string) string {
@@ -114,12 +121,12 @@ func (p Paradigm) String() string { return name(paradigmNames[:], int(p), "Parad
 // String returns "reaction-time", "reaction-from-activation" or "data-age".
 func (m Metric) String() string { return name(metricNames[:], int(m), "Metric") }
 
-// String returns "offsets" or "any-offsets".
-func (r Release) String() string { return name(releaseNames[:], int(r), "Release") }
+// String returns "offsets", "any-offsets" or "davare".
+func (b Bound) String() string { return name(boundNames[:], int(b), "Bound") }
 
-// String returns "paradigm/metric/release", the form ParseObjective reads.
+// String returns "paradigm/metric/bound", the form ParseObjective reads.
 func (o Objective) String() string {
-	return o.Paradigm.String() + "/" + o.Metric.String() + "/" + o.Release.String()
+	return o.Paradigm.String() + "/" + o.Metric.String() + "/" + o.Bound.String()
 }
 
 // ParseParadigm reads "implicit" or "let" (case-insensitive).
@@ -134,13 +141,13 @@ func ParseMetric(s string) (Metric, error) {
 	return Metric(i), err
 }
 
-// ParseRelease reads "offsets" or "any-offsets".
-func ParseRelease(s string) (Release, error) {
-	i, err := parse(releaseNames[:], s, "release")
-	return Release(i), err
+// ParseBound reads "offsets", "any-offsets" or "davare".
+func ParseBound(s string) (Bound, error) {
+	i, err := parse(boundNames[:], s, "bound")
+	return Bound(i), err
 }
 
-// ParseObjective reads "paradigm[/metric[/release]]"; omitted parts take the
+// ParseObjective reads "paradigm[/metric[/bound]]"; omitted parts take the
 // defaults (reaction-time, offsets).
 func ParseObjective(s string) (Objective, error) {
 	var o Objective
@@ -158,7 +165,7 @@ func ParseObjective(s string) (Objective, error) {
 		}
 	}
 	if len(parts) > 2 {
-		if o.Release, err = ParseRelease(parts[2]); err != nil {
+		if o.Bound, err = ParseBound(parts[2]); err != nil {
 			return o, err
 		}
 	}

@@ -162,6 +162,7 @@ func importDocs(docs []amalDoc) (*importer, error) {
 		im.warns = append(im.warns, warns...)
 	}
 	im.version = ver
+	im.resolveIDs()
 	if err := im.checkHrefs(); err != nil {
 		return nil, err
 	}
@@ -230,14 +231,25 @@ type importer struct {
 	warns   []Warning
 
 	// hardware: processing-unit definitions by name, feature values by
-	// "category/feature" and the features of every definition.
-	defs     map[string]*xnode
-	features map[string]float64
-	defFeats map[string][]string
+	// "category/feature" and the features of every definition; the
+	// element of every unit, in the order read (before the units are
+	// sorted).
+	unitNodes []*xnode
+	defs      map[string]*xnode
+	features  map[string]float64
+	defFeats  map[string][]string
 	// stimuli by name
 	stimuli map[string]*stimInfo
 	// schedulers by name
 	schedulers map[string]*schedInfo
+	// the scheduling parameter and scheduler definitions (2.0 on) by name,
+	// and the parameter definitions referenced but not defined (warned once)
+	paramDefs, schedDefs map[string]*xnode
+	undefinedParams      map[string]bool
+	// byIDs: the model references elements by xmi:id (resolveIDs); ids
+	// holds the id of every named element by metaclass and name.
+	byIDs bool
+	ids   map[string]string
 	// software
 	labelNodes map[string]*xnode
 	runNodes   map[string]*xnode
@@ -347,8 +359,37 @@ func (im *importer) run() (*System, error) {
 	}
 	im.summary092()
 	im.sys.Memory = im.challengeMemory()
+	if err := im.checkSums(); err != nil {
+		return nil, err
+	}
 	im.warn("hwModel", "memory-contention parameters are not part of an Amalthea model: using the WATERS 2019 challenge values (baseline from the DRAM latency of the model; K and sGPU from the challenge text; copy engine 3 ns + 0.5 ns per interfering core)")
 	return &im.sys, nil
+}
+
+// checkSums refuses a task whose period, offset or jitter, or whose
+// compute, memory or contention term on a unit it can run on, is longer
+// than the analyses take (sumChecker), naming the task's element and the
+// sum.
+func (im *importer) checkSums() error {
+	sums := newSumChecker(&im.sys)
+	for i := range im.sys.Tasks {
+		t := &im.sys.Tasks[i]
+		p := checkTimes(t)
+		if p == "" {
+			p = sums.task(t)
+		}
+		if p == "" {
+			continue
+		}
+		var at *xnode
+		if g := im.taskInfo[t.Name]; g != nil {
+			at = g.node
+		}
+		e := im.errAt(at, "swModel/tasks["+t.Name+"]", "")
+		e.What = p // one line of hetmap's own, not a value of the model to clip
+		return e
+	}
+	return nil
 }
 
 func partsList() string {
@@ -449,6 +490,7 @@ func (im *importer) hardware() error {
 			if err := im.processingUnit(m, freqs); err != nil {
 				return err
 			}
+			im.unitNodes = append(im.unitNodes, m)
 		}
 		for _, c := range s.children("structures") {
 			if err := walk(c); err != nil {
@@ -465,12 +507,12 @@ func (im *importer) hardware() error {
 	if len(im.sys.Units) == 0 {
 		return im.errAt(im.subModels("hwModel")[0], "hwModel", "the model has no processing units")
 	}
-	seen := map[string]bool{}
-	for _, u := range im.sys.Units {
-		if seen[u.Name] {
-			return im.errAt(nil, "hwModel/ProcessingUnit["+u.Name+"]", "processing unit %q is defined twice", u.Name)
+	seen := map[string]*xnode{}
+	for i, u := range im.sys.Units {
+		if prev, dup := seen[u.Name]; dup {
+			return im.errAt(im.unitNodes[i], "hwModel/ProcessingUnit["+u.Name+"]", "%q is defined twice (also at %s)", u.Name, position(prev))
 		}
-		seen[u.Name] = true
+		seen[u.Name] = im.unitNodes[i]
 	}
 	// Units in a stable, readable order: CPUs first, then GPUs, each by name.
 	sort.SliceStable(im.sys.Units, func(i, j int) bool {
@@ -489,11 +531,15 @@ func (im *importer) processingUnit(m *xnode, freqs map[string]Frequency) error {
 	defName := m.ref("definition")
 	def, ok := im.defs[defName]
 	if !ok {
-		return im.errAt(m, where, "definition %q is not defined", defName)
+		return im.undefinedRef(m, where, "processing-unit definition", "definition", defName)
 	}
-	f, ok := freqs[m.ref("frequencyDomain")]
-	if !ok || f <= 0 {
-		return im.errAt(m, where, "frequency domain %q is missing or has no positive frequency", m.ref("frequencyDomain"))
+	fd := m.ref("frequencyDomain")
+	f, ok := freqs[fd]
+	switch {
+	case fd == "":
+		return im.undefinedRef(m, where, "frequency domain", "frequencyDomain", fd)
+	case !ok || f <= 0:
+		return im.errAt(m, where, "frequency domain %q is not defined or has no positive frequency", fd)
 	}
 	u := Unit{Name: name, Kind: defName, Frequency: f}
 	switch pt := strings.ToUpper(def.attr("puType")); pt {
@@ -857,6 +903,8 @@ type schedInfo struct {
 	// algorithm is the schedulingAlgorithm's xsi:type (0.9.x, 1.x) or the
 	// name of the scheduler definition (2.x and later).
 	algorithm string
+	// definition is the scheduler definition (2.x and later), else "".
+	definition string
 	// why is set when hetmap does not analyse the algorithm on a CPU.
 	why string
 }
@@ -885,6 +933,9 @@ func unsupportedScheduling(algo string) string {
 
 func (im *importer) osModel() error {
 	im.schedulers = map[string]*schedInfo{}
+	if err := im.paramDefinitions(); err != nil {
+		return err
+	}
 	for _, om := range im.subModels("osModel") {
 		for _, k := range om.kids {
 			switch k.name {
@@ -930,13 +981,13 @@ func (im *importer) operatingSystem(o *xnode) error {
 		if k.child("parentAssociation") != nil {
 			si.why = "a scheduler with a parent scheduler (a hierarchy) is not analysed: hetmap analyses one fixed-priority preemptive scheduler per core"
 		}
-		var params []*xnode
 		if alg := k.child("schedulingAlgorithm"); alg != nil {
 			si.algorithm = alg.typ()
-			params = alg.children("parameterExtensions")
 		} else if def := k.ref("definition"); def != "" {
-			si.algorithm = def
-			params = k.children("schedulingParameters")
+			si.algorithm, si.definition = def, def
+			if im.schedDefs[def] == nil {
+				im.warn(where, "the definition names scheduler definition %q, which the model does not define (a dangling reference, which APP4MC reports): read by its name", def)
+			}
 		} else {
 			// APP4MC's mapping tool writes schedulers without an algorithm;
 			// a core without any scheduler is analysed the same way.
@@ -946,27 +997,8 @@ func (im *importer) operatingSystem(o *xnode) error {
 		if si.why == "" && !fixedPriority[si.algorithm] {
 			si.why = unsupportedScheduling(si.algorithm)
 		}
-		for _, p := range params {
-			key := p.attr("key")
-			if key == "" {
-				key = p.ref("key")
-			}
-			val := p.attr("value")
-			if v := p.child("value"); v != nil && val == "" {
-				val = orZero(v.attr("value")) + v.attr("unit")
-			}
-			switch key {
-			case "minimumTimeslice", "maximumTimeslice":
-				d, err := ParseDuration(val)
-				if err != nil {
-					return im.errAt(p, where+"/parameterExtensions["+key+"]", "%v", err)
-				}
-				if key == "minimumTimeslice" {
-					im.sys.TimeSlice.Min = d
-				} else {
-					im.sys.TimeSlice.Max = d
-				}
-			}
+		if err := im.schedulerParams(where, name, k, si.definition); err != nil {
+			return err
 		}
 		im.schedulers[name] = si
 	}

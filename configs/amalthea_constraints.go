@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -107,7 +108,7 @@ func (im *importer) taskRequirements() error {
 			continue
 		}
 		if im.sys.Task(p) == nil {
-			return im.errAt(r, where, "process %q is not defined", p)
+			return im.undefinedRef(r, where, "process", "process", p)
 		}
 		reqs = append(reqs, req{name: r.attr("name"), process: p, best: im.bestTaskFor(r.attr("name")), limit: d})
 	}
@@ -171,11 +172,11 @@ type errInactive struct{ task string }
 func (e *errInactive) Error() string { return "task " + e.task + " is never activated" }
 
 // eventTask returns the task an event of a chain stands for.
-func (im *importer) eventTask(where string, at *xnode, ref string) (string, error) {
+func (im *importer) eventTask(where string, at *xnode, feature, ref string) (string, error) {
 	name := refName(ref)
 	e, ok := im.events[name]
 	if !ok {
-		return "", im.errAt(at, where, "event %q is not defined in the event model", name)
+		return "", im.undefinedRef(at, where, "event", feature, name)
 	}
 	ew := "eventModel/events[" + name + "]"
 	check := func(task string) (string, error) {
@@ -219,7 +220,7 @@ func (im *importer) eventTask(where string, at *xnode, ref string) (string, erro
 		}
 		r := e.ref("entity")
 		if _, ok := im.runNodes[r]; !ok {
-			return "", im.errAt(e, ew, "runnable %q is not defined", r)
+			return "", im.undefinedRef(e, ew, "runnable", "entity", r)
 		}
 		return one("runnable "+r+" is called", tasksWith(func(g *taskGraph) bool { return contains(g.all.calls, r) }))
 	case "LabelEvent", "ModeLabelEvent":
@@ -228,7 +229,7 @@ func (im *importer) eventTask(where string, at *xnode, ref string) (string, erro
 		}
 		l := e.ref("entity")
 		if _, ok := im.labelNodes[l]; !ok {
-			return "", im.errAt(e, ew, "label %q is not defined", l)
+			return "", im.undefinedRef(e, ew, "label", "entity", l)
 		}
 		et := e.attr("eventType")
 		return one("label "+l+" is accessed ("+orAll(et)+")", tasksWith(func(g *taskGraph) bool {
@@ -264,24 +265,40 @@ type chainPart struct {
 	stimRef, resp string
 }
 
+// chainContradiction marks the error of an event chain whose segments
+// contradict it: a segment that does not start where the one before it
+// (or the chain's stimulus) ends, or a last segment that does not end at
+// the chain's response.
+type chainContradiction struct{ *InputError }
+
+func (c chainContradiction) Unwrap() error { return c.InputError }
+
+// chainEnd returns the raw reference of a chain's stimulus or response:
+// its attribute, or the href of a child element of that name.
+func chainEnd(c *xnode, feature string) string {
+	if r := c.attr(feature); r != "" {
+		return r
+	}
+	if k := c.child(feature); k != nil {
+		return k.attr("href")
+	}
+	return ""
+}
+
 // chainTasks expands an event chain into its tasks: the stimulus's task,
 // the tasks of its segments in order (nested chains and references to other
 // chains expanded), the response's task. The segments must connect: each
 // starts where the previous one ends, the first at the chain's stimulus
 // and the last at its response; otherwise the segment that does not is an
-// error.
+// error (a chainContradiction). A chain of segments that gives no stimulus
+// or response (Amalthea 0.9.1 allows it) takes them from its first and
+// last segment, with a warning.
 func (im *importer) chainTasks(where string, c *xnode, depth int) (*chainPart, error) {
 	if depth > 32 {
 		return nil, im.errAt(c, where, "event chains nested deeper than 32 levels (a chain that refers to itself?)")
 	}
-	p := &chainPart{name: c.attr("name"), where: where, stimRef: c.attr("stimulus"), resp: c.attr("response")}
-	var err error
-	if p.first, err = im.eventTask(where, c, c.attr("stimulus")); err != nil {
-		return nil, err
-	}
-	if p.last, err = im.eventTask(where, c, c.attr("response")); err != nil {
-		return nil, err
-	}
+	stim, resp := chainEnd(c, "stimulus"), chainEnd(c, "response")
+	p := &chainPart{name: c.attr("name"), where: where, stimRef: stim, resp: resp}
 	if len(c.children("strands")) > 0 {
 		return nil, im.errAt(c, where, "event chain strands (alternative paths) are not supported: give each path as its own event chain")
 	}
@@ -289,16 +306,23 @@ func (im *importer) chainTasks(where string, c *xnode, depth int) (*chainPart, e
 	if c.attr("itemType") == "parallel" && len(segs) > 1 {
 		return nil, im.errAt(c, where, "an event chain with itemType=\"parallel\" (%d parallel paths) is not supported: give each path as its own event chain", len(segs))
 	}
-	p.tasks = []string{p.first}
-	add := func(ts ...string) {
-		for _, t := range ts {
-			if p.tasks[len(p.tasks)-1] != t {
-				p.tasks = append(p.tasks, t)
-			}
+	var err error
+	if stim != "" || len(segs) == 0 {
+		if p.first, err = im.eventTask(where, c, "stimulus", stim); err != nil {
+			return nil, err
 		}
 	}
-	prev := p.first
-	prevName := "the chain's stimulus " + refName(c.attr("stimulus"))
+	if resp != "" || len(segs) == 0 {
+		if p.last, err = im.eventTask(where, c, "response", resp); err != nil {
+			return nil, err
+		}
+	}
+	type segPart struct {
+		node  *xnode
+		where string
+		part  *chainPart
+	}
+	var parts []segPart
 	for i, s := range segs {
 		sw := fmt.Sprintf("%s/%s[%d]", where, s.name, i)
 		var sub *xnode
@@ -311,29 +335,73 @@ func (im *importer) chainTasks(where string, c *xnode, depth int) (*chainPart, e
 		case "EventChainReference":
 			ref := s.ref("eventChain")
 			if sub = im.chainNodes[ref]; sub == nil {
-				return nil, im.errAt(s, sw, "event chain %q is not defined", ref)
+				return nil, im.undefinedRef(s, sw, "event chain", "eventChain", ref)
 			}
 		case "SubEventChain", "EventChain":
 			sub = s // a segment written as a chain (older files)
 		default:
 			return nil, im.errAt(s, sw, "event chain item %q is not supported (EventChainContainer, EventChainReference)", s.typ())
 		}
-		part, err := im.chainTasks(sw+"["+sub.attr("name")+"]", sub, depth+1)
+		sw += "[" + sub.attr("name") + "]"
+		part, err := im.chainTasks(sw, sub, depth+1)
 		if err != nil {
 			return nil, err
 		}
+		parts = append(parts, segPart{s, sw, part})
+	}
+	var taken []string
+	if stim == "" && len(parts) > 0 {
+		p.first, p.stimRef = parts[0].part.first, parts[0].part.stimRef
+		taken = append(taken, "stimulus "+refName(p.stimRef)+" from its first segment")
+	}
+	if resp == "" && len(parts) > 0 {
+		last := parts[len(parts)-1].part
+		p.last, p.resp = last.last, last.resp
+		taken = append(taken, "response "+refName(p.resp)+" from its last segment")
+	}
+	if len(taken) > 0 {
+		im.warn(where, "the chain gives no %s: taken as the %s", map[int]string{1: strings.Fields(taken[0])[0], 2: "stimulus and response"}[len(taken)], strings.Join(taken, " and the "))
+	}
+	p.tasks = []string{p.first}
+	add := func(ts ...string) {
+		for _, t := range ts {
+			if p.tasks[len(p.tasks)-1] != t {
+				p.tasks = append(p.tasks, t)
+			}
+		}
+	}
+	prev := p.first
+	prevName := "the chain's stimulus " + refName(p.stimRef)
+	for _, sp := range parts {
+		part := sp.part
 		if part.first != prev {
-			return nil, im.errAt(s, sw+"["+sub.attr("name")+"]", "the segment does not connect: it starts at %s (task %s) but %s ends at task %s", refName(part.stimRef), part.first, prevName, prev)
+			return nil, chainContradiction{im.errAt(sp.node, sp.where, "the segment does not connect: it starts at %s (task %s) but %s ends at task %s", refName(part.stimRef), part.first, prevName, prev)}
 		}
 		add(part.tasks...)
-		prev, prevName = part.last, "segment "+sub.attr("name")
+		prev, prevName = part.last, "segment "+part.name
 	}
-	if len(segs) > 0 && prev != p.last {
-		return nil, im.errAt(c, where, "the chain does not connect: its response %s is task %s, but its last segment ends at task %s", refName(c.attr("response")), p.last, prev)
+	if len(parts) > 0 && prev != p.last {
+		return nil, chainContradiction{im.errAt(c, where, "the chain does not connect: its response %s is task %s, but its last segment ends at task %s", refName(p.resp), p.last, prev)}
 	}
 	add(p.last)
 	return p, nil
 }
+
+// chainRequirements returns the names of the latency constraints whose
+// scope is event chain name.
+func (im *importer) chainRequirements(name string) []string {
+	var out []string
+	for _, tc := range im.elements("constraintsModel", "timingConstraints") {
+		if tc.typ() == "EventChainLatencyConstraint" && tc.ref("scope") == name {
+			out = append(out, tc.attr("name"))
+		}
+	}
+	return out
+}
+
+// droppedChain starts the warning of a chain dropped as contradicting
+// itself; Validate finds it when an objective names the chain.
+const droppedChain = "dropped: the chain contradicts itself"
 
 func (im *importer) eventChains() error {
 	nodes := im.elements("constraintsModel", "eventChains")
@@ -342,11 +410,23 @@ func (im *importer) eventChains() error {
 		return err
 	}
 	for _, ec := range nodes {
-		where := "constraintsModel/eventChains[" + ec.attr("name") + "]"
+		name := ec.attr("name")
+		where := "constraintsModel/eventChains[" + name + "]"
 		part, err := im.chainTasks(where, ec, 0)
 		if err != nil {
 			if ie, ok := err.(*errInactive); ok {
 				im.warn(where, "%s: the chain is ignored", ie)
+				continue
+			}
+			var cc chainContradiction
+			if errors.As(err, &cc) {
+				// A chain that contradicts itself says nothing of the
+				// tasks; it is an error only where something needs it.
+				if reqs := im.chainRequirements(name); len(reqs) > 0 {
+					cc.What += fmt.Sprintf(" (the chain %s contradicts itself, and requirement %s names it)", name, strings.Join(reqs, ", "))
+					return cc.InputError
+				}
+				im.warn(where, "%s (line %d, %s: %s); no requirement names it (an objective that does is an error)", droppedChain, cc.Line, cc.Where, cc.What)
 				continue
 			}
 			return err
@@ -355,7 +435,7 @@ func (im *importer) eventChains() error {
 			im.warn(where, "the chain names fewer than two tasks; ignored")
 			continue
 		}
-		im.sys.Chains = append(im.sys.Chains, Chain{Name: ec.attr("name"), Tasks: part.tasks})
+		im.sys.Chains = append(im.sys.Chains, Chain{Name: name, Tasks: part.tasks})
 	}
 	return nil
 }
@@ -420,7 +500,7 @@ func (im *importer) latencyConstraints() error {
 				im.warn(where, "event chain %s was ignored, so is this constraint", scope)
 				continue
 			}
-			return im.errAt(tc, where, "scope names event chain %q, which is not defined", scope)
+			return im.undefinedRef(tc, where, "event chain", "scope", scope)
 		}
 		c.Max = append(c.Max, ChainRequirement{Name: name, Metric: latencyMetric(typ), Limit: limit})
 	}
@@ -447,7 +527,7 @@ func (im *importer) latencyConstraints() error {
 			}
 		}
 		if pc == nil {
-			return im.errAt(r, where, "process chain %q is not defined", pcName)
+			return im.undefinedRef(r, where, "process chain", "processChain", pcName)
 		}
 		tasks := pc.refs("processes")
 		ignored := false
@@ -458,7 +538,7 @@ func (im *importer) latencyConstraints() error {
 				break
 			}
 			if im.sys.Task(t) == nil {
-				return im.errAt(pc, "swModel/processChains["+pcName+"]", "process %q is not defined", t)
+				return im.undefinedRef(pc, "swModel/processChains["+pcName+"]", "process", "processes", t)
 			}
 		}
 		if ignored {

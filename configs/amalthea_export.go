@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -20,6 +21,10 @@ type ExportMapping struct {
 	// analysis used them (higher = more urgent, as in Amalthea). A task
 	// without an entry keeps the priority its placement gives, or gets none.
 	Priorities map[string]int
+	// Convention is conventions.priorities, how the model's priorities are
+	// read: under model-lower-first the priorities are written negated,
+	// so that the model read back under it gives them again.
+	Convention string
 }
 
 // ExportAmalthea writes a mapping into the Amalthea model of files (one
@@ -33,9 +38,15 @@ type ExportMapping struct {
 //     core), with the core as affinity, its priority (schedulingParameters:
 //     the priority attribute up to 1.x, the "priority" scheduling parameter
 //     from 2.0), the GPU time slice (parameterExtensions key
-//     TimeSlice_<task>, as the WATERS 2019 model writes it; a TimeSlice_
-//     scheduling parameter from 2.0) and the stream priority (key
-//     StreamPriority, hetmap's own: Amalthea has none). A GPU task merged
+//     TimeSlice_<task>, as the WATERS 2019 model writes it) and the stream
+//     priority (key StreamPriority, hetmap's own: Amalthea has none). From
+//     2.0 these are scheduling parameters of the model's definition of
+//     that name (with or without "extended: "; a Time definition gets a
+//     Time value), else of a definition "extended: TimeSlice_<task>" or
+//     "extended: StreamPriority" of type String, as APP4MC's migration
+//     names the 1.x parameter extensions; every definition a written
+//     parameter references and the model lacks is added at the end of the
+//     OS model, so that the written model has no dangling reference. A GPU task merged
 //     onto a core is allocated to that core together with its offloading
 //     task. The scheduler allocations, memory mappings and the other parts
 //     of the mapping model are kept as they were, and so are the
@@ -49,10 +60,14 @@ type ExportMapping struct {
 //     WaitEvent in its offloading task (active: synchronous, passive:
 //     asynchronous), as the model encodes it; only that attribute changes.
 //   - A model without a mapping model gets one, in the file that holds the
-//     software model; a model without any task scheduler gets an OS model
-//     there too, with one fixed-priority preemptive scheduler per core (and
-//     a user-specific one for a GPU) — the only part written outside the
-//     mapping model.
+//     software model; a model without any task scheduler gets an operating
+//     system in its OS model (a new one there too when it has none), with
+//     one fixed-priority preemptive scheduler per core (and a user-specific
+//     one for a GPU); from 2.0 the schedulers name scheduler definitions
+//     (FixedPriorityPreemptive with its process parameter priority,
+//     UserSpecificSchedulingAlgorithm), added with the parameter
+//     definitions where the model lacks them. These and the parameter
+//     definitions are the only parts written outside the mapping model.
 //
 // Importing the files written gives back the system, with the offloading
 // modes of the mapping as the tasks' wait modes, and the mapping as its own
@@ -99,11 +114,30 @@ type exporter struct {
 	// "?type=" as "%3Ftype%3D" (0.9.5 and later, or as the model does).
 	files   map[string]string
 	escaped bool
-	// micro spells microseconds in the time slices written: as the model's
-	// own time slices do, else "µs" in a parameter extension (as the
-	// WATERS 2019 model writes it) and "us" in a Time value (2.0 on: the
-	// TimeUnit literal).
+	// micro spells microseconds in the time slices written as text (a
+	// parameter extension, a 2.x StringObject): as the model's own time
+	// slices do, else "µs" (as the WATERS 2019 model writes it). A 2.x
+	// Time value writes the TimeUnit literal "us".
 	micro string
+	// From 2.0: osFile is the file of the OS model (the target file when
+	// the model has none); newDefs are the scheduling parameter
+	// definitions the written parameters reference and the model lacks,
+	// in the order of first use; genOS holds the OS model to generate for
+	// a model without any task scheduler (generateOS), written with the
+	// definitions by osModel.
+	osFile  string
+	newDefs []paramDefinition
+	genOS   *generatedOS
+}
+
+// paramDefinition is a SchedulingParameterDefinition the export adds.
+type paramDefinition struct{ name, typ string }
+
+// generatedOS is the OS model generateOS makes: its operating system's
+// text and the scheduler definitions its schedulers name (2.0 on).
+type generatedOS struct {
+	os       string
+	algoDefs []string
 }
 
 // microSpelling returns how the model's own time slices spell
@@ -111,8 +145,9 @@ type exporter struct {
 func (im *importer) microSpelling(def string) string {
 	for _, m := range im.subModels("mappingModel") {
 		for _, ta := range m.children("taskAllocation") {
-			for _, p := range allocationParams(ta) {
-				if !strings.HasPrefix(p.key, "TimeSlice") {
+			params, _ := im.schedParams("", ta, "", "")
+			for _, p := range params {
+				if !strings.HasPrefix(p.name, paramTimeSlice) {
 					continue
 				}
 				v := strings.TrimSpace(p.value)
@@ -136,9 +171,6 @@ func (im *importer) export(em ExportMapping) (map[string][]byte, error) {
 	ex := &exporter{im: im, em: em, edits: map[string][]edit{}, owns: map[string][]string{}, forUnit: map[string][]string{},
 		v2: !im.version.less(version{2, 0, 0})}
 	ex.micro = im.microSpelling("µs")
-	if ex.v2 {
-		ex.micro = im.microSpelling("us")
-	}
 	mms := im.subModels("mappingModel")
 	switch {
 	case len(mms) > 0:
@@ -147,6 +179,10 @@ func (im *importer) export(em ExportMapping) (map[string][]byte, error) {
 		ex.target = rootOf(im, im.subModels("swModel")[0])
 	default:
 		ex.target = im.roots[0]
+	}
+	ex.osFile = ex.target.file
+	if oms := im.subModels("osModel"); len(oms) > 0 {
+		ex.osFile = oms[0].file
 	}
 	data := im.data(ex.target.file)
 	ex.nl = "\n"
@@ -189,6 +225,9 @@ func (im *importer) export(em ExportMapping) (map[string][]byte, error) {
 		return nil, err
 	}
 	if err := ex.waitModes(); err != nil {
+		return nil, err
+	}
+	if err := ex.osModel(); err != nil {
 		return nil, err
 	}
 	out := map[string][]byte{}
@@ -276,6 +315,15 @@ type refs struct {
 
 func (ex *exporter) ref(r *refs, feature, kind, name string) {
 	file := ex.fileOf(kind, name)
+	if id := ex.im.ids[kind+"\x00"+name]; ex.im.byIDs && id != "" {
+		// A model that references by xmi:id gets the element's id.
+		if file == "" || file == ex.target.file {
+			r.attrs = append(r.attrs, fmt.Sprintf(` %s="%s"`, feature, xmlAttr(id)))
+		} else {
+			r.kids = append(r.kids, fmt.Sprintf(`<%s href="%s#%s"/>`, feature, xmlAttr(url.PathEscape(filepath.Base(file))), xmlAttr(id)))
+		}
+		return
+	}
 	if file == "" || file == ex.target.file {
 		r.attrs = append(r.attrs, fmt.Sprintf(` %s="%s"`, feature, encodeRef(name, kind)))
 		return
@@ -451,6 +499,10 @@ func (ex *exporter) allocations() ([]allocation, error) {
 				v := *p.Priority
 				a.priority = &v
 			}
+			if a.priority != nil && ex.em.Convention == ModelPrioritiesLower {
+				v := -*a.priority
+				a.priority = &v
+			}
 		} else {
 			a.slice, a.stream = slices[p.Task], streams[p.Task]
 		}
@@ -479,11 +531,11 @@ func (ex *exporter) allocationText(a allocation, ind string) string {
 	ex.ref(&r, "scheduler", "TaskScheduler", a.scheduler)
 	ex.ref(&r, "affinity", "ProcessingUnit", a.unit)
 	var kids []string
-	// param writes a scheduling parameter: from 2.0 an entry whose key is
-	// a SchedulingParameterDefinition, up to 1.x a parameter extension.
-	param := func(key, typ, attrs string) {
+	// param writes a 2.x scheduling parameter: an entry whose key is the
+	// definition def, with value val (xsi:type typ and its attributes).
+	param := func(def, typ, attrs string) {
 		var kr refs
-		ex.ref(&kr, "key", "SchedulingParameterDefinition", key)
+		ex.ref(&kr, "key", "SchedulingParameterDefinition", def)
 		ind2 := ind + ex.indent
 		var b strings.Builder
 		b.WriteString("<schedulingParameters" + strings.Join(kr.attrs, "") + ">")
@@ -495,28 +547,40 @@ func (ex *exporter) allocationText(a allocation, ind string) string {
 	}
 	if a.priority != nil {
 		if ex.v2 {
-			param("priority", "IntegerObject", fmt.Sprintf(`value="%d"`, *a.priority))
+			def, typ := ex.paramDef(paramPriority, "Integer")
+			vt := "IntegerObject"
+			if typ == "String" {
+				vt = "StringObject"
+			}
+			param(def, vt, fmt.Sprintf(`value="%d"`, *a.priority))
 		} else {
 			kids = append(kids, fmt.Sprintf(`<schedulingParameters priority="%d"/>`, *a.priority))
 		}
 	}
-	other := func(key, value, unit string) {
-		if ex.v2 {
-			if unit != "" {
-				param(key, "Time", fmt.Sprintf(`value="%s" unit="%s"`, value, unit))
-			} else {
-				param(key, "StringObject", fmt.Sprintf(`value="%s"`, xmlAttr(value)))
-			}
+	// text writes a parameter of hetmap's own with a text value: up to 1.x
+	// a parameter extension, from 2.0 a parameter of the model's
+	// definition of that name (with or without "extended: "), else of a
+	// definition "extended: NAME" of type String, as APP4MC's migration
+	// names a parameter extension. A Time definition gets a Time value.
+	text := func(name, value string, d Duration) {
+		if !ex.v2 {
+			kids = append(kids, fmt.Sprintf(`<parameterExtensions key="%s" value="%s"/>`, xmlAttr(name), xmlAttr(value)))
 			return
 		}
-		kids = append(kids, fmt.Sprintf(`<parameterExtensions key="%s" value="%s"/>`, xmlAttr(key), xmlAttr(value+unit)))
+		def, typ := ex.paramDef(name, "String")
+		if typ == "Time" {
+			v, unit := sliceText(d, "us")
+			param(def, "Time", fmt.Sprintf(`value="%s" unit="%s"`, v, unit))
+			return
+		}
+		param(def, "StringObject", fmt.Sprintf(`value="%s"`, xmlAttr(value)))
 	}
 	if a.slice > 0 {
 		v, unit := sliceText(a.slice, ex.micro)
-		other("TimeSlice_"+a.task, v, unit)
+		text(paramTimeSlice+"_"+a.task, v+unit, a.slice)
 	}
 	if a.stream != "" {
-		other(streamPriorityKey, string(a.stream), "")
+		text(paramStreamPrio, string(a.stream), 0)
 	}
 	return ex.element("taskAllocation", r, kids, ind)
 }
@@ -532,6 +596,40 @@ func sliceText(d Duration, micro string) (string, string) {
 		return strconv.FormatInt(int64(d/Nanosecond), 10), "ns"
 	}
 	return strconv.FormatInt(int64(d), 10), "ps"
+}
+
+// paramDef returns the SchedulingParameterDefinition (2.0 on) that a
+// parameter hetmap writes, named name, references, with its type: the
+// model's own definition of that name, with or without "extended: " (the
+// stream priority by any case), else a new one that the export adds to the
+// OS model, "priority" of type Integer for the priority and "extended:
+// NAME" of type typ for the others.
+func (ex *exporter) paramDef(name, typ string) (string, string) {
+	im := ex.im
+	var names []string
+	for n := range im.paramDefs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		base := strings.TrimPrefix(n, extendedPrefix)
+		if base == name || (name == paramStreamPrio && strings.EqualFold(base, name)) {
+			return n, im.paramDefs[n].attr("type")
+		}
+	}
+	def := extendedPrefix + name
+	if name == paramPriority {
+		def = name
+	}
+	for _, d := range ex.newDefs {
+		if d.name == def {
+			return d.name, d.typ
+		}
+	}
+	ex.newDefs = append(ex.newDefs, paramDefinition{name: def, typ: typ})
+	ex.fileOf("", "") // builds the index
+	ex.files["SchedulingParameterDefinition\x00"+def] = ex.osFile
+	return def, typ
 }
 
 // mappingModel replaces (or adds) the mapping model of the target file.
@@ -715,21 +813,21 @@ func (ex *exporter) waitModes() error {
 	return nil
 }
 
-// generateOS adds an OS model with one fixed-priority preemptive scheduler
-// per CPU core (and a user-specific one per GPU) to a model that has no
-// task scheduler at all.
+// generateOS makes an OS model with one fixed-priority preemptive
+// scheduler per CPU core (and a user-specific one per GPU) for a model that
+// has no task scheduler at all, and allocates each to its unit; osModel
+// writes it. From 2.0 the schedulers name scheduler definitions
+// (FixedPriorityPreemptive with its process parameter priority,
+// UserSpecificSchedulingAlgorithm), which osModel adds where the model
+// lacks them.
 func (ex *exporter) generateOS() error {
 	im := ex.im
-	if ex.v2 {
-		return im.errAt(ex.target, "osModel", "the model has no task scheduler, and hetmap writes scheduler definitions of Amalthea 2.0 and later only into a model that has them: add a fixed-priority scheduler per core to the OS model")
-	}
-	root := ex.target
-	data := im.data(root.file)
 	ind1 := ex.indent
 	ind2, ind3, ind4 := ind1+ind1, ind1+ind1+ind1, ind1+ind1+ind1+ind1
 	var b strings.Builder
-	b.WriteString(ind1 + "<osModel>" + ex.nl + ind2 + `<operatingSystems name="hetmap_OS">` + ex.nl)
+	b.WriteString(ind2 + `<operatingSystems name="hetmap_OS">` + ex.nl)
 	taken := map[string]bool{}
+	g := &generatedOS{}
 	for _, u := range im.sys.Units {
 		name := "hetmap_Scheduler_" + u.Name
 		for i := 2; taken[name]; i++ {
@@ -740,8 +838,15 @@ func (ex *exporter) generateOS() error {
 		if u.Type == GPU {
 			algo = "UserSpecificSchedulingAlgorithm"
 		}
-		fmt.Fprintf(&b, `%s<taskSchedulers name="%s">%s%s<schedulingAlgorithm %s:type="%s:%s"/>%s%s</taskSchedulers>%s`,
-			ind3, xmlAttr(name), ex.nl, ind4, ex.xsi, ex.am, algo, ex.nl, ind3, ex.nl)
+		if ex.v2 {
+			if !contains(g.algoDefs, algo) {
+				g.algoDefs = append(g.algoDefs, algo)
+			}
+			fmt.Fprintf(&b, `%s<taskSchedulers name="%s" definition="%s"/>%s`, ind3, xmlAttr(name), encodeRef(algo, "SchedulerDefinition"), ex.nl)
+		} else {
+			fmt.Fprintf(&b, `%s<taskSchedulers name="%s">%s%s<schedulingAlgorithm %s:type="%s:%s"/>%s%s</taskSchedulers>%s`,
+				ind3, xmlAttr(name), ex.nl, ind4, ex.xsi, ex.am, algo, ex.nl, ind3, ex.nl)
+		}
 		si := &schedInfo{node: &xnode{start: int64(len(im.schedulers))}, algorithm: algo}
 		if u.Type == GPU {
 			si.why = unsupportedScheduling(algo)
@@ -755,11 +860,96 @@ func (ex *exporter) generateOS() error {
 		ex.ref(&r, "executingPU", "ProcessingUnit", u.Name)
 		ex.added = append(ex.added, r)
 	}
-	b.WriteString(ind2 + "</operatingSystems>" + ex.nl + ind1 + "</osModel>" + ex.nl)
-	at, err := insertionPoint(data, root, []string{"stimuliModel", "eventModel", "constraintsModel", "propertyConstraintsModel", "mappingModel", "componentsModel", "configModel", "measurementModel"})
-	if err != nil {
-		return err
+	b.WriteString(ind2 + "</operatingSystems>" + ex.nl)
+	g.os = b.String()
+	ex.genOS = g
+	if ex.v2 {
+		ex.paramDef(paramPriority, "Integer") // FixedPriorityPreemptive's process parameter
 	}
-	ex.edits[root.file] = append(ex.edits[root.file], edit{start: at, end: at, text: b.String()})
+	return nil
+}
+
+// osModel writes what the export adds to the OS model: the generated
+// operating system (generateOS) with the scheduler definitions its
+// schedulers name, and the scheduling parameter definitions the written
+// parameters reference (2.0 on), where the model lacks them. They go into
+// the OS model of the first file that has one, in the metamodel's order
+// (operating systems before the definitions); a model without an OS
+// model gets one in the target file.
+func (ex *exporter) osModel() error {
+	im := ex.im
+	var defs strings.Builder
+	ind2 := ex.indent + ex.indent
+	if g := ex.genOS; g != nil {
+		for _, algo := range g.algoDefs {
+			if im.schedDefs[algo] != nil {
+				continue
+			}
+			params := ""
+			if algo == "FixedPriorityPreemptive" {
+				var r refs
+				def, _ := ex.paramDef(paramPriority, "Integer")
+				ex.ref(&r, "processParameters", "SchedulingParameterDefinition", def)
+				params = strings.Join(r.attrs, "")
+			}
+			fmt.Fprintf(&defs, `%s<schedulerDefinitions name="%s"%s/>%s`, ind2, xmlAttr(algo), params, ex.nl)
+		}
+	}
+	for _, d := range ex.newDefs {
+		// hetmap's own parameters are optional; the priority is as APP4MC
+		// defines its standard one (mandatory, the metamodel's default).
+		optional := ""
+		if d.name != paramPriority {
+			optional = ` mandatory="false"`
+		}
+		fmt.Fprintf(&defs, `%s<schedulingParameterDefinitions name="%s" type="%s"%s/>%s`, ind2, xmlAttr(d.name), d.typ, optional, ex.nl)
+	}
+	osText := ""
+	if ex.genOS != nil {
+		osText = ex.genOS.os
+	}
+	if osText == "" && defs.Len() == 0 {
+		return nil
+	}
+	var om *xnode
+	for _, o := range im.subModels("osModel") {
+		if o.file == ex.osFile {
+			om = o
+			break
+		}
+	}
+	data := im.data(ex.osFile)
+	if om == nil {
+		root := rootOf(im, &xnode{file: ex.osFile})
+		at, err := insertionPoint(data, root, []string{"stimuliModel", "eventModel", "constraintsModel", "propertyConstraintsModel", "mappingModel", "componentsModel", "configModel", "measurementModel"})
+		if err != nil {
+			return err
+		}
+		ex.edits[ex.osFile] = append(ex.edits[ex.osFile], edit{start: at, end: at, text: ex.indent + "<osModel>" + ex.nl + osText + defs.String() + ex.indent + "</osModel>" + ex.nl})
+		return nil
+	}
+	if data[om.end-2] == '/' { // <osModel/>
+		ex.edits[ex.osFile] = append(ex.edits[ex.osFile], edit{start: om.start, end: om.end, text: "<osModel>" + ex.nl + osText + defs.String() + ex.indent + "</osModel>"})
+		return nil
+	}
+	if osText != "" {
+		// After the semaphores, before everything else.
+		at := startTagEnd(data, om.start)
+		for _, k := range om.kids {
+			if k.name != "semaphores" {
+				at = lineBegin(data, k.start)
+				break
+			}
+			at = k.end
+		}
+		if at == startTagEnd(data, om.start) || data[at-1] != '\n' {
+			osText = ex.nl + strings.TrimSuffix(osText, ex.nl)
+		}
+		ex.edits[ex.osFile] = append(ex.edits[ex.osFile], edit{start: at, end: at, text: osText})
+	}
+	if defs.Len() > 0 {
+		end := int64(bytes.LastIndex(data[om.start:om.end], []byte("</"))) + om.start
+		ex.edits[ex.osFile] = append(ex.edits[ex.osFile], edit{start: lineBegin(data, end), end: lineBegin(data, end), text: defs.String()})
+	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package configs
 
 import (
-	"strconv"
 	"strings"
 )
 
@@ -78,6 +77,7 @@ func (im *importer) mappingElements(mms []*xnode) (map[string][]string, []*xnode
 func (im *importer) taskAllocations(tas []*xnode, owns map[string][]string) (map[string]modelAllocation, error) {
 	allocs := map[string]modelAllocation{}
 	warnedAlgo := map[string]bool{}
+	var unused unusedParams
 	for _, ta := range tas {
 		name := ta.ref("task")
 		where := "mappingModel/taskAllocation[" + name + "]"
@@ -85,19 +85,20 @@ func (im *importer) taskAllocations(tas []*xnode, owns map[string][]string) (map
 			continue // never activated (warned about)
 		}
 		if im.sys.Task(name) == nil {
-			return nil, im.errAt(ta, where, "task %q is not defined", name)
+			return nil, im.undefinedRef(ta, where, "task", "task", name)
 		}
 		sched := ta.ref("scheduler")
 		si, ok := im.schedulers[sched]
 		if !ok {
-			return nil, im.errAt(ta, where, "scheduler %q is not defined", sched)
+			return nil, im.undefinedRef(ta, where, "scheduler", "scheduler", sched)
 		}
 		var a modelAllocation
 		var err error
 		if a.unit, err = im.allocationUnit(where, ta, sched, owns[sched]); err != nil {
 			return nil, err
 		}
-		if im.sys.Unit(a.unit).Type == CPU {
+		ut := im.sys.Unit(a.unit).Type
+		if ut == CPU {
 			if err := im.checkCPUScheduler(where, ta, sched); err != nil {
 				return nil, err
 			}
@@ -106,10 +107,7 @@ func (im *importer) taskAllocations(tas []*xnode, owns map[string][]string) (map
 				im.warn("osModel/taskSchedulers["+sched+"]", "%s is analysed as fixed-priority preemptive scheduling; the priorities follow analysis.priorities (default: Audsley's OPA), set analysis.priorities: %s to match the model", si.algorithm, map[string]string{"DeadlineMonotonic": PrioritiesDM, "RateMonotonic": PrioritiesRM}[si.algorithm])
 			}
 		}
-		if a.priority, err = im.allocationPriority(where, ta); err != nil {
-			return nil, err
-		}
-		if err := im.allocationGPUParams(where, ta, &a); err != nil {
+		if err := im.allocationParams(where, ta, si, ut, &a, &unused); err != nil {
 			return nil, err
 		}
 		if _, dup := allocs[name]; dup {
@@ -117,6 +115,7 @@ func (im *importer) taskAllocations(tas []*xnode, owns map[string][]string) (map
 		}
 		allocs[name] = a
 	}
+	im.paramWarnings("mappingModel/taskAllocation", "task allocation(s)", &unused)
 	return allocs, nil
 }
 
@@ -153,30 +152,6 @@ func (im *importer) allocationUnit(where string, ta *xnode, sched string, owned 
 			sched, unit, strings.Join(owned, ", "), ta.ref("task"), unit)
 	}
 	return unit, nil
-}
-
-// allocationGPUParams reads the GPU parameters of task allocation ta (at
-// where) into a: a TimeSlice* parameter's duration and the stream
-// priority, high or low.
-func (im *importer) allocationGPUParams(where string, ta *xnode, a *modelAllocation) error {
-	for _, p := range allocationParams(ta) {
-		switch {
-		case strings.HasPrefix(p.key, "TimeSlice"):
-			d, err := ParseDuration(p.value)
-			if err != nil {
-				return im.errAt(p.node, where+"/"+p.node.name+"["+p.key+"]", "%v", err)
-			}
-			a.slice = d
-		case strings.EqualFold(p.key, streamPriorityKey):
-			switch v := GPUPriority(strings.ToLower(p.value)); v {
-			case GPUHigh, GPULow:
-				a.stream = v
-			default:
-				return im.errAt(p.node, where+"/"+p.node.name+"["+p.key+"]", "stream priority %q is not high or low", p.value)
-			}
-		}
-	}
-	return nil
 }
 
 // placeTasks writes the allocations into the system's mapping in task
@@ -241,32 +216,6 @@ func (im *importer) placeGPUTask(where string, t *Task, a, pre modelAllocation) 
 	mp.Units = append(mp.Units, Placement{Task: t.Name, Unit: a.unit, Priority: prio})
 }
 
-// allocationPriority reads a task allocation's priority: the priority
-// attribute of its schedulingParameters (0.9.x, 1.x) or the scheduling
-// parameter named priority (2.x and later).
-func (im *importer) allocationPriority(where string, ta *xnode) (*int, error) {
-	for _, sp := range ta.children("schedulingParameters") {
-		var s string
-		switch {
-		case sp.has("priority"):
-			s = sp.attr("priority")
-		case strings.EqualFold(sp.ref("key"), "priority"):
-			if v := sp.child("value"); v != nil {
-				s = v.attr("value")
-			}
-		default:
-			continue
-		}
-		p, err := strconv.ParseInt(strings.TrimSpace(s), 10, 32)
-		if err != nil {
-			return nil, im.errAt(sp, where+"/schedulingParameters", "priority=%q is not an integer", s)
-		}
-		pi := int(p)
-		return &pi, nil
-	}
-	return nil, nil
-}
-
 // checkSchedulers refuses a scheduler hetmap does not analyse that is
 // responsible for a CPU core, and says under which scheduling the cores
 // without a scheduler are analysed.
@@ -276,7 +225,7 @@ func (im *importer) checkSchedulers() error {
 		for _, sa := range m.children("schedulerAllocation") {
 			sched := sa.ref("scheduler")
 			if _, ok := im.schedulers[sched]; !ok {
-				return im.errAt(sa, "mappingModel/schedulerAllocation["+sched+"]", "scheduler %q is not defined", sched)
+				return im.undefinedRef(sa, "mappingModel/schedulerAllocation["+sched+"]", "scheduler", "scheduler", sched)
 			}
 			for _, u := range sa.refs("responsibility") {
 				unit := im.sys.Unit(u)
@@ -322,38 +271,4 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// streamPriorityKey is the parameter with which hetmap's export writes the
-// CUDA stream priority of a GPU task (high or low) into its task
-// allocation; Amalthea has no element for it.
-const streamPriorityKey = "StreamPriority"
-
-type allocParam struct {
-	key, value string
-	node       *xnode
-}
-
-// allocationParams returns the key-value parameters of a task allocation:
-// its parameterExtensions (0.9.x, 1.x) and the scheduling parameters with a
-// key (2.x and later: the key names a parameter definition; a Time value is
-// written with its unit).
-func allocationParams(ta *xnode) []allocParam {
-	var out []allocParam
-	for _, e := range ta.children("parameterExtensions") {
-		out = append(out, allocParam{key: e.attr("key"), value: e.attr("value"), node: e})
-	}
-	for _, sp := range ta.children("schedulingParameters") {
-		key := sp.ref("key")
-		v := sp.child("value")
-		if key == "" || v == nil {
-			continue
-		}
-		val := v.attr("value")
-		if u := v.attr("unit"); u != "" {
-			val += u
-		}
-		out = append(out, allocParam{key: key, value: val, node: sp})
-	}
-	return out
 }

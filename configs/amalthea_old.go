@@ -51,9 +51,12 @@ import (
 // writes it.
 //
 // The migration divides instructions by the IPC in floating point and
-// truncates the quotient (also the upper bound). hetmap, which proves upper
-// bounds, rounds the upper bound up and the lower bound down, and says so
-// in a warning when a quotient is not whole.
+// truncates the quotient, (long)(Double.parseDouble(value) / ipc)
+// (AbstractConverter.getValueAfterApplyingIPC of the 0.9.3 converter),
+// every bound alike, the default entry's by an IPC of 1. hetmap reads the
+// ticks the migration writes, so it does the same, and says in a warning
+// how many quotients were not whole (the ticks read are then the
+// migration's, below the exact quotient by less than a cycle).
 
 var version093 = version{0, 9, 3}
 
@@ -137,24 +140,19 @@ type ipcRange struct{ lo, hi float64 }
 
 var ipcOne = ipcRange{1, 1}
 
-// perCycle divides a count of instructions by ipc: exactly when the
-// quotient is whole (within the rounding of floating point), else rounded
-// down (up for the upper bound). rounded says whether it was not whole.
-func perCycle(n int64, ipc float64, up bool) (v int64, rounded bool, ok bool) {
-	if ipc == 1 {
-		return n, false, true
-	}
+// perCycle divides a count of instructions by ipc as APP4MC's migration
+// does: in floating point (a count beyond 2^53 rounded to a double first),
+// the quotient truncated towards zero as Java's (long) cast truncates it.
+// rounded says whether the quotient was not whole; ok is false when it
+// does not fit an int64 (the cast would saturate there).
+func perCycle(n int64, ipc float64) (v int64, rounded bool, ok bool) {
 	q := float64(n) / ipc
-	if q > math.MaxInt64/4 {
+	if math.IsNaN(q) || q >= math.MaxInt64 {
 		return 0, false, false
 	}
-	if r := math.Round(q); math.Abs(q-r) <= 1e-9*math.Max(1, q) {
-		return int64(r), false, true
-	}
-	if up {
-		return int64(math.Ceil(q)), true, true
-	}
-	return int64(math.Floor(q)), true, true
+	t := math.Trunc(q)
+	lossy := float64(n) >= 1<<53 && int64(float64(n)) != n // the count itself rounded
+	return int64(t), t != q || lossy, true
 }
 
 // need092 reads the value of a need entry of 0.9.0 to 0.9.2 (NeedConstant
@@ -171,10 +169,10 @@ func (im *importer) need092(where string, v *xnode, ipc ipcRange) (discrete, err
 			return discrete{}, err
 		}
 		var d discrete
-		if d.lower, err = im.perCycle092(where, v, x, ipc.hi, false); err != nil {
+		if d.lower, err = im.perCycle092(where, v, x, ipc.hi); err != nil {
 			return d, err
 		}
-		if d.upper, err = im.perCycle092(where, v, x, ipc.lo, true); err != nil {
+		if d.upper, err = im.perCycle092(where, v, x, ipc.lo); err != nil {
 			return d, err
 		}
 		d.average = float64(x) / ((ipc.lo + ipc.hi) / 2)
@@ -202,10 +200,10 @@ func (im *importer) count092(where string, n *xnode) (int64, error) {
 
 // perCycle092 divides a count by ipc (see perCycle), counting the
 // quotients that are not whole for summary092.
-func (im *importer) perCycle092(where string, n *xnode, x int64, ipc float64, up bool) (int64, error) {
-	q, rounded, ok := perCycle(x, ipc, up)
+func (im *importer) perCycle092(where string, n *xnode, x int64, ipc float64) (int64, error) {
+	q, rounded, ok := perCycle(x, ipc)
 	if !ok {
-		return 0, im.errAt(n, where, "%d instructions are too many", x)
+		return 0, im.errAt(n, where, "%d instructions at %g per cycle are more cycles than hetmap counts", x, ipc)
 	}
 	if rounded {
 		im.rounded092++
@@ -235,14 +233,14 @@ func (im *importer) countDeviation092(where string, owner, dev *xnode, ipc ipcRa
 		if lo, err = im.count092(where+"/lowerBound", dv.lower); err != nil {
 			return d, err
 		}
-		if d.lower, err = im.perCycle092(where+"/lowerBound", dv.lower, lo, ipc.hi, false); err != nil {
+		if d.lower, err = im.perCycle092(where+"/lowerBound", dv.lower, lo, ipc.hi); err != nil {
 			return d, err
 		}
 	}
 	if hi, err = im.count092(where+"/upperBound", dv.upper); err != nil {
 		return d, err
 	}
-	if d.upper, err = im.perCycle092(where+"/upperBound", dv.upper, hi, ipc.lo, true); err != nil {
+	if d.upper, err = im.perCycle092(where+"/upperBound", dv.upper, hi, ipc.lo); err != nil {
 		return d, err
 	}
 	if hi < lo {
@@ -392,7 +390,9 @@ func (im *importer) executionNeed092(where string, it *xnode) (*demand, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.seq(nd)
+		if err := im.seqAt(out, nd, it, where); err != nil {
+			return nil, err
+		}
 	}
 	if !out.compute {
 		im.warn(where, "the ExecutionNeed has no Instructions and no other default needs: APP4MC's migration to 0.9.3 converts it to nothing, and so does hetmap")
@@ -431,6 +431,6 @@ func (im *importer) summary092() {
 		im.warn("swModel", "%d ExecutionNeed(s) of Amalthea %s read as APP4MC's migration to 0.9.3 converts them: the default Instructions as ticks, the Instructions of an extended entry divided by the IPC feature of its processing-unit definition, other default needs as a 0.9.3 ExecutionNeed", im.needs092, im.version)
 	}
 	if im.rounded092 > 0 {
-		im.warn("swModel", "%d instruction count(s) are not a whole number of cycles (first %s): rounded up for the worst case and down for the best case (APP4MC's migration truncates both)", im.rounded092, im.roundedAt092)
+		im.warn("swModel", "%d instruction count(s) are not a whole number of cycles (first %s): truncated, as APP4MC's migration to 0.9.3 truncates them, so the ticks read are below the exact quotient by less than a cycle", im.rounded092, im.roundedAt092)
 	}
 }

@@ -30,7 +30,7 @@ func read092(t *testing.T, path string) (*System, []Warning) {
 	return s, warns
 }
 
-func readText(t *testing.T, path string) string {
+func readText(t testing.TB, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -112,37 +112,39 @@ func TestAmalthea090To092Import(t *testing.T) {
 	}
 }
 
-// TestPerCycle: instructions divided by an IPC, as hetmap rounds them
-// (APP4MC's migration truncates, which is the lower bound's value).
+// TestPerCycle: instructions divided by an IPC as APP4MC's migration to
+// 0.9.3 divides them, (long)(Double.parseDouble(value) / ipc): in floating
+// point, truncated.
 func TestPerCycle(t *testing.T) {
 	for _, c := range []struct {
 		n       int64
 		ipc     float64
-		up      bool
 		want    int64
 		rounded bool
 	}{
-		{9000, 2, true, 4500, false},    // 9000 / 2 = 4500
-		{6000, 1.5, true, 4000, false},  // 6000 / 1.5 = 4000
-		{1001, 2, true, 501, true},      // 500.5, up
-		{1001, 2, false, 500, true},     // 500.5, down (the migration's 500)
-		{1000, 0.1, true, 10000, false}, // 1000 / 0.1 = 10000.000000000002 in floating point: whole
-		{7, 3, true, 3, true},           // 2.33…, up
-		{0, 4, true, 0, false},
-		{123, 1, true, 123, false},
+		{9000, 2, 4500, false},        // 9000 / 2 = 4500
+		{6000, 1.5, 4000, false},      // 6000 / 1.5 = 4000
+		{1001, 2, 500, true},          // 500.5, truncated
+		{7, 3, 2, true},               // 2.33…, truncated
+		{1000, 0.1, 10000, false},     // 1000 / 0.1 is 10000 in floating point
+		{33, 1.1, 29, true},           // 29.999999999999996 in floating point: 29, as the migration writes
+		{0, 4, 0, false},              //
+		{123, 1, 123, false},          // the default entry: divided by 1.0
+		{1<<53 + 1, 1, 1 << 53, true}, // beyond 2^53 the count is a double first
 	} {
-		got, rounded, ok := perCycle(c.n, c.ipc, c.up)
+		got, rounded, ok := perCycle(c.n, c.ipc)
 		if !ok || got != c.want || rounded != c.rounded {
-			t.Errorf("perCycle(%d, %g, up=%v) = %d rounded=%v ok=%v, want %d rounded=%v", c.n, c.ipc, c.up, got, rounded, ok, c.want, c.rounded)
+			t.Errorf("perCycle(%d, %g) = %d rounded=%v ok=%v, want %d rounded=%v", c.n, c.ipc, got, rounded, ok, c.want, c.rounded)
 		}
 	}
-	if _, _, ok := perCycle(1<<62, 0.5, true); ok {
+	if _, _, ok := perCycle(1<<62, 0.5); ok {
 		t.Error("2^62 / 0.5 did not overflow")
 	}
 }
 
 // TestAmalthea092Rounding: with an IPC of 7 for Denver, R1's extended 9000
-// instructions are 1285.71… cycles: 1285 … 1286, and a warning says so.
+// instructions are 1285.71… cycles: 1285, truncated as APP4MC's
+// migration writes them, and a warning says so.
 func TestAmalthea092Rounding(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ipc7.amxmi")
 	text := strings.Replace(readText(t, model092), `<features name="IPC_2" value="2.0"/>`, `<features name="IPC_2" value="7"/>`, 1)
@@ -150,11 +152,11 @@ func TestAmalthea092Rounding(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, warns := read092(t, path)
-	if tk := ticksOf(t, s, "R1", "Denver"); tk.Lower != 1285 || tk.Upper != 1286 {
-		t.Errorf("R1 on Denver %+v, want 1285 … 1286 (9000 / 7 = 1285.71…)", tk)
+	if tk := ticksOf(t, s, "R1", "Denver"); tk.Lower != 1285 || tk.Upper != 1285 {
+		t.Errorf("R1 on Denver %+v, want 1285 (9000 / 7 = 1285.71…, truncated)", tk)
 	}
 	wt := warningsText(warns)
-	if !strings.Contains(wt, "2 instruction count(s) are not a whole number of cycles (first swModel/runnables[R1]/runnableItems[1]/extended[Denver]/value[Instructions]: 9000 / 7): rounded up for the worst case and down for the best case (APP4MC's migration truncates both)") {
+	if !strings.Contains(wt, "2 instruction count(s) are not a whole number of cycles (first swModel/runnables[R1]/runnableItems[1]/extended[Denver]/value[Instructions]: 9000 / 7): truncated, as APP4MC's migration to 0.9.3 truncates them") {
 		t.Errorf("no rounding warning in\n%s", wt)
 	}
 	// Without an IPC feature the instructions are ticks, as in the migration.

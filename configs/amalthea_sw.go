@@ -3,6 +3,7 @@ package configs
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"sort"
 	"strings"
 
@@ -113,10 +114,28 @@ outer:
 	return list
 }
 
-// seq appends b to a: the demands of two parts that run one after the other.
-func (a *demand) seq(b *demand) {
+// tickOverflow is a sum of worst-case ticks that does not fit an int64:
+// on unit kind kind, sum plus add.
+type tickOverflow struct {
+	kind     string
+	sum, add int64
+}
+
+// seq appends b to a: the demands of two parts that run one after the
+// other. It reports the first kind (in a's order) whose worst-case ticks
+// overflow; the sum saturates there.
+func (a *demand) seq(b *demand) *tickOverflow {
+	var over *tickOverflow
 	switch {
 	case a.compute && b.compute:
+		for _, k := range a.order {
+			t, ok := a.ticks[k]
+			u, ok2 := b.ticks[k]
+			if ok && ok2 && t.Upper > math.MaxInt64-u.Upper {
+				over = &tickOverflow{kind: k, sum: t.Upper, add: u.Upper}
+				break
+			}
+		}
 		for k, t := range a.ticks {
 			u, ok := b.ticks[k]
 			if !ok {
@@ -142,6 +161,19 @@ func (a *demand) seq(b *demand) {
 	a.untimed += b.untimed
 	a.calls = addUnique(a.calls, b.calls...)
 	a.triggers = append(a.triggers, b.triggers...)
+	return over
+}
+
+// seqAt appends demand b, read at element at (where), to a, refusing a
+// sum of ticks that overflows: the error names the element where the sum
+// passes what hetmap counts, and the sum.
+func (im *importer) seqAt(a, b *demand, at *xnode, where string) error {
+	o := a.seq(b)
+	if o == nil {
+		return nil
+	}
+	sum := new(big.Int).Add(big.NewInt(o.sum), big.NewInt(o.add))
+	return im.errAt(at, where, "the worst-case ticks on %s overflow here: %d so far + %d = %s, more than hetmap counts (%d)", o.kind, o.sum, o.add, sum, int64(math.MaxInt64))
 }
 
 // alternatives combines the branches of a switch into their worst case: on
@@ -313,6 +345,10 @@ func (im *importer) needsDemand(entries []needEntry) (*demand, error) {
 				d.order = append(d.order, kind)
 			} else {
 				t := d.ticks[kind]
+				if t.Upper > math.MaxInt64-tk.Upper {
+					sum := new(big.Int).Add(big.NewInt(t.Upper), big.NewInt(tk.Upper))
+					return nil, im.errAt(e.node, nw, "the worst-case ticks on %s overflow here: %d so far + %d = %s, more than hetmap counts (%d)", kind, t.Upper, tk.Upper, sum, int64(math.MaxInt64))
+				}
 				t.Upper, t.Lower, t.Average = t.Upper+tk.Upper, t.Lower+tk.Lower, t.Average+tk.Average
 				d.ticks[kind] = t
 			}
@@ -335,7 +371,7 @@ func (im *importer) labelAccess(where string, it *xnode, mode bool) (*demand, er
 		return &demand{}, nil
 	}
 	if _, ok := im.labelNodes[l]; !ok {
-		return nil, im.errAt(it, where, "label %q is not defined", l)
+		return nil, im.undefinedRef(it, where, "label", "data", l)
 	}
 	d := &demand{}
 	acc := it.attr("access")
@@ -414,7 +450,7 @@ func (im *importer) demandItem(where string, it *xnode) (*demand, error) {
 	case "SenderReceiverRead", "SenderReceiverWrite":
 		l := it.ref("label")
 		if _, ok := im.labelNodes[l]; !ok {
-			return nil, im.errAt(it, where, "label %q is not defined", l)
+			return nil, im.undefinedRef(it, where, "label", "label", l)
 		}
 		if it.typ() == "SenderReceiverRead" {
 			return &demand{reads: []string{l}, untimed: 1}, nil
@@ -423,7 +459,7 @@ func (im *importer) demandItem(where string, it *xnode) (*demand, error) {
 	case "ModeLabelAssignment":
 		l := it.ref("globalLabel")
 		if _, ok := im.labelNodes[l]; !ok {
-			return nil, im.errAt(it, where, "mode label %q is not defined", l)
+			return nil, im.undefinedRef(it, where, "mode label", "globalLabel", l)
 		}
 		return &demand{writes: []string{l}, untimed: 1}, nil
 	}
@@ -519,14 +555,18 @@ func (im *importer) flatten(where string, items []*xnode, owner string) (*demand
 			if err != nil {
 				return nil, err
 			}
-			d.seq(x)
+			if err := im.seqAt(d, x, it, iw); err != nil {
+				return nil, err
+			}
 		case itemCall:
 			rn := it.ref("runnable")
 			x, err := im.runnableDemand(iw, it, rn)
 			if err != nil {
 				return nil, err
 			}
-			d.seq(x)
+			if err := im.seqAt(d, x, it, iw); err != nil {
+				return nil, err
+			}
 			d.calls = addUnique(d.calls, rn)
 		case itemGroup:
 			if err := im.checkGroup(iw, it); err != nil {
@@ -536,13 +576,17 @@ func (im *importer) flatten(where string, items []*xnode, owner string) (*demand
 			if err != nil {
 				return nil, err
 			}
-			d.seq(x)
+			if err := im.seqAt(d, x, it, iw); err != nil {
+				return nil, err
+			}
 		case itemSwitch:
 			x, err := im.switchDemand(iw, it, owner)
 			if err != nil {
 				return nil, err
 			}
-			d.seq(x)
+			if err := im.seqAt(d, x, it, iw); err != nil {
+				return nil, err
+			}
 		case itemTrigger:
 			tr, err := im.triggerOf(iw, it)
 			if err != nil {
@@ -641,7 +685,7 @@ func (im *importer) runnableDemand(where string, at *xnode, name string) (*deman
 	}
 	n, ok := im.runNodes[name]
 	if !ok {
-		return nil, im.errAt(at, where, "runnable %q is not defined", name)
+		return nil, im.undefinedRef(at, where, "runnable", "runnable", name)
 	}
 	if im.runBusy[name] {
 		return nil, im.errAt(at, where, "runnable %q calls itself (directly or through other runnables)", name)

@@ -99,8 +99,9 @@ func (tr *taskReader) items(where, rel string, items []*xnode) error {
 				if tr.pending == nil {
 					tr.pending, tr.pendAt = &demand{}, irel
 				}
-				tr.pending.seq(d)
-				tr.g.all.seq(d)
+				if err = im.seqAt(tr.pending, d, it, iw); err == nil {
+					err = im.seqAt(tr.g.all, d, it, iw)
+				}
 			}
 		case itemCall:
 			err = tr.call(iw, it)
@@ -141,7 +142,9 @@ func (tr *taskReader) call(iw string, it *xnode) error {
 	if err != nil {
 		return err
 	}
-	tr.g.all.seq(d)
+	if err := tr.im.seqAt(tr.g.all, d, it, iw); err != nil {
+		return err
+	}
 	tr.g.all.calls = addUnique(tr.g.all.calls, rn)
 	tr.g.cpuTriggers = append(tr.g.cpuTriggers, d.triggers...)
 	return tr.emit(rn)
@@ -159,7 +162,9 @@ func (tr *taskReader) switchItem(iw, irel string, it *xnode) error {
 	if err != nil {
 		return err
 	}
-	tr.g.all.seq(d)
+	if err := im.seqAt(tr.g.all, d, it, iw); err != nil {
+		return err
+	}
 	for _, t := range d.triggers {
 		im.warn(t.where, "InterProcessTrigger inside a switch: taken as triggering in every activation (the worst case for the tasks it activates)")
 	}
@@ -379,7 +384,7 @@ func (im *importer) taskStimulus(where string, t *xnode, task *Task, activated m
 	}
 	si, ok := im.stimuli[stims[0]]
 	if !ok {
-		return false, im.errAt(t, where, "stimulus %q is not defined", stims[0])
+		return false, im.undefinedRef(t, where, "stimulus", "stimuli", stims[0])
 	}
 	if si.refused != "" {
 		return false, im.errAt(si.node, "stimuliModel/stimuli["+stims[0]+"]", "%s (it activates task %s)", si.refused, task.Name)

@@ -301,6 +301,8 @@ func fuzzSeeds(t testing.TB) []string {
 		synth(t, `<size value="64" unit="B"/>`, `<size value="9" unit="bit"/>`, `affinity="C0?type=ProcessingUnit"/>`, `affinity="C0?type=ProcessingUnit"><schedulingParameters priority="3"/></taskAllocation>`),
 		oldForm("0.9.4", ""),
 		oldForm("0.9.3", `<deadline value="5" unit="ms"/>`),
+		byID(synth(t)),
+		readText(t, slices200),
 	}
 }
 

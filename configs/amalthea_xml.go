@@ -266,16 +266,6 @@ func (n *xnode) attr(local string) string {
 	return ""
 }
 
-// has reports whether the attribute is present.
-func (n *xnode) has(local string) bool {
-	for _, a := range n.attrs {
-		if a.Name.Local == local && a.Name.Space != xsiNS && a.Name.Space != "xmlns" {
-			return true
-		}
-	}
-	return false
-}
-
 // typ returns the xsi:type without its prefix ("am:Ticks" → "Ticks").
 func (n *xnode) typ() string {
 	for _, a := range n.attrs {

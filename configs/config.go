@@ -29,6 +29,14 @@ type Conventions struct {
 	// the challenge text assumes) or "model" (the requirements of the file,
 	// with swapped references corrected).
 	Deadlines string `json:"deadlines" yaml:"deadlines,omitempty"`
+	// Priorities says how the priorities of the model's own mapping
+	// (System.Mapping) are read: "model" (default: Amalthea's convention,
+	// a higher value is more urgent), "model-lower-first" (a lower value
+	// is more urgent, as pyCPA and TORO read a model) or "derived" (the
+	// model's priorities are ignored, and every core's are derived by
+	// analysis.priorities). Mapping files are hetmap's own and always
+	// read higher first.
+	Priorities string `json:"priorities" yaml:"priorities,omitempty"`
 }
 
 // Deadline conventions.
@@ -36,6 +44,28 @@ const (
 	DeadlinesPeriod = "period"
 	DeadlinesModel  = "model"
 )
+
+// Priority conventions (Conventions.Priorities).
+const (
+	ModelPriorities       = "model"
+	ModelPrioritiesLower  = "model-lower-first"
+	ModelPrioritiesIgnore = "derived"
+)
+
+// PriorityConventions lists the priority conventions, the default first.
+var PriorityConventions = []string{ModelPriorities, ModelPrioritiesLower, ModelPrioritiesIgnore}
+
+// PriorityConventionText says in words how a priority convention reads the
+// model's priorities.
+func PriorityConventionText(c string) string {
+	switch c {
+	case ModelPrioritiesLower:
+		return "a lower value is more urgent, as pyCPA and TORO read them; hetmap's priority is the value negated"
+	case ModelPrioritiesIgnore:
+		return "ignored: every core's priorities are derived by analysis.priorities"
+	}
+	return "a higher value is more urgent, as Amalthea defines them"
+}
 
 // Analysis holds the options of the analyses. The zero value means the
 // defaults named below.
@@ -68,10 +98,10 @@ type Analysis struct {
 	ChainLatency ChainLatency `json:"chain_latency" yaml:"chain_latency,omitempty"`
 	// TimeSliceStep discretises the time slice in the search (default 1 ms).
 	TimeSliceStep Duration `json:"time_slice_step,omitempty" yaml:"time_slice_step,omitempty"`
-	// RequirementBound, when set (davare or synchronous), is the bound every
-	// chain latency requirement is checked against, whatever the
-	// requirement says; empty keeps each requirement's own (davare unless
-	// it names another).
+	// RequirementBound, when set (any-offset, synchronous or davare), is
+	// the bound every chain latency requirement is checked against,
+	// whatever the requirement says; empty keeps each requirement's own
+	// (any-offset unless it names another; ChainRequirement.CheckedUnder).
 	RequirementBound string `json:"requirement_bound,omitempty" yaml:"requirement_bound,omitempty"`
 	// ExecutionScale multiplies every task's execution demand (the
 	// worst-case CPU ticks on every unit and the GPU kernels' time; memory
@@ -133,25 +163,38 @@ type KernelGeometry struct {
 
 // ChainLatency names one end-to-end latency of a chain (package chains:
 // the definitions of Dürr et al., EMSOFT 2019, and Becker et al., 2016 and
-// 2017; the bound of Davare et al., DAC 2007): the communication paradigm,
-// the metric and the bound.
+// 2017; the bounds of Davare et al., DAC 2007, and Dürr et al.): the
+// communication paradigm, the metric and the bound.
 type ChainLatency struct {
 	// Paradigm is "implicit" (default) or "let".
 	Paradigm string `json:"paradigm" yaml:"paradigm,omitempty"`
 	// Metric is "reaction-time" (default, maximum reaction time),
 	// "reaction-from-activation" or "data-age".
 	Metric string `json:"metric" yaml:"metric,omitempty"`
-	// Bound is "synchronous" (default: job-level values with every task
-	// released at its offset) or "davare" (the bound of Davare et al., valid
-	// for any offsets).
+	// Bound is BoundAnyOffset (default), BoundSynchronous or BoundDavare.
 	Bound string `json:"bound" yaml:"bound,omitempty"`
 }
+
+// Chain latency bounds (package chains, "Bounds for any offsets" and
+// "Job-level values").
+const (
+	// BoundAnyOffset is the least of the bounds valid for any release
+	// offsets (Davare et al., DAC 2007; Dürr et al., EMSOFT 2019; hop by
+	// hop, with the hops between tasks of one core ordered by priority).
+	BoundAnyOffset = "any-offset"
+	// BoundSynchronous is the job-level value with every task released at
+	// its model offset: tighter, valid only while the tasks really are
+	// released there.
+	BoundSynchronous = "synchronous"
+	// BoundDavare is Davare et al.'s bound alone, valid for any offsets.
+	BoundDavare = "davare"
+)
 
 // Chain latency choices.
 var (
 	ChainParadigms = []string{"implicit", "let"}
 	ChainMetrics   = []string{"reaction-time", "reaction-from-activation", "data-age"}
-	ChainBounds    = []string{"synchronous", "davare"}
+	ChainBounds    = []string{BoundAnyOffset, BoundSynchronous, BoundDavare}
 )
 
 // Defaults fills the zero values with the documented defaults.
@@ -205,6 +248,40 @@ func (c *Conventions) Defaults() {
 	if c.Deadlines == "" {
 		c.Deadlines = DeadlinesPeriod
 	}
+	if c.Priorities == "" {
+		c.Priorities = ModelPriorities
+	}
+}
+
+// ModelMapping returns the system's own mapping (System.Mapping) with its
+// priorities read by conventions.priorities, in hetmap's convention (a
+// higher value is more urgent): as the model gives them, negated
+// (model-lower-first), or none (derived).
+func (c *Config) ModelMapping() Mapping {
+	m := c.System.Mapping
+	m.Units = append([]Placement(nil), m.Units...)
+	for i := range m.Units {
+		p := m.Units[i].Priority
+		if p == nil {
+			continue
+		}
+		switch c.Conventions.Priorities {
+		case ModelPrioritiesLower:
+			v := -*p
+			m.Units[i].Priority = &v
+		case ModelPrioritiesIgnore:
+			m.Units[i].Priority = nil
+		}
+	}
+	return m
+}
+
+// OwnMapping returns the system's own mapping as `analyze --mapping
+// default` analyses it: its priorities read by conventions.priorities
+// (ModelMapping), then kept or dropped per core as System.OwnMapping says,
+// with its warnings.
+func (c *Config) OwnMapping() (Mapping, []Warning) {
+	return ownPriorities(c.System, c.ModelMapping())
 }
 
 // NotApplied is a response-time requirement of the model that the deadline

@@ -45,6 +45,12 @@
 //     --mapping default (System.OwnMapping), and a core whose priorities
 //     are incomplete or all equal is reported and gets derived ones; a GPU
 //     task allocated to a core is merged with its offloading task.
+//   - The model's priorities are read by Conventions.Priorities: "model"
+//     (default: Amalthea's convention, a higher value is more urgent),
+//     "model-lower-first" (a lower value is more urgent, as pyCPA reads a
+//     model; hetmap's priority is the value negated, Config.ModelMapping)
+//     or "derived" (ignored). System.Mapping keeps the values as the model
+//     gives them.
 //   - What Amalthea does not carry (the contention parameters K and sGPU,
 //     the copy-engine model, the GPU's per-SM thread, shared-memory and
 //     register limits) is taken from the challenge text and the TX2 facts of
@@ -53,16 +59,22 @@
 //   - A chain latency requirement (Chain.Max; Amalthea's
 //     EventChainLatencyConstraint and ProcessChainRequirement; YAML
 //     chains[].max) is a constraint: a mapping that misses one is
-//     infeasible. It is checked under Davare's bound by default, the bound
-//     valid for any release offsets; the synchronous-release value is
-//     tighter but holds only while every task is released at its model
-//     offset (package chains, "Job-level values"), so it is an option (the
-//     requirement's bound, or
-//     analysis.requirement_bound).
+//     infeasible. It is checked by default under the least of the bounds
+//     valid for any release offsets (BoundAnyOffset); the
+//     synchronous-release value is tighter but holds only while every task
+//     is released at its model offset (package chains, "Job-level values"),
+//     so it is an option, as Davare's bound alone is (the requirement's
+//     bound, or analysis.requirement_bound; ChainRequirement.CheckedUnder).
 //
 // Bad input is an *InputError that names the file, the line, the element
 // or key, and what is wrong, in one line; it never panics and never yields
-// a partial system.
+// a partial system. Every sum of an import is checked (sums.go): a sum of
+// ticks in a runnable's or a task's graph beyond what an int64 counts is
+// refused at the element where it passes; a period, offset or jitter, or a
+// task's compute, memory or contention term (a GPU task's kernel or copy
+// term) on a unit it can run on, or their sum, beyond MaxTime (2^60 ps,
+// about 13 days, the analyses' bound) is refused naming the task, the
+// unit, the term and the sum, from YAML as from Amalthea.
 //
 // # Amalthea metamodels
 //
@@ -88,7 +100,10 @@
 // migration; a newer one is read as 3.3.0 with a warning. The files of one
 // model must have one version; a name given twice in them is an error
 // naming both places. References are resolved by name (Name?type=Kind, also
-// as an href into another file).
+// as an href into another file); a model saved with references by xmi:id
+// (task="_u0", as a plain EMF writer saves it) has them resolved to the
+// names of the elements they identify (warned), and an unset reference is
+// reported as unset.
 //
 // What the importer does with each element (read: mapped onto the system as
 // said; past: read past, with a warning when it carries information the
@@ -127,8 +142,9 @@
 //	                                         category (worst case: the smallest; none: 1)
 //	  ExecutionNeed (0.9.0 to 0.9.2)         read as the migration to 0.9.3: default Instructions as
 //	                                         ticks; extended Instructions / the definition's
-//	                                         Instructions/IPC… feature (none: 1; upper bound rounded up,
-//	                                         lower down); other default keys as needs (above); other
+//	                                         Instructions/IPC… feature (none: 1), in floating point and
+//	                                         truncated as the migration does (a quotient not whole
+//	                                         warned); other default keys as needs (above); other
 //	                                         extended keys past (warned)
 //	  LabelAccess                            read: read or write; implementation "timed" makes the task
 //	                                         LET in chains (warned); without a label past (warned)
@@ -179,8 +195,8 @@
 //	  TaskScheduler                          read: FixedPriorityPreemptive, OSEK, DeadlineMonotonic,
 //	                                         RateMonotonic (fixed-priority preemptive analysis, Joseph
 //	                                         and Pandya 1986); on a GPU any algorithm (analysis.gpu_model
-//	                                         decides), UserSpecificSchedulingAlgorithm's minimum and
-//	                                         maximum time slice read; on a CPU core EDF, LLREF, round
+//	                                         decides), its minimumTimeslice and maximumTimeslice
+//	                                         parameters read (below); on a CPU core EDF, LLREF, round
 //	                                         robin, Pfair, servers, budgets, grouping, user-specific and
 //	                                         scheduler hierarchies refused; cores without a scheduler
 //	                                         and schedulers without an algorithm analysed as
@@ -188,9 +204,17 @@
 //	  OsOverhead                             past (warned): overheads are not in the response times;
 //	                                         an OperatingSystem's overhead reference past
 //	  OsDataConsistency                      past (warned unless noProtection)
-//	  Semaphore, InterruptController,        past
-//	  SchedulerDefinition, SchedulingParam-
-//	  eterDefinition
+//	  SchedulerDefinition (2.0 on)           read: a scheduler's algorithm is its definition's name; the
+//	                                         defaultValue of a parameter it lists stands for one not given
+//	  SchedulingParameterDefinition (2.0 on) read: a parameter is read by its definition's name, with
+//	                                         "extended: " taken off (APP4MC's migration to 2.0 names the
+//	                                         1.x parameter extension KEY "extended: KEY"), so a 2.x model
+//	                                         reads as its 1.x original; a key naming no definition warned
+//	  scheduling parameters (any version:    read: priority, TimeSlice…, StreamPriority (task allocations),
+//	  SchedulingParameters attributes and    minimumTimeslice, maximumTimeslice (schedulers); every other
+//	  Times, parameterExtensions, 2.x        parameter, and one given where it means nothing (a CPU
+//	  schedulingParameters entries)          priority on the GPU, a time slice on a core), past (warned)
+//	  Semaphore, InterruptController         past
 //	eventModel
 //	  ProcessEvent                           read: its process
 //	  RunnableEvent, LabelEvent,             read: the event's process, else the one task that calls the
@@ -201,9 +225,12 @@
 //	  CustomEvent, EventSet
 //	constraintsModel
 //	  EventChain (EventChainContainer,       read: the tasks of the stimulus, the segments in order
-//	  EventChainReference, SubEventChain)    (nested and referenced chains expanded), the response; the
-//	                                         segments must connect (else refused, naming the segment);
-//	                                         strands and parallel items refused
+//	  EventChainReference, SubEventChain)    (nested and referenced chains expanded), the response; a
+//	                                         chain of segments without a stimulus or response takes it
+//	                                         from its first or last segment (warned); segments that do
+//	                                         not connect make the chain contradict itself: dropped
+//	                                         (warned, naming the segment), refused where a requirement
+//	                                         or an objective names it; strands and parallel items refused
 //	  EventChainLatencyConstraint            read: maximum → a requirement (Reaction: the maximum
 //	                                         reaction time, which bounds the latency from the stimulus
 //	                                         event whether it is the first task's activation or an outside
@@ -221,9 +248,7 @@
 //	mappingModel
 //	  SchedulerAllocation                    read: the cores a scheduler is responsible for
 //	  TaskAllocation                         read: core = first affinity (else the scheduler's first core,
-//	                                         warned); priority (attribute to 1.x, scheduling parameter
-//	                                         "priority" from 2.0); TimeSlice_* and StreamPriority
-//	                                         parameters of GPU tasks
+//	                                         warned); its scheduling parameters (osModel, above)
 //	  RunnableAllocation                     past (warned); ISRAllocation, MemoryMapping,
 //	                                         PhysicalSectionMapping past
 //	measurementModel, componentsModel,       past (warned when not empty); configModel, commonElements,

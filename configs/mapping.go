@@ -61,8 +61,13 @@ func loadMapping(data []byte, name string) (*Mapping, error) {
 // or more tasks whose priorities are dropped, and the tasks that share a
 // priority on a core whose priorities are used.
 func (s *System) OwnMapping() (Mapping, []Warning) {
-	m := s.Mapping
-	m.Units = append([]Placement(nil), s.Mapping.Units...)
+	return ownPriorities(s, s.Mapping)
+}
+
+// ownPriorities drops the priorities of mapping m of s on every CPU core
+// whose priorities are incomplete or order nothing (System.OwnMapping).
+func ownPriorities(s *System, m Mapping) (Mapping, []Warning) {
+	m.Units = append([]Placement(nil), m.Units...)
 	var warns []Warning
 	for _, u := range s.Units {
 		if u.Type != CPU {

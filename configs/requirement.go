@@ -10,7 +10,7 @@ import "fmt"
 //	chains:
 //	  - name: FL
 //	    tasks: [A, B, C]
-//	    max: 20ms                                   # reaction-time, davare
+//	    max: 20ms                                   # reaction-time, any-offset
 //	  - name: RL
 //	    tasks: [A, B, D]
 //	    max:
@@ -26,11 +26,12 @@ type ChainRequirement struct {
 	// Metric is reaction-time (default: the maximum reaction time, from an
 	// outside event), reaction-from-activation or data-age (ChainMetrics).
 	Metric string `json:"metric,omitempty" yaml:"metric,omitempty"`
-	// Bound is davare (default: Davare et al.'s bound, valid for any
-	// release offsets) or synchronous (the job-level value with every task
-	// released at its model offset, tighter but valid only while the tasks
-	// really are released at those offsets; package chains, "Job-level
-	// values").
+	// Bound is any-offset (default: the least bound valid for any release
+	// offsets), synchronous (the job-level value with every task released
+	// at its model offset, tighter but valid only while the tasks really
+	// are released at those offsets; package chains, "Job-level values")
+	// or davare (Davare et al.'s bound alone); ChainBounds. CheckedUnder
+	// says what a requirement is checked under.
 	Bound string `json:"bound,omitempty" yaml:"bound,omitempty"`
 	// Limit is the largest latency allowed.
 	Limit Duration `json:"limit" yaml:"limit"`
@@ -39,7 +40,7 @@ type ChainRequirement struct {
 // Requirement defaults.
 const (
 	DefaultRequirementMetric = "reaction-time"
-	DefaultRequirementBound  = "davare"
+	DefaultRequirementBound  = BoundAnyOffset
 )
 
 // WithDefaults returns the requirement with its empty fields set to the
@@ -52,6 +53,35 @@ func (r ChainRequirement) WithDefaults() ChainRequirement {
 		r.Bound = DefaultRequirementBound
 	}
 	return r
+}
+
+// CheckedUnder returns the communication paradigm ("implicit" or "let")
+// and the bound (ChainBounds) that requirement r of chain c of system s is
+// checked under with the analysis options a: analysis.requirement_bound
+// when set, else the requirement's bound, else the default; under
+// analysis.chain_latency.paradigm. A requirement that names no bound on a
+// chain of LET tasks is checked under LET at the model's release offsets
+// (synchronous): the chain communicates at the LET instants, so its
+// latency is the LET value, exact there and independent of the response
+// times.
+func (r ChainRequirement) CheckedUnder(c *Chain, s *System, a *Analysis) (paradigm, bound string) {
+	paradigm, bound = a.ChainLatency.Paradigm, r.WithDefaults().Bound
+	if paradigm == "" {
+		paradigm = ChainParadigms[0]
+	}
+	allLET := len(c.Tasks) > 0
+	for _, name := range c.Tasks {
+		if t := s.Task(name); t == nil || !t.LET {
+			allLET = false
+		}
+	}
+	switch {
+	case a.RequirementBound != "":
+		bound = a.RequirementBound
+	case allLET && r.Bound == "":
+		paradigm, bound = "let", BoundSynchronous
+	}
+	return paradigm, bound
 }
 
 // Label names the requirement in reports: its name, or the chain's name

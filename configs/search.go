@@ -12,7 +12,7 @@ type Search struct {
 	Algorithm string `json:"algorithm" yaml:"algorithm,omitempty"`
 	// Objectives are minimised together; the default is every chain's
 	// latency as analysis.chain_latency chooses it (maximum reaction time
-	// under implicit communication with synchronous release), and for a
+	// under implicit communication, bounded for any release offsets), and for a
 	// system without chains the highest CPU core utilisation
 	// (max-utilisation: the mapping with the most slack on its busiest core).
 	Objectives []Objective `json:"objectives" yaml:"objectives,omitempty"`
@@ -40,9 +40,10 @@ type Search struct {
 
 // Objective is one thing the search minimises: a chain's latency (Chain
 // set; Paradigm, Metric and Bound override analysis.chain_latency), or Kind
-// "cores-used" (the CPU cores with a task), "max-utilisation" (the highest
-// CPU core utilisation) or "margin" (the margin on execution demand,
-// maximised: minimised as its negative).
+// "cores-used" (the CPU cores with a task), "max-utilisation" (the busiest
+// CPU core's load as the verdicts count it: Σ C/T under the challenge
+// count, the demand of the count under refined and request) or "margin"
+// (the margin on execution demand, maximised: minimised as its negative).
 type Objective struct {
 	Kind     string `json:"kind,omitempty" yaml:"kind,omitempty"`
 	Chain    string `json:"chain,omitempty" yaml:"chain,omitempty"`
@@ -154,7 +155,8 @@ func (s *Search) defaults(sys *System, latency ChainLatency) {
 func (s *Search) IsFree(gene string) bool { return contains(s.Free, gene) }
 
 // Name is how tables and files name the objective, e.g.
-// "CA-P-DA reaction-time" or "cores-used".
+// "CA-P-DA reaction-time" (the default bound, any-offset, is not named) or
+// "cores-used".
 func (o Objective) Name() string {
 	if o.Kind != ObjectiveChain {
 		return o.Kind
@@ -163,7 +165,10 @@ func (o Objective) Name() string {
 	if o.Paradigm != "implicit" {
 		n += " " + o.Paradigm
 	}
-	if o.Bound != "synchronous" {
+	switch o.Bound {
+	case BoundAnyOffset:
+		return n
+	case BoundDavare:
 		return n + " " + o.Bound
 	}
 	// A job-level value holds only while every task is released at its

@@ -24,6 +24,9 @@ func Validate(cfg *Config) error {
 		return err
 	}
 	search := cfg.Search.WithDefaults(s, cfg.Analysis.ChainLatency)
+	if err := droppedChainObjective(cfg, search.Objectives); err != nil {
+		return err
+	}
 	if err := search.validate(s); err != nil {
 		return err
 	}
@@ -39,6 +42,34 @@ func Validate(cfg *Config) error {
 	return ValidateMapping(s, &s.Mapping, true)
 }
 
+// droppedChainObjective refuses an objective that names a chain of the
+// model that the import dropped because it contradicts itself (its warning
+// says why), instead of calling the chain undefined.
+func droppedChainObjective(cfg *Config, objectives []Objective) error {
+	for i, o := range objectives {
+		if o.Kind != ObjectiveChain || o.Chain == "" {
+			continue
+		}
+		defined := false
+		for _, c := range cfg.System.Chains {
+			defined = defined || c.Name == o.Chain
+		}
+		if defined {
+			continue
+		}
+		for _, w := range cfg.Warnings {
+			if w.Where == "constraintsModel/eventChains["+o.Chain+"]" && strings.HasPrefix(w.What, droppedChain) {
+				why := strings.TrimPrefix(w.What, droppedChain)
+				if j := strings.Index(why, "; no requirement names it"); j >= 0 {
+					why = why[:j]
+				}
+				return inputErrorf(fmt.Sprintf("search.objectives[%d].chain", i), "the model's event chain %q contradicts itself%s, so the import dropped it: an objective cannot name it until its segments connect", o.Chain, why)
+			}
+		}
+	}
+	return nil
+}
+
 // validateOptions decides whether the conventions and the analysis options
 // name known choices and lie in their ranges, before the system is looked
 // at: the deadline convention, the GPU model, the priority assignment, the
@@ -49,6 +80,10 @@ func validateOptions(cfg *Config) error {
 	case DeadlinesPeriod, DeadlinesModel:
 	default:
 		return inputErrorf("conventions.deadlines", "%q is not a deadline convention (period or model)", cfg.Conventions.Deadlines)
+	}
+	if !contains(PriorityConventions, cfg.Conventions.Priorities) {
+		return inputErrorf("conventions.priorities", "%q is not a priority convention (%s: the model's higher value more urgent, as in Amalthea; %s: lower value more urgent, as pyCPA and TORO read a model; %s: ignore the model's priorities)",
+			cfg.Conventions.Priorities, ModelPriorities, ModelPrioritiesLower, ModelPrioritiesIgnore)
 	}
 	a := &cfg.Analysis
 	switch a.GPUModel {
@@ -218,6 +253,15 @@ func validateSystem(s *System) error {
 	for i := range s.Tasks {
 		if err := validateTask(s, i, runs); err != nil {
 			return err
+		}
+	}
+	sums := newSumChecker(s)
+	for i := range s.Tasks {
+		if p := checkTimes(&s.Tasks[i]); p != "" {
+			return inputErrorf(fmt.Sprintf("tasks[%d]", i), "%s", p)
+		}
+		if p := sums.task(&s.Tasks[i]); p != "" {
+			return inputErrorf(fmt.Sprintf("tasks[%d]", i), "%s", p)
 		}
 	}
 	if b := s.TimeSlice; b.Min < 0 || b.Max < 0 || (b.Max > 0 && b.Min > b.Max) {

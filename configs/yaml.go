@@ -74,13 +74,15 @@ func LoadModel(paths []string) (*Config, error) {
 	}
 	source := strings.Join(paths, ", ")
 	if len(sys.Chains) == 0 {
-		warns = append(warns, noChainsWarning(source))
+		warns = append(warns, noChainsWarning())
 	}
 	return finish(&Config{System: sys, Source: source, Warnings: warns, Amalthea: files}, source)
 }
 
-func noChainsWarning(where string) Warning {
-	return Warning{Where: where, What: "the model has no event chains: add `chains:` in a YAML configuration that names this model (the built-in WATERS 2019 configuration has the eight chains of the challenge)"}
+// noChainsWarning says that a model has no chains. It names the model's
+// part, not its file: a warning names no machine's path.
+func noChainsWarning() Warning {
+	return Warning{Where: "constraintsModel", What: "the model has no event chains: add `chains:` in a YAML configuration that names this model (the built-in WATERS 2019 configuration has the eight chains of the challenge)"}
 }
 
 // Load reads a YAML configuration from r. name is used in messages; a
@@ -118,7 +120,6 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 		if len(f.Units)+len(f.Labels)+len(f.Runnables)+len(f.Tasks) > 0 || f.Mapping != nil || f.TimeSlice != (SliceBounds{}) {
 			return nil, &InputError{File: name, Where: "model", What: "a configuration that names a model takes units, labels, runnables, tasks, the mapping and time-slice bounds from it; remove them here (memory, chains, conventions and analysis may be added)"}
 		}
-		path := strings.Join(models, ", ")
 		var sys *System
 		var warns []Warning
 		if len(models) == 1 && models[0] == BuiltinModel {
@@ -142,7 +143,6 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 			if err != nil {
 				return nil, err
 			}
-			path = strings.Join(files, ", ")
 			if sys, warns, err = ReadAmaltheaFiles(files); err != nil {
 				return nil, err
 			}
@@ -159,7 +159,7 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 		modelChains = len(sys.Chains)
 		sys.Chains = append(sys.Chains, f.Chains...)
 		if len(f.Chains) > 0 {
-			warns = dropWarning(warns, path, "no event chains")
+			warns = dropWarning(warns, "constraintsModel", "no event chains")
 		}
 		cfg.System, cfg.Warnings = sys, append(f.Warnings, warns...)
 	} else {
@@ -229,6 +229,34 @@ func renumberChains(err error, n int) {
 	}
 }
 
+// ignorePriorities replaces, under conventions.priorities: derived, the
+// warnings about how --mapping default uses the model's priorities
+// (System.OwnMapping's) with one saying that they are ignored, when the
+// model gives any.
+func ignorePriorities(s *System, ws []Warning) []Warning {
+	_, own := s.OwnMapping()
+	drop := map[Warning]bool{}
+	for _, w := range own {
+		drop[w] = true
+	}
+	out := make([]Warning, 0, len(ws)+1)
+	for _, w := range ws {
+		if !drop[w] {
+			out = append(out, w)
+		}
+	}
+	given := 0
+	for _, p := range s.Mapping.Units {
+		if p.Priority != nil {
+			given++
+		}
+	}
+	if given > 0 {
+		out = append(out, Warning{Where: "conventions.priorities", What: fmt.Sprintf("derived: the %d priorities of the model's own mapping are ignored; --mapping default derives every core's priorities by analysis.priorities", given)})
+	}
+	return out
+}
+
 func dropWarning(ws []Warning, where, contains string) []Warning {
 	out := ws[:0]
 	for _, w := range ws {
@@ -243,6 +271,9 @@ func dropWarning(ws []Warning, where, contains string) []Warning {
 func finish(cfg *Config, name string) (*Config, error) {
 	cfg.Conventions.Defaults()
 	cfg.Analysis.Defaults()
+	if cfg.Conventions.Priorities == ModelPrioritiesIgnore && cfg.System != nil {
+		cfg.Warnings = ignorePriorities(cfg.System, cfg.Warnings)
+	}
 	if err := Validate(cfg); err != nil {
 		var ie *InputError
 		if errors.As(err, &ie) && ie.File == "" {

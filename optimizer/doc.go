@@ -36,7 +36,8 @@
 // search.free does not free keep the model's mapping. Objectives (all
 // minimised) are chain latencies in milliseconds, the number of cores used or
 // the highest core utilisation; a mapping that misses a deadline is not
-// given an objective but a Violation (Σ (R − D) in ms), and is ranked by it
+// given an objective but a Violation (Σ (R − D) in ms, a task without a bound
+// counted with its period; evaluate.Analysis.Violation), and is ranked by it
 // (constraint domination, Deb 2000).
 //
 // Run drives two algorithms of optimizer/moo:

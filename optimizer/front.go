@@ -135,15 +135,36 @@ func (p *Problem) detail(points []Point) {
 	}
 }
 
+// MaxTaskMarginTasks bounds the running tasks of a system whose detailed
+// front points get a margin per task (frontMargins): each costs about two
+// analyses of one core, which for the first DetailPoints points of a
+// system of a few hundred tasks would cost more than the search. Beyond it
+// their evaluation files say that the per-task margins are left out
+// (hetmap analyze gives them).
+const MaxTaskMarginTasks = 50
+
 // frontMargins computes the margin on execution demand of the points (each
-// a bisection: about a dozen evaluations) on the search's workers, each
-// with its own evaluator; a margin does not depend on which one computes
-// it. Once ctx is done (an interrupted run, which must end promptly) it
+// about two analyses, evaluate.Margins) on the search's workers, each with
+// its own evaluator; a margin does not depend on which one computes it.
+// The first DetailPoints points, whose full evaluation a run writes
+// (mappings/point-N.json, as hetmap analyze --json gives it), get every
+// margin: per kind of unit, and per task up to MaxTaskMarginTasks running
+// tasks. Once ctx is done (an interrupted run, which must end promptly) it
 // computes no more.
 func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int) error {
 	errs := make([]error, len(points))
 	evaluate.OnWorkers(workers, len(points), p.e.Clone, func() bool { return ctx.Err() != nil }, func(e *evaluate.Evaluator, i int) {
-		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Analysis, evaluate.MarginOptions{OnlyExecutionScale: true})
+		opts := evaluate.MarginOptions{OnlyExecutionScale: true, NoConsequences: true}
+		if i < DetailPoints {
+			running := 0
+			for k := range points[i].Analysis.Tasks {
+				if points[i].Analysis.Tasks[k].Role != evaluate.NotRunning {
+					running++
+				}
+			}
+			opts = evaluate.MarginOptions{Workers: 1, NoTasks: running > MaxTaskMarginTasks}
+		}
+		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Analysis, opts)
 	})
 	return errors.Join(errs...)
 }

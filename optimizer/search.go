@@ -526,17 +526,31 @@ func (p *Problem) objectivesOf(e *evaluate.Evaluator, a *evaluate.Assignment, r 
 				out[i] = 0
 				continue
 			}
-			m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true})
+			m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true, NoConsequences: true})
 			if err != nil {
 				// The mapping was just evaluated: an error here is a bug.
 				panic(fmt.Sprintf("optimizer: the margin of a mapping: %v", err))
 			}
 			out[i] = -m.ExecutionScale.Factor()
 		case configs.ObjectiveMaxUtilisation:
+			// The busiest core's load as the verdicts count it: Σ C/T under
+			// the challenge count, the demand of the count under refined
+			// and request (evaluate.UnitResult.Demand), which the verdicts
+			// rest on and C's per-job contention overstates.
+			demand := e.Count() != memory.ChallengeCount
+			if demand {
+				if err := e.AnalyzeDemand(r); err != nil {
+					panic(fmt.Sprintf("optimizer: the demand of a mapping: %v", err))
+				}
+			}
 			m := 0.0
 			for u := range r.Units {
-				if !p.units[u].GPU && r.Units[u].Utilisation > m {
-					m = r.Units[u].Utilisation
+				load := r.Units[u].Utilisation
+				if demand {
+					load = r.Units[u].Demand
+				}
+				if !p.units[u].GPU && load > m {
+					m = load
 				}
 			}
 			out[i] = m

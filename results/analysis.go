@@ -47,6 +47,10 @@ type AnalysisJSON struct {
 	GPU      []AnalysisGPUJSON  `json:"gpu"`
 	Units    []AnalysisUnitJSON `json:"units"`
 	Reasons  []string           `json:"reasons"`
+	// ModelPriorities is conventions.priorities, how the model's own
+	// priorities were read, for the model's own mapping (mapping
+	// "default"); empty for a mapping file.
+	ModelPriorities string `json:"model_priorities,omitempty"`
 	// Chains holds the end-to-end latencies (after evaluate.Evaluator.AnalyzeChains).
 	Chains []ChainJSON `json:"chains"`
 	// Requirements holds the chains' latency requirements; a missed one
@@ -62,6 +66,9 @@ type AnalysisJSON struct {
 
 // AnalysisTaskJSON is one running task. WCETNs = ComputeNs + MemoryNs +
 // ContentionNs + GPUWaitNs up to rounding (each is rounded up on its own).
+// An offloading task whose GPU response has no bound has no bound of its
+// GPU wait or suspension either, nor, waiting actively, of its C: those
+// are null (evaluate.Analysis.WaitBounded).
 type AnalysisTaskJSON struct {
 	Name     string `json:"name"`
 	Unit     string `json:"unit"`
@@ -70,21 +77,28 @@ type AnalysisTaskJSON struct {
 	PeriodNs int64  `json:"period_ns"`
 	// DeadlineNs is the model's deadline, 0 when it has none (the period
 	// is then checked).
-	DeadlineNs   int64 `json:"deadline_ns"`
-	WCETNs       int64 `json:"wcet_ns"`
-	ComputeNs    int64 `json:"compute_ns"`
-	MemoryNs     int64 `json:"memory_ns"`
-	ContentionNs int64 `json:"contention_ns"`
-	GPUWaitNs    int64 `json:"gpu_wait_ns"`
-	SuspensionNs int64 `json:"suspension_ns"`
-	Lines        int64 `json:"lines"`
+	DeadlineNs   int64  `json:"deadline_ns"`
+	WCETNs       *int64 `json:"wcet_ns"`
+	ComputeNs    int64  `json:"compute_ns"`
+	MemoryNs     int64  `json:"memory_ns"`
+	ContentionNs int64  `json:"contention_ns"`
+	GPUWaitNs    *int64 `json:"gpu_wait_ns"`
+	SuspensionNs *int64 `json:"suspension_ns"`
+	Lines        int64  `json:"lines"`
 	// ResponseTimeNs is the response-time bound R, null when Bounded is
 	// false (the analysis gives no bound: no number is one).
 	ResponseTimeNs *int64 `json:"response_time_ns"`
 	BCRTNs         int64  `json:"bcrt_ns"`
 	Bounded        bool   `json:"bounded"`
-	Verdict        string `json:"verdict"`
-	Schedulable    bool   `json:"schedulable"`
+	// Verdict says what happened (evaluate.Analysis.VerdictWords: a GPU
+	// response that is no bound says whether it passes the period or was
+	// withdrawn, and why).
+	Verdict     string `json:"verdict"`
+	Schedulable bool   `json:"schedulable"`
+	// Cause names, for a task that does not meet its deadline, the task
+	// whose own test fails and from which its verdict follows (itself when
+	// its own test fails; evaluate.Analysis.Cause); empty when it meets.
+	Cause string `json:"cause,omitempty"`
 	// Window is the contention of the task's response window under the
 	// counts (evaluate.TaskContention), for a task on a core with a bound
 	// once the analysis ran evaluate.Evaluator.AnalyzeContention.
@@ -188,6 +202,9 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *evaluate.Analysis) 
 	out := AnalysisJSON{System: cfg.System.Name, Source: cfg.Source, Mapping: mapping, GPUModel: r.GPUModel,
 		Priorities: cfg.Analysis.Priorities, Schedulable: r.Schedulable, Misses: r.Misses, ViolationNs: ns(r.Violation),
 		GPUSound: r.GPUSound, Tasks: []AnalysisTaskJSON{}, Merged: []MergedJSON{}, GPU: []AnalysisGPUJSON{}, Reasons: r.Reasons()}
+	if mapping == "default" {
+		out.ModelPriorities = cfg.Conventions.Priorities
+	}
 	out.Chains = NewChainsJSON(r)
 	out.Requirements = NewRequirementsJSON(r)
 	out.NotApplied = NewNotAppliedJSON(cfg)
@@ -208,10 +225,20 @@ func NewAnalysisJSON(cfg *configs.Config, mapping string, r *evaluate.Analysis) 
 	for u := range r.Units {
 		for _, k := range tasksOn(r, u) {
 			t := &r.Tasks[k]
-			tj := AnalysisTaskJSON{Name: t.Name, Unit: t.UnitName, Role: t.Role.String(), PeriodNs: ns(t.T), WCETNs: ns(t.C),
-				ComputeNs: ns(t.Compute), MemoryNs: ns(t.Memory), ContentionNs: ns(t.Contention), GPUWaitNs: ns(t.GPUWait),
-				SuspensionNs: ns(t.Suspension), Lines: t.Lines, BCRTNs: ns(t.BCRT), Bounded: t.Verdict.Bounded(),
-				Verdict: t.Verdict.String(), Schedulable: t.Verdict == evaluate.Meets}
+			c, wait, susp := ns(t.C), ns(t.GPUWait), ns(t.Suspension)
+			tj := AnalysisTaskJSON{Name: t.Name, Unit: t.UnitName, Role: t.Role.String(), PeriodNs: ns(t.T), WCETNs: &c,
+				ComputeNs: ns(t.Compute), MemoryNs: ns(t.Memory), ContentionNs: ns(t.Contention), GPUWaitNs: &wait,
+				SuspensionNs: &susp, Lines: t.Lines, BCRTNs: ns(t.BCRT), Bounded: t.Verdict.Bounded(),
+				Verdict: r.VerdictWords(k), Schedulable: t.Verdict == evaluate.Meets}
+			if c := r.Cause(k); c >= 0 {
+				tj.Cause = r.Tasks[c].Name
+			}
+			if !r.WaitBounded(k) {
+				tj.GPUWaitNs, tj.SuspensionNs = nil, nil
+				if t.GPUWait > 0 {
+					tj.WCETNs = nil
+				}
+			}
 			if t.HasDeadline {
 				tj.DeadlineNs = ns(t.D)
 			}
@@ -351,6 +378,9 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *eval
 		conv = "#C fixed by analysis.interfering_cores"
 	}
 	p.f("GPU model %s; priorities %s (higher = more urgent); deadlines = %s\n", r.GPUModel, cfg.Analysis.Priorities, cfg.Conventions.Deadlines)
+	if mapping == "default" || strings.HasPrefix(mapping, "default (") { // the model's own mapping
+		p.f("the model's own priorities (conventions.priorities = %s): %s\n", cfg.Conventions.Priorities, configs.PriorityConventionText(cfg.Conventions.Priorities))
+	}
 	p.f("contention: %s; bGPU = %s\n", conv, bgpu)
 	p.f("C = compute + memory (uncontended) + contention + GPU wait (synchronous offloading); suspension (asynchronous) is not part of C\n")
 	if nas := cfg.NotAppliedRequirements(); len(nas) > 0 {
@@ -417,10 +447,14 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *eval
 		fmt.Fprintln(tw, "  task\tprio\tC\tcompute\tmemory\tcontention\tGPU wait\tsuspension\tR\tT\tD\tok")
 		for _, k := range ids {
 			t := &r.Tasks[k]
-			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", taskLabel(r, t), t.Priority, FormatDuration(configs.Duration(t.C)),
+			c, wait, susp := FormatDuration(configs.Duration(t.C)), FormatDuration(configs.Duration(t.GPUWait)), FormatDuration(configs.Duration(t.Suspension))
+			if !r.WaitBounded(k) { // it waits for a GPU response without a bound
+				wait, susp = noBoundIf(t.GPUWait, wait), noBoundIf(t.Suspension, susp)
+				c = noBoundIf(t.GPUWait, c)
+			}
+			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", taskLabel(r, t), t.Priority, c,
 				FormatDuration(configs.Duration(t.Compute)), FormatDuration(configs.Duration(t.Memory)), FormatDuration(configs.Duration(t.Contention)),
-				FormatDuration(configs.Duration(t.GPUWait)), FormatDuration(configs.Duration(t.Suspension)), formatR(t),
-				FormatDuration(configs.Duration(t.T)), formatD(t), okWord(t.Verdict))
+				wait, susp, formatR(t), FormatDuration(configs.Duration(t.T)), formatD(t), okWord(r, k))
 		}
 		p.flush(tw)
 		writeWindowTable(p, r, ids)
@@ -593,7 +627,7 @@ func writeGPUTable(p *printer, s *configs.System, r *evaluate.Analysis, u int) {
 			FormatDuration(configs.Duration(resp.CopyInWait)), FormatDuration(configs.Duration(resp.CopyIn)),
 			FormatDuration(configs.Duration(resp.KernelQueue)), FormatDuration(configs.Duration(resp.KernelIsolated)),
 			FormatDuration(configs.Duration(resp.CopyOutWait)), FormatDuration(configs.Duration(resp.CopyOut)),
-			formatR(t), formatD(t), okWord(t.Verdict))
+			formatR(t), formatD(t), okWord(r, gr.Task))
 	}
 	p.flush(tw)
 	p.f("  R of a GPU task: from the copy-in call to the end of the copy out (its offloading task's R includes it)\n")
@@ -609,6 +643,15 @@ func taskLabel(r *evaluate.Analysis, t *evaluate.TaskResult) string {
 		return t.Name + " (merged)"
 	}
 	return t.Name
+}
+
+// noBoundIf is "no bound" where the term x waits for a GPU response that
+// has none (x > 0), else text.
+func noBoundIf(x int64, text string) string {
+	if x > 0 {
+		return noBound
+	}
+	return text
 }
 
 // formatR writes a task's response-time bound, or "no bound" when the
@@ -628,20 +671,27 @@ func formatD(t *evaluate.TaskResult) string {
 	return FormatDuration(configs.Duration(t.D))
 }
 
-func okWord(v evaluate.Verdict) string {
+// okWord is the verdict of task k in a word or two; a task that fails
+// because of another names the task whose own test fails (Cause).
+func okWord(r *evaluate.Analysis, k int) string {
+	v := r.Tasks[k].Verdict
+	w := v.String()
 	switch v {
 	case evaluate.Meets:
 		return "yes"
 	case evaluate.Misses:
-		return "MISS"
+		w = "MISS"
 	case evaluate.Overloaded:
-		return "NO BOUND (overload)"
+		w = "NO BOUND (overload)"
 	case evaluate.GPUNoBound:
-		return "NO BOUND (GPU)"
-	case evaluate.InterfererNoBound, evaluate.NoBound:
-		return "NO BOUND"
+		w = "NO BOUND (GPU)"
+	case evaluate.InterfererNoBound, evaluate.NoBound, evaluate.ActivatorNoBound:
+		w = "NO BOUND"
 	}
-	return v.String()
+	if c := r.Cause(k); c >= 0 && c != k {
+		w += " ← " + r.Tasks[c].Name
+	}
+	return w
 }
 
 func percent(u float64) string { return FormatPercent(u) }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/rta"
 )
@@ -16,20 +17,7 @@ import (
 // per interferer with the binding term; every output of a request number
 // names the assumption it rests on, and no other does.
 func TestAnalysisShowsTheContentionCounts(t *testing.T) {
-	high := configs.GPUHigh
-	m := &configs.Mapping{
-		Units: []configs.Placement{
-			{Task: "Planner", Unit: "Core0"},
-			{Task: "Lidar_Grabber", Unit: "Core1"}, {Task: "PRE_SFM_gpu_POST", Unit: "Core1"},
-			{Task: "OS_Overhead", Unit: "Core2"}, {Task: "PRE_Detection_gpu_POST", Unit: "Core2"},
-			{Task: "DASM", Unit: "Core3"}, {Task: "CANbus_polling", Unit: "Core3"}, {Task: "EKF", Unit: "Core3"},
-			{Task: "Lane_detection", Unit: "Core4"},
-			{Task: "Localization", Unit: "Core5"},
-			{Task: "SFM", Unit: "GP10B"}, {Task: "Detection", Unit: "GP10B"},
-		},
-		Offloading:    []configs.OffloadChoice{{Task: "SFM", Mode: configs.Async}, {Task: "Detection", Mode: configs.Async}},
-		GPUPriorities: []configs.GPUPrioritySet{{Task: "SFM", Priority: high}},
-	}
+	m := synth.FeasibleWATERS()
 	for _, count := range []string{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
 		cfg, err := configs.Default()
 		if err != nil {
@@ -131,6 +119,68 @@ func TestNoNumberWithoutBound(t *testing.T) {
 		}
 		if got := formatRns(&tj); got != c.want {
 			t.Errorf("formatRns(%v) = %q, want %q", c.verdict, got, c.want)
+		}
+	}
+}
+
+// TestWaitWithoutBoundIsNoNumber is issue 31's loose end: an offloading
+// task waiting for a GPU response without a bound shows no number for that
+// wait (nor, waiting actively, for its C) in the JSON (null) and the text
+// ("no bound"), as every other place says "no bound": the built-in model's
+// own mapping, whose GPU responses pass their periods.
+func TestWaitWithoutBoundIsNoNumber(t *testing.T) {
+	cfg, err := configs.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := evaluate.NewEvaluator(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := cfg.System.OwnMapping()
+	a, err := e.FromMapping(&m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.NewAnalysis()
+	if err := e.Evaluate(a, r); err != nil {
+		t.Fatal(err)
+	}
+	j := NewAnalysisJSON(cfg, "default", r)
+	seen := 0
+	for _, tj := range j.Tasks {
+		tr := r.Task(tj.Name)
+		k := -1
+		for i := range r.Tasks {
+			if &r.Tasks[i] == tr {
+				k = i
+			}
+		}
+		switch {
+		case tr.Role == evaluate.OffloadSync && !r.WaitBounded(k):
+			seen++
+			if tj.GPUWaitNs != nil || tj.WCETNs != nil {
+				t.Errorf("%s: GPU wait %v, C %v; want null", tj.Name, tj.GPUWaitNs, tj.WCETNs)
+			}
+		case tr.Role == evaluate.OffloadAsync && !r.WaitBounded(k):
+			seen++
+			if tj.SuspensionNs != nil || tj.WCETNs == nil {
+				t.Errorf("%s: suspension %v, C %v; want null, a number", tj.Name, tj.SuspensionNs, tj.WCETNs)
+			}
+		case tj.GPUWaitNs == nil || tj.SuspensionNs == nil || tj.WCETNs == nil:
+			t.Errorf("%s: a null term, though it waits for no GPU response without a bound", tj.Name)
+		}
+	}
+	if seen < 2 {
+		t.Fatalf("%d offloading tasks wait for a GPU response without a bound", seen)
+	}
+	var text bytes.Buffer
+	if err := WriteAnalysisText(&text, cfg, "default", r); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(text.String(), "\n") {
+		if strings.Contains(line, "(sync → SFM)") && strings.Count(line, "no bound") < 3 {
+			t.Errorf("C, its GPU wait and R of PRE_SFM_gpu_POST are no bound: %q", line)
 		}
 	}
 }

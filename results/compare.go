@@ -52,6 +52,10 @@ type ComparePoint struct {
 	// Values are the objectives, in the order of the side's Objectives
 	// (chain latencies in ms, the margin objective as its negative).
 	Values []float64
+	// Minima are, per objective, the lower bound on the minimum of a chain
+	// objective's latency (ms; the same paradigm, metric and bound), nil
+	// for the other objectives.
+	Minima []*float64
 	// Feasible: the mapping meets every deadline and requirement.
 	Feasible bool
 	Margin   evaluate.Margin
@@ -125,11 +129,13 @@ func (s *CompareSide) evaluate(e *evaluate.Evaluator, maps []configs.Mapping, id
 			return fmt.Errorf("point %d: %v", ids[k], err)
 		}
 		vals, feasible := p.Objectives(a, r)
-		m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true})
+		e.AnalyzeChains(r)
+		minima := ObjectiveMinima(s.Objectives, r)
+		m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true, NoConsequences: true})
 		if err != nil {
 			return fmt.Errorf("point %d: %v", ids[k], err)
 		}
-		s.Points = append(s.Points, ComparePoint{ID: ids[k], Values: vals, Feasible: feasible, Margin: m.ExecutionScale, Units: CompactUnits(r)})
+		s.Points = append(s.Points, ComparePoint{ID: ids[k], Values: vals, Minima: minima, Feasible: feasible, Margin: m.ExecutionScale, Units: CompactUnits(r)})
 	}
 	return nil
 }
@@ -231,16 +237,21 @@ func dominatesVec(a, b []float64) bool {
 	return better
 }
 
-// Best returns the best (least) value of objective o over a side's
-// feasible points, and whether there is one.
-func (c *Comparison) best(s *CompareSide, k int) (float64, bool) {
+// Best returns the best (least) value of objective k over a side's
+// feasible points, and whether there is one, with the lower bound on the
+// minimum at the first point that has it (nil but for a chain objective).
+func (c *Comparison) best(s *CompareSide, k int) (float64, *float64, bool) {
 	v, ok := math.Inf(1), false
+	var lo *float64
 	for _, p := range s.Points {
-		if p.Feasible {
-			v, ok = min(v, p.Values[k]), true
+		if p.Feasible && p.Values[k] < v {
+			v, ok, lo = p.Values[k], true, nil
+			if k < len(p.Minima) {
+				lo = p.Minima[k]
+			}
 		}
 	}
-	return v, ok
+	return v, lo, ok
 }
 
 // bestMargin returns a side's largest margin over its feasible points
@@ -272,20 +283,26 @@ type compareRow struct{ Name, A, B, Delta string }
 func (c *Comparison) bestRows() []compareRow {
 	var rows []compareRow
 	for _, o := range c.Common {
-		a, okA := c.best(c.A, o.A)
-		b, okB := c.best(c.B, o.B)
+		a, loA, okA := c.best(c.A, o.A)
+		b, loB, okB := c.best(c.B, o.B)
 		row := compareRow{Name: o.Objective.Name(), A: "–", B: "–", Delta: "–"}
-		format := func(v float64) string { return objectiveValue(o.Objective, v) }
-		unit := ""
-		switch o.Objective.Kind {
-		case configs.ObjectiveChain, "":
-			unit = " ms"
+		format := func(v float64, lo *float64) string {
+			s := objectiveValue(o.Objective, v)
+			switch o.Objective.Kind {
+			case configs.ObjectiveChain, "":
+				s += " ms"
+				if lo != nil {
+					// A lower bound, rounded down.
+					s += " (min " + strconv.FormatFloat(math.Floor(*lo*1000)/1000, 'f', 3, 64) + " ms)"
+				}
+			}
+			return s
 		}
 		if okA {
-			row.A = format(a) + unit
+			row.A = format(a, loA)
 		}
 		if okB {
-			row.B = format(b) + unit
+			row.B = format(b, loB)
 		}
 		if okA && okB {
 			d := b - a
@@ -504,7 +521,7 @@ func WriteComparisonText(w io.Writer, c *Comparison) error {
 			}
 		}
 	}
-	p.f("\nBest value of each side (B − A; each objective minimised, the margin maximised):\n")
+	p.f("\nBest value of each side (B − A; each objective minimised, the margin maximised; for a chain, the lower\nbound on its minimum at that point):\n")
 	tw := p.table()
 	fmt.Fprintln(tw, "  objective\tA\tB\tB − A")
 	for _, r := range c.bestRows() {
@@ -700,7 +717,7 @@ figure { margin: 0.5em 0 1em; }
 {{if .C.Differences}}<ul>{{range .C.Differences}}<li>{{.}}</li>{{end}}</ul>{{else}}<p>Nothing: the differences are the search's.</p>{{end}}
 {{if or .C.OnlyA .C.OnlyB}}<p class="note">Objectives of one side only, not compared: A {{range $i, $o := .C.OnlyA}}{{if $i}}, {{end}}{{$o}}{{else}}none{{end}}; B {{range $i, $o := .C.OnlyB}}{{if $i}}, {{end}}{{$o}}{{else}}none{{end}}.</p>{{end}}
 <h2>Best value of each side</h2>
-<p class="note">Each objective minimised, the margin maximised; B − A.</p>
+<p class="note">Each objective minimised, the margin maximised; B − A. For a chain, in brackets: the lower bound on its minimum at the point with the best value.</p>
 <table>
 <tr><th>objective</th><th>A</th><th>B</th><th>B − A</th></tr>
 {{range .Best}}<tr><td>{{.Name}}</td><td class="num">{{.A}}</td><td class="num">{{.B}}</td><td class="num">{{.Delta}}</td></tr>

@@ -5,13 +5,15 @@
 // printed bound is still a bound. A utilisation is kept exact in JSON and
 // rounded once, to one decimal of a percent, wherever it is printed.
 //
-// A run folder (WriteRun, and each run of a sweep) appears only complete:
-// the run claims it when it starts (ClaimDir), writing into a temporary
-// folder beside it that it renames at the end, with the user's umask;
-// claims of processes that have ended are removed by the next claim in the
-// same folder. Its manifest.json records the size and SHA-256 of every
-// file written before it (Manifest.Files), and report and compare refuse
-// a folder whose files do not match, naming the file; every file of a run
+// A run folder (WriteRun, and each run of a sweep) appears only complete,
+// written by one run: the run claims it when it starts (ClaimDir), writes
+// into a work folder of its own beside it, with the user's umask, and
+// renames that into place at the end, which succeeds only while no later
+// claim has taken the folder over (claim.go describes the claims, their
+// leases and fencing). What dead runs left is removed by the next claim in
+// the same folder. Its manifest.json records the size and SHA-256 of every
+// file written before it (Manifest.Files), and report and compare refuse a
+// folder whose files do not match, naming the file; every file of a run
 // folder is read through configs.OpenInput (regular files only). Text for
 // a terminal fits TextWidth columns.
 package results

@@ -82,7 +82,11 @@ type Manifest struct {
 // `hetmap analyze --config config.yaml --mapping MappingFile --json` gives
 // it, and `hetmap report DIR --point N` writes its page.
 type FrontPointJSON struct {
-	ID          int             `json:"id"`
+	ID int `json:"id"`
+	// Objectives are the point's objective values; null for a
+	// least-violating mapping, which has none (the search gives an
+	// infeasible mapping a violation instead, and its chains may have no
+	// latency), as analyze --json gives a chain without one null.
 	Objectives  []float64       `json:"objectives_ms"`
 	ViolationMs float64         `json:"violation_ms"`
 	Units       string          `json:"units"`
@@ -107,6 +111,11 @@ type FrontPointJSON struct {
 	// Evaluation is the full evaluation that results formats 1 and 2
 	// wrote into every point (read only: format 3 writes EvaluationFile).
 	Evaluation *AnalysisJSON `json:"evaluation,omitempty"`
+	// ObjectiveMinima holds, per objective, the lower bound on the minimum
+	// of a chain objective's latency (the same paradigm, metric and
+	// bound), in ms; null for the other objectives (absent in files
+	// written before).
+	ObjectiveMinima []*float64 `json:"objective_minima_ms,omitempty"`
 	// Margin is the point's margin on execution demand (every task's
 	// scaled together; evaluate.Margins), for the front's first
 	// optimizer.MaxMarginPoints points; the per-kind and per-task margins
@@ -220,7 +229,11 @@ func utilisation(r *evaluate.Analysis) map[string]float64 {
 // file) as front.json records it; evaluation names its full evaluation's
 // file, or is empty.
 func NewFrontPointJSON(id int, p optimizer.Point, file, evaluation string) FrontPointJSON {
-	pj := FrontPointJSON{ID: id, Objectives: p.Objectives, ViolationMs: p.Violation, Units: CompactUnits(p.Analysis),
+	objectives := p.Objectives
+	if p.Violation > 0 {
+		objectives = nil // a least-violating mapping: no objective value is one
+	}
+	pj := FrontPointJSON{ID: id, Objectives: objectives, ViolationMs: p.Violation, Units: CompactUnits(p.Analysis),
 		Mapping: p.Mapping, MappingFile: file, EvaluationFile: evaluation, Utilisation: utilisation(p.Analysis),
 		Verdict: newVerdictJSON(p.Analysis)}
 	if m := p.Analysis.Margins; m != nil {
@@ -370,10 +383,15 @@ func (c *frontCSV) head() error {
 		head = append(head, o+unit)
 	}
 	head = append(head, "margin on execution demand [×]", "margin binds")
-	for _, o := range out.Search.Objectives {
-		if o.Kind == configs.ObjectiveChain && o.Bound != "davare" {
-			c.davare = append(c.davare, o.Chain)
-			head = append(head, o.Chain+" reaction-time Davare bound, any offsets [ms]")
+	// Per chain objective the lower bound on its minimum, and, where it is
+	// not the bound for any offsets, that bound too.
+	for k, o := range out.Search.Objectives {
+		if o.Kind == configs.ObjectiveChain {
+			c.chains = append(c.chains, k)
+			head = append(head, o.Name()+" minimum, a lower bound [ms]")
+			if o.Bound != configs.BoundAnyOffset {
+				head = append(head, anyOffsetName(o)+" [ms]")
+			}
 		}
 	}
 	// Σ C/T carries the count its C is charged under; under refined and
@@ -399,6 +417,10 @@ func (c *frontCSV) head() error {
 func (c *frontCSV) row(id int, p optimizer.Point) error {
 	row := []string{strconv.Itoa(id)}
 	for _, v := range p.Objectives {
+		if p.Violation > 0 {
+			row = append(row, "") // a least-violating mapping has no objective value
+			continue
+		}
 		row = append(row, strconv.FormatFloat(v, 'f', -1, 64))
 	}
 	switch m := p.Analysis.Margins; {
@@ -409,14 +431,14 @@ func (c *frontCSV) row(id int, p optimizer.Point) error {
 	default:
 		row = append(row, strconv.FormatFloat(m.ExecutionScale.Factor(), 'f', 3, 64), m.ExecutionScale.Binding)
 	}
-	for _, name := range c.davare {
-		v := "-"
-		for _, ch := range p.Analysis.Chains {
-			if ch.Name == name && ch.Analysis.Davare.Status == chains.OK {
-				v = strconv.FormatFloat(float64(ch.Analysis.Davare.MaxReactionTime)/1e9, 'f', -1, 64)
-			}
+	objs := c.out.Search.Objectives
+	for _, k := range c.chains {
+		o := objs[k]
+		row = append(row, chainMs(p.Analysis, o, true))
+		if o.Bound != configs.BoundAnyOffset {
+			o.Bound = configs.BoundAnyOffset
+			row = append(row, chainMs(p.Analysis, o, false))
 		}
-		row = append(row, v)
 	}
 	for u := range p.Analysis.Units {
 		row = append(row, strconv.FormatFloat(p.Analysis.Units[u].Utilisation, 'f', -1, 64))
@@ -497,11 +519,11 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		var note string
 		heads, legend, note = objectiveHeads(out.Search.Objectives, rows, opts.Wide)
 		if _, demand := demandShown(cfg); demand {
-			// The objective is Σ C/T with C's per-job contention; say so
-			// beside the demand the load table shows.
+			// The objective is the demand of the count, as the load table
+			// shows it; say so.
 			for i, h := range heads {
 				if h == "busiest core" {
-					heads[i] = "busiest core Σ C/T"
+					heads[i] = "busiest core demand"
 				}
 			}
 		}
@@ -537,8 +559,8 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 			p.f("%s\n", l)
 		}
 		writeTable(p, heads, rows)
-		if dheads, drows := davareTable(out, points); len(dheads) > 0 {
-			p.f("\nDavare's bound on the reaction time of the same chains, ms (holds for any release offsets)\n")
+		if dheads, drows := anyOffsetTable(out, points); len(dheads) > 0 {
+			p.f("\nThe least bound for any release offsets on the same latencies, ms\n")
 			writeTable(p, dheads, drows)
 		}
 		if demand {
@@ -583,10 +605,16 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		}
 		if !out.Feasible {
 			for _, reason := range pt.Analysis.Reasons() {
-				for j, line := range wrapWords("misses: "+reason, width-len(indent)) {
-					if j > 0 {
-						line = "  " + line
+				// The first line full width, the others indented two more.
+				lines := wrapWords("misses: "+reason, width-len(indent))
+				if len(lines) > 1 {
+					rest := wrapWords(strings.Join(lines[1:], " "), width-len(indent)-2)
+					lines = lines[:1]
+					for _, l := range rest {
+						lines = append(lines, "  "+l)
 					}
+				}
+				for _, line := range lines {
 					p.f("%s%s\n", indent, line)
 				}
 			}
@@ -606,17 +634,18 @@ func explicitOrder(r *evaluate.Analysis) bool {
 	return false
 }
 
-// davareTable returns, when the front is feasible and some chain objective
-// is a synchronous-release value, Davare's bound of each such chain per
-// point (a column per chain objective), the value to quote when release
-// offsets are not controlled.
-func davareTable(out *optimizer.Outcome, points []optimizer.Point) (heads []string, rows [][]string) {
+// anyOffsetTable returns, when the front is feasible and some chain
+// objective is a synchronous-release value, the least bound for any
+// release offsets on the same latency of each such chain per point (a
+// column per chain objective, in ms with three decimals), the value to
+// quote when release offsets are not controlled.
+func anyOffsetTable(out *optimizer.Outcome, points []optimizer.Point) (heads []string, rows [][]string) {
 	if !out.Feasible {
 		return nil, nil
 	}
 	var idx []int
 	for k, o := range out.Search.Objectives {
-		if o.Kind == configs.ObjectiveChain && o.Bound != "davare" {
+		if o.Kind == configs.ObjectiveChain && o.Bound == configs.BoundSynchronous {
 			idx = append(idx, k)
 			heads = append(heads, o.Chain)
 		}
@@ -627,21 +656,71 @@ func davareTable(out *optimizer.Outcome, points []optimizer.Point) (heads []stri
 	rows = make([][]string, len(points))
 	for i, pt := range points {
 		for _, k := range idx {
-			rows[i] = append(rows[i], davareMs(pt.Analysis, out.Search.Objectives[k].Chain))
+			o := out.Search.Objectives[k]
+			o.Bound = configs.BoundAnyOffset
+			v := "-"
+			if ps, ok := chainValue(pt.Analysis, o, false); ok {
+				v = strconv.FormatFloat(float64(ps)/1e9, 'f', 3, 64)
+			}
+			rows[i] = append(rows[i], v)
 		}
 	}
 	return heads, rows
 }
 
-// davareMs writes Davare's bound on chain name's reaction time in r, in ms
-// with three decimals, or "-" when the chain has none.
-func davareMs(r *evaluate.Analysis, name string) string {
-	for _, c := range r.Chains {
-		if c.Name == name && c.Analysis.Davare.Status == chains.OK {
-			return strconv.FormatFloat(float64(c.Analysis.Davare.MaxReactionTime)/1e9, 'f', 3, 64)
-		}
+// anyOffsetName names chain objective o's latency under the least bound
+// for any offsets, for column heads.
+func anyOffsetName(o configs.Objective) string {
+	o.Bound = configs.BoundAnyOffset
+	return o.Name() + ", least bound for any offsets"
+}
+
+// chainMs writes chain objective o's latency in r (low: the lower bound
+// on its minimum), in ms, or "-" when the chain has none.
+func chainMs(r *evaluate.Analysis, o configs.Objective, low bool) string {
+	if v, ok := chainValue(r, o, low); ok {
+		return strconv.FormatFloat(float64(v)/1e9, 'f', -1, 64)
 	}
 	return "-"
+}
+
+// chainValue returns chain objective o's latency in r (low: the lower
+// bound on its minimum, under the same bound), in ps, and whether the
+// chain has one.
+func chainValue(r *evaluate.Analysis, o configs.Objective, low bool) (int64, bool) {
+	obj := evaluate.ChainObjective(configs.ChainLatency{Paradigm: o.Paradigm, Metric: o.Metric, Bound: o.Bound})
+	for _, c := range r.Chains {
+		if c.Name != o.Chain {
+			continue
+		}
+		v := c.Analysis.Values(obj.Paradigm, obj.Bound)
+		if v.Status != chains.OK {
+			return 0, false
+		}
+		if low {
+			return v.Min(obj.Metric), true
+		}
+		return v.Get(obj.Metric), true
+	}
+	return 0, false
+}
+
+// ObjectiveMinima returns, per objective of objs, the lower bound on the
+// minimum of a chain objective's latency in r (the same paradigm, metric
+// and bound), in ms, and nil for the other objectives and for a chain
+// without a latency (front.json's objective_minima_ms).
+func ObjectiveMinima(objs []configs.Objective, r *evaluate.Analysis) []*float64 {
+	out := make([]*float64, len(objs))
+	for k, o := range objs {
+		if o.Kind != configs.ObjectiveChain {
+			continue
+		}
+		if v, ok := chainValue(r, o, true); ok {
+			ms := float64(v) / 1e9
+			out[k] = &ms
+		}
+	}
+	return out
 }
 
 // objectiveHeads returns the column heads of the objectives: the chains'
@@ -702,10 +781,13 @@ func latencyWords(o configs.Objective) string {
 	} else {
 		b.WriteString(", implicit communication")
 	}
-	if o.Bound == "davare" {
+	switch o.Bound {
+	case configs.BoundDavare:
 		b.WriteString(", Davare's bound (any offsets)")
-	} else {
-		b.WriteString(", job-level values that assume synchronous release (every task released at its offset; Davare's bound below holds for any offsets)")
+	case configs.BoundSynchronous:
+		b.WriteString(", job-level values that assume synchronous release (every task released at its offset; the bound below holds for any offsets)")
+	default:
+		b.WriteString(", the least bound for any release offsets")
 	}
 	return b.String()
 }

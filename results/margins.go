@@ -3,8 +3,10 @@ package results
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
@@ -19,6 +21,10 @@ type MarginJSON struct {
 	ExecutionScale *float64 `json:"execution_scale"`
 	Status         string   `json:"status"`
 	Binding        string   `json:"binding,omitempty"`
+	// Consequences say what follows from what binds there, in order
+	// (evaluate.Margin.Consequences): "so the GPU response of Detection is
+	// withdrawn", "so OS_Overhead has no bound".
+	Consequences []string `json:"consequences,omitempty"`
 	// SlackNs is D − R of a task whose R is a bound (null otherwise).
 	SlackNs *int64 `json:"slack_ns,omitempty"`
 }
@@ -29,10 +35,15 @@ type MarginsJSON struct {
 	MarginJSON
 	Kinds []MarginJSON `json:"kinds"`
 	Tasks []MarginJSON `json:"tasks,omitempty"`
+	// TasksLeftOut says why there is no margin per task, where there is
+	// none though the kinds' are there (analyze --margins kinds; a run's
+	// point file of a system of more than optimizer.MaxTaskMarginTasks
+	// running tasks).
+	TasksLeftOut string `json:"tasks_left_out,omitempty"`
 }
 
 func marginJSON(m evaluate.Margin) MarginJSON {
-	j := MarginJSON{Status: marginStatus(m.Status), Binding: m.Binding}
+	j := MarginJSON{Status: marginStatus(m.Status), Binding: m.Binding, Consequences: m.Consequences}
 	if m.Status != evaluate.MarginNone {
 		f := m.Factor()
 		j.ExecutionScale = &f
@@ -57,6 +68,10 @@ func NewMarginsJSON(m *evaluate.Margins) *MarginsJSON {
 		return nil
 	}
 	out := &MarginsJSON{MarginJSON: marginJSON(m.ExecutionScale), Kinds: []MarginJSON{}}
+	if m.TasksLeftOut {
+		out.TasksLeftOut = fmt.Sprintf("not computed (hetmap analyze --margins kinds, or a run's point file of a system of more than %d running tasks); hetmap analyze --margins all gives them",
+			optimizer.MaxTaskMarginTasks)
+	}
 	for _, k := range m.Kinds {
 		j := marginJSON(k.Margin)
 		j.Kind = k.Kind
@@ -86,15 +101,15 @@ func writeMarginTable(p *printer, r *evaluate.Analysis) {
 	p.f("demand must shrink to that for the mapping to hold; none: no factor from ×0.001 up makes it hold.\n")
 	tw := p.table()
 	fmt.Fprintln(tw, "  scaled\tmargin\tbinds")
-	fmt.Fprintf(tw, "  every task\t%s\t%s\n", m.ExecutionScale, m.ExecutionScale.Binding)
+	fmt.Fprintf(tw, "  every task\t%s\t%s\n", m.ExecutionScale, bindingWords(m.ExecutionScale))
 	for _, k := range m.Kinds {
-		fmt.Fprintf(tw, "  tasks on %s units\t%s\t%s\n", k.Kind, k.Margin, k.Binding)
+		fmt.Fprintf(tw, "  tasks on %s units\t%s\t%s\n", k.Kind, k.Margin, bindingWords(k.Margin))
 	}
 	p.flush(tw)
 	if len(m.Tasks) == 0 {
 		return
 	}
-	p.f("\nPer task: its slack (D − R) and its margin scaled alone\n")
+	p.f("\nPer task: its slack (D − R) and its margin scaled alone, with the task whose own test fails just above it\n")
 	tw = p.table()
 	fmt.Fprintln(tw, "  task\tslack\tmargin\tbinds")
 	for _, t := range m.Tasks {
@@ -102,9 +117,16 @@ func writeMarginTable(p *printer, r *evaluate.Analysis) {
 		if t.Bounded {
 			slack = formatSlack(t.Slack)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", t.Name, slack, t.Margin, t.Binding)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", t.Name, slack, t.Margin, bindingWords(t.Margin))
 	}
 	p.flush(tw)
+}
+
+// bindingWords writes what binds a margin with what follows from it:
+// "task PRE_SFM_gpu_POST misses its deadline; so the GPU response of
+// Detection is withdrawn; so OS_Overhead has no bound".
+func bindingWords(m evaluate.Margin) string {
+	return strings.Join(append([]string{m.Binding}, m.Consequences...), "; ")
 }
 
 // formatSlack writes D − R, negative for a miss.

@@ -180,6 +180,18 @@ func WriteModelJSON(w io.Writer, cfg *configs.Config) error {
 	return enc.Encode(NewModelJSON(cfg))
 }
 
+// checkedUnder says which bound, and which communication where it is not
+// the implicit one, requirement q of chain c is checked under
+// (configs.ChainRequirement.CheckedUnder): "any-offset bound", or
+// "LET communication, synchronous bound" for a chain of LET tasks.
+func checkedUnder(q configs.ChainRequirement, c *configs.Chain, cfg *configs.Config) string {
+	paradigm, bound := q.CheckedUnder(c, cfg.System, &cfg.Analysis)
+	if paradigm == "let" {
+		return "LET communication, " + bound + " bound"
+	}
+	return bound + " bound"
+}
+
 // WriteModelText writes a readable summary of a configuration: units, memory
 // model, tasks with period, deadline and worst-case ticks per unit kind,
 // offloading, chains, the default mapping and the warnings.
@@ -190,8 +202,8 @@ func WriteModelText(w io.Writer, cfg *configs.Config) error {
 	if name == "" {
 		name = "(unnamed)"
 	}
-	p.f("System %s\nsource: %s\nconventions: deadlines = %s; analysis: GPU model %s, priorities %s\n",
-		name, cfg.Source, cfg.Conventions.Deadlines, cfg.Analysis.GPUModel, cfg.Analysis.Priorities)
+	p.f("System %s\nsource: %s\nconventions: deadlines = %s; priorities = %s (the model's: %s)\nanalysis: GPU model %s, priorities %s\n",
+		name, cfg.Source, cfg.Conventions.Deadlines, cfg.Conventions.Priorities, configs.PriorityConventionText(cfg.Conventions.Priorities), cfg.Analysis.GPUModel, cfg.Analysis.Priorities)
 
 	p.f("\nUnits (%d)\n", len(s.Units))
 	tw := p.table()
@@ -281,7 +293,7 @@ func WriteModelText(w io.Writer, cfg *configs.Config) error {
 		fmt.Fprintf(tw, "  %s\t%s\n", c.Name, strings.Join(c.Tasks, " → "))
 		for _, q := range c.Max {
 			d := q.WithDefaults()
-			fmt.Fprintf(tw, "  \trequires %s ≤ %s (%s bound)%s\n", d.Metric, FormatDuration(d.Limit), d.Bound, nameSuffix(q.Name))
+			fmt.Fprintf(tw, "  \trequires %s ≤ %s (%s)%s\n", d.Metric, FormatDuration(d.Limit), checkedUnder(q, &c, cfg), nameSuffix(q.Name))
 		}
 	}
 	p.flush(tw)

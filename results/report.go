@@ -124,7 +124,7 @@ func loadRun(dir string) (*reportRun, error) {
 		if least == run.front.Feasible {
 			return nil // the front of an infeasible run, or the reverse: not shown
 		}
-		if len(p.Objectives) != len(run.front.Objectives) {
+		if len(p.Objectives) != len(run.front.Objectives) && !(least && p.Objectives == nil) {
 			return fail("%s: point %d has %d objective values for %d objectives", frontPath, p.ID, len(p.Objectives), len(run.front.Objectives))
 		}
 		// The mappings of the points detailed are checked when they are

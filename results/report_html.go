@@ -193,11 +193,11 @@ const reportHTML = `{{define "top"}}<!DOCTYPE html>
 {{if .Hops}}<h3>Chains</h3>
 <figure class="plot" data-plot="chains">
 {{.Chains}}
-<figcaption>The worst job chain of every chain's latency ({{.ChainObj}}), split into its hops: the sampling delay (the cause arrives just after the first task read), each job's worst-case response, and the waits until the next task samples the data.</figcaption>
+<figcaption>Bars: the worst job chain of every chain's metric ({{.ChainObj}}) with every task released at its model offset (synchronous release), split into its hops: the sampling delay (the cause arrives just after the first task read), each job's response after it read, and the waits until the next task samples the data. Line under a bar: the latency the optimizer minimises, from a lower bound on its minimum to its maximum. ⇒ in the table: a hop between two tasks of one core ordered by their priorities (the consumer reads after the producer wrote).</figcaption>
 </figure>
 <table class="grid chains">
-<thead><tr><th>chain</th><th>members (unit)</th><th>latency</th><th>hops</th><th>Davare bound</th></tr></thead>
-<tbody>{{range .Hops}}<tr><td class="name">{{.Name}}</td><td>{{.Members}}</td><td class="num strong">{{.Latency}}</td><td>{{.Hops}}</td><td class="num">{{.Davare}}</td></tr>
+<thead><tr><th>chain</th><th>members (unit)</th><th>latency, min – max</th><th>synchronous release, min – max</th><th>any offsets, min – max</th><th>hops (synchronous release)</th></tr></thead>
+<tbody>{{range .Hops}}<tr><td class="name">{{.Name}}</td><td>{{.Members}}</td><td class="num strong">{{.Latency}}</td><td class="num">{{.Synchronous}}</td><td class="num">{{.AnyOffset}}</td><td>{{.Hops}}</td></tr>
 {{end}}</tbody>
 </table>{{end}}
 </div>
@@ -223,7 +223,7 @@ const reportHTML = `{{define "top"}}<!DOCTYPE html>
 <ul>
 <li><strong>Response times</strong> are the analysis's sound bounds (memory-contention-aware fixed-priority response-time analysis of the cores, the block-level analysis of the GPU); a mapping is feasible when every task's R ≤ D.</li>
 <li><strong>The timeline is a simulation, not a bound.</strong> Every task is released at 0 (offsets ignored) and then periodically; every job takes its worst-case ticks. The window is the longest period among the running tasks (at most 1 s). Cores: fixed-priority preemptive in the analysed priority order. A job reads, computes and writes runnable by runnable, and each DRAM line takes the baseline plus K for every other core in a memory phase during it and sGPU if the copy engine transfers during it (the challenge's semantics; the analysis charges every line the worst case of that, so a simulated job can take less than its analysed C). An offloading job runs its pre-processing, submits its GPU job (copy in on the copy engine, kernel on the GPU, copy out), busy-waits (synchronous; the spinning job can be preempted) or suspends (asynchronous), then runs its post-processing. The copy engine serves one copy at a time, first come first served, line by line. Under the fifo model kernels are dispatched block by block onto the SMs by the TX2's rules (FIFO per stream priority, a high-priority kernel takes the slots that free up, blocks are not preempted); under the timeslice model kernels take turns for at most their slice. The analysis covers the releases, execution times and orders this simulation does not show.</li>
-<li><strong>Chains</strong>: the latency the optimizer minimises, for the worst job chain with every task released at its offset; see the chain table for the Davare bound (any offsets).</li>
+<li><strong>Chains</strong>: the latency the optimizer minimises, from a lower bound on its shortest to its longest; the chain table also gives the job-level values, which assume every task released at its model offset, and the bounds for any offsets of Davare et al. (DAC 2007), Dürr et al. (EMSOFT 2019) and per hop, the least of which holds whatever the offsets.</li>
 </ul>
 </section>
 </body>

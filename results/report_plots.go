@@ -261,6 +261,9 @@ type bar struct {
 	// note replaces the bar when it has no parts (e.g. a chain without a
 	// latency).
 	note string
+	// lo and hi, when hi > 0, are a range drawn as a line under the bar
+	// (a chain's minimum to maximum).
+	lo, hi float64
 }
 
 type barPart struct {
@@ -323,6 +326,15 @@ func barChart(bars []bar, xlabel string, xmax float64, refLine float64, ariaLabe
 				if part.label != "" {
 					fitText(c, labelStyle, x0, x1, (y0+y1)/2, part.label)
 				}
+			}
+			if b.hi > 0 {
+				// The range, in the gap under the bar, with end ticks.
+				ry, tick := trY(y-0.42), vg.Points(2.5)
+				x0, x1 := trX(b.lo), trX(b.hi)
+				ls := draw.LineStyle{Color: edgeGrey, Width: vg.Points(1.2)}
+				c.StrokeLine2(ls, x0, ry, x1, ry)
+				c.StrokeLine2(ls, x0, ry-tick, x0, ry+tick)
+				c.StrokeLine2(ls, x1, ry-tick, x1, ry+tick)
 			}
 			if b.note != "" && len(b.parts) == 0 {
 				c.FillText(totalStyle, vg.Point{X: trX(0) + vg.Points(4), Y: (y0 + y1) / 2}, b.note)

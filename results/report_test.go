@@ -199,9 +199,9 @@ func testReportDeterministic(t *testing.T, dir string) {
 	}
 }
 
-// front.csv: the point, one column per objective (ms), the utilisation of
-// every unit and the unit of every task.
-func testReportFrontCSVColumns(t *testing.T, dir string) {
+// readFrontCSV reads the run folder's front.csv.
+func readFrontCSV(t *testing.T, dir string) [][]string {
+	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "front.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -211,6 +211,13 @@ func testReportFrontCSVColumns(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rows
+}
+
+// front.csv: the point, one column per objective (ms), the utilisation of
+// every unit and the unit of every task.
+func testReportFrontCSVColumns(t *testing.T, dir string) {
+	rows := readFrontCSV(t, dir)
 	var front struct {
 		Points []json.RawMessage `json:"points"`
 	}
@@ -513,4 +520,45 @@ func TestReportOlderFormats(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "results format 4, written by hetmap v9.0.0; this hetmap reads formats 1 to 3") {
 		t.Errorf("format 4: %v", err)
 	}
+}
+
+// TestLeastViolatingHaveNoObjectives: a run where no mapping is feasible
+// writes its least-violating mappings without objective values (the search
+// computes none for an infeasible mapping, and a chain with a member
+// without a bound has no latency): null in front.json, an empty cell in
+// front.csv, as analyze --json writes a chain's objective_ns; the report
+// still reads the folder.
+func TestLeastViolatingHaveNoObjectives(t *testing.T) {
+	dir := runFolder(t, infeasible, "")
+	raw, err := os.ReadFile(filepath.Join(dir, "front.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var front struct {
+		Objectives     []string `json:"objectives"`
+		Feasible       bool     `json:"feasible"`
+		LeastViolating []struct {
+			Objectives *[]float64 `json:"objectives_ms"`
+		} `json:"least_violating"`
+	}
+	if err := json.Unmarshal(raw, &front); err != nil {
+		t.Fatal(err)
+	}
+	if front.Feasible || len(front.LeastViolating) == 0 || len(front.Objectives) == 0 {
+		t.Fatalf("feasible %v, %d least-violating mappings, %d objectives", front.Feasible, len(front.LeastViolating), len(front.Objectives))
+	}
+	for i, p := range front.LeastViolating {
+		if p.Objectives != nil {
+			t.Errorf("least-violating mapping %d: objectives_ms %v, want null", i+1, *p.Objectives)
+		}
+	}
+	rows := readFrontCSV(t, dir)
+	for _, row := range rows[1:] {
+		for k := range front.Objectives {
+			if row[1+k] != "" {
+				t.Errorf("front.csv point %s: objective %q has %q, want an empty cell", row[0], rows[0][1+k], row[1+k])
+			}
+		}
+	}
+	readReport(t, dir)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
@@ -175,6 +176,30 @@ type numCell struct {
 
 func nsCell(ns int64) numCell { return numCell{Text: dns(ns), Zero: ns == 0} }
 
+// nsCellOrNoBound is nsCell, or "no bound" where the JSON form has null
+// (a wait for a GPU response without a bound).
+func nsCellOrNoBound(ns *int64) numCell {
+	if ns == nil {
+		return numCell{Text: noBound}
+	}
+	return nsCell(*ns)
+}
+
+// nsOrNoBound is dns, or "no bound" for null.
+func nsOrNoBound(ns *int64) string {
+	if ns == nil {
+		return noBound
+	}
+	return dns(*ns)
+}
+
+func deref(ns *int64) int64 {
+	if ns == nil {
+		return 0
+	}
+	return *ns
+}
+
 type gpuRow struct {
 	Task, Knob, Geometry, CopyInWait, CopyIn, KernelQueue, Kernel, CopyOutWait, CopyOut, R, D, OK string
 	Miss                                                                                          bool
@@ -184,9 +209,12 @@ type gpuRow struct {
 type chainRow struct {
 	Name    string
 	Members string
-	Latency string
-	Hops    string
-	Davare  string
+	// Latency is the objective's latency, min – max; Synchronous the
+	// job-level one at the model's offsets; AnyOffset the least bound for
+	// any offsets with each analysis; Hops the worst job chain at the
+	// model's offsets.
+	Latency, Synchronous, AnyOffset string
+	Hops                            string
 }
 
 // dns formats nanoseconds.
@@ -377,6 +405,9 @@ func unitRange(s *configs.System, units []string) string {
 
 // objectiveAxes turns the front's objectives into plot axes.
 func objectiveAxes(run *reportRun) []frontAxis {
+	if !run.front.Feasible {
+		return nil // least-violating mappings have no objective values
+	}
 	objs := run.manifest.Settings.Objectives
 	var axes []frontAxis
 	for k, name := range run.front.Objectives {
@@ -398,8 +429,8 @@ func objectiveAxes(run *reportRun) []frontAxis {
 				a.name, a.unit = "cores used", "cores"
 			case configs.ObjectiveMaxUtilisation:
 				a.name, a.unit = "max. core utilisation", "%"
-				if _, demand := demandShown(run.cfg); demand {
-					a.name += " (Σ C/T, challenge count)"
+				if count, demand := demandShown(run.cfg); demand {
+					a.name = "busiest core's demand (" + count + " count)"
 				}
 			case configs.ObjectiveMargin:
 				a.name, a.unit = "margin on execution demand", "×"
@@ -427,8 +458,8 @@ func buildFront(v *reportView, run *reportRun) {
 		v.FrontID, v.FrontTitle = "front", "Pareto front"
 		v.FrontIntro = fmt.Sprintf("The %d mapping(s) that meet every deadline and that no other mapping beats on all objectives (each minimised). Every point is numbered as in the table and in the sections below.", len(run.points))
 		for _, o := range run.manifest.Settings.Objectives {
-			if o.Kind == configs.ObjectiveChain && o.Bound != "davare" {
-				v.FrontIntro += " Chain latencies are job-level values that assume synchronous release (every task released at its offset); with other offsets a chain can take longer, and Davare's bound, shown in each point's chain table and in front.csv, holds for any offsets."
+			if o.Kind == configs.ObjectiveChain && o.Bound == configs.BoundSynchronous {
+				v.FrontIntro += " Chain latencies are job-level values that assume synchronous release (every task released at its offset); with other offsets a chain can take longer, and the least bound for any offsets, shown in each point's chain table and in front.csv, holds for any offsets."
 				break
 			}
 		}
@@ -567,7 +598,7 @@ func buildPoint(run *reportRun, i int, p *reportPoint, axes []frontAxis, col col
 	if m := p.Margin; m != nil {
 		pv.Margin = "Margin on execution demand: " + marginText(m)
 		if m.Binding != "" {
-			pv.Margin += "; just above it, " + m.Binding
+			pv.Margin += "; just above it, " + strings.Join(append([]string{m.Binding}, m.Consequences...), "; ")
 		}
 		pv.Margin += ". Every task's CPU compute and GPU kernel time scaled together, with these priorities; per kind of unit and per task: hetmap analyze --config config.yaml --mapping " + p.MappingFile + "."
 	}
@@ -752,13 +783,18 @@ func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) 
 			if t.Unit != u.Name || t.PeriodNs <= 0 {
 				continue
 			}
-			c := t.WCETNs
+			// A GPU wait without a bound (null) adds no number.
+			wait := deref(t.GPUWaitNs)
+			c := t.ComputeNs + t.MemoryNs + t.ContentionNs + wait
+			if t.WCETNs != nil && u.Demand == nil {
+				c = *t.WCETNs
+			}
 			if u.Demand != nil {
-				c = t.ComputeNs + t.MemoryNs + t.GPUWaitNs
+				c = t.ComputeNs + t.MemoryNs + wait
 			}
 			sum0 += float64(c) / float64(t.PeriodNs)
 			b.parts = append(b.parts, barPart{value: 100 * float64(c) / float64(t.PeriodNs), fill: col[t.Name], label: t.Name,
-				hatched: t.GPUWaitNs > 0})
+				hatched: wait > 0})
 		}
 		if u.Demand != nil {
 			b.total += " (Σ C/T, challenge count: " + percent(u.Utilisation) + ")"
@@ -799,6 +835,9 @@ func slackChart(ev *AnalysisJSON, col colours, id int) template.HTML {
 		switch {
 		case t.ResponseTimeNs == nil || !t.Bounded:
 			b.note = "no bound"
+			if t.Cause != "" && t.Cause != t.Name {
+				b.note = "no bound: follows from " + t.Cause
+			}
 		case *t.ResponseTimeNs > t.DeadlineNs:
 			b.note = "misses D by " + FormatDuration(configs.Duration((*t.ResponseTimeNs-t.DeadlineNs)*1000))
 		default:
@@ -833,14 +872,26 @@ func formatRns(t *AnalysisTaskJSON) string {
 	return dns(*t.ResponseTimeNs)
 }
 
-// okText is the verdict in the words of hetmap analyze (okWord).
+// okText is the verdict in the words of hetmap analyze (okWord), read
+// from the JSON form's verdict words and cause.
 func okText(t *AnalysisTaskJSON) string {
-	for v := evaluate.Meets; v <= evaluate.Absent; v++ {
-		if v.String() == t.Verdict {
-			return okWord(v)
-		}
+	var w string
+	switch {
+	case t.Schedulable:
+		return "yes"
+	case t.Bounded:
+		w = "MISS"
+	case strings.Contains(t.Verdict, "overload"):
+		w = "NO BOUND (overload)"
+	case strings.Contains(t.Verdict, "GPU response"):
+		w = "NO BOUND (GPU)"
+	default:
+		w = "NO BOUND"
 	}
-	return t.Verdict
+	if t.Cause != "" && t.Cause != t.Name {
+		w += " ← " + t.Cause
+	}
+	return w
 }
 
 func deadlineText(t *AnalysisTaskJSON) string {
@@ -876,8 +927,8 @@ func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup
 			if t.Unit != u.Name || t.Role == evaluate.OnGPU.String() {
 				continue
 			}
-			row := rtRow{Task: t.Name, Role: shortRole(t.Role), C: dns(t.WCETNs),
-				Terms: []numCell{nsCell(t.ComputeNs), nsCell(t.MemoryNs), nsCell(t.ContentionNs), nsCell(t.GPUWaitNs), nsCell(t.SuspensionNs)},
+			row := rtRow{Task: t.Name, Role: shortRole(t.Role), C: nsOrNoBound(t.WCETNs),
+				Terms: []numCell{nsCell(t.ComputeNs), nsCell(t.MemoryNs), nsCell(t.ContentionNs), nsCellOrNoBound(t.GPUWaitNs), nsCellOrNoBound(t.SuspensionNs)},
 				R:     formatRns(t), D: deadlineText(t), OK: okText(t), Miss: !t.Schedulable, Colour: col.css(t.Name)}
 			if t.Priority != nil {
 				row.Prio = strconv.Itoa(*t.Priority)
@@ -1004,17 +1055,22 @@ func chainsChart(ev *AnalysisJSON, col colours, id int) (template.HTML, []chainR
 	obj := ev.Chains[0].Objective
 	for _, c := range ev.Chains {
 		var members []string
-		for _, m := range c.Members {
+		for k, m := range c.Members {
 			s := m.Task
 			if m.StandsFor != m.Task {
 				s += "=" + m.StandsFor
 			}
-			members = append(members, s+" ("+m.Unit+")")
+			s += " (" + m.Unit + ")"
+			switch {
+			case k == 0:
+			case m.Ordered:
+				s = "⇒ " + s
+			default:
+				s = "→ " + s
+			}
+			members = append(members, s)
 		}
-		row := chainRow{Name: c.Name, Members: strings.Join(members, " → "), Latency: "no latency", Davare: "-"}
-		if c.DavareNs != nil {
-			row.Davare = dns(*c.DavareNs)
-		}
+		row := chainRow{Name: c.Name, Members: strings.Join(members, " "), Latency: "no latency", Synchronous: "-", AnyOffset: "-"}
 		b := bar{label: c.Name}
 		if c.ObjectiveNs == nil {
 			b.note = "no latency (a member has no bound or misses its deadline; see the table)"
@@ -1022,18 +1078,33 @@ func chainsChart(ev *AnalysisJSON, col colours, id int) (template.HTML, []chainR
 			bars, rows = append(bars, b), append(rows, row)
 			continue
 		}
-		total := *c.ObjectiveNs
-		row.Latency = dns(total)
-		b.total = dns(total)
-		xmax = max(xmax, nsToMs(total))
-		if len(c.WorstChain) == 0 {
-			b.parts = []barPart{{value: nsToMs(total), fill: color.RGBA{0x9e, 0x9e, 0x9e, 0xff}}}
-			row.Hops = "(no job chain for this bound)"
+		paradigm, metric := chainObjectiveParts(c.Objective)
+		row.Latency = nsSpan(c.ObjectiveMinNs, *c.ObjectiveNs)
+		values, anyValues := c.Implicit, c.AnyOffset
+		if paradigm == chains.LET {
+			values, anyValues = c.LET, c.AnyOffsetLET
+		}
+		sync, syncOK := chainValueNs(values, metric)
+		if syncOK {
+			row.Synchronous = nsSpan(chainMinNs(values, metric), sync)
+		}
+		if v, ok := chainValueNs(anyValues, metric); ok {
+			row.AnyOffset = nsSpan(chainMinNs(anyValues, metric), v) + analysesText(c, paradigm, metric)
+		}
+		// The bar: the worst job chain at the model's offsets; the line
+		// under it: the objective's minimum to maximum.
+		b.lo, b.hi = nsToMs(max(0, deref(c.ObjectiveMinNs))), nsToMs(*c.ObjectiveNs)
+		xmax = max(xmax, b.hi)
+		if len(c.WorstChain) == 0 || !syncOK {
+			b.total = row.Latency
+			row.Hops = "(no job chain at the model's offsets)"
 			bars, rows = append(bars, b), append(rows, row)
 			continue
 		}
+		b.total = dns(sync)
+		xmax = max(xmax, nsToMs(sync))
 		first, last := c.WorstChain[0], c.WorstChain[len(c.WorstChain)-1]
-		lead := total - (last.WriteNs - first.ReleaseNs)
+		lead := sync - (last.WriteNs - first.ReleaseNs)
 		var hops []string
 		if lead > 0 {
 			b.parts = append(b.parts, barPart{value: nsToMs(lead), fill: color.RGBA{0x9e, 0x9e, 0x9e, 0xff}, hatched: true, label: "sampling"})
@@ -1044,13 +1115,13 @@ func chainsChart(ev *AnalysisJSON, col colours, id int) (template.HTML, []chainR
 				b.parts = append(b.parts, barPart{value: nsToMs(h.WaitNs), fill: color.RGBA{0xd6, 0xd6, 0xd6, 0xff}, label: "wait"})
 				hops = append(hops, "wait "+dns(h.WaitNs))
 			}
-			resp := h.WriteNs - h.ReleaseNs
-			b.parts = append(b.parts, barPart{value: nsToMs(resp), fill: col[h.Task], label: h.Task})
+			span := h.WriteNs - h.Read()
+			b.parts = append(b.parts, barPart{value: nsToMs(span), fill: col[h.Task], label: h.Task})
 			unit := ""
 			if k < len(c.Members) {
 				unit = " on " + c.Members[k].Unit
 			}
-			hops = append(hops, fmt.Sprintf("%s %s%s", h.Task, dns(resp), unit))
+			hops = append(hops, fmt.Sprintf("%s %s%s", h.Task, dns(span), unit))
 		}
 		row.Hops = strings.Join(hops, " + ")
 		bars, rows = append(bars, b), append(rows, row)
@@ -1058,8 +1129,82 @@ func chainsChart(ev *AnalysisJSON, col colours, id int) (template.HTML, []chainR
 	if xmax <= 0 {
 		xmax = 1
 	}
-	return barChart(bars, "end-to-end latency [ms]: sampling (hatched), waits (grey) and each hop's response", xmax*1.01, 0,
+	return barChart(bars, "end-to-end latency [ms]: sampling (hatched), waits (grey) and each hop's response; under it, min – max", xmax*1.01, 0,
 		fmt.Sprintf("chain latencies split into hops, mapping %d", id)), rows, obj
+}
+
+// chainObjectiveParts reads the paradigm and metric of a chain objective
+// as ChainJSON names it ("implicit/reaction-time/any-offset"); an unknown
+// part reads as the default.
+func chainObjectiveParts(name string) (chains.Paradigm, chains.Metric) {
+	parts := strings.Split(name, "/")
+	p, _ := chains.ParseParadigm(parts[0])
+	var m chains.Metric
+	if len(parts) > 1 {
+		m, _ = chains.ParseMetric(parts[1])
+	}
+	return p, m
+}
+
+// chainValueNs returns a metric of v (ns) and whether it has one.
+func chainValueNs(v *ChainValuesJSON, m chains.Metric) (int64, bool) {
+	if v == nil {
+		return 0, false
+	}
+	switch m {
+	case chains.ReactionFromActivation:
+		return v.ReactionFromActivationNs, true
+	case chains.MaxDataAge:
+		return v.MaxDataAgeNs, true
+	}
+	return v.MaxReactionTimeNs, true
+}
+
+// chainMinNs returns the lower bound that goes with metric m in v, nil in
+// a file written before minima were.
+func chainMinNs(v *ChainValuesJSON, m chains.Metric) *int64 {
+	if m == chains.MaxDataAge {
+		return v.MinDataAgeNs
+	}
+	return v.MinReactionTimeNs
+}
+
+// nsSpan writes "min – max", or the maximum alone without a minimum.
+func nsSpan(lo *int64, hi int64) string {
+	if lo == nil {
+		return dns(hi)
+	}
+	return formatLow(*lo*int64(configs.Nanosecond)) + " – " + dns(hi)
+}
+
+// analysesText names, for implicit communication, the analysis that gives
+// the bound for any offsets and the value of each: " (Dürr; Davare 71.684
+// ms, Dürr 69.2067 ms, per hop 69.2067 ms)".
+func analysesText(c ChainJSON, p chains.Paradigm, m chains.Metric) string {
+	a := c.Analyses
+	if p == chains.LET || a == nil {
+		return ""
+	}
+	by := a.ReactionBy
+	if m == chains.MaxDataAge {
+		by = a.DataAgeBy
+	}
+	var each []string
+	for _, x := range []struct {
+		name string
+		v    *ChainValuesJSON
+	}{{"Davare", a.Davare}, {"Dürr", a.Duerr}, {"per hop", a.PerHop}} {
+		if v, ok := chainValueNs(x.v, m); ok {
+			each = append(each, x.name+" "+dns(v))
+		}
+	}
+	names := map[string]string{"davare": "Davare", "duerr": "Dürr", "per-hop": "per hop"}
+	if d, ok1 := chainValueNs(a.Davare, m); ok1 {
+		if p, ok2 := chainValueNs(a.PerHop, m); ok2 && p == d {
+			return " (Davare = Dürr = per hop)" // the least is the largest
+		}
+	}
+	return " (" + names[by] + "; " + strings.Join(each, ", ") + ")"
 }
 
 func manifestRows(m *Manifest) ([]keyValue, []keyValue) {

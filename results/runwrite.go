@@ -110,6 +110,7 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 			}
 		}
 		pj := NewFrontPointJSON(id, p, file, evaluation)
+		pj.ObjectiveMinima = ObjectiveMinima(out.Search.Objectives, p.Analysis)
 		data, err := mappings.marshal(pj.Mapping)
 		if err != nil {
 			return err
@@ -289,8 +290,8 @@ type frontCSV struct {
 	w      *csv.Writer
 	cfg    *configs.Config
 	out    *optimizer.Outcome
-	davare []string // chains whose objective assumes synchronous release
-	cpus   []int    // the CPU units with a demand column
+	chains []int // the chain objectives' indices
+	cpus   []int // the CPU units with a demand column
 }
 
 func newFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) *frontCSV {

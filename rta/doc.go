@@ -333,6 +333,22 @@
 // misses, the members that relied on such a jitter are reported
 // InterfererUnbounded.
 //
+// # Sensitivity
+//
+// Sensitivity and SensitivityEach answer how far execution times may
+// grow before a task fails its test, in one pass over its windows instead
+// of a response-time analysis per trial factor (Bini, Di Natale and
+// Buttazzo, "Sensitivity analysis for fixed-priority real-time systems",
+// Real-Time Systems 39, 2008): with the parts e of the execution times
+// scaled by λ, each form of the test grows by (λ − 1)·E(w), so the
+// largest λ is 1 + max over the windows w and the two forms of
+// (w − f(w))/E(w), taken at the right ends of the intervals on which the
+// forms are constant (sensitivity.go). The jitters stay fixed, so where a
+// suspending task's response, and with it its jitter, grows with λ, the
+// factor is an upper bound; hetmap's margins use it as the start of a
+// search that analyses again (TestSensitivityMatchesResponseTime checks
+// it against ResponseTimeWith).
+//
 // # Performance
 //
 // The optimizer evaluates millions of mappings, so the hot path is free of

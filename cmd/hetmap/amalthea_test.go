@@ -149,13 +149,17 @@ func TestModelWithoutMapping(t *testing.T) {
 // pBrakePedalLDM, pBrakeTorqueMap, pGlobalBrakeController, ABS_FL_Pt and
 // pLDM_Brake_FL (T = 2, 3, 4, 5, 6 ms) have priorities 1, 2, 3, 4 and 8 of
 // 11, and R = 530, 510, 480, 440 and 240 µs (the C of every task above
-// them, 20 to 60 µs each, summed once in 2 ms), so Davare's bound is
-// Σ(T + R) = 20 ms + 2.2 ms = 22.2 ms. With the priorities derived (a
-// mapping file without priorities, OPA) the R of the FL chain's tasks are
-// 20, 50, 90, 140 and 350 µs (6000, 9000, 12000, 15000 and 18000 ticks at
-// 300 MHz, with the tasks above them), so Davare's bound is
-// Σ(T + R) = (2 + 3 + 4 + 5 + 6) ms + 650 µs = 20.65 ms > 20 ms, while
-// under synchronous release the worst reaction time is 16.35 ms.
+// them, 20 to 60 µs each, summed once in 2 ms). Every consumer has the
+// higher priority, so no hop is ordered (package chains, "Same-core hops")
+// and every bound for any offsets is Davare's: Σ(T + R) = 20 ms + 2.2 ms =
+// 22.2 ms. With the priorities derived (a mapping file without
+// priorities, OPA) the R of the FL chain's tasks are 20, 50, 90, 140 and
+// 350 µs (6000, 9000, 12000, 15000 and 18000 ticks at 300 MHz, with the
+// tasks above them): every producer has the higher priority, every hop is
+// ordered, and the least bound for any offsets is Dürr et al.'s,
+// T1 + Σ max(Rk, Tk+1) + R5 = (2 + 3 + 4 + 5 + 6) ms + 350 µs = 20.35 ms
+// > 20 ms (Davare's: 20.65 ms), while under synchronous release the worst
+// reaction time is 12.35 ms (16.35 ms with the hops not ordered).
 func TestBrakeByWireRequirements(t *testing.T) {
 	args := exampleModelArgs(t)["brake-by-wire"]
 	out, errOut, code := hetmap(t, append([]string{"analyze", "--mapping", "default"}, args...)...)
@@ -164,8 +168,8 @@ func TestBrakeByWireRequirements(t *testing.T) {
 	}
 	for _, want := range []string{
 		"priorities from mapping",
-		"Latency_Constraint_FL  EC_Sequence_FL  reaction-time  16.24 ms     22.2 ms   davare   20 ms  MISSED by 2.2 ms",
-		"Latency_Constraint_FL: met under synchronous release (16.24 ms), missed under Davare's bound for any offsets (22.2 ms)",
+		"Latency_Constraint_FL  EC_Sequence_FL  reaction-time  16.24 ms     22.2 ms (davare)   22.2 ms   any-offset  20 ms  MISSED by 2.2 ms",
+		"Latency_Constraint_FL: met under synchronous release (16.24 ms), missed under the least bound for any offsets (22.2 ms) and Davare's bound (22.2 ms)",
 		"4 of 4 requirement(s) missed",
 	} {
 		if !strings.Contains(out, want) {
@@ -189,11 +193,12 @@ func TestBrakeByWireRequirements(t *testing.T) {
 	out, _, _ = hetmap(t, append([]string{"analyze", "--mapping", mapping}, args...)...)
 	for _, want := range []string{
 		"Chain latency requirements",
-		"Latency_Constraint_FL  EC_Sequence_FL  reaction-time  16.35 ms     20.65 ms  davare   20 ms  MISSED by 650 µs",
-		"Latency_Constraint_FL: met under synchronous release (16.35 ms), missed under Davare's bound for any offsets (20.65 ms)",
+		"Latency_Constraint_FL  EC_Sequence_FL  reaction-time  12.35 ms     20.35 ms (duerr)  20.65 ms  any-offset  20 ms  MISSED by 350 µs",
+		"Latency_Constraint_FL: met under synchronous release (12.35 ms), missed under the least bound for any offsets (20.35 ms) and Davare's bound (20.65 ms)",
 		"Latency_Constraint_FR: met under synchronous release",
 		"Latency_Constraint_RL: met under synchronous release",
-		"Latency_Constraint_RR: met under synchronous release (16.53 ms), missed under Davare's bound for any offsets (20.98 ms)",
+		"Latency_Constraint_RR: met under synchronous release (12.53 ms), missed under the least bound for any offsets (20.53 ms) and Davare's bound (20.98 ms)",
+		"EC_Sequence_FL  pBrakePedalLDM (e200z4) ⇒ pBrakeTorqueMap (e200z4) ⇒ pGlobalBrakeController (e200z4) ⇒ ABS_FL_Pt (e200z4) ⇒ pLDM_Brake_FL (e200z4)",
 		"4 of 4 requirement(s) missed",
 		"Verdict: INFEASIBLE",
 	} {
@@ -203,7 +208,8 @@ func TestBrakeByWireRequirements(t *testing.T) {
 	}
 	// JSON carries the requirements.
 	out, _, _ = hetmap(t, append([]string{"analyze", "--mapping", mapping, "--json"}, args...)...)
-	if !strings.Contains(out, `"bound_checked": "davare"`) || !strings.Contains(out, `"davare_ns": 20650000`) || !strings.Contains(out, `"margin_ns": -650000`) {
+	if !strings.Contains(out, `"bound_checked": "any-offset"`) || !strings.Contains(out, `"any_offset_ns": 20350000`) || !strings.Contains(out, `"any_offset_by": "duerr"`) ||
+		!strings.Contains(out, `"davare_ns": 20650000`) || !strings.Contains(out, `"margin_ns": -350000`) {
 		t.Errorf("JSON requirements missing:\n%s", out)
 	}
 }
@@ -306,17 +312,28 @@ func TestExportModelInTwoFiles(t *testing.T) {
 // reads what LET_T8's job at t − 5 wrote at t, which read what LET_T7's
 // job at t − 10 wrote at t − 5: data age 20 ms ≤ 25 ms, met. Under
 // Davare's implicit-communication bound it was 30 ms, never met. The mixed
-// chain chain4_mixed stays under Davare's bound.
+// chain chain4_mixed stays under the default bound, the least for any
+// offsets (Davare's there: none of its hops is ordered); hetmap model
+// names both.
 func TestLETChainRequirement(t *testing.T) {
 	args := exampleModelArgs(t)["TORO"]
 	out, _, _ := hetmap(t, append([]string{"analyze", "--mapping", "default"}, args...)...)
 	for _, want := range []string{
-		"Deadline_chain3_let     chain3_let     data-age                  20 ms        30 ms   LET synchronous  25 ms   met, margin 5 ms",
+		"Deadline_chain3_let     chain3_let     data-age                  20 ms        30 ms (davare)  30 ms   LET synchronous  25 ms   met, margin 5 ms",
 		"Deadline_chain3_let: checked under LET communication",
-		"Deadline_chain4_mixed   chain4_mixed   data-age                  30 ms        44 ms   davare           50 ms   met, margin 6 ms",
+		"Deadline_chain4_mixed   chain4_mixed   data-age                  30 ms        44 ms (davare)  44 ms   any-offset       50 ms   met, margin 6 ms",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the analysis lacks %q:\n%s", want, out)
+		}
+	}
+	out, _, _ = hetmap(t, append([]string{"model"}, args...)...)
+	for _, want := range []string{
+		"requires data-age ≤ 25 ms (LET communication, synchronous bound): Deadline_chain3_let",
+		"requires data-age ≤ 50 ms (any-offset bound): Deadline_chain4_mixed",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("hetmap model lacks %q:\n%s", want, out)
 		}
 	}
 	out, _, _ = hetmap(t, append([]string{"analyze", "--mapping", "default", "--json"}, args...)...)

@@ -15,6 +15,7 @@ func newAnalyzeCmd() *cobra.Command {
 	var sf systemFlags
 	var mapping string
 	var asJSON bool
+	var margins string
 	cmd := &cobra.Command{
 		Use:   "analyze --mapping FILE.yaml|default",
 		Short: "Analyse one mapping: response times with memory contention, the copy engine, the GPU and offloading",
@@ -44,11 +45,23 @@ that runs and may set offloading modes, time slices and stream priorities:
     - {task: SFM, priority: high}
 
 A GPU task placed on a core is merged with its offloading task, which then gets no
-entry. Priorities given in the file are used on every core where each task has one.`,
+entry. Priorities given in the file are used on every core where each task has one.
+
+--margins chooses the margins on execution demand: all (default: every task's demand
+scaled together, per kind of unit and per task alone), kinds (the first two) or none.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if mapping == "" {
 				return errors.New("give --mapping FILE.yaml, or --mapping default for the model's own mapping")
+			}
+			var mopts evaluate.MarginOptions
+			switch margins {
+			case "all":
+			case "kinds":
+				mopts.NoTasks = true
+			case "none":
+			default:
+				return fmt.Errorf("--margins: %q is not all, kinds or none", margins)
 			}
 			cfg, err := sf.load()
 			if err != nil {
@@ -89,8 +102,10 @@ entry. Priorities given in the file are used on every core where each task has o
 			if err := e.EvaluateForReport(a, r); err != nil {
 				return err
 			}
-			if err := e.AnalyzeMargins(a, r, evaluate.MarginOptions{}); err != nil {
-				return err
+			if margins != "none" {
+				if err := e.AnalyzeMargins(a, r, mopts); err != nil {
+					return err
+				}
 			}
 			if asJSON {
 				err = results.WriteAnalysisJSON(cmd.OutOrStdout(), cfg, mapping, r)
@@ -112,6 +127,7 @@ entry. Priorities given in the file are used on every core where each task has o
 	sf.add(cmd)
 	cmd.Flags().StringVar(&mapping, "mapping", "", "mapping file (YAML), or default for the model's own mapping")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON instead of text")
+	cmd.Flags().StringVar(&margins, "margins", "all", "margins on execution demand: all (every task scaled together, per kind of unit, per task), kinds (the first two) or none")
 	return cmd
 }
 
@@ -134,14 +150,14 @@ func ownMappingComplete(s *configs.System) error {
 }
 
 // ownAssignment is the model's own mapping as --mapping default analyses
-// it: with the model's priorities on every core where they order the tasks
-// (configs.System.OwnMapping; they win over analysis.priorities, as those
-// of a mapping file do), derived elsewhere. Under analysis.priorities:
-// model every task needs the model's priority.
+// it: with the model's priorities, read by conventions.priorities, on every
+// core where they order the tasks (configs.Config.OwnMapping; they win over
+// analysis.priorities, as those of a mapping file do), derived elsewhere.
+// Under analysis.priorities: model every task needs the model's priority.
 func ownAssignment(cfg *configs.Config, e *evaluate.Evaluator) (*evaluate.Assignment, error) {
 	if cfg.Analysis.Priorities == configs.PrioritiesModel {
 		return e.DefaultAssignment()
 	}
-	m, _ := cfg.System.OwnMapping()
+	m, _ := cfg.OwnMapping()
 	return e.FromMapping(&m)
 }

@@ -56,7 +56,7 @@ FILE, a self-contained page with both fronts plotted; without it nothing is writ
 					if err := ownMappingComplete(cfg.System); err != nil {
 						return err
 					}
-					m, _ = cfg.System.OwnMapping()
+					m, _ = cfg.OwnMapping()
 					source = "the model's own mapping"
 				} else {
 					mp, err := configs.LoadMappingFile(mapping)

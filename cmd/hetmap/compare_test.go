@@ -23,10 +23,13 @@ func optimizeInto(t *testing.T, dir, name, config string) string {
 }
 
 // TestCompareContentionCounts is issue 18's comparison: the default run
-// (refined count, an exact front of 3 points) against one under the
-// challenge count (2 points): what differs (the count), which points are
-// the same (the challenge's two are points 1 and 3 of the refined front,
-// with the same latencies), and the best values and margins side by side.
+// (refined count, an exact front of 22 points) against one under the
+// challenge count (10 points): what differs (the count), which points
+// dominate (every point of B is dominated by one of A: the refined count's
+// response times are never above the challenge's for the same priority
+// order, and the latencies bounded for any offsets grow with them), and
+// the best values, with the lower bounds on the minima, and margins side
+// by side.
 func TestCompareContentionCounts(t *testing.T) {
 	dir := t.TempDir()
 	a := optimizeInto(t, dir, "refined", "model: builtin\n")
@@ -39,9 +42,10 @@ func TestCompareContentionCounts(t *testing.T) {
 	golden(t, "compare_counts.txt", strings.ReplaceAll(out, dir+string(filepath.Separator), ""))
 	for _, want := range []string{
 		"analysis.contention: refined (A), challenge (B)",
-		"A1 and B1 have the same objective values",
-		"A3 and B2 have the same objective values",
-		"D-P-DA reaction-time (synchronous release)",
+		"A2     ×1.019  B1",
+		"0 of B's 10 one of A; 0 of A's and 10 of B's points",
+		"D-P-DA reaction-time  ",
+		"CA-EK-P-DA reaction-time                              69.202 ms (min 15.380 ms)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the comparison lacks %q", want)
@@ -59,10 +63,10 @@ func TestCompareContentionCounts(t *testing.T) {
 }
 
 // TestCompareDominance: the default run against one whose tasks execute
-// 1 % longer (analysis.execution_scale 1.01, within the front's margin of
-// ×1.019, so the same mappings stay feasible with longer latencies): every
-// point of A dominates the point of B with its mapping, none of B's
-// dominates, and B's margins are about ×1.019 / 1.01.
+// 1 % longer (analysis.execution_scale 1.01): the points of the default
+// front with a margin of ×1.019 stay feasible with longer latencies, those
+// with ×1.000 and ×1.005 do not; every point of B is dominated by a point
+// of A, none of B's dominates, and B's margins are about ×1.019 / 1.01.
 func TestCompareDominance(t *testing.T) {
 	dir := t.TempDir()
 	a := optimizeInto(t, dir, "refined", "model: builtin\n")
@@ -71,8 +75,8 @@ func TestCompareDominance(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"analysis.execution_scale: 1 (A), 1.01 (B)", "A1     ×1.019  B1", "B1     ×1.009  –",
-		"3 of A's 3 point(s) dominate a point of B, 0 of B's 3 one of A; 0 of A's and 3 of B's points are"} {
+	for _, want := range []string{"analysis.execution_scale: 1 (A), 1.01 (B)", "A2     ×1.019  B1", "A1     ×1.000  –", "B1     ×1.009  –",
+		"18 of A's 22 point(s) dominate a point of B, 0 of B's 18 one of A; 0 of A's and 18 of B's points"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("lacks %q:\n%s", want, out)
 		}

@@ -160,8 +160,8 @@ func TestOptimizeExhaustiveGolden(t *testing.T) {
 	}
 	golden(t, "optimize_exhaustive_3obj.txt", wallTime.ReplaceAllString(stdout, "evaluations$1 in (time);$2.\nFiles in (folder)"))
 	front := readFront(t, out)
-	if front.Proof.Exactness != "exact" || len(front.Points) != 15 {
-		t.Errorf("exact %v, %d points, want 15", front.Proof.Exactness, len(front.Points))
+	if front.Proof.Exactness != "exact" || len(front.Points) != 28 {
+		t.Errorf("exact %v, %d points, want 28", front.Proof.Exactness, len(front.Points))
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 )
 
 func newSweepCmd() *cobra.Command {
-	var out, shardFlag string
+	var out, shardFlag, shardIndex string
 	var workers int
 	var resume, summarize, dryRun bool
 	cmd := &cobra.Command{
@@ -54,8 +54,9 @@ see docs/sweeps-on-a-cluster.md): --shard K/N runs only shard K of N, the runs w
 index i has (i-1) mod N = K-1, into the --out that all shards share (created by
 whichever comes first; complete runs there are kept, so a shard can be run again).
 When every shard is done, --summarize writes summary.csv and summary.html from the run
-folders in --out, or lists the runs still missing (exit code 1). --dry-run lists the
-runs (of the shard) and exits.`,
+folders in --out, or lists the runs still missing (exit code 1). --shard-index I/N is
+--shard I+1/N, for job arrays that count from 0 (Kubernetes' $(JOB_COMPLETION_INDEX),
+Slurm's $SLURM_ARRAY_TASK_ID). --dry-run lists the runs (of the shard) and exits.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			file := args[0]
@@ -64,11 +65,17 @@ runs (of the shard) and exits.`,
 				return fmt.Errorf("--workers %d: give at least 1 run at a time", workers)
 			}
 			var shard *sweep.Shard
-			if shardFlag != "" {
-				var err error
-				if shard, err = sweep.ParseShard(shardFlag); err != nil {
-					return err
-				}
+			var err error
+			switch {
+			case shardFlag != "" && shardIndex != "":
+				return errors.New("--shard and --shard-index name the same shard two ways: give one")
+			case shardFlag != "":
+				shard, err = sweep.ParseShard(shardFlag)
+			case shardIndex != "":
+				shard, err = sweep.ParseShardIndex(shardIndex)
+			}
+			if err != nil {
+				return err
 			}
 			switch {
 			case summarize && (shard != nil || resume || dryRun):
@@ -143,9 +150,7 @@ runs (of the shard) and exits.`,
 			if n := maxSearchWorkers(sw); n > runtimeCPUs() {
 				fmt.Fprintf(stderr, "note: search.workers %d is more than the %d CPUs; each run uses at most %d\n", n, runtimeCPUs(), runtimeCPUs())
 			}
-			if cpuNote != "" {
-				fmt.Fprintln(stderr, "note:", cpuNote)
-			}
+			fmt.Fprintln(stderr, workersLine(shard.Runs(sw), workers))
 			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the runs in progress (they run again with --resume); no further run starts")
 			defer stop()
 			total := len(shard.Runs(sw))
@@ -166,6 +171,7 @@ runs (of the shard) and exits.`,
 					bar.set(ev)
 				},
 				OnHeld:     plain.held,
+				OnTakeover: plain.tookOver,
 				OnProgress: plain.progress,
 			}
 			rep, err := sweep.Run(ctx, sw, opts)
@@ -199,6 +205,7 @@ runs (of the shard) and exits.`,
 	cmd.Flags().IntVar(&workers, "workers", 1, "runs at a time; their searches share the CPUs")
 	cmd.Flags().BoolVar(&resume, "resume", false, "finish an interrupted sweep in --out, keeping its complete runs")
 	cmd.Flags().StringVar(&shardFlag, "shard", "", "K/N: run only shard K of N (the runs i with (i-1) mod N = K-1) into the shared --out")
+	cmd.Flags().StringVar(&shardIndex, "shard-index", "", "I/N: the same as --shard I+1/N, for job arrays that count from 0 (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID)")
 	cmd.Flags().BoolVar(&summarize, "summarize", false, "write the summary of the sweep in --out from its run folders (after the shards)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list the runs (of the shard) and exit")
 	return cmd
@@ -213,6 +220,28 @@ func feasibleRuns(sum *results.SweepSummary) int {
 		}
 	}
 	return n
+}
+
+// workersLine says, for the log, how many runs go at a time, how many
+// evaluation workers each search uses, and on how many CPUs, set by what.
+func workersLine(runs []*configs.SweepRun, parallel int) string {
+	least, most := 0, 0
+	for i, run := range runs {
+		n := sweep.SearchWorkers(run, parallel)
+		if i == 0 || n < least {
+			least = n
+		}
+		most = max(most, n)
+	}
+	each := fmt.Sprintf("%d evaluation worker(s)", least)
+	if least != most {
+		each = fmt.Sprintf("%d to %d evaluation workers (search.workers)", least, most)
+	}
+	cpus := fmt.Sprintf("%d CPU(s), the CPU affinity", runtimeCPUs())
+	if cpuNote != "" {
+		cpus = strings.TrimPrefix(cpuNote, "using ")
+	}
+	return fmt.Sprintf("workers: %d run(s) at a time, each search with %s, on %s", max(1, min(parallel, len(runs))), each, cpus)
 }
 
 // maxSearchWorkers is the largest search.workers of a sweep's runs.
@@ -307,13 +336,24 @@ func (l *sweepLog) done(ev sweep.Event) {
 func (l *sweepLog) held(run *configs.SweepRun, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	delete(l.running, run.Name)
 	l.waiting = append(l.waiting, run.Name)
+	if errors.Is(err, results.ErrLost) {
+		fmt.Fprintf(l.w, "note: %s: this process lost its claim: %v; waiting until the run is complete or its claim can be taken over\n", run.Name, err)
+		return
+	}
 	var ce *results.ClaimError
 	if errors.As(err, &ce) && ce.Holder != "" {
 		fmt.Fprintf(l.w, "note: %s is being written by another process (%s): doing the other runs first, then waiting until it is complete or its claim expires\n", run.Name, ce.Holder)
 		return
 	}
 	fmt.Fprintf(l.w, "note: %s: %v; doing the other runs first, then waiting for it\n", run.Name, err)
+}
+
+func (l *sweepLog) tookOver(run *configs.SweepRun, holder string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	fmt.Fprintf(l.w, "note: %s: took over the claim of another process, whose lease had expired or whose process had ended (%s); its work on the run is dropped, the run starts again\n", run.Name, holder)
 }
 
 func (l *sweepLog) stop() {

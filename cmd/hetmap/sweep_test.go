@@ -237,8 +237,10 @@ func TestSweepShards(t *testing.T) {
 	}
 }
 
-// TestSweepDryRun lists the runs, of the sweep or of a shard, and writes
-// nothing.
+// TestSweepDryRun lists the runs, of the sweep or of a shard (given as
+// K/N or, counted from 0, as --shard-index I/N), and writes nothing; a
+// shard index out of range, in another form, or given both ways is
+// refused.
 func TestSweepDryRun(t *testing.T) {
 	dir := t.TempDir()
 	stdout, errOut, code := hetmap(t, "sweep", sweepFile, "--dry-run", "--shard", "2/5", "--out", filepath.Join(dir, "s"))
@@ -252,6 +254,23 @@ func TestSweepDryRun(t *testing.T) {
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("--dry-run wrote %v", entries)
 	}
+	// --shard-index counts from 0: 1/5 is shard 2/5.
+	if stdout, errOut, code := hetmap(t, "sweep", sweepFile, "--dry-run", "--shard-index", "1/5"); code != 0 || stdout != want {
+		t.Errorf("--shard-index 1/5: exit %d, %s\n%s\nwant\n%s", code, errOut, stdout, want)
+	}
+	for _, tt := range []struct{ args, want string }{
+		{"--shard-index 5/5", "--shard-index 5/5: I must be between 0 and N-1"},
+		{"--shard-index -1/5", "I must be between 0 and N-1"},
+		{"--shard-index 1/0", "I must be between 0 and N-1, and N at least 1"},
+		{"--shard-index 1", `--shard-index "1": write I/N, for example 2/8`},
+		{"--shard-index 1/5x", "write I/N"},
+		{"--shard 2/5 --shard-index 1/5", "--shard and --shard-index name the same shard two ways: give one"},
+	} {
+		_, errOut, code := hetmap(t, append([]string{"sweep", sweepFile, "--dry-run"}, strings.Fields(tt.args)...)...)
+		if code != 2 || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%s: exit %d, %q; want 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
 }
 
 // TestSweepProgressLines: a sweep whose output is not a terminal (a log)
@@ -264,5 +283,27 @@ func TestSweepProgressLines(t *testing.T) {
 	_, errOut, code := hetmap(t, "sweep", sweepFile, "--out", out, "--shard", "1/4")
 	if code != 0 || !strings.Contains(errOut, "progress: ") || !strings.Contains(errOut, "/3 runs complete, ") || !strings.Contains(errOut, "progress:   run-") {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// TestSweepLogsWorkers: a sweep always says in its log how many runs go at
+// a time and how many evaluation workers each search uses on how many
+// CPUs, not only when a scheduler's grant lowered them: with
+// SLURM_CPUS_PER_TASK=1 one worker on one CPU, and without it every CPU.
+func TestSweepLogsWorkers(t *testing.T) {
+	cmd := hetmapCommand(t, "", "sweep", sweepFile, "--out", filepath.Join(t.TempDir(), "sweep"), "--shard", "12/12")
+	cmd.Env = append(cmd.Env, "SLURM_CPUS_PER_TASK=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "workers: 1 run(s) at a time, each search with 1 evaluation worker(s), on 1 CPU(s)") {
+		t.Errorf("with SLURM_CPUS_PER_TASK=1:\n%s", stderr.String())
+	}
+	_, errOut, code := hetmap(t, "sweep", sweepFile, "--out", filepath.Join(t.TempDir(), "sweep"), "--shard", "12/12")
+	want := fmt.Sprintf("workers: 1 run(s) at a time, each search with %d evaluation worker(s), on %d CPU(s), ", runtimeCPUs(), runtimeCPUs())
+	if code != 0 || !strings.Contains(errOut, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant %q", code, errOut, want)
 	}
 }

@@ -80,11 +80,16 @@ func (e *Evaluator) FromMapping(m *configs.Mapping) (*Assignment, error) {
 	return e.fromMapping(m, true)
 }
 
-// DefaultAssignment converts the model's own mapping (System.Mapping). Its
-// priorities are used only when analysis.priorities is "model"; otherwise
-// they are derived (the WATERS model gives every task priority 1).
+// DefaultAssignment converts the model's own mapping (System.Mapping), its
+// priorities read by conventions.priorities (configs.Config.ModelMapping).
+// They are used only when analysis.priorities is "model"; otherwise they
+// are derived (the WATERS model gives every task priority 1).
 func (e *Evaluator) DefaultAssignment() (*Assignment, error) {
-	return e.fromMapping(&e.cfg.System.Mapping, e.model)
+	if e.model && e.cfg.Conventions.Priorities == configs.ModelPrioritiesIgnore {
+		return nil, &configs.InputError{Where: "analysis.priorities", What: "model takes every task's priority from the model's own mapping, but conventions.priorities: derived ignores them: choose another priority assignment (opa, deadline-monotonic, rate-monotonic) or another convention"}
+	}
+	m := e.cfg.ModelMapping()
+	return e.fromMapping(&m, e.model)
 }
 
 func (e *Evaluator) fromMapping(m *configs.Mapping, usePriorities bool) (*Assignment, error) {

@@ -5,27 +5,13 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 // feasibleWATERS is a schedulable mapping of the built-in WATERS 2019 model
 // under the default analysis (the one in cmd/hetmap/testdata/waters_feasible.yaml).
-func feasibleWATERS() *configs.Mapping {
-	high := configs.GPUHigh
-	return &configs.Mapping{
-		Units: []configs.Placement{
-			{Task: "Planner", Unit: "Core0"},
-			{Task: "Lidar_Grabber", Unit: "Core1"}, {Task: "PRE_SFM_gpu_POST", Unit: "Core1"},
-			{Task: "OS_Overhead", Unit: "Core2"}, {Task: "PRE_Detection_gpu_POST", Unit: "Core2"},
-			{Task: "DASM", Unit: "Core3"}, {Task: "CANbus_polling", Unit: "Core3"}, {Task: "EKF", Unit: "Core3"},
-			{Task: "Lane_detection", Unit: "Core4"},
-			{Task: "Localization", Unit: "Core5"},
-			{Task: "SFM", Unit: "GP10B"}, {Task: "Detection", Unit: "GP10B"},
-		},
-		Offloading:    []configs.OffloadChoice{{Task: "SFM", Mode: configs.Async}, {Task: "Detection", Mode: configs.Async}},
-		GPUPriorities: []configs.GPUPrioritySet{{Task: "SFM", Priority: high}},
-	}
-}
+func feasibleWATERS() *configs.Mapping { return synth.FeasibleWATERS() }
 
 func watersEvaluator(tb testing.TB) *evaluate.Evaluator {
 	tb.Helper()
@@ -144,8 +130,9 @@ func BenchmarkEvaluateRandom(b *testing.B) {
 
 // BenchmarkChains measures the end-to-end latencies of the eight WATERS
 // chains on one evaluated (feasible) mapping: the full analysis for
-// reports (every metric, both paradigms, Davare, the worst job chain), and
-// the objective alone, as the search computes it.
+// reports (every metric, both paradigms, every bound with the minima, the
+// worst job chain), and the objective alone, as the search computes it:
+// under the default bound (any-offset) and under the synchronous one.
 func BenchmarkChains(b *testing.B) {
 	e := watersEvaluator(b)
 	a, err := e.FromMapping(feasibleWATERS())
@@ -162,14 +149,34 @@ func BenchmarkChains(b *testing.B) {
 			e.AnalyzeChains(r)
 		}
 	})
-	b.Run("ChainObjectives", func(b *testing.B) {
-		out := make([]int64, e.NumChains())
-		ok := make([]bool, e.NumChains())
-		e.ChainObjectives(r, out, ok)
-		b.ReportAllocs()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
+	objectives := func(e *evaluate.Evaluator, r *evaluate.Analysis) func(b *testing.B) {
+		return func(b *testing.B) {
+			out := make([]int64, e.NumChains())
+			ok := make([]bool, e.NumChains())
 			e.ChainObjectives(r, out, ok)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				e.ChainObjectives(r, out, ok)
+			}
 		}
-	})
+	}
+	b.Run("ChainObjectives", objectives(e, r))
+	cfg, err := configs.Default()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Analysis.ChainLatency.Bound = configs.BoundSynchronous
+	sync, err := evaluate.NewEvaluator(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rs := sync.NewAnalysis()
+	if a, err = sync.FromMapping(feasibleWATERS()); err != nil {
+		b.Fatal(err)
+	}
+	if err := sync.Evaluate(a, rs); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("ChainObjectivesSynchronous", objectives(sync, rs))
 }

@@ -23,14 +23,21 @@ func (e *Evaluator) Representative(r *Analysis, k int) int {
 }
 
 // ChainMember returns task k as a chain analysis sees it under the mapping
-// evaluated in r (see Representative): period, offset, best- and
-// worst-case response time, deadline, and Unbounded with the verdict when its
-// response time is not a sound bound.
+// evaluated in r (see Representative): period, offset, release jitter,
+// best- and worst-case response time, deadline, and Unbounded with the
+// verdict when its response time is not a sound bound; for a task on a
+// CPU core, the core (Unit, the unit's index + 1), its priority rank there
+// and whether it suspends (asynchronous offloading), which order its hops
+// to the chain's other tasks of that core (package chains, "Same-core
+// hops": every core is scheduled by preemptive fixed priorities, and a
+// task reads its inputs when it starts and writes its outputs when it
+// finishes).
 //
 // A LET task (configs.Task.LET) that meets its deadline reads at its release
 // and writes exactly at the end of its period: it is a member with
-// BCRT = WCRT = T (and deadline T), which the implicit analysis then treats
-// exactly as LET (package chains, "Model"), so a chain may mix LET and implicit tasks.
+// BCRT = BCET = WCRT = T (and deadline T) and no unit, which the implicit
+// analysis then treats exactly as LET (package chains, "Model"), so a chain
+// may mix LET and implicit tasks.
 func (e *Evaluator) ChainMember(r *Analysis, k int) chains.Member {
 	var m chains.Member
 	e.chainMember(r, k, &m)
@@ -51,10 +58,18 @@ func (e *Evaluator) chainMember(r *Analysis, k int, m *chains.Member) {
 		m.Unbounded, m.Why = true, t.Verdict.String()
 	case e.tasks[rep].let && t.R <= t.D:
 		// A LET task reads at its release and writes at the end of its
-		// period (its logical execution time), whatever its response.
-		m.BCRT, m.WCRT, m.Deadline = t.T, t.T, t.T
+		// period (its logical execution time), whatever its response: it
+		// reads by WCRT − BCET = 0 after its release.
+		m.BCRT, m.BCET, m.WCRT, m.Deadline = t.T, t.T, t.T, t.T
 	default:
+		// TaskResult.BCRT is the job's best-case execution (doc.go, "Best
+		// case"): a lower bound on its time from start to finish too. R
+		// counts from the arrival and includes the release jitter.
 		m.BCRT, m.WCRT = min(t.BCRT, t.R), t.R
+		m.BCET, m.Jitter = m.BCRT, min(t.Jitter, t.R)
+		if t.Role.OnCPU() {
+			m.Unit, m.Rank, m.Suspends = t.Unit+1, t.Rank, t.Role == OffloadAsync
+		}
 	}
 }
 
@@ -74,7 +89,8 @@ func (e *Evaluator) ChainMembers(r *Analysis, c int, buf []chains.Member) []chai
 }
 
 // ChainObjective converts the configuration's choice of chain latency to
-// the chains package's objective.
+// the chains package's objective (an empty bound is the default,
+// any-offset).
 func ChainObjective(c configs.ChainLatency) chains.Objective {
 	var o chains.Objective
 	if c.Paradigm == "let" {
@@ -88,16 +104,22 @@ func ChainObjective(c configs.ChainLatency) chains.Objective {
 	default:
 		o.Metric = chains.MaxReactionTime
 	}
-	if c.Bound == "davare" {
-		o.Release = chains.AnyOffsets
+	switch c.Bound {
+	case configs.BoundSynchronous:
+		o.Bound = chains.AtOffsets
+	case configs.BoundDavare:
+		o.Bound = chains.Davare
+	default: // configs.BoundAnyOffset, the default
+		o.Bound = chains.AnyOffsets
 	}
 	return o
 }
 
 // ChainResult is the end-to-end latency of one chain under an evaluated
-// mapping: every metric under both paradigms, the Davare bounds, the
-// members as the analysis saw them, and the worst job chain of the
-// configured objective split into its hops.
+// mapping: every metric under both paradigms, at the model's offsets and
+// for any offsets (each analysis, and the least), the minima, the members
+// as the analysis saw them, and the worst job chain of the configured
+// objective's metric split into its hops.
 type ChainResult struct {
 	Name string
 	// Tasks are the chain's tasks as the system names them; Members are
@@ -112,8 +134,9 @@ type ChainResult struct {
 	Objective chains.Objective
 	Value     int64
 	Status    chains.Status
-	// Worst is the worst job chain of the objective (job-level; empty for
-	// the Davare bound or when Status is not OK).
+	// Worst is the worst job chain of the objective's paradigm and metric
+	// at the model's offsets (job level, whatever the objective's bound;
+	// empty when the job-level value has no number).
 	Worst chains.Breakdown
 }
 
@@ -132,7 +155,7 @@ func (e *Evaluator) AnalyzeChains(r *Analysis) []ChainResult {
 		}
 		cr.Analysis = chains.Analyze(cr.Members, opts)
 		cr.Value, cr.Status = obj.Value(&cr.Analysis)
-		if cr.Status == chains.OK && obj.Release == chains.AtOffsets {
+		if cr.Analysis.Values(obj.Paradigm, chains.AtOffsets).Status == chains.OK {
 			cr.Worst, _ = chains.WorstChain(cr.Members, opts, obj.Paradigm, obj.Metric, make([]chains.Hop, 0, len(cr.Members)))
 		}
 		r.Chains = append(r.Chains, cr)

@@ -119,7 +119,12 @@
 // response of a task that misses is iterated past its deadline (rta.LimitNone
 // by default, see Evaluator.SetLimit), so that Analysis.Violation ranks
 // infeasible mappings by how much they miss; a value past the period is only
-// a lower bound and has the verdict NoBound.
+// a lower bound and has the verdict NoBound. Every task without a bound,
+// whether its own iteration passed the period or its bound was withdrawn
+// because of another task, counts its period in the violation (or R − D
+// where the analysis went further): a mapping that loses its GPU bounds
+// ranks behind one that misses a deadline by less than a period. Which task
+// a verdict follows from is TaskResult.Because (causes.go).
 //
 // Best case. TaskResult.BCRT is a lower bound on the response time for the
 // chain analyses: lower-bound ticks, uncontended memory (#C = 0, bGPU = 0), no
@@ -338,20 +343,41 @@
 // worst-case CPU compute and GPU kernel time (memory lines unchanged;
 // scale.go) for which every deadline and every chain latency requirement
 // holds, the same per kind of unit and per task, and what fails just
-// above it, by bisection over Evaluate with the mapping's priority orders
-// fixed (MAST's slack, Medina et al. 2001). analysis.execution_scale
+// above it (the task whose own test fails there, Analysis.Cause), with the
+// mapping's priority orders fixed (MAST's slack, Medina et al. 2001). The
+// search (marginsearch.go) starts from the sensitivity of the fixed-point
+// tests of the units the scaling reaches (rta.Sensitivity: Bini, Di
+// Natale and Buttazzo 2008), from the state of the mapping's own analysis,
+// and shows the mapping holding at the factor and failing just above it
+// by certificates: the cores the scaling reaches analysed alone, with the
+// other cores' bounds at lower or upper bounds of theirs there (and the
+// GPU analysed again where it is reached), by whole analyses only where
+// those do not tell; what follows from what binds (Margin.Consequences)
+// comes from a whole analysis just above the margin, unless NoConsequences
+// spares it. A certificate that the mapping holds agrees with the whole
+// analysis wherever that analysis's rounds converge (Analysis.Converged),
+// as they do on every mapping of the tests. analysis.execution_scale
 // applies such a factor to a whole analysis, so a user re-checks a margin
 // by hand. TestMarginClosedForm checks a hand-computed example,
 // TestMarginsBisect that random feasible and infeasible mappings hold at
-// their margins and fail 0.2 % above them.
+// their margins and fail 0.2 % above them, TestMarginsFastEqualBisection
+// that the search finds the margins of bisection over whole analyses,
+// TestCausesOnRandomMappings that what binds fails on its own.
 //
 // # Chains
 //
 // ChainMember and ChainMembers give the view of a task that the chains
-// package needs (period, offset, BCRT, WCRT, deadline, whether bounded). A GPU
-// task on the GPU is represented by its PRE task, whose response includes the
-// GPU's; a merged task by itself (also where a chain names its PRE task).
-// AnalyzeChains fills Analysis.Chains (every metric, both paradigms, Davare,
-// the worst job chain of the configured objective); ChainObjectives computes
-// only the configured objective, without allocating, for the search.
+// package needs (period, offset, release jitter, BCRT and BCET — both the
+// best case of "Best case" —, WCRT, deadline, whether bounded, and for a
+// task on a CPU core its core, priority rank and whether it suspends, which
+// order the hops between chain members of one core). A GPU task on the GPU
+// is represented by its PRE task, whose response includes the GPU's; a
+// merged task by itself (also where a chain names its PRE task).
+// AnalyzeChains fills Analysis.Chains (every metric, both paradigms, the
+// job-level values and every bound for any offsets with their minima, the
+// worst job chain of the configured metric at the model's offsets);
+// ChainObjectives computes only the configured objective, without
+// allocating, for the search. The priority-order variants (variants.go)
+// vary the orders that can change a chain latency: through the members'
+// WCRTs and through the hops an order orders.
 package evaluate

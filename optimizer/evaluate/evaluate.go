@@ -132,6 +132,7 @@ func (e *Evaluator) placeTasks(a *Assignment, r *Analysis, partial bool) bool {
 		tr.C, tr.Compute, tr.Lines, tr.Memory, tr.Contention, tr.GPUWait, tr.Suspension = 0, 0, 0, 0, 0, 0, 0
 		tr.R, tr.BCRT, tr.Verdict, tr.Status = 0, 0, Meets, rta.Schedulable
 		tr.WindowAccesses, tr.WindowPauses, tr.WindowContention, tr.PerJobBound = 0, 0, 0, false
+		tr.Because, tr.withdrew, tr.withdrewVerdict = -1, false, Meets
 		var lines int64
 		if u == NoUnit && partial && ti.kind != kindOffloading {
 			tr.Role, tr.Verdict = NotRunning, Absent
@@ -318,12 +319,9 @@ func (e *Evaluator) settleVerdicts(r *Analysis) {
 		}
 		r.Schedulable = false
 		r.Misses++
-		ex := tr.Excess()
-		if ex == rta.Infinity {
-			ex = tr.T
-		}
-		r.Violation = sat.Add(r.Violation, ex)
+		r.Violation = sat.Add(r.Violation, tr.violation())
 	}
+	e.settleCauses(r)
 	e.checkRequirements(r)
 }
 
@@ -636,6 +634,7 @@ func (e *Evaluator) missedAssumptions(a *Assignment, r *Analysis) (changed bool,
 	if !r.GPUSound {
 		return false, nil // no GPU response is a bound in the first place
 	}
+	e.markWithdrawers(r)
 	for range e.gpus {
 		more := false
 		for g := range r.GPU {

@@ -209,6 +209,7 @@ type scratch struct {
 	vars      variantScratch   // PriorityVariants
 	joint     jointScratch     // JointOrders
 	margin    marginScratch    // Margins
+	causes    causeScratch     // settleCauses
 	cache     map[string]int32 // GPU configuration → offset into cacheR
 	cacheR    []gpu.Response   // len(gpus) per entry; WorstOrder always nil
 }

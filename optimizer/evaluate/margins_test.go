@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
@@ -89,15 +90,10 @@ func TestMarginClosedForm(t *testing.T) {
 	}
 }
 
-// TestMarginsBisect checks the margins of random mappings, feasible (the
-// points of exact fronts, of WATERS and of small random systems) and
-// infeasible, as a user would re-check them: every margin holds at its
-// factor and fails 0.2 % above it (each per-kind and per-task margin with
-// its own scaling; the execution scale through analysis.execution_scale in
-// the configuration, as hetmap analyze reads it). The priority orders are
-// those of the mapping, written out.
-func TestMarginsBisect(t *testing.T) {
-	rng := rand.New(rand.NewPCG(18, 3))
+// watersBothCounts returns the built-in model under the refined and the
+// challenge count.
+func watersBothCounts(t *testing.T) []*configs.Config {
+	t.Helper()
 	var cfgs []*configs.Config
 	for _, count := range []string{configs.ContentionRefined, configs.ContentionChallenge} {
 		cfg, err := configs.Default()
@@ -107,6 +103,19 @@ func TestMarginsBisect(t *testing.T) {
 		cfg.Analysis.Contention = count
 		cfgs = append(cfgs, cfg)
 	}
+	return cfgs
+}
+
+// TestMarginsBisect checks the margins of random mappings, feasible (the
+// points of exact fronts, of WATERS and of small random systems) and
+// infeasible, as a user would re-check them: every margin holds at its
+// factor and fails 0.2 % above it (each per-kind and per-task margin with
+// its own scaling; the execution scale through analysis.execution_scale in
+// the configuration, as hetmap analyze reads it). The priority orders are
+// those of the mapping, written out.
+func TestMarginsBisect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 3))
+	cfgs := watersBothCounts(t)
 	systems := 6
 	if testsize.Reduced() {
 		systems = 2
@@ -223,6 +232,130 @@ func BenchmarkMarginsFront(b *testing.B) {
 			if _, err := e.Margins(p.Assignment, p.Analysis, evaluate.MarginOptions{}); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// marginCase names what a margin found, for the coverage of the tests.
+func marginCase(m evaluate.Margin, feasible bool) string {
+	switch {
+	case m.Status == evaluate.MarginAtLeast:
+		return "at least"
+	case m.Status == evaluate.MarginNone:
+		return "none"
+	case feasible:
+		return "found"
+	}
+	return "found below 1"
+}
+
+// TestMarginsFastEqualBisection: the margins that Margins finds from the
+// sensitivity of the tests, with certificates in place of most analyses
+// (marginsearch.go), are those of plain bisection over whole analyses
+// (MarginsBisect, the algorithm it replaced): every margin (execution
+// scale, per kind, per task) with its factor, status, what binds and what
+// follows, on 200 random small systems (both contention counts, GPU tasks
+// offloading synchronously and asynchronously, derived and given
+// priorities), for mappings that hold and mappings that do not.
+func TestMarginsFastEqualBisection(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 1))
+	systems := 200
+	if testing.Short() {
+		systems = 40
+	}
+	cases := map[string]int{}
+	for n := range systems {
+		count := []string{configs.ContentionRefined, configs.ContentionChallenge}[n%2]
+		var cfg *configs.Config
+		if n%3 == 2 {
+			s := synth.Settings{Tasks: 4 + rng.IntN(6), GPUTasks: rng.IntN(3), A57: 1 + rng.IntN(2), Denver: rng.IntN(2),
+				Chains: 2, ChainLength: 3, Utilisation: 0.3 + rng.Float64(), Contention: count}
+			c, _, err := synth.Config(s, rng)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg = c
+		} else {
+			priorities := []string{configs.PrioritiesOPA, configs.PrioritiesDM}[rng.IntN(2)]
+			cfg = synth.Load(t, synth.SmallYAML(rng, count, priorities))
+		}
+		e := evaluator(t, cfg)
+		r := e.NewAnalysis()
+		feasible, infeasible := 0, 0
+		for try := 0; try < 60 && (feasible < 2 || infeasible < 1); try++ {
+			a := randomAssignment(e, rng)
+			if err := e.Evaluate(a, r); err != nil {
+				t.Fatal(err)
+			}
+			holds := r.Schedulable && r.RequirementsMet
+			if r.Undecided > 0 || (holds && feasible >= 2) || (!holds && infeasible >= 1) {
+				continue
+			}
+			if holds {
+				feasible++
+			} else {
+				infeasible++
+			}
+			fast, err := e.Margins(a, r, evaluate.MarginOptions{Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := e.MarginsBisect(a, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A per-task margin of a mapping that holds is certified
+			// without the whole analysis above it (marginsearch.go), and so
+			// is any other with NoConsequences: it names a task whose own
+			// test fails there with the other cores' bounds held at the
+			// margin, which the bisection's whole analysis may not name
+			// first, and not what follows.
+			same := func(what, kind string, task int, got, want evaluate.Margin, certifiable bool) {
+				cases[marginCase(want, holds)]++
+				certified := holds && certifiable && got.Status == evaluate.MarginFound && len(got.Consequences) == 0
+				if certified && got.Binding != want.Binding {
+					cases["binding certified"]++
+					alone, err := e.FailsAlone(a, r, kind, task, got.PerMille+1, got.BindingTask)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !alone {
+						t.Errorf("system %d, %s: %v binds %q, which does not fail alone just above it", n, what, got, got.Binding)
+					}
+					want.Binding, want.Consequences = got.Binding, nil
+				}
+				if certified {
+					want.Consequences = nil
+				}
+				if got.Status != want.Status || got.PerMille != want.PerMille || got.Binding != want.Binding ||
+					strings.Join(got.Consequences, "; ") != strings.Join(want.Consequences, "; ") {
+					t.Errorf("system %d (%s), %s: %v (%q; %q), bisection %v (%q; %q); mapping %+v", n, count, what,
+						got, got.Binding, got.Consequences, want, want.Binding, want.Consequences, e.Mapping(a))
+				}
+			}
+			bare, err := e.Margins(a, r, evaluate.MarginOptions{Workers: 1, NoConsequences: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			same("execution scale", "", -1, fast.ExecutionScale, ref.ExecutionScale, false)
+			same("execution scale without consequences", "", -1, bare.ExecutionScale, ref.ExecutionScale, true)
+			if len(fast.Kinds) != len(ref.Kinds) || len(fast.Tasks) != len(ref.Tasks) || len(bare.Kinds) != len(ref.Kinds) {
+				t.Fatalf("system %d: %d kinds, %d tasks; bisection %d, %d", n, len(fast.Kinds), len(fast.Tasks), len(ref.Kinds), len(ref.Tasks))
+			}
+			for k := range ref.Kinds {
+				kind := ref.Kinds[k].Kind
+				same("kind "+kind, kind, -1, fast.Kinds[k].Margin, ref.Kinds[k].Margin, false)
+				same("kind "+kind+" without consequences", kind, -1, bare.Kinds[k].Margin, ref.Kinds[k].Margin, true)
+			}
+			for k := range ref.Tasks {
+				same("task "+ref.Tasks[k].Name, "", ref.Tasks[k].Task, fast.Tasks[k].Margin, ref.Tasks[k].Margin, true)
+			}
+		}
+	}
+	t.Logf("margins compared: %v", cases)
+	for _, c := range []string{"found", "found below 1", "none"} {
+		if cases[c] < systems/10 {
+			t.Errorf("only %d margins %q among the samples", cases[c], c)
 		}
 	}
 }

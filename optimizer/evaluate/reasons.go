@@ -17,6 +17,16 @@ import (
 // search loop.
 func (r *Analysis) Reasons() []string {
 	var out []string
+	// First the failures that others follow from, with what follows
+	// (Cause, Consequences): the reasons below name every task.
+	for i := range r.Tasks {
+		if r.Tasks[i].Because != i {
+			continue
+		}
+		if then := r.Consequences(i); len(then) > 0 {
+			out = append(out, "the cause: "+r.CauseWords(i)+" (on "+r.unitOf(i)+"); "+strings.Join(then, "; "))
+		}
+	}
 	refined := r.ContentionCount != "" && r.ContentionCount != "challenge"
 	for u := range r.Units {
 		ur := &r.Units[u]
@@ -30,27 +40,44 @@ func (r *Analysis) Reasons() []string {
 		if refined && !r.overloadedWithoutContention(u) {
 			continue
 		}
-		var parts []string
-		var u0 float64
+		// A busy-wait for a GPU response without a bound is no number: the
+		// load is counted without it, and the core is overloaded only where
+		// it is so.
+		var parts, unbounded []string
+		var u0, uc float64
 		for _, k := range r.byRank(u) {
 			t := &r.Tasks[k]
-			c := t.C
+			c, wait := t.C, t.GPUWait
+			if !r.WaitBounded(k) {
+				c, wait = t.C-t.GPUWait, 0
+				if t.GPUWait > 0 {
+					unbounded = append(unbounded, r.GPU[t.GPU].Name)
+				}
+			}
+			uc += float64(c) / float64(t.T)
 			if refined {
-				c = t.Compute + t.Memory + t.GPUWait
+				c = t.Compute + t.Memory + wait
 			}
 			u0 += float64(c) / float64(t.T)
 			p := t.Name + " " + pct(float64(c)/float64(t.T))
-			if t.GPUWait > 0 {
+			if wait > 0 {
 				p += " with its busy-wait of " + fmtDur(t.GPUWait) + " for " + r.GPU[t.GPU].Name
 			}
 			parts = append(parts, p)
 		}
-		if refined {
-			out = append(out, fmt.Sprintf("%s is overloaded: utilisation without the contention of other units %s (%s with C's per-job contention)", ur.Name, pct(u0), pct(ur.Utilisation))+
-				" ("+strings.Join(parts, ", ")+")")
+		if (refined && u0 <= 1 && !r.overloadedWithoutWaits(u)) || (!refined && uc <= 1) {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s is overloaded: utilisation %s > 100 %% (%s)", ur.Name, pct(ur.Utilisation), strings.Join(parts, ", ")))
+		waits := ""
+		if len(unbounded) > 0 {
+			waits = ", and " + busyWaits(unbounded)
+		}
+		if refined {
+			out = append(out, fmt.Sprintf("%s is overloaded: utilisation without the contention of other units %s (%s with C's per-job contention)", ur.Name, pct(u0), pct(uc))+
+				" ("+strings.Join(parts, ", ")+waits+")")
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s is overloaded: utilisation %s > 100 %% (%s%s)", ur.Name, pct(uc), strings.Join(parts, ", "), waits))
 	}
 	for u := range r.Units {
 		if r.Units[u].GPU {
@@ -80,6 +107,27 @@ func (r *Analysis) byRank(u int) []int {
 	}
 	slices.SortStableFunc(ids, func(a, b int) int { return r.Tasks[a].Rank - r.Tasks[b].Rank })
 	return ids
+}
+
+// busyWaits names busy-waits for GPU responses without a bound: "a
+// busy-wait for the GPU response of SFM, which has no bound".
+func busyWaits(gpus []string) string {
+	if len(gpus) == 1 {
+		return "a busy-wait for the GPU response of " + gpus[0] + ", which has no bound"
+	}
+	return "busy-waits for the GPU responses of " + strings.Join(gpus, ", ") + ", which have no bound"
+}
+
+// overloadedWithoutWaits reports whether a task of core u has no finite
+// response because of the load above it with no busy-wait for a GPU
+// response without a bound among that load (Overloaded, its own failure).
+func (r *Analysis) overloadedWithoutWaits(u int) bool {
+	for k := range r.Tasks {
+		if t := &r.Tasks[k]; t.Unit == u && t.Role.OnCPU() && t.Verdict == Overloaded && t.Because == k {
+			return true
+		}
+	}
+	return false
 }
 
 // overloadedWithoutContention reports whether core u's tasks use more
@@ -126,23 +174,35 @@ func (r *Analysis) taskReason(k int) string {
 		return fmt.Sprintf("%s: no bound: its response-time iteration passes the period %s, beyond which the analysis gives no bound (D = %s)",
 			where, fmtDur(t.T), fmtDur(t.D))
 	case Overloaded:
+		// A busy-wait for a GPU response without a bound is no number: the
+		// share is counted without it and the wait named.
 		var u float64
-		var names []string
+		var names, unbounded []string
 		for _, j := range r.byRank(t.Unit) {
 			o := &r.Tasks[j]
 			if j != k && (o.Rank < t.Rank || (t.Explicit && o.Rank == t.Rank)) {
-				c := o.C
+				c, wait := o.C, o.GPUWait
+				if !r.WaitBounded(j) {
+					c, wait = o.C-o.GPUWait, 0
+					if o.GPUWait > 0 {
+						unbounded = append(unbounded, r.GPU[o.GPU].Name)
+					}
+				}
 				if refined {
-					c = o.Compute + o.Memory + o.GPUWait
+					c = o.Compute + o.Memory + wait
 				}
 				u += float64(c) / float64(o.T)
 				names = append(names, o.Name)
 			}
 		}
-		if refined {
-			return fmt.Sprintf("%s: no finite response time: the tasks of higher priority (%s) use %s of the core even without the contention of other units", where, strings.Join(names, ", "), pct(u))
+		waits := ""
+		if len(unbounded) > 0 {
+			waits = ", with " + busyWaits(unbounded)
 		}
-		return fmt.Sprintf("%s: no finite response time: the tasks of higher priority (%s) use %s of the core", where, strings.Join(names, ", "), pct(u))
+		if refined {
+			return fmt.Sprintf("%s: no finite response time: the tasks of higher priority (%s) use %s of the core even without the contention of other units%s", where, strings.Join(names, ", "), pct(u), waits)
+		}
+		return fmt.Sprintf("%s: no finite response time: the tasks of higher priority (%s) use %s of the core%s", where, strings.Join(names, ", "), pct(u), waits)
 	case InterfererNoBound:
 		// The tasks above that give no interference bound: a suspending
 		// task without a response-time bound (its jitter R − C is
@@ -216,8 +276,8 @@ func (r *Analysis) gpuReasons(u int) []string {
 		case t.Verdict == GPUNoBound && gr.AssumptionMissedBy >= 0:
 			h := &r.GPU[gr.AssumptionMissedBy]
 			pre := &r.Tasks[r.offloaderOf(gr.AssumptionMissedBy)]
-			out = append(out, fmt.Sprintf("%s: GPU response within the period %s in the analysis, but it is no bound: its analysis assumes that %s's jobs are launched with the release jitter and complete within the period they have while %s meets its deadline, and it does not: %s",
-				where, fmtDur(t.T), h.Name, pre.Name, pre.Verdict))
+			out = append(out, fmt.Sprintf("%s: GPU response within the period %s in the analysis, but it is no bound: its analysis assumes that %s's jobs are launched with the release jitter and complete within the period they have while %s meets its deadline, and it does not: it %s",
+				where, fmtDur(t.T), h.Name, pre.Name, verdictVerb(r.failedVerdict(pre))))
 		case t.Verdict == GPUNoBound:
 			out = append(out, fmt.Sprintf("%s: GPU response within the period %s in the analysis, but it is no bound: the GPU analysis assumes every GPU task responds within its period, and %s %s not",
 				where, fmtDur(t.T), strings.Join(late, ", "), doesDo(len(late))))
@@ -226,6 +286,14 @@ func (r *Analysis) gpuReasons(u int) []string {
 		}
 	}
 	return out
+}
+
+// unitOf names the unit task i runs on.
+func (r *Analysis) unitOf(i int) string {
+	if t := &r.Tasks[i]; t.UnitName != "" {
+		return t.UnitName
+	}
+	return "no unit"
 }
 
 // offloaderOf returns the task that offloads GPU task g (its PRE task).

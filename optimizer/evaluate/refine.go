@@ -198,6 +198,7 @@ func (e *Evaluator) withdrawMissed(r *Analysis) bool {
 	if !r.GPUSound {
 		return false
 	}
+	e.markWithdrawers(r)
 	changed := false
 	for g := range r.GPU {
 		gr := &r.GPU[g]

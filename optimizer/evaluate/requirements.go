@@ -11,9 +11,9 @@ import (
 // Chain latency requirements (configs.ChainRequirement: Amalthea's
 // EventChainLatencyConstraint and ProcessChainRequirement, YAML
 // chains[].max) are constraints of a mapping, like deadlines: Evaluate
-// checks each one under its bound (Davare's by default, valid for any
-// release offsets; or the synchronous-release value; package chains) with the
-// paradigm of analysis.chain_latency, records it in Analysis.Requirements,
+// checks each one under its bound and paradigm (configs.ChainRequirement.
+// CheckedUnder: by default the least bound valid for any release offsets,
+// package chains, "Bounds for any offsets"), records it in Analysis.Requirements,
 // and adds the excess of a missed one to Analysis.Violation (in ps, like the
 // excess of a missed deadline; a chain without a latency adds its limit),
 // so that the search ranks a mapping that misses a requirement as
@@ -55,32 +55,13 @@ type RequirementResult struct {
 }
 
 func (e *Evaluator) initRequirements(s *configs.System) {
-	p := chains.Implicit
-	if e.cfg.Analysis.ChainLatency.Paradigm == "let" {
-		p = chains.LET
-	}
-	for c, ch := range s.Chains {
-		// A chain of LET tasks communicates at the LET instants: its
-		// latency is the LET value, exact at the model's release offsets
-		// and independent of the response times, so a requirement that
-		// names no bound is checked there, not under Davare's
-		// implicit-communication bound.
-		allLET := len(ch.Tasks) > 0
-		for _, name := range ch.Tasks {
-			if t := s.Task(name); t == nil || !t.LET {
-				allLET = false
-			}
-		}
+	for c := range s.Chains {
+		ch := &s.Chains[c]
 		for _, req := range ch.Max {
 			d := req.WithDefaults()
-			cp := p
-			if b := e.cfg.Analysis.RequirementBound; b != "" {
-				d.Bound = b
-			} else if allLET && req.Bound == "" {
-				cp, d.Bound = chains.LET, "synchronous"
-			}
-			obj := ChainObjective(configs.ChainLatency{Metric: d.Metric, Bound: d.Bound})
-			obj.Paradigm = cp
+			var paradigm string
+			paradigm, d.Bound = req.CheckedUnder(ch, s, &e.cfg.Analysis)
+			obj := ChainObjective(configs.ChainLatency{Paradigm: paradigm, Metric: d.Metric, Bound: d.Bound})
 			e.reqs = append(e.reqs, requirementSpec{chain: c, cfg: d, label: req.Label(ch.Name), obj: obj, limit: int64(d.Limit)})
 		}
 	}
@@ -143,22 +124,26 @@ func (e *Evaluator) chainPlaced(r *Analysis, c int) bool {
 	return true
 }
 
-// RequirementReport is a requirement with the chain's latency under both
-// bounds, for reports: the synchronous-release value (valid while every task
-// is released at its model offset) and Davare's bound (valid for any
+// RequirementReport is a requirement with the chain's latency under every
+// bound, for reports: the synchronous-release value (valid while every task
+// is released at its model offset), the least bound for any offsets (and
+// the analysis that gives it) and Davare's bound (both valid for any
 // offsets); the requirement is checked against the one its Bound names.
 type RequirementReport struct {
 	RequirementResult
-	// Synchronous and Davare are the chain's latency by the requirement's
-	// metric under each bound; the OK flags say whether it exists.
-	Synchronous, Davare     int64
-	SynchronousOK, DavareOK bool
+	// Synchronous, AnyOffset and Davare are the chain's latency by the
+	// requirement's metric under each bound; the OK flags say whether it
+	// exists. AnyOffsetBy names the analysis AnyOffset comes from
+	// (chains.Analysis).
+	Synchronous, AnyOffset, Davare       int64
+	SynchronousOK, AnyOffsetOK, DavareOK bool
+	AnyOffsetBy                          chains.Analysis
 	// Why says why the checked bound has no value.
 	Why string
 }
 
 // RequirementReports explains the requirements of the mapping evaluated in
-// r with both bounds. It allocates: it is for reports and the analyze
+// r under every bound. It allocates: it is for reports and the analyze
 // command.
 func (e *Evaluator) RequirementReports(r *Analysis) []RequirementReport {
 	out := make([]RequirementReport, len(e.reqs))
@@ -166,15 +151,18 @@ func (e *Evaluator) RequirementReports(r *Analysis) []RequirementReport {
 		rep := RequirementReport{RequirementResult: r.Requirements[k]}
 		members := e.ChainMembers(r, q.chain, nil)
 		a := chains.Analyze(members, chains.Options{Objective: q.obj})
-		sync := q.obj
-		sync.Release = chains.AtOffsets
-		dav := q.obj
-		dav.Release = chains.AnyOffsets
-		if v, st := sync.Value(&a); st == chains.OK {
-			rep.Synchronous, rep.SynchronousOK = v, true
+		value := func(b chains.Bound) (int64, bool) {
+			o := q.obj
+			o.Bound = b
+			v, st := o.Value(&a)
+			return v, st == chains.OK
 		}
-		if v, st := dav.Value(&a); st == chains.OK {
-			rep.Davare, rep.DavareOK = v, true
+		rep.Synchronous, rep.SynchronousOK = value(chains.AtOffsets)
+		rep.AnyOffset, rep.AnyOffsetOK = value(chains.AnyOffsets)
+		rep.Davare, rep.DavareOK = value(chains.Davare)
+		rep.AnyOffsetBy = a.ReactionBy
+		if q.obj.Metric == chains.MaxDataAge {
+			rep.AnyOffsetBy = a.DataAgeBy
 		}
 		if !rep.HasValue {
 			rep.Why = a.Reason()
@@ -192,6 +180,18 @@ func (e *Evaluator) RequirementReports(r *Analysis) []RequirementReport {
 	return out
 }
 
+// BoundWords says in words what a bound (configs.ChainBounds) assumes, for
+// reasons and reports.
+func BoundWords(bound string) string {
+	switch bound {
+	case configs.BoundSynchronous:
+		return "synchronous release"
+	case configs.BoundDavare:
+		return "Davare's bound, any release offsets"
+	}
+	return "the least bound for any release offsets"
+}
+
 // requirementReasons explains the missed requirements, for Reasons.
 func (r *Analysis) requirementReasons() []string {
 	var out []string
@@ -199,10 +199,7 @@ func (r *Analysis) requirementReasons() []string {
 		if !q.Checked || q.Met {
 			continue
 		}
-		bound := "Davare's bound, any release offsets"
-		if q.Bound == "synchronous" {
-			bound = "synchronous release"
-		}
+		bound := BoundWords(q.Bound)
 		if q.Paradigm == "let" {
 			bound = "LET communication, " + bound
 		}

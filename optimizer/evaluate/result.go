@@ -66,8 +66,11 @@ const (
 	// bound, so the interference it causes cannot be bounded.
 	InterfererNoBound
 	// GPUNoBound: the GPU response of the task (or of the GPU task it
-	// waits for) passes the period, where the GPU analysis stops being a
-	// bound.
+	// waits for) is no bound: it passes the period, where the GPU analysis
+	// stops being a bound; or another GPU task's does, which the analysis
+	// assumes none does; or it is withdrawn because an offloading task does
+	// not meet its deadline (GPUResult.AssumptionMissedBy).
+	// Analysis.VerdictWords says which.
 	GPUNoBound
 	// Absent: the task does not run (see NotRunning).
 	Absent
@@ -79,7 +82,7 @@ const (
 
 var verdictNames = [...]string{Meets: "meets its deadline", Misses: "misses its deadline", NoBound: "no bound (passes its period)",
 	Overloaded: "no bound (higher priorities overload the core)", InterfererNoBound: "no bound (a suspending task above has none)",
-	GPUNoBound: "no bound (GPU response passes the period)", Absent: "not running",
+	GPUNoBound: "no bound (its GPU response is none)", Absent: "not running",
 	ActivatorNoBound: "no bound (the task that activates it has none)"}
 
 func (v Verdict) String() string {
@@ -164,8 +167,21 @@ type TaskResult struct {
 	// arrival, so it includes Jitter.
 	Jitter  int64
 	Verdict Verdict
+	// Because is, for a task that does not meet its deadline, the task its
+	// verdict follows from: itself when its own test fails, else the task
+	// whose missing bound (or missed deadline, for a withdrawn GPU
+	// response) took this one's; -1 when it meets its deadline or does not
+	// run. Analysis.Cause follows the links (causes.go).
+	Because int
 	// Status is the CPU analysis status (rta) of a task on a core.
 	Status rta.Status
+
+	// withdrew: the task is an offloading task that did not meet its
+	// deadline while every GPU response was still a bound, so that GPU
+	// responses were withdrawn because of it; withdrewVerdict is the
+	// verdict it had then (causes.go).
+	withdrew        bool
+	withdrewVerdict Verdict
 }
 
 // Schedulable reports whether the task runs and meets its deadline (or does
@@ -179,6 +195,32 @@ func (t *TaskResult) Excess() int64 {
 		return rta.Infinity
 	}
 	return max(0, t.R-t.D)
+}
+
+// violation is what task t, which does not meet its deadline, adds to
+// Analysis.Violation: R − D where R is a bound; for a task without a bound
+// (its iteration passed the period, the tasks above overload its core, or
+// its bound is withdrawn because of another task) its period, or R − D
+// where the analysis went further than that.
+func (t *TaskResult) violation() int64 {
+	ex := t.Excess()
+	if t.Verdict.Bounded() {
+		return ex
+	}
+	if ex == rta.Infinity {
+		return t.T
+	}
+	return max(t.T, ex)
+}
+
+// WaitBounded reports whether task i's wait for a GPU response is a bound:
+// false for an offloading task whose GPU response has none (it passes the
+// period, another's does, or it was withdrawn), whose GPUWait (in C, when
+// it waits actively) or Suspension is then the value the analysis stopped
+// at, no number to show as a bound; true for every other task.
+func (r *Analysis) WaitBounded(i int) bool {
+	t := &r.Tasks[i]
+	return !(t.Role == OffloadSync || t.Role == OffloadAsync) || r.GPU[t.GPU].Bound(r)
 }
 
 // GPUResult is the analysis of one GPU task.
@@ -272,8 +314,11 @@ type Analysis struct {
 	// bound.
 	Schedulable bool
 	// Misses counts the tasks that do not; Violation sums by how much
-	// (R − D per task, the period for a task with infinite R), so that
-	// infeasible mappings can be ranked.
+	// (R − D per task that misses; for a task without a bound, whether of
+	// its own or withdrawn because of another task, its period, or R − D
+	// where the analysis went past that), with the excess of every missed
+	// chain latency requirement, so that infeasible mappings can be
+	// ranked: it is at least the periods of the tasks without a bound.
 	Misses    int
 	Violation int64
 	// Tasks per task of the model (System.Tasks order), GPU per GPU task
@@ -333,6 +378,18 @@ type Analysis struct {
 	// partial: this is EvaluatePartial's analysis of a partial mapping
 	// (set by every evaluation, read while it runs).
 	partial bool
+}
+
+// copyFrom makes r a copy of o (another analysis of the same
+// configuration), reusing r's slices where they are long enough.
+func (r *Analysis) copyFrom(o *Analysis) {
+	tasks, gpus, units, reqs := r.Tasks, r.GPU, r.Units, r.Requirements
+	*r = *o
+	r.Tasks = append(tasks[:0], o.Tasks...)
+	r.GPU = append(gpus[:0], o.GPU...)
+	r.Units = append(units[:0], o.Units...)
+	r.Requirements = append(reqs[:0], o.Requirements...)
+	r.Chains, r.RequirementReports, r.Windows, r.Margins = nil, nil, nil, nil
 }
 
 // WithPriorities writes into b the mapping a, evaluated into r, with the

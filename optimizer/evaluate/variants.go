@@ -16,15 +16,20 @@ import (
 // evaluates the mapping under the orders that can matter, and the front is
 // taken over mappings together with their orders.
 //
-// Which orders can matter: the objectives depend on response times only
-// through the worst-case response times of chain members (a chain latency
-// never decreases when a member's WCRT grows: every job chain can only end
-// later and start earlier), and every core's feasible orders are
-// independent of the other cores' orders under the challenge's contention
-// count. So per core it suffices to keep the feasible orders whose vector
-// of WCRTs of the relevant tasks (those the search marks relevant) is Pareto-minimal, and
-// to combine them across cores: any other combination is dominated by one
-// of these, objective by objective.
+// Which orders can matter: the objectives depend on a core's order only
+// through the worst-case response times of chain members and through
+// which of two consecutive members of a chain on the core comes first (a
+// hop whose producer has the higher priority is ordered, package chains,
+// "Same-core hops"); a chain latency never decreases when a member's WCRT
+// grows (every job chain can only end later and start earlier) nor when a
+// hop loses its order (its delay grows from the producer's jitter to its
+// WCRT). Every core's feasible orders are independent of the other cores'
+// orders under the challenge's contention count. So per core it suffices
+// to keep the feasible orders whose vector of WCRTs of the relevant tasks
+// (those the search marks relevant), extended by one entry per such hop
+// (0 ordered, 1 not), is Pareto-minimal, and to combine them across cores:
+// any other combination is dominated by one of these, objective by
+// objective.
 const (
 	// maxVariantTasks: cores with more tasks keep the derived order only
 	// (optimizer.Outcome.VariantsIncomplete counts the mappings where that happened).
@@ -41,6 +46,15 @@ type variantScratch struct {
 	ts []rta.Task
 	orderSet
 	rv []int64 // per option: the WCRTs of its core's tasks
+	// pairs holds, per varied core, the hops that its order can order:
+	// the positions (in the core's ids) of a relevant chain member that
+	// does not suspend and of the next member of its chain, on the same
+	// core; hv, per option, 0 for each hop the option orders and 1 for
+	// the others; rank and hops are scratch.
+	pairs []int
+	hv    []int64
+	rank  []int
+	hops  []int64
 }
 
 // orderSet holds cores whose orders are varied, their options, and one
@@ -92,6 +106,10 @@ func (e *Evaluator) combinations(o *orderSet, n int, a, b *Assignment, rb *Analy
 // in prio and rv (k values each).
 type variantCore struct {
 	at, k, off, opt int
+	// pat and h: the core's hops, pairs of positions from pat in
+	// variantScratch.pairs; hoff: where its options' hop values start in
+	// variantScratch.hv (h per option). Unused by JointOrders.
+	pat, h, hoff int
 }
 
 // PriorityVariants enumerates, for a mapping a just evaluated into r (by
@@ -110,6 +128,7 @@ func (e *Evaluator) PriorityVariants(a *Assignment, r *Analysis, relevant []bool
 	bud.perAnalysis = len(e.tasks)
 	v := &e.vars
 	v.cores, v.ids, v.prio, v.rv = v.cores[:0], v.ids[:0], v.prio[:0], v.rv[:0]
+	v.pairs, v.hv = v.pairs[:0], v.hv[:0]
 	complete = true
 	for u := range e.units {
 		if e.units[u].gpu || r.Units[u].Explicit || len(e.onCore[u]) < 2 {
@@ -124,9 +143,11 @@ func (e *Evaluator) PriorityVariants(a *Assignment, r *Analysis, relevant []bool
 			continue
 		}
 		v.ts = append(v.ts[:0], e.coreTasksOf(a, r, u, false)...)
-		c := variantCore{at: len(v.ids), k: len(ids), off: len(v.prio)}
+		c := variantCore{at: len(v.ids), k: len(ids), off: len(v.prio), pat: len(v.pairs), hoff: len(v.hv)}
 		v.ids = append(v.ids, ids...)
 		ids = v.ids[c.at : c.at+c.k]
+		v.pairs = e.hopPairs(r, ids, relevant, v.pairs)
+		c.h = (len(v.pairs) - c.pat) / 2
 		left := bud.stepsLeft()
 		if left == 0 {
 			complete = false
@@ -145,6 +166,7 @@ func (e *Evaluator) PriorityVariants(a *Assignment, r *Analysis, relevant []bool
 			// The derived order is the only Pareto-minimal one (or, which a
 			// schedulable core cannot have, there is none): nothing to vary.
 			v.ids, v.prio, v.rv = v.ids[:c.at], v.prio[:c.off], v.rv[:c.off]
+			v.pairs, v.hv = v.pairs[:c.pat], v.hv[:c.hoff]
 			continue
 		}
 		v.cores = append(v.cores, c)
@@ -179,22 +201,87 @@ func anyRelevant(ids []int, relevant []bool) bool {
 	return false
 }
 
+// hopPairs appends to pairs the hops of the chains whose order a core's
+// priority order decides (see "Which orders can matter"): for every two
+// consecutive members of a chain (as Representative gives them under the
+// mapping evaluated in r) that are both relevant, both among the core's
+// tasks ids, distinct, not LET tasks, the first not suspending, the
+// positions in ids of the producer and of the consumer, each pair once.
+func (e *Evaluator) hopPairs(r *Analysis, ids []int, relevant []bool, pairs []int) []int {
+	at := len(pairs)
+	pos := func(task int) int {
+		for x, i := range ids {
+			if i == task {
+				return x
+			}
+		}
+		return -1
+	}
+	for _, chain := range e.chains {
+		for k := 1; k < len(chain); k++ {
+			p, c := e.Representative(r, chain[k-1]), e.Representative(r, chain[k])
+			if p == c || !relevant[p] || !relevant[c] || e.tasks[p].let || e.tasks[c].let || r.Tasks[p].Role == OffloadAsync {
+				continue
+			}
+			x, y := pos(p), pos(c)
+			if x < 0 || y < 0 {
+				continue
+			}
+			seen := false
+			for j := at; j < len(pairs); j += 2 {
+				seen = seen || pairs[j] == x && pairs[j+1] == y
+			}
+			if !seen {
+				pairs = append(pairs, x, y)
+			}
+		}
+	}
+	return pairs
+}
+
+// hopValues writes into v.hops, for core c's hops, 0 where the order
+// (order[rank] is the position of the task of that rank) puts the producer
+// first and 1 where it does not.
+func (v *variantScratch) hopValues(c *variantCore, order []int) {
+	v.rank = v.rank[:0]
+	for range order {
+		v.rank = append(v.rank, 0)
+	}
+	for rank, x := range order {
+		v.rank[x] = rank
+	}
+	v.hops = v.hops[:0]
+	for j := range c.h {
+		x, y := v.pairs[c.pat+2*j], v.pairs[c.pat+2*j+1]
+		v.hops = append(v.hops, int64(b2i(v.rank[x] > v.rank[y])))
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // insert adds the feasible order (rs its response times, indexed like ids)
 // to core c's options unless an option is at least as good for every
 // relevant task; options it is at least as good as are removed.
 func (v *variantScratch) insert(c *variantCore, ids []int, relevant []bool, order []int, rs []int64) {
-	k := c.k
+	k, h := c.k, c.h
+	v.hopValues(c, order)
 	for o := 0; o < c.opt; o++ {
-		if v.noWorse(c.off+o*k, rs, ids, relevant, true) {
+		if v.noWorse(c.off+o*k, c.hoff+o*h, rs, v.hops, ids, relevant, true) {
 			return
 		}
 	}
 	for o := 0; o < c.opt; {
-		if v.noWorse(c.off+o*k, rs, ids, relevant, false) {
-			last := c.off + (c.opt-1)*k
+		if v.noWorse(c.off+o*k, c.hoff+o*h, rs, v.hops, ids, relevant, false) {
+			last, lastH := c.off+(c.opt-1)*k, c.hoff+(c.opt-1)*h
 			copy(v.prio[c.off+o*k:c.off+o*k+k], v.prio[last:last+k])
 			copy(v.rv[c.off+o*k:c.off+o*k+k], v.rv[last:last+k])
-			v.prio, v.rv = v.prio[:last], v.rv[:last]
+			copy(v.hv[c.hoff+o*h:c.hoff+o*h+h], v.hv[lastH:lastH+h])
+			v.prio, v.rv, v.hv = v.prio[:last], v.rv[:last], v.hv[:lastH]
 			c.opt--
 			continue
 		}
@@ -209,22 +296,28 @@ func (v *variantScratch) insert(c *variantCore, ids []int, relevant []bool, orde
 		v.prio[at+x] = k - rank // a higher value is more urgent, as in Amalthea
 	}
 	copy(v.rv[at:at+k], rs)
+	v.hv = append(v.hv, v.hops...)
 	c.opt++
 }
 
-// noWorse compares, over the relevant tasks, the option at off with rs:
-// with optionFirst, whether the option's WCRTs are all at most rs's;
-// otherwise whether rs's are all at most the option's.
-func (v *variantScratch) noWorse(off int, rs []int64, ids []int, relevant []bool, optionFirst bool) bool {
+// noWorse compares, over the relevant tasks and the core's hops, the
+// option at off (its hop values at hoff) with rs and hops: with
+// optionFirst, whether the option's values are all at most these;
+// otherwise whether these are all at most the option's.
+func (v *variantScratch) noWorse(off, hoff int, rs, hops []int64, ids []int, relevant []bool, optionFirst bool) bool {
+	at := func(a, b int64) bool {
+		if optionFirst {
+			return a <= b
+		}
+		return b <= a
+	}
 	for x, i := range ids {
-		if !relevant[i] {
-			continue
+		if relevant[i] && !at(v.rv[off+x], rs[x]) {
+			return false
 		}
-		a, b := v.rv[off+x], rs[x]
-		if !optionFirst {
-			a, b = b, a
-		}
-		if a > b {
+	}
+	for j, b := range hops {
+		if !at(v.hv[hoff+j], b) {
 			return false
 		}
 	}
@@ -232,10 +325,17 @@ func (v *variantScratch) noWorse(off int, rs []int64, ids []int, relevant []bool
 }
 
 // isDerived reports whether core c's first option has the derived order's
-// WCRTs (as evaluated in r) for every relevant task.
+// WCRTs (as evaluated in r) for every relevant task, and orders the same
+// hops.
 func (v *variantScratch) isDerived(c *variantCore, ids []int, relevant []bool, r *Analysis) bool {
 	for x, i := range ids {
 		if relevant[i] && v.rv[c.off+x] != r.Tasks[i].R {
+			return false
+		}
+	}
+	for j := range c.h {
+		x, y := v.pairs[c.pat+2*j], v.pairs[c.pat+2*j+1]
+		if b2i(r.Tasks[ids[x]].Rank >= r.Tasks[ids[y]].Rank) != int(v.hv[c.hoff+j]) {
 			return false
 		}
 	}

@@ -30,7 +30,11 @@
 // again, on any host: a claim whose lease has expired is taken over (see
 // results.ClaimDir). A run whose claim another process holds is left for
 // last: the shard does its other runs, then waits until that run is
-// complete or its claim can be taken over.
+// complete or its claim can be taken over. A shard that was stopped for
+// longer than the lease (a suspended job, a frozen node) may find, when it
+// wakes up, that another process took a run of its over: it drops its
+// search of that run (results.ErrLost: nothing of it is written) and
+// treats the run as held by the other.
 package sweep
 
 import (
@@ -118,9 +122,15 @@ type Options struct {
 	// every run found complete when resuming; one call at a time.
 	OnRun func(Event)
 	// OnHeld, when set, is called once for every run whose claim another
-	// process holds (the error says which), before the sweep does its
-	// other runs and then waits for it; one call at a time.
+	// process holds (the error says which, and wraps results.ErrHeld),
+	// before the sweep does its other runs and then waits for it; and
+	// for every run whose claim this process lost to another (the error
+	// wraps results.ErrLost), whose work it discarded; one call at a time.
 	OnHeld func(run *configs.SweepRun, err error)
+	// OnTakeover, when set, is called when a run's claim took over that
+	// of another process (its lease had expired, or its process had
+	// ended), which holder names; one call at a time.
+	OnTakeover func(run *configs.SweepRun, holder string)
 	// OnProgress, when set, receives the progress reports of every run's
 	// search, from the goroutines of the runs in progress (at once).
 	OnProgress func(run *configs.SweepRun, p moo.Progress)
@@ -144,6 +154,23 @@ func ParseShard(s string) (*Shard, error) {
 		return nil, fmt.Errorf("--shard %s: K must be between 1 and N, and N at least 1", s)
 	}
 	return &sh, nil
+}
+
+// ParseShardIndex reads "I/N": shard I+1 of N, for job arrays that count
+// their tasks from 0 (Kubernetes' JOB_COMPLETION_INDEX, Slurm's
+// SLURM_ARRAY_TASK_ID), so that a job file needs no arithmetic (and a
+// container image no shell).
+func ParseShardIndex(s string) (*Shard, error) {
+	var i, n int
+	var rest string
+	k, _ := fmt.Sscanf(s+" ", "%d/%d%s", &i, &n, &rest)
+	if k != 2 || strings.TrimSpace(s) != fmt.Sprintf("%d/%d", i, n) {
+		return nil, fmt.Errorf("--shard-index %q: write I/N, for example 2/8 (shard I of N counted from 0, as JOB_COMPLETION_INDEX and SLURM_ARRAY_TASK_ID count; --shard counts from 1)", s)
+	}
+	if n < 1 || i < 0 || i >= n {
+		return nil, fmt.Errorf("--shard-index %s: I must be between 0 and N-1, and N at least 1", s)
+	}
+	return &Shard{K: i + 1, N: n}, nil
 }
 
 func (sh *Shard) String() string { return fmt.Sprintf("%d/%d", sh.K, sh.N) }
@@ -225,7 +252,6 @@ func Run(ctx context.Context, sw *configs.Sweep, opts Options) (*Report, error) 
 		}
 	}
 	parallel := max(1, opts.Workers)
-	evalWorkers := max(1, runtime.GOMAXPROCS(0)/parallel)
 	var firstErr error
 	var errOnce sync.Once
 	failed := make(chan struct{})
@@ -268,13 +294,30 @@ func Run(ctx context.Context, sw *configs.Sweep, opts Options) (*Report, error) 
 			go func() {
 				defer wg.Done()
 				for run := range jobs {
-					out, err := runOne(ctx, run, opts, evalWorkers)
-					if errors.Is(err, results.ErrHeld) {
+					out, err := runOne(ctx, run, opts, parallel, func(holder string) {
+						if opts.OnTakeover != nil {
+							mu.Lock()
+							opts.OnTakeover(run, holder)
+							mu.Unlock()
+						}
+					})
+					lost := errors.Is(err, results.ErrLost)
+					if lost && completeByOther(opts.Out, run) {
+						mu.Lock()
+						if opts.OnHeld != nil {
+							opts.OnHeld(run, err)
+						}
+						rep.Resumed++
+						mu.Unlock()
+						notify(run, nil, true)
+						continue
+					}
+					if errors.Is(err, results.ErrHeld) || lost {
 						mu.Lock()
 						held = append(held, run)
 						first := !told[run.Name]
 						told[run.Name] = true
-						if first && opts.OnHeld != nil {
+						if (first || lost) && opts.OnHeld != nil {
 							opts.OnHeld(run, err)
 						}
 						mu.Unlock()
@@ -365,28 +408,53 @@ func heldPoll() time.Duration {
 	return min(max(results.ClaimLease()/4, 50*time.Millisecond), 15*time.Second)
 }
 
+// SearchWorkers is the number of evaluation workers a run's search uses
+// when the sweep runs parallel runs at a time: the run's search.workers,
+// at most the CPUs (GOMAXPROCS), or else an equal share of the CPUs.
+func SearchWorkers(run *configs.SweepRun, parallel int) int {
+	workers := min(run.Config.Search.Workers, runtime.GOMAXPROCS(0))
+	if workers <= 0 {
+		workers = max(1, runtime.GOMAXPROCS(0)/max(1, parallel))
+	}
+	return workers
+}
+
 // runOne searches one run and writes its folder. It claims the folder
 // first, so that two processes never search the same run at once (two
 // shards given the same K, say): a claim another process holds gives an
-// error that wraps results.ErrHeld. It returns a nil outcome, and writes
-// nothing, when ctx interrupted the search.
-func runOne(ctx context.Context, run *configs.SweepRun, opts Options, evalWorkers int) (*optimizer.Outcome, error) {
+// error that wraps results.ErrHeld. When the claim is lost meanwhile
+// (another process took it over), the search stops and the error wraps
+// results.ErrLost; nothing is written. It returns a nil outcome, and
+// writes nothing, when ctx interrupted the search. parallel is the number
+// of runs at a time; tookOver is called when the claim took over another
+// process's.
+func runOne(ctx context.Context, run *configs.SweepRun, opts Options, parallel int, tookOver func(holder string)) (*optimizer.Outcome, error) {
 	started := time.Now()
 	claim, err := results.ClaimDir(filepath.Join(opts.Out, run.Name))
 	if err != nil {
 		return nil, err
 	}
 	defer claim.Release()
+	if claim.TookOver != "" {
+		tookOver(claim.TookOver)
+	}
 	e, err := evaluate.NewEvaluator(run.Config)
 	if err != nil {
 		return nil, err
 	}
-	workers := min(run.Config.Search.Workers, runtime.GOMAXPROCS(0))
-	if workers <= 0 {
-		workers = evalWorkers
-	}
+	workers := SearchWorkers(run, parallel)
+	// A lost claim stops the search: its result could not be published.
+	searchCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-claim.Lost():
+			cancel()
+		case <-searchCtx.Done():
+		}
+	}()
 	var last moo.Progress
-	res, err := optimizer.Run(ctx, e, optimizer.Options{Workers: workers, Progress: func(p moo.Progress) {
+	res, err := optimizer.Run(searchCtx, e, optimizer.Options{Workers: workers, Progress: func(p moo.Progress) {
 		if p.Stage == "" { // the search's own reports, not those of the stages around it
 			last = p
 		}
@@ -394,6 +462,9 @@ func runOne(ctx context.Context, run *configs.SweepRun, opts Options, evalWorker
 			opts.OnProgress(run, p)
 		}
 	}})
+	if lost := claim.LostError(); lost != nil {
+		return nil, lost
+	}
 	if err != nil {
 		return nil, err
 	}
