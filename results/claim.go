@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // Claims: one run writes an output folder, and it appears only complete.
@@ -318,7 +320,7 @@ func lastGen(dir string, f claimFolder) int {
 // readHolder reads a marker or a lease file.
 func readHolder(path string) (holder, error) {
 	var h holder
-	data, err := os.ReadFile(path)
+	data, err := configs.ReadInput(path, "a claim's marker or lease file")
 	if err == nil {
 		err = json.Unmarshal(data, &h)
 	}
@@ -970,7 +972,7 @@ func (o legacyOwner) String() string {
 // it.
 func legacyClaimLive(tmp string, cfg claimConfig) (legacyOwner, bool) {
 	var o legacyOwner
-	data, err := os.ReadFile(filepath.Join(tmp, ownerFile))
+	data, err := configs.ReadInput(filepath.Join(tmp, ownerFile), "the claim's owner file")
 	if err != nil || json.Unmarshal(data, &o) != nil || o.PID <= 0 {
 		st, err := os.Stat(tmp)
 		return legacyOwner{Host: "?", Started: "?"}, err == nil && cfg.now().Sub(st.ModTime()) < max(cfg.lease, legacyTempAge)
