@@ -37,6 +37,7 @@ func liveClaim(out string) string {
 // another count is refused, naming the count the folder records; before
 // shard 2/2 has run, --summarize names the shard that owns each missing run.
 func TestShardKilledRetriedElsewhere(t *testing.T) {
+	skipShardProcesses(t)
 	out := filepath.Join(t.TempDir(), "sweep")
 	shard := func(host string, args ...string) *exec.Cmd {
 		cmd := hetmapCommand(t, "", append([]string{"sweep", sweepFile, "--out", out}, args...)...)
@@ -124,6 +125,7 @@ func finishShards(t *testing.T, out string) {
 // run folders, and with shard 2/2 the summary is that of the sweep run in
 // one process (the golden of TestSweepCommand).
 func TestShardStalledWakesUp(t *testing.T) {
+	skipShardProcesses(t)
 	for _, wake := range []string{"after B published it", "when B took it over"} {
 		t.Run(strings.ReplaceAll(wake, " ", "-"), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "sweep")

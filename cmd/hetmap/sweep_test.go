@@ -7,9 +7,25 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hetmap/hetmap/internal/testsize"
 )
 
 const sweepFile = "testdata/sweep_waters.yaml"
+
+// skipShardProcesses skips, in the reduced run (-short, -race:
+// testsize.Reduced), a test whose hetmap processes meet only through the
+// sweep folder: each runs the 12-run sweep once or twice more (a sixth of
+// the short run's CPU, and past go test's 10 minutes under the race
+// detector, which sees no race between processes anyway). The sweep's own
+// concurrency stays in the reduced run: TestSweepCommand (two workers)
+// and TestSweepCtrlC.
+func skipShardProcesses(t *testing.T) {
+	t.Helper()
+	if testsize.Reduced() {
+		t.Skip("reduced run (-short or -race): the shards' processes meet only through the folder; go test ./... runs this")
+	}
+}
 
 // sweepCSV reads summary.csv with the wall-time column (the last) masked.
 func sweepCSV(t *testing.T, out string) string {
@@ -170,6 +186,7 @@ func TestSweepBadFiles(t *testing.T) {
 // times masked). With a run folder missing, --summarize lists it and exits
 // with code 1, writing no summary.
 func TestSweepShards(t *testing.T) {
+	skipShardProcesses(t)
 	out := filepath.Join(t.TempDir(), "sweep")
 	type result struct {
 		k      int
