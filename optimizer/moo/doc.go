@@ -68,9 +68,18 @@
 // replaced by a copy into a recycled genome that draws the same random
 // numbers, so runs are unchanged.
 //
-// The Archive keeps every feasible non-dominated point ever evaluated, not
+// The Archive keeps the feasible non-dominated points ever evaluated, not
 // only those that survive in the population, so no good genome is lost to
-// the population's finite size.
+// the population's finite size. With Settings.MaxFront it keeps at most
+// that many, as an ε-dominance archive (Laumanns et al. 2002): objective
+// space is cut into boxes whose widths ε, powers of two, double where the
+// boxes are finest until the archive fits, and every point evaluated stays
+// ε-dominated by one kept (Result.Epsilon says by how much). In many
+// objectives nearly every point a search meets is non-dominated, so the
+// exact archive, and all that follows from it, would grow with the search.
+// An evaluation may also report variants of its genome that the Problem
+// varies itself (Evaluation.Variants); they join the archive by group at the
+// end of each batch, so that which worker found them does not matter.
 //
 // # Exhaustive enumeration
 //
@@ -96,6 +105,9 @@
 //
 // # References
 //
+//   - M. Laumanns, L. Thiele, K. Deb and E. Zitzler, "Combining convergence
+//     and diversity in evolutionary multiobjective optimization",
+//     Evolutionary Computation 10(3):263–282, 2002.
 //   - K. Deb, A. Pratap, S. Agarwal and T. Meyarivan, "A fast and elitist
 //     multiobjective genetic algorithm: NSGA-II", IEEE Transactions on
 //     Evolutionary Computation 6(2):182–197, 2002.

@@ -1,11 +1,13 @@
 package moo
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math/rand"
 	"runtime"
+	"slices"
 	"time"
 )
 
@@ -35,6 +37,14 @@ type Settings struct {
 	// feasible genome is known, the least-violating genomes). 0, the
 	// default, never stops early this way.
 	Patience int
+
+	// MaxFront bounds the points NSGA-II keeps in its archive, and so in
+	// Result.Front: an ε-dominance archive (see Archive) that keeps at most
+	// MaxFront points, every point evaluated being ε-dominated by one of
+	// them (Result.Epsilon). 0, the default, keeps every non-dominated
+	// point. Exhaustive ignores it: its front is exact, and Thin thins it
+	// where a caller asks.
+	MaxFront int
 
 	// Workers is the number of goroutines that evaluate genomes, each with
 	// its own Evaluator (and, for Exhaustive, that walk the enumeration
@@ -202,6 +212,12 @@ type Result struct {
 
 	// Pruned is the number of partial assignments Exhaustive's Prune cut.
 	Pruned int
+
+	// Epsilon is the ε of every objective within which Front covers every
+	// feasible point evaluated (Settings.MaxFront, Archive): for every
+	// such point f a point a of Front has a_k < f_k + ε_k on every
+	// objective k. nil when Front holds every non-dominated point.
+	Epsilon []float64
 }
 
 // Method is a search method for Minimize: *NSGA2 or *Exhaustive. Its
@@ -234,6 +250,9 @@ func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
 	if set.MaxEvaluations < 0 {
 		return nil, fmt.Errorf("moo: MaxEvaluations is %d, must be 0 (no bound) or positive", set.MaxEvaluations)
 	}
+	if set.MaxFront < 0 {
+		return nil, fmt.Errorf("moo: MaxFront is %d, must be 0 (no bound) or positive", set.MaxFront)
+	}
 	if set.Patience < 0 {
 		return nil, fmt.Errorf("moo: Patience is %d, must be 0 (none) or positive", set.Patience)
 	}
@@ -249,10 +268,14 @@ func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
 	if set.Rand == nil {
 		set.Rand = rand.New(rand.NewSource(set.Seed))
 	}
+	limit := set.MaxFront
+	if _, exact := m.(*Exhaustive); exact {
+		limit = 0
+	}
 	r := &run{
 		sp:      sp,
 		set:     set,
-		archive: NewArchive(sp.m),
+		archive: NewBoundedArchive(sp.m, limit),
 		least:   leastViolating{k: set.KeepInfeasible},
 		start:   time.Now(),
 	}
@@ -276,6 +299,7 @@ func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
 		CacheHits:           r.cacheHits,
 		Generations:         r.generations,
 		Pruned:              r.pruned,
+		Epsilon:             r.archive.Epsilon(),
 	}
 	if !res.Feasible {
 		res.LeastViolating = r.least.points
@@ -292,6 +316,9 @@ type run struct {
 	archive *Archive
 	least   leastViolating
 	start   time.Time
+	// variants holds the variants of the batch being recorded
+	// (offerVariants).
+	variants []Point
 
 	evaluations, feasible, cacheHits, generations, pruned int
 	// analyses counts what Settings.MaxEvaluations bounds (Result.Analyses).
@@ -361,10 +388,34 @@ func (r *run) record(g []int, e *Evaluation) {
 	r.evaluations++
 	r.analyses += 1 + e.Cost
 	p := Point{Genome: g, Evaluation: *e}
+	p.Variants = nil
 	if e.Feasible() {
 		r.feasible++
 		r.archive.Add(p)
 	} else {
 		r.least.add(p)
 	}
+	for k, v := range e.Variants {
+		// Its place among its group's variants.
+		n := 1
+		for _, u := range e.Variants[:k] {
+			if u.Group == v.Group {
+				n++
+			}
+		}
+		r.variants = append(r.variants, Point{Evaluation: Evaluation{Objectives: v.Objectives, Payload: v.Payload}, Variant: n, Group: v.Group})
+	}
+}
+
+// offerVariants offers the variants of the evaluations recorded since the
+// last call to the archive, by group (Evaluation.Variants): a group first
+// found in a batch is offered at the batch's end whichever worker found it,
+// and a group found again is offered again, which changes nothing.
+func (r *run) offerVariants() {
+	slices.SortStableFunc(r.variants, func(p, q Point) int { return cmp.Compare(p.Group, q.Group) })
+	for _, p := range r.variants {
+		r.archive.Add(p)
+	}
+	clear(r.variants)
+	r.variants = r.variants[:0]
 }
