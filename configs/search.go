@@ -36,6 +36,13 @@ type Search struct {
 	// interact (default 4096, at most 1 000 000); a mapping with more stays
 	// undecided, and the front is then not exact.
 	MaxJointOrders int `json:"max_joint_orders" yaml:"max_joint_orders,omitempty"`
+	// MaxFront bounds the points a genetic search reports: it keeps an
+	// ε-dominance archive of at most this many, every feasible mapping it
+	// met being within a stated ε of a reported one on every objective
+	// (default DefaultMaxFront; 0 keeps every non-dominated mapping). An
+	// exhaustive search's exact front is thinned the same way only when
+	// the key is given. nil: left out.
+	MaxFront *int `json:"max_front,omitempty" yaml:"max_front,omitempty"`
 }
 
 // Objective is one thing the search minimises: a chain's latency (Chain
@@ -88,6 +95,13 @@ const (
 	MaxJointOrders = 1_000_000
 	// DefaultJointOrders is search.max_joint_orders when left out.
 	DefaultJointOrders = 4096
+	// DefaultMaxFront is search.max_front when left out (genetic search):
+	// a front a reviewer can read in a table, and whose every point gets
+	// its margins and a mapping file.
+	DefaultMaxFront = 200
+	// MaxFront bounds search.max_front: every reported point is analysed
+	// in full, with its margins, and written.
+	MaxFront = 1_000_000
 )
 
 // AllGenes lists the search genes.
@@ -148,6 +162,20 @@ func (s *Search) defaults(sys *System, latency ChainLatency) {
 	if s.MaxJointOrders == 0 {
 		s.MaxJointOrders = DefaultJointOrders
 	}
+}
+
+// FrontLimit is the most points the search reports (search.max_front), 0
+// for no limit: by default DefaultMaxFront for the genetic search, and no
+// limit for the exhaustive one, whose exact front is thinned only when
+// asked. exhaustive says which search runs.
+func (s *Search) FrontLimit(exhaustive bool) int {
+	switch {
+	case s.MaxFront != nil:
+		return *s.MaxFront
+	case exhaustive:
+		return 0
+	}
+	return DefaultMaxFront
 }
 
 // IsFree reports whether a gene is free in the search.
@@ -232,6 +260,8 @@ func (s *Search) validate(sys *System) error {
 		return inputErrorf("search.max_joint_orders", "must be between 1 and %d, got %d", MaxJointOrders, s.MaxJointOrders)
 	case s.Seed < 0:
 		return inputErrorf("search.seed", "must be positive, got %d (seeds are 1, 2, …)", s.Seed)
+	case s.MaxFront != nil && (*s.MaxFront < 0 || *s.MaxFront > MaxFront):
+		return inputErrorf("search.max_front", "must be 0 (every non-dominated mapping) or up to %d, got %d", MaxFront, *s.MaxFront)
 	}
 	return nil
 }
