@@ -23,27 +23,29 @@ import (
 // cut into boxes of width ε_k, box_k(f) = ⌊f_k/ε_k⌋; the archive keeps at most
 // one point per box and no point whose box another member's box dominates;
 // a point joins a box already held only when it dominates the holder (or
-// has its objectives and comes first by key). Every point ever added is then
-// ε-dominated by a member a, box(a) ≤ box(f), so that
+// has its objectives and comes first by key). Under one grid every point
+// ever added is then ε-dominated by a member a, box(a) ≤ box(f), so that
 //
 //	a_k < f_k + ε_k for every objective k:
 //
 // no point met is more than ε_k better than a reported one on any
 // objective. The archive starts exact (ε = 0) and sets a grid only when it
-// would exceed its limit; each ε_k is a power of two, and an ε only ever
-// doubles, on the objective where the boxes are finest relative to the
-// archive's spread, until the members fit. Since a box of width 2ε is the
-// union of two of width ε, every coarser grid is a union of boxes of the
-// finer ones and the guarantee carries over every change of grid
-// (TestBoundedArchiveProperty checks it on random point sets). It follows
-// that the hypervolume of the points added is at most that of the members
-// shifted by −ε (EpsilonLoss gives the difference to the members' own).
-// Members are also mutually non-dominated, and adding a point that was
-// added before changes nothing, at any later time: the archive's content
-// depends on the order of the points added, but offering one again is
-// harmless. The limit can be exceeded only where an objective takes values
-// of both signs, whose boxes cannot all merge, and then by at most the
-// number of mutually non-dominated corners of a unit cube.
+// would exceed its limit. Each ε_k is a power of two; when the members do
+// not fit, the ε of the objective whose boxes are finest relative to the
+// members' spread doubles until they do, and when a search's progress has
+// left the archive less than half full (members removed by better points),
+// the ε of the objective whose boxes are coarsest relative to the spread
+// halves, so that the front keeps its resolution as it narrows. Since a box
+// of width 2ε is the union of two of width ε, the boxes of any two grids
+// nest, box dominance under a finer grid implies it under a coarser one,
+// and the guarantee holds for the coarsest ε each objective has had:
+// Epsilon reports that (TestBoundedArchiveProperty checks it on random
+// point sets). It follows that the hypervolume of the points added is at
+// most that of the members shifted by −ε (EpsilonLoss gives the difference
+// to the members' own). Members are also mutually non-dominated. The limit
+// can be exceeded only where an objective takes values of both signs, whose
+// boxes cannot all merge, and then by at most the number of mutually
+// non-dominated corners of a unit cube.
 //
 // The zero value is not usable; call NewArchive or NewBoundedArchive. An
 // Archive is not safe for concurrent use. Its state is plain values (the
@@ -56,9 +58,11 @@ type Archive struct {
 	// limit is the most points kept, 0 for no limit.
 	limit int
 	// gridded: the ε-grid is in force, ε_k = 2^exp[k]; otherwise the
-	// archive is exact.
+	// archive is exact. widest[k] is the largest exp[k] has been: the ε
+	// of the guarantee.
 	gridded bool
 	exp     []int
+	widest  []int
 	// boxes holds the members' boxes, boxes[i*m:(i+1)*m] for points[i],
 	// when gridded.
 	boxes []float64
@@ -90,7 +94,7 @@ func (a *Archive) Epsilon() []float64 {
 		return nil
 	}
 	eps := make([]float64, a.m)
-	for k, e := range a.exp {
+	for k, e := range a.widest {
 		eps[k] = math.Ldexp(1, e)
 	}
 	return eps
@@ -188,14 +192,18 @@ func (a *Archive) Add(p Point) bool {
 			}
 		}
 	}
+	removed := len(a.points) - len(kept)
 	clear(a.points[len(kept):])
 	a.points = append(kept, a.stored(p))
 	if a.gridded {
 		a.boxes = append(kb, pb...)
 	}
 	a.version++
-	if a.limit > 0 && len(a.points) > a.limit {
+	switch {
+	case a.limit > 0 && len(a.points) > a.limit:
 		a.coarsen()
+	case a.gridded && removed > 0 && 2*len(a.points) < a.limit:
+		a.refine()
 	}
 	return true
 }
@@ -239,6 +247,7 @@ func (a *Archive) coarsen() {
 				a.exp[k] = math.Ilogb(max(math.Abs(hi[k]), 1)) - 40
 			}
 		}
+		a.widest = slices.Clone(a.exp)
 		a.gridded = true
 		a.regrid()
 		spread()
@@ -258,8 +267,40 @@ func (a *Archive) coarsen() {
 			return // only values of both signs keep boxes apart
 		}
 		a.exp[best]++
+		a.widest[best] = max(a.widest[best], a.exp[best])
 		a.regrid()
 		spread()
+	}
+}
+
+// refine halves the ε of the objective whose boxes are the coarsest
+// relative to the members' spread on it, the first such objective on
+// ties, unless every objective has twice the limit of boxes across its
+// spread already. Members stay mutually non-dominated under the finer grid
+// (box dominance there implies it under the coarser one), so none leaves.
+func (a *Archive) refine() {
+	best, ratio := -1, 0.0
+	for k := range a.m {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for i := range a.points {
+			v := a.points[i].Objectives[k]
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		r := (hi - lo) / math.Ldexp(1, a.exp[k])
+		if r <= 0 || r >= float64(2*a.limit) {
+			continue
+		}
+		if best < 0 || r < ratio {
+			best, ratio = k, r
+		}
+	}
+	if best < 0 {
+		return
+	}
+	a.exp[best]--
+	a.boxes = a.boxes[:0]
+	for i := range a.points {
+		a.boxes = append(a.boxes, a.boxOf(a.points[i].Objectives, a.box)...)
 	}
 }
 

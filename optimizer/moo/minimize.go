@@ -316,9 +316,12 @@ type run struct {
 	archive *Archive
 	least   leastViolating
 	start   time.Time
-	// variants holds the variants of the batch being recorded
-	// (offerVariants).
+	// variants holds the variants of the batch being recorded, offered
+	// the groups whose variants have reached the archive (offerVariants):
+	// 8 bytes and a map entry per group, a mapping search's distinct
+	// feasible mappings.
 	variants []Point
+	offered  map[uint64]bool
 
 	evaluations, feasible, cacheHits, generations, pruned int
 	// analyses counts what Settings.MaxEvaluations bounds (Result.Analyses).
@@ -410,11 +413,26 @@ func (r *run) record(g []int, e *Evaluation) {
 // offerVariants offers the variants of the evaluations recorded since the
 // last call to the archive, by group (Evaluation.Variants): a group first
 // found in a batch is offered at the batch's end whichever worker found it,
-// and a group found again is offered again, which changes nothing.
+// and a group found again is not offered again.
 func (r *run) offerVariants() {
 	slices.SortStableFunc(r.variants, func(p, q Point) int { return cmp.Compare(p.Group, q.Group) })
-	for _, p := range r.variants {
-		r.archive.Add(p)
+	if r.offered == nil {
+		r.offered = map[uint64]bool{}
+	}
+	for i := 0; i < len(r.variants); {
+		g := r.variants[i].Group
+		j := i + 1
+		for j < len(r.variants) && r.variants[j].Group == g {
+			j++
+		}
+		if !r.offered[g] {
+			r.offered[g] = true
+			// The first evaluation's list (another's starts again at 1).
+			for k := i; k < j && (k == i || r.variants[k].Variant > r.variants[k-1].Variant); k++ {
+				r.archive.Add(r.variants[k])
+			}
+		}
+		i = j
 	}
 	clear(r.variants)
 	r.variants = r.variants[:0]

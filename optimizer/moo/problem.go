@@ -94,12 +94,10 @@ type Evaluation struct {
 	// priority orders). NSGA-II offers them to its archive once the
 	// batch's genomes are recorded, ordered by Group and then by their
 	// order here, each as a Point of no genome (the payload says what it
-	// is). An Evaluator may
-	// report a group's variants only the first time it meets the group
-	// (what it remembers may differ from worker to worker): the variants
-	// of one Group must then always be the same list, so that offering it
-	// again, which changes no archive, is all that differs. Exhaustive
-	// ignores them.
+	// is), and a group only once: an Evaluator may report a group's
+	// variants only the first time it meets the group (what it remembers
+	// may differ from worker to worker), and the variants of one Group
+	// must always be the same list. Exhaustive ignores them.
 	Variants []Variant
 }
 
