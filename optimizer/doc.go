@@ -203,6 +203,18 @@
 // when a limit stopped one of these, or when tasks are activated by tasks
 // of other cores (evaluate/activation.go); Heuristic for NSGA-II; Stopped
 // for an interrupted run.
+// The genetic search's front is bounded (search.max_front, default
+// configs.DefaultMaxFront): with eight chain objectives nearly every
+// mapping it meets is non-dominated, and everything after the search (the
+// full analysis and margins of every point, the files, the report) grows
+// with the front. Its archive is an ε-dominance archive (moo.Archive), the
+// priority-order variants of the feasible mappings included (they join it
+// through moo.Evaluation.Variants, grouped by the canonical mapping), and
+// Outcome.Epsilon states the loss: every feasible mapping the search met,
+// under any priority order it evaluated, has a reported point less than
+// Epsilon[k] worse on every objective k. The exhaustive search's exact
+// front is reported whole unless search.max_front is given; then it is
+// thinned the same way (moo.Thin), and Proof says so.
 // Outcome.FeasibleMappings counts the distinct feasible mappings the
 // search met (up to interchangeable cores); for an exact run, every one
 // that exists.

@@ -23,6 +23,11 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 	}
 	var cands []cand
 	for _, pt := range found {
+		if v, ok := pt.Payload.(*sidePoint); ok && pt.Variant > 0 {
+			// A genetic search's variant (worker.report).
+			cands = append(cands, cand{variant: v})
+			continue
+		}
 		cands = append(cands, cand{pt: pt})
 	}
 	// Workers may meet the same mapping; each mapping counts once, with
@@ -94,6 +99,21 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 		if keep {
 			kept = append(kept, c)
 		}
+	}
+	if limit := p.search.FrontLimit(true); p.exhaustive && limit > 0 && len(kept) > limit {
+		// Asked to thin the exact front (search.max_front): an
+		// ε-dominance archive offered its points in their order.
+		pts := make([]moo.Point, len(kept))
+		for i, c := range kept {
+			pts[i] = moo.Point{Genome: []int{i}, Evaluation: moo.Evaluation{Objectives: obj(c)}}
+		}
+		thin, eps := moo.Thin(pts, len(p.objectives), limit)
+		out.FrontFound, out.Epsilon = len(kept), eps
+		var chosen []cand
+		for _, q := range thin {
+			chosen = append(chosen, kept[q.Genome[0]])
+		}
+		kept = chosen
 	}
 	points := make([]Point, len(kept))
 	began := time.Now()

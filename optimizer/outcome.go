@@ -24,9 +24,9 @@ type Options struct {
 	// Run's, but one call at a time.
 	Progress func(moo.Progress)
 	// NoMargins skips the margins of the front's points, which Run
-	// otherwise computes for the first MaxMarginPoints (a bisection each:
-	// report work after the search, which a caller that reads only the
-	// front, such as a benchmark of the search, need not pay for).
+	// otherwise computes for every one (a bisection each: report work
+	// after the search, which a caller that reads only the front, such as
+	// a benchmark of the search, need not pay for).
 	NoMargins bool
 }
 
@@ -55,7 +55,17 @@ type Outcome struct {
 	Feasible       bool
 	Front          []Point
 	LeastViolating []Point
-	Evaluations    int
+	// Epsilon, when not nil, is what the front's bound
+	// (search.max_front) costs, per objective in its units: every feasible
+	// mapping the search met (for an exhaustive search, every point of the
+	// exact front, and so every feasible mapping) has a point of Front that
+	// is less than Epsilon[k] worse on every objective k. nil when Front
+	// holds every non-dominated mapping met.
+	Epsilon []float64
+	// FrontFound is, when an exhaustive search's exact front was thinned
+	// to search.max_front, how many points it had; 0 otherwise.
+	FrontFound  int
+	Evaluations int
 	// FeasibleEvaluations counts the evaluations of feasible mappings;
 	// with the exhaustive algorithm, the distinct feasible mappings it
 	// visited.
@@ -140,6 +150,7 @@ func (p *Problem) proof(e *evaluate.Evaluator, st moo.Status, out *Outcome) Proo
 	if len(pr.Reasons) > 0 {
 		pr.Exactness = NotExact
 	}
+	pr.ThinnedFrom = out.FrontFound
 	return pr
 }
 

@@ -68,6 +68,10 @@ type Proof struct {
 	// there were), each by unit as CompactUnits writes it.
 	Undecided      []string `json:"undecided_mappings,omitempty"`
 	UndecidedCount int      `json:"undecided_count,omitempty"`
+	// ThinnedFrom is, when the exact front was thinned to
+	// search.max_front (Outcome.FrontFound), how many points it had: the
+	// front reported is then a part of it (Outcome.Epsilon).
+	ThinnedFrom int `json:"thinned_from,omitempty"`
 }
 
 // Statement is the proof in one sentence: what it claims and why not more.
@@ -77,6 +81,9 @@ func (p Proof) Statement(feasible bool) string {
 	case Exact:
 		if !feasible {
 			return "exact: the exhaustive search proves that no mapping meets every deadline and requirement, under any priority order"
+		}
+		if p.ThinnedFrom > 0 {
+			return fmt.Sprintf("exact: every distinct mapping, with every priority order that can pass, was enumerated or proven unschedulable; the exact front's %d points are thinned to those shown (search.max_front), every other within the stated ε of one of them", p.ThinnedFrom)
 		}
 		return "exact: every distinct mapping, with every priority order that can pass, was enumerated or proven unschedulable"
 	case NotExact:

@@ -44,12 +44,6 @@ func problemOf(e *evaluate.Evaluator, opts Options) (*Problem, error) {
 	return NewProblem(e, s)
 }
 
-// MaxMarginPoints bounds the front points whose margin Run computes
-// (Point.Analysis.Margins; nil for the points after): at a few hundred
-// microseconds per evaluation on a system of 250 tasks, 500 margins take
-// seconds. hetmap analyze computes any point's.
-const MaxMarginPoints = 500
-
 // AutoExhaustiveNodes is the size, in nodes the enumeration examines
 // (offered values, cut or not), up to which the auto algorithm chooses the
 // exhaustive search: on the WATERS problems a node costs a few
@@ -132,6 +126,12 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 	s := p.search
 	settings := &moo.Settings{Generations: s.Generations, MaxEvaluations: s.MaxEvaluations, Workers: s.Workers, Seed: s.Seed,
 		Progress: opts.Progress, Context: ctx, KeepInfeasible: leastViolatingKept}
+	if s.Algorithm != configs.AlgorithmExhaustive {
+		// The genetic search's archive is bounded (search.max_front); the
+		// limit in force goes to the outcome's settings.
+		limit := s.FrontLimit(false)
+		settings.MaxFront, s.MaxFront = limit, &limit
+	}
 	start := time.Now()
 	var method moo.Method
 	constructed := 0
@@ -174,10 +174,11 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 		return nil, err
 	}
 	out := &Outcome{Search: s, AlgorithmChoice: p.choice, Objectives: p.ObjectiveNames(), Status: res.Status, Feasible: res.Feasible,
-		Evaluations: res.Evaluations + constructed, Analyses: res.Analyses + constructed, ConstructionEvaluations: constructed, FeasibleEvaluations: res.FeasibleEvaluations, Pruned: res.Pruned, Generations: res.Generations}
+		Evaluations: res.Evaluations + constructed, Analyses: res.Analyses + constructed, ConstructionEvaluations: constructed, FeasibleEvaluations: res.FeasibleEvaluations, Pruned: res.Pruned, Generations: res.Generations,
+		Epsilon: res.Epsilon}
 	out.Front = p.front(res.Front, out, s.Workers, func(done, total int, since time.Time) { stage(StageFront, done, total, since) })
 	if !opts.NoMargins {
-		if err := p.frontMargins(ctx, out.Front[:min(len(out.Front), MaxMarginPoints)], s.Workers); err != nil {
+		if err := p.frontMargins(ctx, out.Front, s.Workers); err != nil {
 			return nil, err
 		}
 	}
