@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand"
 	"runtime"
 	"slices"
@@ -32,11 +33,9 @@ type Settings struct {
 	// each genome what remains after it.
 	MaxEvaluations int
 
-	// Patience stops NSGA-II, with Status Converged, once this many
-	// generations in a row have left the archive unchanged (or, while no
-	// feasible genome is known, the least-violating genomes). 0, the
-	// default, never stops early this way.
-	Patience int
+	// Stall stops NSGA-II, with Status Converged, once its front has
+	// stopped moving (see Stall); the zero value never stops a run early.
+	Stall Stall
 
 	// MaxFront bounds the points NSGA-II keeps in its archive, and so in
 	// Result.Front: an ε-dominance archive (see Archive) that keeps at most
@@ -95,7 +94,10 @@ type Progress struct {
 	Elapsed time.Duration
 	// Done estimates the share of the run completed, from 0 to 1. For
 	// NSGA-II it is the generations evolved over Settings.Generations, or
-	// the evaluations over Settings.MaxEvaluations when that is nearer.
+	// the evaluations over Settings.MaxEvaluations when that is nearer;
+	// with a Stall window, the generations evolved over those evolved and
+	// an estimate of those left before the front stops improving (Stall),
+	// which can fall when the front improves faster again.
 	// For Exhaustive it is the children the walk has examined over an
 	// estimate of all it will examine (Knuth's estimator of a backtrack
 	// tree, from random probes before the walk; see estimateExamined):
@@ -106,6 +108,14 @@ type Progress struct {
 	// Exhaustive sets it when its size estimate is loose (the probes
 	// disagree), exceeds MaxEstimate, or has been passed by the walk.
 	Uncertain bool
+
+	// Improvement is how much the front improved over the last
+	// StallWindow generations, the last time it was measured (NSGA-II
+	// with Settings.Stall; see Stall); the run stops once it is at most
+	// StallTolerance. +Inf before the first measure.
+	Improvement    float64
+	StallWindow    int
+	StallTolerance float64
 
 	// Exhaustive: the report is of an Exhaustive walk (else NSGA-II, or a
 	// caller's Stage).
@@ -141,7 +151,7 @@ const (
 	GenerationLimit
 	// EvaluationLimit: the run evaluated Settings.MaxEvaluations genomes.
 	EvaluationLimit
-	// Converged: the archive did not change for Settings.Patience
+	// Converged: the front did not move for Settings.Stall's window of
 	// generations.
 	Converged
 	// Exhausted: every genome of the space (for Exhaustive, every one not
@@ -253,8 +263,8 @@ func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
 	if set.MaxFront < 0 {
 		return nil, fmt.Errorf("moo: MaxFront is %d, must be 0 (no bound) or positive", set.MaxFront)
 	}
-	if set.Patience < 0 {
-		return nil, fmt.Errorf("moo: Patience is %d, must be 0 (none) or positive", set.Patience)
+	if set.Stall.Generations < 0 || !(set.Stall.Tolerance >= 0 && set.Stall.Tolerance < math.Inf(1)) {
+		return nil, fmt.Errorf("moo: Stall %+v: the window must be 0 (none) or positive, the tolerance 0 (the default) or positive", set.Stall)
 	}
 	if set.Workers <= 0 {
 		set.Workers = runtime.GOMAXPROCS(0)
@@ -322,6 +332,8 @@ type run struct {
 	// feasible mappings.
 	variants []Point
 	offered  map[uint64]bool
+	// stall is NSGA-II's termination on progress (Settings.Stall).
+	stall stallState
 
 	evaluations, feasible, cacheHits, generations, pruned int
 	// analyses counts what Settings.MaxEvaluations bounds (Result.Analyses).
@@ -361,28 +373,22 @@ func (r *run) budget() int {
 func (r *run) progress() {
 	if r.set.Progress != nil {
 		r.set.Progress(Progress{
-			Generation:  r.generations,
-			Evaluations: r.evaluations,
-			Feasible:    r.feasible,
-			ArchiveSize: r.archive.Len(),
-			Pruned:      max(r.pruned, r.cuts),
-			Elapsed:     time.Since(r.start),
-			Done:        min(1, max(0, r.done)),
-			Uncertain:   r.uncertain,
-			Exhaustive:  r.exhaustive,
-			Examined:    r.examined,
-			Size:        r.size,
+			Generation:     r.generations,
+			Evaluations:    r.evaluations,
+			Feasible:       r.feasible,
+			ArchiveSize:    r.archive.Len(),
+			Pruned:         max(r.pruned, r.cuts),
+			Elapsed:        time.Since(r.start),
+			Done:           min(1, max(0, r.done)),
+			Uncertain:      r.uncertain,
+			Exhaustive:     r.exhaustive,
+			Examined:       r.examined,
+			Size:           r.size,
+			Improvement:    r.stall.improvement,
+			StallWindow:    r.set.Stall.Generations,
+			StallTolerance: tolerance(r.set.Stall),
 		})
 	}
-}
-
-// version changes whenever the archive does, or, while it is empty, the
-// least-violating genomes do.
-func (r *run) version() int {
-	if r.archive.Len() == 0 {
-		return -1 - r.least.version
-	}
-	return r.archive.version
 }
 
 // record counts an evaluation and offers it to the archive or to the

@@ -532,6 +532,29 @@ func (m *model) survive(parents, offspring eaopt.Individuals, n int) eaopt.Indiv
 	return next
 }
 
+// doneShare is NSGA-II's share done (Progress.Done): the generations
+// evolved over those and the generations left, which is the fewest of
+// those left to Settings.Generations, of those Settings.MaxEvaluations
+// leaves at the analyses a generation has cost so far, and of those the
+// front is expected to take to stop improving (stallState.left).
+func doneShare(r *run) float64 {
+	g := float64(r.generations)
+	left := float64(r.set.Generations - r.generations)
+	if r.set.MaxEvaluations > 0 && r.generations > 0 {
+		perGeneration := float64(r.analyses) / g
+		left = min(left, float64(r.set.MaxEvaluations-r.analyses)/max(perGeneration, 1))
+	}
+	left = r.stall.left(r.generations, r.set.Stall, int(math.Ceil(max(0, left))))
+	if g+left <= 0 {
+		return 1
+	}
+	done := g / (g + left)
+	if r.set.MaxEvaluations > 0 {
+		done = max(done, float64(r.analyses)/float64(r.set.MaxEvaluations))
+	}
+	return done
+}
+
 // minimize samples the initial population from the run's generator and
 // evaluates it on the workers, then hands it to eaopt's GA (through the
 // newGenome function, in order) with the run's generator, from which eaopt
@@ -628,16 +651,16 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	if r.interrupted() {
 		return Interrupted, nil
 	}
+	r.stall.measure(r, r.set.Stall)
 
 	var status Status
-	lastVersion, lastChange := r.version(), 0
 	stop := func() Status {
 		switch {
 		case m.cache.len() >= sp.size: // every genome evaluated and remembered
 			return Exhausted
 		case r.set.MaxEvaluations > 0 && r.analyses >= r.set.MaxEvaluations:
 			return EvaluationLimit
-		case r.set.Patience > 0 && r.generations-lastChange >= r.set.Patience:
+		case r.stall.stalled(r.set.Stall):
 			return Converged
 		case r.interrupted():
 			return Interrupted
@@ -654,13 +677,8 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 		RNG:          rng,
 		Callback: func(ga *eaopt.GA) {
 			r.generations = int(ga.Generations)
-			if v := r.version(); v != lastVersion {
-				lastVersion, lastChange = v, r.generations
-			}
-			r.done = float64(r.generations) / float64(r.set.Generations)
-			if r.set.MaxEvaluations > 0 {
-				r.done = max(r.done, float64(r.analyses)/float64(r.set.MaxEvaluations))
-			}
+			r.stall.measure(r, r.set.Stall)
+			r.done = doneShare(r)
 			r.progress()
 		},
 		EarlyStop: func(*eaopt.GA) bool {
