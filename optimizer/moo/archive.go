@@ -66,8 +66,8 @@ type Archive struct {
 	// boxes holds the members' boxes, boxes[i*m:(i+1)*m] for points[i],
 	// when gridded.
 	boxes []float64
-	// scratch for a point's box.
-	box []float64
+	// scratch for a point's box, and for the boxes of a coarser grid.
+	box, scratch []float64
 }
 
 // NewArchive returns an empty exact archive for points of numObjectives
@@ -219,10 +219,13 @@ func (a *Archive) stored(p Point) Point {
 }
 
 // coarsen sets the grid, if there is none yet, and doubles an ε at a time
-// until the members fit the limit: that of the objective whose boxes are
-// the finest relative to the members' spread on it, the first such
-// objective on ties. An objective whose ε exceeds twice every member's
-// magnitude is left alone: its boxes cannot merge further.
+// until the members fit the limit: the one that removes the fewest
+// members, so that the archive stays near its limit (in many objectives a
+// doubling can merge half the boxes), preferring an objective whose ε was
+// wider before (the guarantee is not weakened), then the objective whose
+// boxes are the finest relative to the members' spread on it, the first
+// such objective on ties. An objective whose ε exceeds twice every
+// member's magnitude is left alone: its boxes cannot merge further.
 func (a *Archive) coarsen() {
 	lo, hi := make([]float64, a.m), make([]float64, a.m)
 	spread := func() {
@@ -253,14 +256,25 @@ func (a *Archive) coarsen() {
 		spread()
 	}
 	for len(a.points) > a.limit {
-		best, ratio := -1, 0.0
+		// The doubling that keeps the most members while removing some,
+		// one within the widest ε the objective has had first (it costs
+		// the guarantee nothing); else, where no doubling alone removes
+		// any, that of the objective whose boxes are the finest.
+		best, ratio, kept, free := -1, 0.0, -1, false
 		for k := range a.m {
 			eps := math.Ldexp(1, a.exp[k])
 			if eps > 2*max(math.Abs(lo[k]), math.Abs(hi[k])) {
 				continue // every member in box 0 or −1 already
 			}
-			if r := (hi[k] - lo[k]) / eps; best < 0 || r > ratio {
-				best, ratio = k, r
+			r := (hi[k] - lo[k]) / eps
+			n := a.keptIfDoubled(k)
+			if n == len(a.points) {
+				n = -1 // removes none
+			}
+			f := n >= 0 && a.exp[k] < a.widest[k]
+			better := cmp.Or(cmpBool(f, free), cmp.Compare(n, kept), cmp.Compare(r, ratio))
+			if best < 0 || better > 0 {
+				best, ratio, kept, free = k, r, n, f
 			}
 		}
 		if best < 0 {
@@ -271,6 +285,51 @@ func (a *Archive) coarsen() {
 		a.regrid()
 		spread()
 	}
+}
+
+// keptIfDoubled returns how many members the archive would keep if the ε
+// of objective k doubled: one per box of the coarser grid, and none whose
+// box another's dominates.
+func (a *Archive) keptIfDoubled(k int) int {
+	m, n := a.m, len(a.points)
+	nb := a.scratch[:0]
+	for i := range n {
+		b := a.boxes[i*m : (i+1)*m]
+		nb = append(nb, b...)
+		nb[i*m+k] = math.Floor(b[k] / 2)
+	}
+	a.scratch = nb
+	kept := 0
+	for i := range n {
+		bi := nb[i*m : (i+1)*m]
+		out := false
+		for j := range n {
+			if i == j {
+				continue
+			}
+			bj := nb[j*m : (j+1)*m]
+			// Of members sharing a box, the first stands for them.
+			if Dominates(bj, bi) || j < i && slices.Equal(bi, bj) {
+				out = true
+				break
+			}
+		}
+		if !out {
+			kept++
+		}
+	}
+	return kept
+}
+
+// cmpBool orders false before true.
+func cmpBool(x, y bool) int {
+	switch {
+	case x == y:
+		return 0
+	case x:
+		return 1
+	}
+	return -1
 }
 
 // refine halves the ε of the objective whose boxes are the coarsest

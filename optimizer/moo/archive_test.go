@@ -186,17 +186,17 @@ func TestBoundedArchiveMixedSigns(t *testing.T) {
 // (1, 8), (5, 5), (8, 1): the third exceeds the limit, so the archive sets
 // its grid at about 2·limit boxes per objective's spread (7 on both), ε =
 // 2^(ilogb(7) − ilogb(2) − 2) = 2^(2−1−2) = 0.5, where the points are in
-// the boxes (2, 16), (10, 10), (16, 2); then it doubles the ε of the
-// objective with the most boxes across the spread (spread/ε; the first on
-// ties) until two boxes merge:
+// the boxes (2, 16), (10, 10), (16, 2); then it doubles an ε at a time, the
+// one that keeps the most members while removing some, or where none
+// removes any, that of the objective with the most boxes across the spread
+// (spread/ε; the first on ties):
 //
-//	ε (1, 0.5): (1, 16) (5, 10) (8, 2)
+//	ε (1, 0.5): (1, 16) (5, 10) (8, 2)  no doubling removes a point
 //	ε (1, 1):   (1, 8)  (5, 5)  (8, 1)
 //	ε (2, 1):   (0, 8)  (2, 5)  (4, 1)
 //	ε (2, 2):   (0, 4)  (2, 2)  (4, 0)
-//	ε (4, 2):   (0, 4)  (1, 2)  (2, 0)
-//	ε (4, 4):   (0, 2)  (1, 1)  (2, 0)
-//	ε (8, 4):   (0, 2)  (0, 1)  (1, 0): (5, 5)'s box dominates (1, 8)'s.
+//	ε (4, 2):   (0, 4)  (1, 2)  (2, 0)  doubling ε_1 would give (0, 4) (0, 2) (1, 0)
+//	ε (8, 2):   (0, 4)  (0, 2)  (1, 0): (5, 5)'s box dominates (1, 8)'s.
 func TestBoundedArchiveHand(t *testing.T) {
 	a := NewBoundedArchive(2, 2)
 	for i, o := range [][]float64{{1, 8}, {5, 5}, {8, 1}} {
@@ -206,10 +206,10 @@ func TestBoundedArchiveHand(t *testing.T) {
 	if want := [][]float64{{5, 5}, {8, 1}}; !slices.EqualFunc(got, want, slices.Equal) {
 		t.Errorf("members %v, want %v", got, want)
 	}
-	if eps := a.Epsilon(); !slices.Equal(eps, []float64{8, 4}) {
-		t.Errorf("ε %v, want [8 4]", eps)
+	if eps := a.Epsilon(); !slices.Equal(eps, []float64{8, 2}) {
+		t.Errorf("ε %v, want [8 2]", eps)
 	}
-	// (1, 8) is ε-dominated by (5, 5): 5 < 1 + 8 and 5 < 8 + 4.
+	// (1, 8) is ε-dominated by (5, 5): 5 < 1 + 8 and 5 < 8 + 2.
 	if !epsDominates([]float64{5, 5}, []float64{1, 8}, a.Epsilon()) {
 		t.Error("the hand example's guarantee fails")
 	}
