@@ -66,6 +66,11 @@ type NSGA2 struct {
 	// remembers).
 	Revisit bool
 
+	// Selection is how survival cuts the last front that fits only in
+	// part: by crowding distance (the default, NSGA-II) or by reference
+	// directions (NSGA-III, for many objectives); see Selection.
+	Selection Selection
+
 	// CacheSize is how many evaluations the cache remembers: the most
 	// recent ones, first in, first out, so that memory does not grow with
 	// the number of evaluations (about 8·(genes + objectives) + 48 bytes an
@@ -238,12 +243,18 @@ type model struct {
 	admitted  int       // individuals of the batch admitted so far
 	cut       bool      // the budget has cut the batch
 
-	sorter  sorter
-	evals   []Evaluation
-	dist    []float64
-	order   []int
-	pos     []int
-	ranking int // rankings made, to mark the genomes each keeps
+	sorter sorter
+	evals  []Evaluation
+	// selection cuts the last front (NSGA2.Selection); dirs are the
+	// reference directions of ReferenceSelection, chosen the indices
+	// into the individuals ranked of the feasible ones kept so far.
+	selection Selection
+	dirs      [][]float64
+	chosen    []int
+	dist      []float64
+	order     []int
+	pos       []int
+	ranking   int // rankings made, to mark the genomes each keeps
 }
 
 // Validate implements eaopt.Model.
@@ -270,7 +281,7 @@ func (m *model) Apply(pop *eaopt.Population) error {
 	for _, c := range offspring[n:] { // beyond the evaluation budget
 		m.release(asGenome(c))
 	}
-	pop.Individuals = m.survive(parents, offspring[:n], len(parents))
+	pop.Individuals = m.survive(parents, offspring[:n], len(parents), pop.RNG)
 	return nil
 }
 
@@ -477,15 +488,19 @@ func (m *model) evaluate(inds eaopt.Individuals) (int, error) {
 // rank sorts inds into fronts by constraint domination, gives every member
 // of the fronts it needs its rank and crowding distance, and appends the n
 // best to next: whole fronts in order, the last one cut by decreasing
-// crowding distance (ties by position). The individuals appended are marked
-// evaluated with their fitness, so eaopt does not evaluate them again, and
-// their genomes with this ranking.
-func (m *model) rank(inds eaopt.Individuals, n int, next eaopt.Individuals) eaopt.Individuals {
+// crowding distance (ties by position), or, under ReferenceSelection, a
+// feasible last front cut by reference directions (referenceCut, drawing
+// from rng). The individuals appended are marked evaluated with their
+// fitness, so eaopt does not evaluate them again, and their genomes with
+// this ranking.
+func (m *model) rank(inds eaopt.Individuals, n int, next eaopt.Individuals, rng *rand.Rand) eaopt.Individuals {
 	m.ranking++
 	m.evals = m.evals[:0]
 	for _, ind := range inds {
 		m.evals = append(m.evals, asGenome(ind).eval)
 	}
+	reference := m.selection == ReferenceSelection
+	m.chosen = m.chosen[:0]
 	for r, front := range m.sorter.sort(m.evals) {
 		if len(next) == n {
 			break
@@ -496,11 +511,18 @@ func (m *model) rank(inds eaopt.Individuals, n int, next eaopt.Individuals) eaop
 		for t, i := range front {
 			g := asGenome(inds[i])
 			g.rank, g.crowding = r, cd[t]
+			if reference {
+				g.crowding = 0 // tournaments: violation, rank, a coin
+			}
 			pos = append(pos, t)
 		}
 		if len(next)+len(front) > n {
-			slices.SortStableFunc(pos, func(a, b int) int { return cmp.Compare(cd[b], cd[a]) })
-			pos = pos[:n-len(next)]
+			if reference && m.evals[front[0]].Feasible() {
+				pos = append(pos[:0], referenceCut(m.evals, m.chosen, front, n-len(next), m.dirs, rng)...)
+			} else {
+				slices.SortStableFunc(pos, func(a, b int) int { return cmp.Compare(cd[b], cd[a]) })
+				pos = pos[:n-len(next)]
+			}
 		}
 		for _, t := range pos {
 			ind := inds[front[t]]
@@ -508,6 +530,9 @@ func (m *model) rank(inds eaopt.Individuals, n int, next eaopt.Individuals) eaop
 			g.kept = m.ranking
 			ind.Fitness, ind.Evaluated = g.fitness(), true
 			next = append(next, ind)
+			if reference && g.eval.Feasible() {
+				m.chosen = append(m.chosen, front[t])
+			}
 		}
 		m.pos = pos
 	}
@@ -518,9 +543,9 @@ func (m *model) rank(inds eaopt.Individuals, n int, next eaopt.Individuals) eaop
 // survive returns the next population, the n best of parents and offspring,
 // and recycles the genomes of the others. It fills the slice that held the
 // previous population and keeps the parents' for the next generation.
-func (m *model) survive(parents, offspring eaopt.Individuals, n int) eaopt.Individuals {
+func (m *model) survive(parents, offspring eaopt.Individuals, n int, rng *rand.Rand) eaopt.Individuals {
 	m.all = append(append(m.all[:0], parents...), offspring...)
-	next := m.rank(m.all, n, m.next[:0])
+	next := m.rank(m.all, n, m.next[:0], rng)
 	for _, ind := range m.all {
 		if g := asGenome(ind); g.kept != m.ranking {
 			m.release(g)
@@ -589,7 +614,14 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 		expect = min(expect, r.set.MaxEvaluations)
 	}
 	m := &model{r: r, ops: ops, crossover: a.CrossoverRate, revisit: a.Revisit, cache: newEvalCache(sp.n, sp.m, capacity, expect),
-		pipe: newPipeline(r, n)}
+		pipe: newPipeline(r, n), selection: a.Selection}
+	switch a.Selection {
+	case CrowdingSelection:
+	case ReferenceSelection:
+		m.dirs = referenceDirections(sp.m, n)
+	default:
+		return NotTerminated, fmt.Errorf("moo: unknown selection %d", a.Selection)
+	}
 	defer m.pipe.close()
 	switch {
 	case m.crossover == 0:
@@ -647,7 +679,7 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 		}
 		return NotTerminated, err
 	}
-	initial = m.rank(initial, n, make(eaopt.Individuals, 0, n))
+	initial = m.rank(initial, n, make(eaopt.Individuals, 0, n), rng)
 	if r.interrupted() {
 		return Interrupted, nil
 	}

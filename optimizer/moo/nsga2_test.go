@@ -275,7 +275,7 @@ func newTestModel(tb testing.TB, p Problem, n int) (*run, *model, *eaopt.Populat
 	if _, err := m.evaluate(inds); err != nil {
 		tb.Fatal(err)
 	}
-	return r, m, &eaopt.Population{Individuals: m.rank(inds, n, nil), RNG: rng}
+	return r, m, &eaopt.Population{Individuals: m.rank(inds, n, nil, rng), RNG: rng}
 }
 
 func TestNSGA2Limits(t *testing.T) {
