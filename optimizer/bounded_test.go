@@ -116,3 +116,35 @@ func TestExactFrontThinnedWhenAsked(t *testing.T) {
 		t.Errorf("statement %q does not say the front is thinned", st)
 	}
 }
+
+// TestDefaultGeneticSearchReachesWatersFront: the genetic search with its
+// default settings (the bounded front, the stall window, the default
+// selection) reaches the exact front of the built-in WATERS model for the
+// seeds 1 to 10.
+func TestDefaultGeneticSearchReachesWatersFront(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ten genetic searches on WATERS")
+	}
+	cfg := synth.Load(t, "model: builtin\n")
+	e := evaluator(t, cfg)
+	ex, err := optimizer.Run(context.Background(), e, optimizer.Options{Algorithm: configs.AlgorithmExhaustive, NoMargins: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := objectives(ex.Front)
+	for seed := int64(1); seed <= 10; seed++ {
+		out, err := optimizer.Run(context.Background(), e, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Seed: &seed, NoMargins: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := objectives(out.Front)
+		same := len(got) == len(exact)
+		for _, p := range got {
+			same = same && slices.ContainsFunc(exact, func(q []float64) bool { return slices.Equal(p, q) })
+		}
+		if !same {
+			t.Errorf("seed %d: the front %v after %d generations (%v), the exact front %v", seed, got, out.Generations, out.Status, exact)
+		}
+		t.Logf("seed %d: %v after %d generations, %d evaluations", seed, out.Status, out.Generations, out.Evaluations)
+	}
+}

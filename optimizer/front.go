@@ -15,8 +15,10 @@ import (
 )
 
 // clone of the evaluator; report, if not nil, is called with the points
-// done and their number, from one goroutine at a time.
-func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report func(done, total int, since time.Time)) []Point {
+// done and their number, from one goroutine at a time. Once stop says so
+// (an interrupted run past its grace), no more points are analysed, and
+// the front holds those that were (dropped counts the others).
+func (p *Problem) front(found []moo.Point, out *Outcome, workers int, stop func() bool, report func(done, total int, since time.Time)) (front []Point, dropped int) {
 	type cand struct {
 		pt      moo.Point
 		variant *sidePoint
@@ -122,7 +124,7 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 	}
 	var mu sync.Mutex
 	done := 0
-	evaluate.OnWorkers(workers, len(kept), p.e.Clone, nil, func(e *evaluate.Evaluator, i int) {
+	evaluate.OnWorkers(workers, len(kept), p.e.Clone, stop, func(e *evaluate.Evaluator, i int) {
 		if c := kept[i]; c.variant == nil {
 			points[i] = p.pointWith(e, c.pt)
 		} else {
@@ -135,15 +137,27 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 			mu.Unlock()
 		}
 	})
+	analysed := points[:0]
+	for _, pt := range points {
+		if pt.Analysis != nil {
+			analysed = append(analysed, pt)
+		}
+	}
+	dropped = len(points) - len(analysed)
+	points = analysed
 	slices.SortStableFunc(points, func(a, b Point) int { return slices.Compare(a.Objectives, b.Objectives) })
-	p.detail(points)
-	return points
+	if stop == nil || !stop() {
+		p.detail(points)
+	}
+	return points, dropped
 }
 
 // DetailPoints is how many points of a front, and of the least-violating
 // mappings, get the contention of their response windows
 // (AnalyzeContention) from Run: the points a report details. The others'
-// are computed by whoever needs them (hetmap report --point).
+// are computed by whoever needs them (hetmap report --point). An
+// interrupted run details none (results writes no evaluation file for
+// it), and so skips them once its grace has passed.
 const DetailPoints = 5
 
 // detail analyses the contention of the first DetailPoints points.
@@ -159,13 +173,26 @@ func (p *Problem) detail(points []Point) {
 // a bisection: about a dozen evaluations) on the search's workers, each
 // with its own evaluator; a margin does not depend on which one computes
 // it. Once ctx is done (an interrupted run, which must end promptly) it
-// computes no more.
-func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int) error {
+// computes no more. It returns how many points have their margin; report,
+// if not nil, is called as for front.
+func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int, report func(done, total int, since time.Time)) (int, error) {
 	errs := make([]error, len(points))
+	began := time.Now()
+	if report != nil {
+		report(0, len(points), began)
+	}
+	var mu sync.Mutex
+	done := 0
 	evaluate.OnWorkers(workers, len(points), p.e.Clone, func() bool { return ctx.Err() != nil }, func(e *evaluate.Evaluator, i int) {
 		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Analysis, evaluate.MarginOptions{OnlyExecutionScale: true})
+		mu.Lock()
+		done++
+		if report != nil {
+			report(done, len(points), began)
+		}
+		mu.Unlock()
 	})
-	return errors.Join(errs...)
+	return done, errors.Join(errs...)
 }
 
 // variantPoint evaluates a priority-order variant in full with e (the

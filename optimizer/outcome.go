@@ -109,11 +109,33 @@ type Outcome struct {
 	// AlgorithmChoice says, when the configuration left the algorithm to
 	// auto, which one ran and why.
 	AlgorithmChoice string
+	// InterruptedIn names the stage in which the run found its context
+	// ended: StageConstruct or StageSearch (Status is then moo.Interrupted,
+	// and the front is what the search had found), StageFront,
+	// StageMargins (the search had ended: its front is complete but for
+	// the points Dropped, and the points given their margins so far have
+	// them), StageWriting (set by the writer). Empty for a run that ran to
+	// its end.
+	InterruptedIn string
+	// Margins counts the front's points whose margin was computed: all
+	// unless the run was interrupted (or asked for none).
+	Margins int
+	// Dropped counts the points of the front found that an interrupted
+	// run did not analyse within its grace, and so does not report.
+	Dropped int
 }
 
-// Interrupted reports whether the search's context ended it before its
-// own criteria did.
-func (o *Outcome) Interrupted() bool { return o.Status == moo.Interrupted }
+// Interrupted reports whether the run's context ended it before its end:
+// the search before its own criteria did (Status moo.Interrupted), or a
+// later stage (InterruptedIn).
+func (o *Outcome) Interrupted() bool { return o.Status == moo.Interrupted || o.InterruptedIn != "" }
+
+// StageSearch and StageWriting name, in Outcome.InterruptedIn, the search
+// itself and the writing of its files (results.WriteRun).
+const (
+	StageSearch  = "searching"
+	StageWriting = "writing the run's files"
+)
 
 // Exact reports whether the front is proven exact (Proof).
 func (o *Outcome) Exact() bool { return o.Proof.Exactness == Exact }
@@ -123,8 +145,11 @@ func (o *Outcome) Exact() bool { return o.Proof.Exactness == Exact }
 // unless something stayed undecided, which the reasons name.
 func (p *Problem) proof(e *evaluate.Evaluator, st moo.Status, out *Outcome) Proof {
 	pr := Proof{Algorithm: p.search.Algorithm}
+	if p.search.Algorithm != configs.AlgorithmExhaustive {
+		pr.Selection = out.Search.Selection
+	}
 	switch {
-	case st == moo.Interrupted:
+	case st == moo.Interrupted || out.Dropped > 0:
 		pr.Exactness = Stopped
 		return pr
 	case p.search.Algorithm != configs.AlgorithmExhaustive:

@@ -3,6 +3,8 @@ package optimizer
 import (
 	"fmt"
 	"strings"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // Exactness is what a search proved about its front, as gonum's optimize
@@ -59,8 +61,12 @@ const maxNamedUndecided = 20
 // Proof is what a search's front is proven to be, and why not more.
 type Proof struct {
 	Exactness Exactness `json:"exactness"`
-	// Algorithm is the algorithm that ran (nsga2 or exhaustive).
+	// Algorithm is the algorithm that ran (nsga2 or exhaustive), and
+	// Selection, for the genetic search, how it chose its survivors
+	// (configs.SelectionCrowding: NSGA-II; configs.SelectionReference:
+	// NSGA-III).
 	Algorithm string `json:"algorithm"`
+	Selection string `json:"selection,omitempty"`
 	// Reasons say why the front is not exact (empty for an exact one).
 	Reasons []string `json:"reasons,omitempty"`
 	// Undecided names the mappings the exhaustive search could not
@@ -91,7 +97,11 @@ func (p Proof) Statement(feasible bool) string {
 	case Stopped:
 		return "not exact: the search was interrupted before its end"
 	}
-	return "not exact: a genetic search (NSGA-II) returns the best mappings it met, with no proof that none is better"
+	method := "NSGA-II"
+	if p.Selection == configs.SelectionReference {
+		method = "NSGA-III"
+	}
+	return "not exact: a genetic search (" + method + ") returns the best mappings it met, with no proof that none is better"
 }
 
 // MarshalText writes the token String returns.
