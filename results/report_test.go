@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
@@ -491,4 +493,55 @@ func TestReportOlderFormats(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "results format 4, written by hetmap v9.0.0; this hetmap reads formats 1 to 3") {
 		t.Errorf("format 4: %v", err)
 	}
+}
+
+// TestReportBounded: a report whose detailed sections would pass its byte
+// budget keeps the first ones that fit, links the others' rows to their
+// mapping files, says how many it left out, and stays within the budget;
+// hetmap report regenerates it byte for byte. The synthetic system of 250
+// tasks: a section takes most of a megabyte (timelines and tables of 250
+// tasks), so that a budget of 2 MB holds one or two of the five.
+func TestReportBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a search on 250 tasks")
+	}
+	s := synth.Settings{Tasks: 240, GPUTasks: 5, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3}
+	cfg, _, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := 20
+	cfg.Search.MaxEvaluations, cfg.Search.MaxFront = 1500, &limit
+	e, err := evaluate.NewEvaluator(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := optimizer.Run(context.Background(), e, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Workers: 2, NoMargins: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Front) <= DetailPoints {
+		t.Fatalf("a front of %d points: too few to detail %d", len(out.Front), DetailPoints)
+	}
+	defer func(b int) { reportBudget = b }(reportBudget)
+	reportBudget = 2_000_000
+	dir := filepath.Join(t.TempDir(), "run")
+	if err := WriteRun(dir, cfg, out, RunInfo{Version: "test", Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := strings.Count(string(html), `<details id="point-`)
+	if len(html) > reportBudget || sections == 0 || sections >= DetailPoints ||
+		!strings.Contains(string(html), fmt.Sprintf("The sections of %d more would take this page past 2 MB.", DetailPoints-sections)) ||
+		!strings.Contains(string(html), fmt.Sprintf(`href="mappings/point-%d.yaml"`, sections+1)) {
+		t.Errorf("report of %d bytes with %d sections (budget %d)", len(html), sections, reportBudget)
+	}
+	var again bytes.Buffer
+	if err := WriteReport(&again, dir); err != nil || !bytes.Equal(again.Bytes(), html) {
+		t.Errorf("hetmap report does not regenerate the bounded report (%v)", err)
+	}
+	t.Logf("%d bytes, %d of %d sections", len(html), sections, DetailPoints)
 }
