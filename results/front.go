@@ -128,9 +128,10 @@ type FrontPointJSON struct {
 	// wrote into every point (read only: format 3 writes EvaluationFile).
 	Evaluation *AnalysisJSON `json:"evaluation,omitempty"`
 	// Margin is the point's margin on execution demand (every task's
-	// scaled together; evaluate.Margins), for the front's first
-	// optimizer.MaxMarginPoints points; the per-kind and per-task margins
-	// are in the evaluation file and in hetmap analyze.
+	// scaled together; evaluate.Margins), for every point of the front but
+	// those an interrupted run left without (manifest.json's
+	// margins_missing); the per-kind and per-task margins are in the
+	// evaluation file and in hetmap analyze.
 	Margin *MarginJSON `json:"margin,omitempty"`
 }
 
@@ -422,8 +423,8 @@ func (c *frontCSV) row(id int, p optimizer.Point) error {
 		row = append(row, strconv.FormatFloat(v, 'f', -1, 64))
 	}
 	switch m := p.Analysis.Margins; {
-	case m == nil: // past optimizer.MaxMarginPoints
-		row = append(row, "-", "-")
+	case m == nil: // an interrupted run's, or no margins asked for
+		row = append(row, "-", "not computed")
 	case m.ExecutionScale.Status == evaluate.MarginNone:
 		row = append(row, "none", m.ExecutionScale.Binding)
 	default:
