@@ -46,11 +46,11 @@ func stopSentence(status string, generations, analyses int, s configs.Search) st
 	}
 	switch status {
 	case StatusConverged:
-		return fmt.Sprintf("Stopped at generation %d: the front moved by at most %s of its extent in each of the last %d generations (search.stall_generations and stall_tolerance; the limit was %d generations).",
-			generations, shareText(tol), window, s.Generations)
+		return fmt.Sprintf("Stopped at generation %d: over the last %d generations the front improved by at most %s of its extent (search.stall_generations and stall_tolerance; the limit was %d generations).",
+			generations, window, shareText(tol), s.Generations)
 	case StatusGenerationLimit:
 		if window > 0 {
-			return fmt.Sprintf("Stopped at the generation limit, %d (search.generations), the front still moving: it had not stayed within %s of its extent for %d generations in a row (search.stall_generations).",
+			return fmt.Sprintf("Stopped at the generation limit, %d (search.generations), the front still improving by more than %s of its extent over %d generations (search.stall_generations and stall_tolerance).",
 				s.Generations, shareText(tol), window)
 		}
 		return fmt.Sprintf("Stopped at the generation limit, %d (search.generations).", s.Generations)
