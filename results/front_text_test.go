@@ -5,13 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
@@ -241,18 +239,7 @@ func TestFrontTextBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a search on 250 tasks")
 	}
-	s := synth.Settings{Tasks: 240, GPUTasks: 5, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3}
-	cfg, _, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	limit := 30
-	cfg.Search.MaxEvaluations, cfg.Search.MaxFront = 1500, &limit
-	e, err := evaluate.NewEvaluator(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := optimizer.Run(context.Background(), e, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Workers: 2, NoMargins: true})
+	cfg, out, err := scaleSearch(1500, 30, optimizer.Options{Workers: 2, NoMargins: true})
 	if err != nil {
 		t.Fatal(err)
 	}

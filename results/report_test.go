@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +16,6 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
@@ -505,18 +503,7 @@ func TestReportBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a search on 250 tasks")
 	}
-	s := synth.Settings{Tasks: 240, GPUTasks: 5, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3}
-	cfg, _, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	limit := 20
-	cfg.Search.MaxEvaluations, cfg.Search.MaxFront = 1500, &limit
-	e, err := evaluate.NewEvaluator(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := optimizer.Run(context.Background(), e, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Workers: 2, NoMargins: true})
+	cfg, out, err := scaleSearch(1500, 20, optimizer.Options{Workers: 2, NoMargins: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,22 +34,33 @@ const (
 )
 
 var scaleRun = sync.OnceValues(func() (*configs.Config, *optimizer.Outcome) {
-	s := synth.Settings{Tasks: 240, GPUTasks: 5, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 0.5 * 6}
-	cfg, _, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		panic(err)
-	}
-	cfg.Search.Algorithm, cfg.Search.MaxEvaluations = configs.AlgorithmNSGA2, 1000
-	e, err := evaluate.NewEvaluator(cfg)
-	if err != nil {
-		panic(err)
-	}
-	out, err := optimizer.Run(context.Background(), e, optimizer.Options{})
+	cfg, out, err := scaleSearch(1000, 0, optimizer.Options{})
 	if err != nil {
 		panic(err)
 	}
 	return cfg, out
 })
+
+// scaleSearch runs the genetic search on the synthetic system of 250 tasks
+// (8 chains) within a budget of evaluations, its front bounded by maxFront
+// (0: search.max_front's default).
+func scaleSearch(evaluations, maxFront int, opts optimizer.Options) (*configs.Config, *optimizer.Outcome, error) {
+	s := synth.Settings{Tasks: 240, GPUTasks: 5, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 0.5 * 6}
+	cfg, _, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg.Search.Algorithm, cfg.Search.MaxEvaluations = configs.AlgorithmNSGA2, evaluations
+	if maxFront > 0 {
+		cfg.Search.MaxFront = &maxFront
+	}
+	e, err := evaluate.NewEvaluator(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := optimizer.Run(context.Background(), e, opts)
+	return cfg, out, err
+}
 
 // withFront returns out with its front repeated up to n points (n = 0:
 // as found).
