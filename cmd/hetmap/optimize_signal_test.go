@@ -191,6 +191,27 @@ func TestOptimizeSameOut(t *testing.T) {
 	wait(t, cmd, 30*time.Second)
 }
 
+// largeConfig writes the configuration of the synthetic system of 250
+// tasks (internal/synth, 8 chains) with the search keys given, and
+// returns its path.
+func largeConfig(t *testing.T, search ...string) string {
+	t.Helper()
+	s := synth.Settings{Tasks: 240, GPUTasks: 5, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3}
+	_, y, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := ""
+	for _, k := range search {
+		keys += "  " + k + "\n"
+	}
+	cfg := filepath.Join(t.TempDir(), "large.yaml")
+	if err := os.WriteFile(cfg, []byte(strings.Replace(y, "\nsearch:\n", "\nsearch:\n"+keys, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 // TestOptimizeCtrlCLarge presses Ctrl-C while a 250-task synthetic system
 // (internal/synth) builds its initial population, a stage that reported
 // nothing and ignored the signal until it had built every mapping: the
@@ -203,15 +224,7 @@ func TestOptimizeCtrlCLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 250-task system: skipped under -short")
 	}
-	s := synth.Settings{Tasks: 240, GPUTasks: 5, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3}
-	_, y, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(t.TempDir(), "large.yaml")
-	if err := os.WriteFile(cfg, []byte(strings.Replace(y, "\nsearch:\n", "\nsearch:\n  generations: 1000000\n", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := largeConfig(t, "generations: 1000000")
 	out := filepath.Join(t.TempDir(), "run")
 	cmd := hetmapCommand(t, "", "optimize", "--config", cfg, "--out", out, "--workers", "2")
 	cmd.Env = append(cmd.Env, "HETMAP_TEST_PROGRESS_EVERY=20ms")
@@ -252,17 +265,9 @@ func TestOptimizeCtrlCEveryStage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("five runs on a 250-task system: skipped under -short")
 	}
-	s := synth.Settings{Tasks: 240, GPUTasks: 5, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3}
-	_, y, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(t.TempDir(), "large.yaml")
 	// A small population and few generations: the stages after the search
 	// come soon; the system, the analyses and the files are full size.
-	if err := os.WriteFile(cfg, []byte(strings.Replace(y, "\nsearch:\n", "\nsearch:\n  population: 20\n  generations: 4\n", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := largeConfig(t, "population: 20", "generations: 4")
 	for _, stage := range []string{optimizer.StageConstruct, optimizer.StageSearch, optimizer.StageFront, optimizer.StageMargins, optimizer.StageWriting} {
 		t.Run(stage, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "run")
