@@ -75,8 +75,9 @@ type NSGA2 struct {
 	// recent ones, first in, first out, so that memory does not grow with
 	// the number of evaluations (about 8·(genes + objectives) + 48 bytes an
 	// entry). A genome bred again after it left the cache is evaluated
-	// again. The default, for 0, is DefaultCacheSize; a negative value
-	// remembers nothing.
+	// again. The default, for 0, is DefaultCacheSize, or as many as fit
+	// DefaultCacheBytes where genomes are so long that those would not
+	// (cacheEntryBytes); a negative value remembers nothing.
 	CacheSize int
 }
 
@@ -84,6 +85,17 @@ type NSGA2 struct {
 // than the 100 100 of a default run on WATERS (100 generations… 1 000 of a
 // population of 100), about 30 MB there.
 const DefaultCacheSize = 1 << 17
+
+// DefaultCacheBytes bounds the memory of the default cache: 64 MiB, the
+// default DefaultCacheSize entries up to about 60 genes, fewer beyond (on
+// a system of 250 tasks, about 30 000 evaluations, more than a default run
+// makes before its front stops improving).
+const DefaultCacheBytes = 64 << 20
+
+// cacheEntryBytes is about what an entry of the cache takes for genomes of
+// n genes and m objectives: the genes and objectives, the violation, the
+// tie-break, the hash, the payload's interface and its table slots.
+func cacheEntryBytes(n, m int) int { return 8*(n+m) + 48 }
 
 // operators holds what a genome needs to mutate and recombine itself.
 type operators struct {
@@ -605,7 +617,7 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	capacity := a.CacheSize
 	switch {
 	case capacity == 0:
-		capacity = DefaultCacheSize
+		capacity = min(DefaultCacheSize, DefaultCacheBytes/cacheEntryBytes(sp.n, sp.m))
 	case capacity < 0:
 		capacity = 0
 	}
