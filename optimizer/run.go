@@ -209,7 +209,7 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 	p.workers = nil
 	p.mu.Unlock()
 	interruptedIn := ""
-	if ctx.Err() != nil {
+	if ctx.Err() != nil && s.Algorithm != configs.AlgorithmExhaustive {
 		interruptedIn = StageConstruct
 	}
 	res, err := moo.Minimize(p, method, settings)
