@@ -84,7 +84,8 @@ type Manifest struct {
 	// a later one (optimizer.Outcome.InterruptedIn).
 	InterruptedIn string `json:"interrupted_in,omitempty"`
 	// MarginsMissing: the front's points without a margin, which an
-	// interruption left out; PointsDropped: the points of the front found
+	// interruption (of the search or after it) left out; PointsDropped:
+	// the points of the front found
 	// that an interrupted run did not analyse in time, and so left out.
 	MarginsMissing int     `json:"margins_missing,omitempty"`
 	PointsDropped  int     `json:"points_dropped,omitempty"`

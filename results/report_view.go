@@ -453,7 +453,7 @@ func buildFront(v *reportView, run *reportRun) {
 			v.FrontIntro += " " + m.StopReason
 		}
 		if m.MarginsMissing > 0 {
-			v.FrontIntro += fmt.Sprintf(" A margin shown as “–” was not computed: the run was interrupted while it computed them (%d points have none; hetmap analyze --config config.yaml --mapping mappings/point-N.yaml computes one).", m.MarginsMissing)
+			v.FrontIntro += fmt.Sprintf(" A margin shown as “–” was not computed: the run was interrupted before it was (%d points have none; hetmap analyze --config config.yaml --mapping mappings/point-N.yaml computes one).", m.MarginsMissing)
 		}
 		var ids []int
 		for _, p := range run.points {
