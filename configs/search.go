@@ -2,6 +2,7 @@ package configs
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -36,6 +37,28 @@ type Search struct {
 	// interact (default 4096, at most 1 000 000); a mapping with more stays
 	// undecided, and the front is then not exact.
 	MaxJointOrders int `json:"max_joint_orders" yaml:"max_joint_orders,omitempty"`
+	// MaxFront bounds the points a genetic search reports: it keeps an
+	// ε-dominance archive of at most this many, every feasible mapping it
+	// met being within a stated ε of a reported one on every objective
+	// (default DefaultMaxFront; 0 keeps every non-dominated mapping). An
+	// exhaustive search's exact front is thinned the same way only when
+	// the key is given. nil: left out.
+	MaxFront *int `json:"max_front,omitempty" yaml:"max_front,omitempty"`
+	// StallGenerations and StallTolerance end a genetic search once its
+	// front has stopped improving: once it improved on the front
+	// StallGenerations generations before (default
+	// DefaultStallGenerations; 0 runs every generation) by at most
+	// StallTolerance of its extent (default DefaultStallTolerance; the
+	// mean IGD+ distance, moo.Stall). Generations and MaxEvaluations stay
+	// hard limits.
+	StallGenerations *int    `json:"stall_generations,omitempty" yaml:"stall_generations,omitempty"`
+	StallTolerance   float64 `json:"stall_tolerance,omitempty" yaml:"stall_tolerance,omitempty"`
+	// Selection is how the genetic search keeps, of the last front of a
+	// generation that fits only in part, the members that survive:
+	// SelectionCrowding (NSGA-II's crowding distance),
+	// SelectionReference (NSGA-III's reference directions) or
+	// SelectionAuto (the default; see SelectionFor).
+	Selection string `json:"selection,omitempty" yaml:"selection,omitempty"`
 }
 
 // Objective is one thing the search minimises: a chain's latency (Chain
@@ -68,6 +91,11 @@ const (
 	// AlgorithmAuto chooses between the two when the search starts.
 	AlgorithmAuto = "auto"
 
+	// Selections of the genetic search (search.selection).
+	SelectionAuto      = "auto"
+	SelectionCrowding  = "crowding"
+	SelectionReference = "reference-directions"
+
 	GeneUnits         = "units"
 	GeneOffloading    = "offloading"
 	GeneGPUPriorities = "gpu_priorities"
@@ -89,6 +117,18 @@ const (
 	MaxJointOrders = 1_000_000
 	// DefaultJointOrders is search.max_joint_orders when left out.
 	DefaultJointOrders = 4096
+	// DefaultMaxFront is search.max_front when left out (genetic search):
+	// a front a reviewer can read in a table, and whose every point gets
+	// its margins and a mapping file.
+	DefaultMaxFront = 200
+	// MaxFront bounds search.max_front: every reported point is analysed
+	// in full, with its margins, and written.
+	MaxFront = 1_000_000
+	// DefaultStallGenerations and DefaultStallTolerance are
+	// search.stall_generations and search.stall_tolerance when left out:
+	// the window and the tolerance of pymoo's default termination.
+	DefaultStallGenerations = 50
+	DefaultStallTolerance   = 0.005
 )
 
 // AllGenes lists the search genes.
@@ -149,6 +189,49 @@ func (s *Search) defaults(sys *System, latency ChainLatency) {
 	if s.MaxJointOrders == 0 {
 		s.MaxJointOrders = DefaultJointOrders
 	}
+	if s.StallGenerations == nil {
+		n := DefaultStallGenerations
+		s.StallGenerations = &n
+	}
+	if s.StallTolerance == 0 {
+		s.StallTolerance = DefaultStallTolerance
+	}
+	if s.Selection == "" {
+		s.Selection = SelectionAuto
+	}
+}
+
+// ManyObjectives is how many objectives make SelectionAuto choose
+// SelectionReference: from four on, nearly every mapping a search meets
+// is non-dominated and the crowding distance no longer tells a crowded
+// region from a sparse one (Deb and Jain 2014).
+const ManyObjectives = 4
+
+// SelectionFor is the selection in force (search.selection) with
+// objectives objectives: SelectionAuto chooses SelectionReference from
+// ManyObjectives objectives on, SelectionCrowding below.
+func (s *Search) SelectionFor(objectives int) string {
+	if s.Selection == SelectionAuto || s.Selection == "" {
+		if objectives >= ManyObjectives {
+			return SelectionReference
+		}
+		return SelectionCrowding
+	}
+	return s.Selection
+}
+
+// FrontLimit is the most points the search reports (search.max_front), 0
+// for no limit: by default DefaultMaxFront for the genetic search, and no
+// limit for the exhaustive one, whose exact front is thinned only when
+// asked. exhaustive says which search runs.
+func (s *Search) FrontLimit(exhaustive bool) int {
+	switch {
+	case s.MaxFront != nil:
+		return *s.MaxFront
+	case exhaustive:
+		return 0
+	}
+	return DefaultMaxFront
 }
 
 // IsFree reports whether a gene is free in the search.
@@ -237,6 +320,14 @@ func (s *Search) validate(sys *System) error {
 		return inputErrorf("search.max_joint_orders", "must be between 1 and %d, got %d", MaxJointOrders, s.MaxJointOrders)
 	case s.Seed < 0:
 		return inputErrorf("search.seed", "must be positive, got %d (seeds are 1, 2, …)", s.Seed)
+	case s.StallGenerations != nil && (*s.StallGenerations < 0 || *s.StallGenerations > MaxGenerations):
+		return inputErrorf("search.stall_generations", "must be 0 (run every generation) or up to %d, got %d", MaxGenerations, *s.StallGenerations)
+	case s.StallTolerance < 0 || s.StallTolerance >= 1 || math.IsNaN(s.StallTolerance):
+		return inputErrorf("search.stall_tolerance", "must be a share of the front's extent above 0 and below 1, got %v", s.StallTolerance)
+	case s.Selection != "" && s.Selection != SelectionAuto && s.Selection != SelectionCrowding && s.Selection != SelectionReference:
+		return inputErrorf("search.selection", "%q is not a selection (auto, crowding or reference-directions)", s.Selection)
+	case s.MaxFront != nil && (*s.MaxFront < 0 || *s.MaxFront > MaxFront):
+		return inputErrorf("search.max_front", "must be 0 (every non-dominated mapping) or up to %d, got %d", MaxFront, *s.MaxFront)
 	}
 	return nil
 }

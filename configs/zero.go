@@ -18,6 +18,7 @@ var zeroMeansDefault = map[string]string{
 	"search.generations":       "give at least 1, or leave the key out for the default, 1000",
 	"search.seed":              "give a seed other than 0, or leave the key out for the default, 1",
 	"search.max_joint_orders":  "give at least 1, or leave the key out for the default, 4096",
+	"search.stall_tolerance":   "give a share of the front's extent above 0 such as 0.005, or leave the key out for the default, 0.005",
 	"search.free":              "list the genes the search may change (units, offloading, gpu_priorities, time_slices), or leave the key out for all of them",
 	"search.objectives":        "list what to minimise, or leave the key out for every chain's latency",
 	"analysis.execution_scale": "give a factor above 0, or leave the key out for the default, 1",

@@ -1,6 +1,10 @@
 package optimizer
 
-import "github.com/hetmap/hetmap/optimizer/evaluate"
+import (
+	"time"
+
+	"github.com/hetmap/hetmap/optimizer/evaluate"
+)
 
 // SetPartialByChallenge makes EvaluatePartial judge partial mappings by the
 // challenge count under every count: a deliberately unsound cut for the
@@ -19,4 +23,12 @@ func SetPriorityVariants(e *evaluate.Evaluator, on bool) {
 	h := e.Hooks()
 	h.NoVariants = !on
 	e.SetHooks(h)
+}
+
+// SetFrontGrace sets how long an interrupted run still analyses its front
+// (frontGrace), and returns what restores it.
+func SetFrontGrace(d time.Duration) (restore func()) {
+	old := frontGrace
+	frontGrace = d
+	return func() { frontGrace = old }
 }

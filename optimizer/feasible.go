@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/hetmap/hetmap/optimizer/evaluate"
+	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
 // feasibleMapping records the mapping just evaluated into w.a and w.r,
@@ -17,10 +18,15 @@ import (
 // what is kept independent of which of the symmetric genomes the worker met
 // first, and so of the number of workers.
 //
+// The exhaustive search keeps the variants in w.side, which Run merges with
+// the search's front; the genetic search reports them with the evaluation
+// (out.Variants, grouped by the canonical mapping's hash), so that they join
+// its bounded archive (moo.Evaluation.Variants) as its own points do.
+//
 // The variants are charged to an evaluate.Budget of the given allowance;
 // the cost is returned (moo.Evaluation.Cost), for a mapping met before as
 // if its variants were made again (charge).
-func (w *worker) feasibleMapping(feasible bool, allowance int) int {
+func (w *worker) feasibleMapping(feasible bool, allowance int, out *moo.Evaluation) int {
 	p := w.p
 	p.canonicalise(w.a, w.ca, w.rename, w.next)
 	key := p.hashAssignment(w.ca)
@@ -29,9 +35,11 @@ func (w *worker) feasibleMapping(feasible bool, allowance int) int {
 	}
 	seen := mappingSeen{feasible: feasible, schedulable: true}
 	bud := &evaluate.Budget{Allowance: allowance}
+	w.own = w.own[:0]
 	defer func() {
 		seen.cost = bud.Cost()
 		w.feasible[key] = seen
+		w.report(key, out)
 	}()
 	if !p.anyRelevant || p.e.Hooks().NoVariants {
 		return 0
@@ -115,9 +123,26 @@ func (w *worker) keepVariant(seen *mappingSeen) func(*evaluate.Assignment, *eval
 		seen.schedulable = seen.schedulable || rb.Schedulable
 		if rb.Schedulable && rb.RequirementsMet {
 			seen.feasible = true
-			w.side.add(w.obj, b)
+			if w.p.exhaustive {
+				w.side.add(w.obj, b)
+			} else {
+				w.own.add(w.obj, b)
+			}
 		}
 	}
+}
+
+// report hands the non-dominated variants of the mapping of canonical key
+// that feasibleMapping kept in w.own to the evaluation out (genetic search).
+// They are a function of the canonical mapping alone, as
+// moo.Evaluation.Variants requires of a group.
+func (w *worker) report(key uint64, out *moo.Evaluation) {
+	for k := range w.own {
+		v := w.own[k]
+		out.Variants = append(out.Variants, moo.Variant{Group: key, Objectives: v.obj, Payload: &v})
+	}
+	clear(w.own)
+	w.own = w.own[:0]
 }
 
 // sidePoint is a priority-order variant of a feasible mapping: its

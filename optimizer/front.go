@@ -15,14 +15,21 @@ import (
 )
 
 // clone of the evaluator; report, if not nil, is called with the points
-// done and their number, from one goroutine at a time.
-func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report func(done, total int, since time.Time)) []Point {
+// done and their number, from one goroutine at a time. Once stop says so
+// (an interrupted run past its grace), no more points are analysed, and
+// the front holds those that were (dropped counts the others).
+func (p *Problem) front(found []moo.Point, out *Outcome, workers int, stop func() bool, report func(done, total int, since time.Time)) (front []Point, dropped int) {
 	type cand struct {
 		pt      moo.Point
 		variant *sidePoint
 	}
 	var cands []cand
 	for _, pt := range found {
+		if v, ok := pt.Payload.(*sidePoint); ok && pt.Variant > 0 {
+			// A genetic search's variant (worker.report).
+			cands = append(cands, cand{variant: v})
+			continue
+		}
 		cands = append(cands, cand{pt: pt})
 	}
 	// Workers may meet the same mapping; each mapping counts once, with
@@ -95,6 +102,21 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 			kept = append(kept, c)
 		}
 	}
+	if limit := p.search.FrontLimit(true); p.exhaustive && limit > 0 && len(kept) > limit {
+		// Asked to thin the exact front (search.max_front): an
+		// ε-dominance archive offered its points in their order.
+		pts := make([]moo.Point, len(kept))
+		for i, c := range kept {
+			pts[i] = moo.Point{Genome: []int{i}, Evaluation: moo.Evaluation{Objectives: obj(c)}}
+		}
+		thin, eps := moo.Thin(pts, len(p.objectives), limit)
+		out.FrontFound, out.Epsilon = len(kept), eps
+		var chosen []cand
+		for _, q := range thin {
+			chosen = append(chosen, kept[q.Genome[0]])
+		}
+		kept = chosen
+	}
 	points := make([]Point, len(kept))
 	began := time.Now()
 	if report != nil {
@@ -102,7 +124,7 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 	}
 	var mu sync.Mutex
 	done := 0
-	evaluate.OnWorkers(workers, len(kept), p.e.Clone, nil, func(e *evaluate.Evaluator, i int) {
+	evaluate.OnWorkers(workers, len(kept), p.e.Clone, stop, func(e *evaluate.Evaluator, i int) {
 		if c := kept[i]; c.variant == nil {
 			points[i] = p.pointWith(e, c.pt)
 		} else {
@@ -115,15 +137,27 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, report fun
 			mu.Unlock()
 		}
 	})
+	analysed := points[:0]
+	for _, pt := range points {
+		if pt.Analysis != nil {
+			analysed = append(analysed, pt)
+		}
+	}
+	dropped = len(points) - len(analysed)
+	points = analysed
 	slices.SortStableFunc(points, func(a, b Point) int { return slices.Compare(a.Objectives, b.Objectives) })
-	p.detail(points)
-	return points
+	if stop == nil || !stop() {
+		p.detail(points)
+	}
+	return points, dropped
 }
 
 // DetailPoints is how many points of a front, and of the least-violating
 // mappings, get the contention of their response windows
 // (AnalyzeContention) from Run: the points a report details. The others'
-// are computed by whoever needs them (hetmap report --point).
+// are computed by whoever needs them (hetmap report --point). An
+// interrupted run details none (results writes no evaluation file for
+// it), and so skips them once its grace has passed.
 const DetailPoints = 5
 
 // detail analyses the contention of the first DetailPoints points.
@@ -150,9 +184,16 @@ const MaxTaskMarginTasks = 50
 // (mappings/point-N.json, as hetmap analyze --json gives it), get every
 // margin: per kind of unit, and per task up to MaxTaskMarginTasks running
 // tasks. Once ctx is done (an interrupted run, which must end promptly) it
-// computes no more.
-func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int) error {
+// computes no more. It returns how many points have their margin; report,
+// if not nil, is called as for front.
+func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int, report func(done, total int, since time.Time)) (int, error) {
 	errs := make([]error, len(points))
+	began := time.Now()
+	if report != nil {
+		report(0, len(points), began)
+	}
+	var mu sync.Mutex
+	done := 0
 	evaluate.OnWorkers(workers, len(points), p.e.Clone, func() bool { return ctx.Err() != nil }, func(e *evaluate.Evaluator, i int) {
 		opts := evaluate.MarginOptions{OnlyExecutionScale: true, NoConsequences: true}
 		if i < DetailPoints {
@@ -165,8 +206,14 @@ func (p *Problem) frontMargins(ctx context.Context, points []Point, workers int)
 			opts = evaluate.MarginOptions{Workers: 1, NoTasks: running > MaxTaskMarginTasks}
 		}
 		errs[i] = e.AnalyzeMargins(points[i].Assignment, points[i].Analysis, opts)
+		mu.Lock()
+		done++
+		if report != nil {
+			report(done, len(points), began)
+		}
+		mu.Unlock()
 	})
-	return errors.Join(errs...)
+	return done, errors.Join(errs...)
 }
 
 // variantPoint evaluates a priority-order variant in full with e (the

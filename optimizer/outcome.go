@@ -24,9 +24,9 @@ type Options struct {
 	// Run's, but one call at a time.
 	Progress func(moo.Progress)
 	// NoMargins skips the margins of the front's points, which Run
-	// otherwise computes for the first MaxMarginPoints (a bisection each:
-	// report work after the search, which a caller that reads only the
-	// front, such as a benchmark of the search, need not pay for).
+	// otherwise computes for every one (a bisection each: report work
+	// after the search, which a caller that reads only the front, such as
+	// a benchmark of the search, need not pay for).
 	NoMargins bool
 }
 
@@ -55,7 +55,17 @@ type Outcome struct {
 	Feasible       bool
 	Front          []Point
 	LeastViolating []Point
-	Evaluations    int
+	// Epsilon, when not nil, is what the front's bound
+	// (search.max_front) costs, per objective in its units: every feasible
+	// mapping the search met (for an exhaustive search, every point of the
+	// exact front, and so every feasible mapping) has a point of Front that
+	// is less than Epsilon[k] worse on every objective k. nil when Front
+	// holds every non-dominated mapping met.
+	Epsilon []float64
+	// FrontFound is, when an exhaustive search's exact front was thinned
+	// to search.max_front, how many points it had; 0 otherwise.
+	FrontFound  int
+	Evaluations int
 	// FeasibleEvaluations counts the evaluations of feasible mappings;
 	// with the exhaustive algorithm, the distinct feasible mappings it
 	// visited.
@@ -99,11 +109,33 @@ type Outcome struct {
 	// AlgorithmChoice says, when the configuration left the algorithm to
 	// auto, which one ran and why.
 	AlgorithmChoice string
+	// InterruptedIn names the stage in which the run found its context
+	// ended: StageConstruct or StageSearch (Status is then moo.Interrupted,
+	// and the front is what the search had found), StageFront,
+	// StageMargins (the search had ended: its front is complete but for
+	// the points Dropped, and the points given their margins so far have
+	// them), StageWriting (set by the writer). Empty for a run that ran to
+	// its end.
+	InterruptedIn string
+	// Margins counts the front's points whose margin was computed: all
+	// unless the run was interrupted (or asked for none).
+	Margins int
+	// Dropped counts the points of the front found that an interrupted
+	// run did not analyse within its grace, and so does not report.
+	Dropped int
 }
 
-// Interrupted reports whether the search's context ended it before its
-// own criteria did.
-func (o *Outcome) Interrupted() bool { return o.Status == moo.Interrupted }
+// Interrupted reports whether the run's context ended it before its end:
+// the search before its own criteria did (Status moo.Interrupted), or a
+// later stage (InterruptedIn).
+func (o *Outcome) Interrupted() bool { return o.Status == moo.Interrupted || o.InterruptedIn != "" }
+
+// StageSearch and StageWriting name, in Outcome.InterruptedIn, the search
+// itself and the writing of its files (results.WriteRun).
+const (
+	StageSearch  = "searching"
+	StageWriting = "writing the run's files"
+)
 
 // Exact reports whether the front is proven exact (Proof).
 func (o *Outcome) Exact() bool { return o.Proof.Exactness == Exact }
@@ -113,8 +145,11 @@ func (o *Outcome) Exact() bool { return o.Proof.Exactness == Exact }
 // unless something stayed undecided, which the reasons name.
 func (p *Problem) proof(e *evaluate.Evaluator, st moo.Status, out *Outcome) Proof {
 	pr := Proof{Algorithm: p.search.Algorithm}
+	if p.search.Algorithm != configs.AlgorithmExhaustive {
+		pr.Selection = out.Search.Selection
+	}
 	switch {
-	case st == moo.Interrupted:
+	case st == moo.Interrupted || out.Dropped > 0:
 		pr.Exactness = Stopped
 		return pr
 	case p.search.Algorithm != configs.AlgorithmExhaustive:
@@ -140,6 +175,7 @@ func (p *Problem) proof(e *evaluate.Evaluator, st moo.Status, out *Outcome) Proo
 	if len(pr.Reasons) > 0 {
 		pr.Exactness = NotExact
 	}
+	pr.ThinnedFrom = out.FrontFound
 	return pr
 }
 

@@ -3,6 +3,8 @@ package optimizer
 import (
 	"fmt"
 	"strings"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // Exactness is what a search proved about its front, as gonum's optimize
@@ -59,8 +61,12 @@ const maxNamedUndecided = 20
 // Proof is what a search's front is proven to be, and why not more.
 type Proof struct {
 	Exactness Exactness `json:"exactness"`
-	// Algorithm is the algorithm that ran (nsga2 or exhaustive).
+	// Algorithm is the algorithm that ran (nsga2 or exhaustive), and
+	// Selection, for the genetic search, how it chose its survivors
+	// (configs.SelectionCrowding: NSGA-II; configs.SelectionReference:
+	// NSGA-III).
 	Algorithm string `json:"algorithm"`
+	Selection string `json:"selection,omitempty"`
 	// Reasons say why the front is not exact (empty for an exact one).
 	Reasons []string `json:"reasons,omitempty"`
 	// Undecided names the mappings the exhaustive search could not
@@ -68,6 +74,10 @@ type Proof struct {
 	// there were), each by unit as CompactUnits writes it.
 	Undecided      []string `json:"undecided_mappings,omitempty"`
 	UndecidedCount int      `json:"undecided_count,omitempty"`
+	// ThinnedFrom is, when the exact front was thinned to
+	// search.max_front (Outcome.FrontFound), how many points it had: the
+	// front reported is then a part of it (Outcome.Epsilon).
+	ThinnedFrom int `json:"thinned_from,omitempty"`
 }
 
 // Statement is the proof in one sentence: what it claims and why not more.
@@ -78,13 +88,20 @@ func (p Proof) Statement(feasible bool) string {
 		if !feasible {
 			return "exact: the exhaustive search proves that no mapping meets every deadline and requirement, under any priority order"
 		}
+		if p.ThinnedFrom > 0 {
+			return fmt.Sprintf("exact: every distinct mapping, with every priority order that can pass, was enumerated or proven unschedulable; the exact front's %d points are thinned to those shown (search.max_front), every other within the stated ε of one of them", p.ThinnedFrom)
+		}
 		return "exact: every distinct mapping, with every priority order that can pass, was enumerated or proven unschedulable"
 	case NotExact:
 		return "not exact: " + strings.Join(p.Reasons, "; ")
 	case Stopped:
 		return "not exact: the search was interrupted before its end"
 	}
-	return "not exact: a genetic search (NSGA-II) returns the best mappings it met, with no proof that none is better"
+	method := "NSGA-II"
+	if p.Selection == configs.SelectionReference {
+		method = "NSGA-III"
+	}
+	return "not exact: a genetic search (" + method + ") returns the best mappings it met, with no proof that none is better"
 }
 
 // MarshalText writes the token String returns.

@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"runtime"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,12 +45,6 @@ func problemOf(e *evaluate.Evaluator, opts Options) (*Problem, error) {
 	return NewProblem(e, s)
 }
 
-// MaxMarginPoints bounds the front points whose margin Run computes
-// (Point.Analysis.Margins; nil for the points after): at a few hundred
-// microseconds per evaluation on a system of 250 tasks, 500 margins take
-// seconds. hetmap analyze computes any point's.
-const MaxMarginPoints = 500
-
 // AutoExhaustiveNodes is the size, in nodes the enumeration examines
 // (offered values, cut or not), up to which the auto algorithm chooses the
 // exhaustive search: on the WATERS problems a node costs a few
@@ -82,6 +77,25 @@ func (p *Problem) chooseAlgorithm() {
 	}
 }
 
+// graceAfter returns a stop function that says stop once ctx has been
+// done for longer than grace (counted from the first call that finds it
+// done); it may be called from several goroutines.
+func graceAfter(ctx context.Context, grace time.Duration) func() bool {
+	var mu sync.Mutex
+	var noticed time.Time
+	return func() bool {
+		if ctx.Err() == nil {
+			return false
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if noticed.IsZero() {
+			noticed = time.Now()
+		}
+		return time.Since(noticed) > grace
+	}
+}
+
 // countWords writes a count for people: 4 100, 3.2 million, 12.5
 // billion; from 10^12 on the power of ten ("about 10^14"), and from
 // moo.MaxEstimate on "more than 10^18".
@@ -107,7 +121,16 @@ const (
 	StageChoose    = "estimating the size of the exhaustive search, to choose the algorithm"
 	StageConstruct = "building the initial population"
 	StageFront     = "analysing the front's mappings in full"
+	StageMargins   = "computing the margins of the front's mappings"
 )
+
+// frontGrace is how long an interrupted run still analyses its front's
+// points in full, to write them, once it notices the interruption: a
+// bounded front (search.max_front) takes well under a second on a system
+// of 250 tasks; the points of a larger front not analysed by then are
+// dropped, and the outcome says how many (Outcome.Dropped). A variable for
+// the tests.
+var frontGrace = time.Second
 
 // Run searches the mappings of the evaluator's configuration. The search
 // stops early when ctx is done (cancelled, or past its deadline): Run then
@@ -132,6 +155,19 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 	s := p.search
 	settings := &moo.Settings{Generations: s.Generations, MaxEvaluations: s.MaxEvaluations, Workers: s.Workers, Seed: s.Seed,
 		Progress: opts.Progress, Context: ctx, KeepInfeasible: leastViolatingKept}
+	if s.Algorithm != configs.AlgorithmExhaustive {
+		// The genetic search's archive is bounded (search.max_front); the
+		// limit in force goes to the outcome's settings. It stops when its
+		// front stops improving.
+		limit := s.FrontLimit(false)
+		settings.MaxFront, s.MaxFront = limit, &limit
+		settings.Stall = moo.Stall{Generations: *s.StallGenerations, Tolerance: s.StallTolerance}
+		s.Selection = s.SelectionFor(len(p.objectives))
+	} else {
+		// Settings of the genetic search only, left out of what the
+		// exhaustive search's outcome records.
+		s.StallGenerations, s.StallTolerance, s.Selection = nil, 0, ""
+	}
 	start := time.Now()
 	var method moo.Method
 	constructed := 0
@@ -139,6 +175,9 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 		method = p.Exhaustive()
 	} else {
 		nsga := &moo.NSGA2{Population: s.Population, Mutate: p.SwapMutation}
+		if s.Selection == configs.SelectionReference {
+			nsga.Selection = moo.ReferenceSelection
+		}
 		// Open the population with the model's own mapping, when the search
 		// can reach it, and with greedy constructions (half the population;
 		// random genomes fill the rest, for diversity). The constructions
@@ -169,17 +208,33 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 	p.mu.Lock()
 	p.workers = nil
 	p.mu.Unlock()
+	interruptedIn := ""
+	if ctx.Err() != nil && s.Algorithm != configs.AlgorithmExhaustive {
+		interruptedIn = StageConstruct
+	}
 	res, err := moo.Minimize(p, method, settings)
 	if err != nil {
 		return nil, err
 	}
+	if res.Status == moo.Interrupted && interruptedIn == "" {
+		interruptedIn = StageSearch
+	}
 	out := &Outcome{Search: s, AlgorithmChoice: p.choice, Objectives: p.ObjectiveNames(), Status: res.Status, Feasible: res.Feasible,
-		Evaluations: res.Evaluations + constructed, Analyses: res.Analyses + constructed, ConstructionEvaluations: constructed, FeasibleEvaluations: res.FeasibleEvaluations, Pruned: res.Pruned, Generations: res.Generations}
-	out.Front = p.front(res.Front, out, s.Workers, func(done, total int, since time.Time) { stage(StageFront, done, total, since) })
-	if !opts.NoMargins {
-		if err := p.frontMargins(ctx, out.Front[:min(len(out.Front), MaxMarginPoints)], s.Workers); err != nil {
+		Evaluations: res.Evaluations + constructed, Analyses: res.Analyses + constructed, ConstructionEvaluations: constructed, FeasibleEvaluations: res.FeasibleEvaluations, Pruned: res.Pruned, Generations: res.Generations,
+		Epsilon: res.Epsilon, InterruptedIn: interruptedIn}
+	out.Front, out.Dropped = p.front(res.Front, out, s.Workers, graceAfter(ctx, frontGrace), func(done, total int, since time.Time) { stage(StageFront, done, total, since) })
+	if ctx.Err() != nil && out.InterruptedIn == "" {
+		out.InterruptedIn = StageFront
+	}
+	if !opts.NoMargins && ctx.Err() == nil {
+		n, err := p.frontMargins(ctx, out.Front, s.Workers, func(done, total int, since time.Time) { stage(StageMargins, done, total, since) })
+		if err != nil {
 			return nil, err
 		}
+		out.Margins = n
+	}
+	if ctx.Err() != nil && out.InterruptedIn == "" {
+		out.InterruptedIn = StageMargins
 	}
 	out.Proof = p.proof(e, res.Status, out)
 	out.LeastViolatingBy = s.Algorithm

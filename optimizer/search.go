@@ -360,7 +360,8 @@ type worker struct {
 	ca, b     *evaluate.Assignment
 	rc, rb    *evaluate.Analysis
 	obj       []float64
-	side      sideArchive
+	side      sideArchive            // exhaustive: the variants of every mapping met
+	own       sideArchive            // genetic: the variants of the mapping at hand (report)
 	feasible  map[uint64]mappingSeen // by canonical key, the mappings met that meet every deadline
 	undecided int                    // evaluations with a core whose priority search was undecided
 	decided   map[uint64]int         // exhaustive: the mappings decide has seen, by canonical key, with their cost
@@ -403,7 +404,7 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	feasible := w.r.Schedulable && w.r.RequirementsMet
 	out.Cost = 0
 	if w.r.Schedulable {
-		out.Cost = w.feasibleMapping(feasible, w.allowance(out.Allowance))
+		out.Cost = w.feasibleMapping(feasible, w.allowance(out.Allowance), out)
 	} else if w.p.exhaustive && !w.r.Refuted() && !w.p.e.Hooks().NoVariants && !w.p.e.Hooks().NoDecide && (w.p.interact || w.r.Undecided > 0) {
 		out.Cost = w.decide(out.Allowance)
 	}

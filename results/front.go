@@ -2,12 +2,14 @@ package results
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,10 +65,33 @@ type Manifest struct {
 	// writes Proof).
 	Exact bool `json:"exact,omitempty"`
 	// AlgorithmChoice: why an auto search ran the algorithm it ran.
-	AlgorithmChoice string  `json:"algorithm_choice,omitempty"`
-	WallTimeMs      float64 `json:"wall_time_ms"`
-	StartedUTC      string  `json:"started_utc"`
-	ResultsFormat   int     `json:"results_format"`
+	AlgorithmChoice string `json:"algorithm_choice,omitempty"`
+	// StopReason: why a genetic search stopped, in a sentence (StopText):
+	// its front stopped improving, or a limit.
+	StopReason string `json:"stop_reason,omitempty"`
+	// Epsilon: what the front's bound (search.max_front) costs, per
+	// objective in its unit (ms for a chain): every feasible mapping met
+	// has a point of the front less than ε worse on each objective
+	// (optimizer.Outcome.Epsilon); EpsilonText says it in words. Absent
+	// when the front holds every non-dominated mapping met.
+	Epsilon     []float64 `json:"epsilon,omitempty"`
+	EpsilonText string    `json:"epsilon_text,omitempty"`
+	// FrontFound: the points of an exact front thinned to
+	// search.max_front.
+	FrontFound int `json:"front_found,omitempty"`
+	// InterruptedIn: the stage a Ctrl-C (or stop signal) ended (Status
+	// "interrupted"): the search's (its front is what it had found), or
+	// a later one (optimizer.Outcome.InterruptedIn).
+	InterruptedIn string `json:"interrupted_in,omitempty"`
+	// MarginsMissing: the front's points without a margin, which an
+	// interruption (of the search or after it) left out; PointsDropped:
+	// the points of the front found
+	// that an interrupted run did not analyse in time, and so left out.
+	MarginsMissing int     `json:"margins_missing,omitempty"`
+	PointsDropped  int     `json:"points_dropped,omitempty"`
+	WallTimeMs     float64 `json:"wall_time_ms"`
+	StartedUTC     string  `json:"started_utc"`
+	ResultsFormat  int     `json:"results_format"`
 	// Files: the size and SHA-256 of every file the run wrote before the
 	// manifest, by its slash-separated path in the run folder (see
 	// FileSum); absent in folders written before.
@@ -117,9 +142,10 @@ type FrontPointJSON struct {
 	// written before).
 	ObjectiveMinima []*float64 `json:"objective_minima_ms,omitempty"`
 	// Margin is the point's margin on execution demand (every task's
-	// scaled together; evaluate.Margins), for the front's first
-	// optimizer.MaxMarginPoints points; the per-kind and per-task margins
-	// are in the evaluation file and in hetmap analyze.
+	// scaled together; evaluate.Margins), for every point of the front but
+	// those an interrupted run left without (manifest.json's
+	// margins_missing); the per-kind and per-task margins are in the
+	// evaluation file and in hetmap analyze.
 	Margin *MarginJSON `json:"margin,omitempty"`
 }
 
@@ -424,8 +450,8 @@ func (c *frontCSV) row(id int, p optimizer.Point) error {
 		row = append(row, strconv.FormatFloat(v, 'f', -1, 64))
 	}
 	switch m := p.Analysis.Margins; {
-	case m == nil: // past optimizer.MaxMarginPoints
-		row = append(row, "-", "-")
+	case m == nil: // an interrupted run's, or no margins asked for
+		row = append(row, "-", "not computed")
 	case m.ExecutionScale.Status == evaluate.MarginNone:
 		row = append(row, "none", m.ExecutionScale.Binding)
 	default:
@@ -469,7 +495,17 @@ type TextOptions struct {
 	// Wide prints one table with every objective's full name and every
 	// unit's utilisation, however wide, instead of fitting TextWidth.
 	Wide bool
+	// MaxLines bounds the lines written (0: no bound): the tables then
+	// show the first points only, as many as leave room for at least one
+	// mapping, and the mappings of as many of them as fit; a last line
+	// says where the rest is. The summary lines come first, whatever the
+	// bound.
+	MaxLines int
 }
+
+// maxRowsShown is the most points whose rows a bounded front text
+// (TextOptions.MaxLines) shows: a table a person reads at a glance.
+const maxRowsShown = 20
 
 // WriteFrontText writes the front for a person: a table of the points'
 // objectives, a table of every unit's utilisation, and every point's
@@ -477,35 +513,125 @@ type TextOptions struct {
 // When nothing is feasible it lists the least-violating mappings with
 // their violation, the utilisation of the busiest core, the number of
 // tasks that miss, and what each one misses. An interrupted search says so
-// first.
+// first; a front bounded by search.max_front says within what ε it covers
+// every mapping met, and a genetic search why it stopped. With
+// opts.MaxLines the text shows the first points only (see TextOptions).
 func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, opts TextOptions) error {
+	t := newFrontText(cfg, out, opts)
+	n := len(t.points)
+	shown, mapped := n, n
+	if opts.MaxLines > 0 {
+		shown, mapped = t.fit(opts.MaxLines)
+	}
 	p := &printer{w: w}
-	points := out.Front
+	for _, l := range t.lines(shown, mapped) {
+		p.f("%s\n", l)
+	}
+	return p.err
+}
+
+// frontText is the front's text in parts, so that a bound on its lines can
+// choose how many points to show.
+type frontText struct {
+	cfg     *configs.Config
+	out     *optimizer.Outcome
+	opts    TextOptions
+	points  []optimizer.Point
+	head    []string   // the summary
+	maps    [][]string // per point, its mapping's lines
+	mapHead []string
+}
+
+func newFrontText(cfg *configs.Config, out *optimizer.Outcome, opts TextOptions) *frontText {
+	t := &frontText{cfg: cfg, out: out, opts: opts, points: out.Front}
+	add := func(format string, args ...any) { t.head = append(t.head, fmt.Sprintf(format, args...)) }
+	wrapped := func(s string) { t.head = append(t.head, wrapWords(s, TextWidth)...) }
 	if out.Interrupted() {
-		p.f("Interrupted after %d evaluations: what the search had found by then.\n", out.Evaluations)
+		add("%s", InterruptedText(out))
 	}
 	if !out.Feasible {
-		points = out.LeastViolating
+		t.points = out.LeastViolating
 		meets := feasibleMeans(cfg.System)
 		switch {
 		case out.Interrupted():
-			p.f("No feasible mapping found before the interruption. The least-violating mappings it saw:\n")
+			add("No feasible mapping found before the interruption. The least-violating mappings it saw:")
 		case out.Search.Algorithm != configs.AlgorithmExhaustive:
-			p.f("No feasible mapping: the search found no mapping that meets %s.\nThe least-violating mappings it saw:\n", meets)
+			add("No feasible mapping: the search found no mapping that meets %s.", meets)
+			add("The least-violating mappings it saw:")
 		case out.Proof.Exactness == optimizer.NotExact:
-			for _, l := range wrapWords("No feasible mapping found, but this is no proof: "+strings.Join(out.Proof.Reasons, "; ")+". The least-violating mappings:", TextWidth) {
-				p.f("%s\n", l)
-			}
+			wrapped("No feasible mapping found, but this is no proof: " + strings.Join(out.Proof.Reasons, "; ") + ". The least-violating mappings:")
 		case out.LeastViolatingBy == configs.AlgorithmExhaustive:
-			p.f("No feasible mapping: the exhaustive search proves that no mapping meets %s.\nThe least-violating mappings:\n", meets)
+			add("No feasible mapping: the exhaustive search proves that no mapping meets %s.", meets)
+			add("The least-violating mappings:")
 		default:
-			p.f("No feasible mapping: the exhaustive search proves that no mapping meets %s (it cut\nevery partial mapping that misses a deadline, %d cuts). The least-violating complete mappings,\nfound by a short genetic search:\n", meets, out.Pruned)
+			add("No feasible mapping: the exhaustive search proves that no mapping meets %s (it cut", meets)
+			add("every partial mapping that misses a deadline, %d cuts). The least-violating complete mappings,", out.Pruned)
+			add("found by a short genetic search:")
 		}
 	} else {
-		for _, l := range wrapWords(fmt.Sprintf("Pareto front: %d mapping(s) (%s)", len(points), out.Proof.Statement(true)), TextWidth) {
-			p.f("%s\n", l)
+		wrapped(fmt.Sprintf("Pareto front: %d mapping(s) (%s)", len(t.points), out.Proof.Statement(true)))
+		if s := CoverageText(out); s != "" {
+			wrapped(s)
 		}
 	}
+	if s := StopText(out); s != "" {
+		wrapped(s)
+	}
+	width := TextWidth
+	if opts.Wide {
+		width = 1 << 30
+	}
+	for i, pt := range t.points {
+		num := fmt.Sprintf("  %-*d", len(strconv.Itoa(len(t.points)))+2, i+1)
+		indent := strings.Repeat(" ", len(num)+2)
+		var lines []string
+		packed, cont := packMapping(unitParts(pt.Analysis), width-len(num)-2)
+		for j, line := range packed {
+			switch {
+			case j == 0:
+				lines = append(lines, num+line)
+			case cont[j]:
+				lines = append(lines, indent[:len(num)]+"  "+line)
+			default:
+				lines = append(lines, indent[:len(num)]+"| "+line)
+			}
+		}
+		if !out.Feasible {
+			for _, reason := range pt.Analysis.Reasons() {
+				// The first line full width, the others indented two more.
+				wrapped := wrapWords("misses: "+reason, width-len(indent))
+				if len(wrapped) > 1 {
+					rest := wrapWords(strings.Join(wrapped[1:], " "), width-len(indent)-2)
+					wrapped = wrapped[:1]
+					for _, l := range rest {
+						wrapped = append(wrapped, "  "+l)
+					}
+				}
+				for _, line := range wrapped {
+					lines = append(lines, indent+line)
+				}
+			}
+		}
+		t.maps = append(t.maps, lines)
+	}
+	head := "Mappings (unit: tasks)"
+	for _, pt := range t.points {
+		if explicitOrder(pt.Analysis) {
+			// Say once what the order means (CompactUnits).
+			head = "Mappings (unit: tasks; \"A > B\": A has a higher priority than B on that core)"
+			break
+		}
+	}
+	t.mapHead = append([]string{""}, wrapWords(head, TextWidth)...)
+	return t
+}
+
+// tables returns the lines of the tables of the first n points.
+func (t *frontText) tables(n int) []string {
+	var buf strings.Builder
+	p := &printer{w: &buf}
+	cfg, out, opts := t.cfg, t.out, t.opts
+	points := t.points[:n]
 	units := cfg.System.Units
 	var heads []string
 	var legend []string
@@ -580,47 +706,81 @@ func WriteFrontText(w io.Writer, cfg *configs.Config, out *optimizer.Outcome, op
 		}
 		writeTable(p, uheads, urows)
 	}
-	head := "Mappings (unit: tasks)"
-	for _, pt := range points {
-		if explicitOrder(pt.Analysis) {
-			// Say once what the order means (CompactUnits).
-			head = "Mappings (unit: tasks; \"A > B\": A has a higher priority than B on that core)"
-			break
+	return strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+}
+
+// lines returns the text with the tables of the first shown points and the
+// mappings of the first mapped, and a last line naming the files that hold
+// the rest when that is not every point.
+func (t *frontText) lines(shown, mapped int) []string {
+	out := slices.Clone(t.head)
+	if len(t.points) == 0 {
+		return out
+	}
+	out = append(out, t.tables(shown)...)
+	if mapped > 0 {
+		out = append(out, t.mapHead...)
+		for _, m := range t.maps[:mapped] {
+			out = append(out, m...)
 		}
 	}
-	p.f("\n%s\n", strings.Join(wrapWords(head, TextWidth), "\n"))
-	width := TextWidth
-	if opts.Wide {
-		width = 1 << 30
+	return append(out, t.rest(shown, mapped)...)
+}
+
+// rest says where the points not shown are.
+func (t *frontText) rest(shown, mapped int) []string {
+	n := len(t.points)
+	if shown == n && mapped == n {
+		return nil
 	}
-	for i, pt := range points {
-		num := fmt.Sprintf("  %-*d", len(strconv.Itoa(len(points)))+2, i+1)
-		indent := strings.Repeat(" ", len(num)+2)
-		for j, line := range packParts(unitParts(pt.Analysis), " | ", width-len(num)-2) {
-			if j == 0 {
-				p.f("%s%s\n", num, line)
-			} else {
-				p.f("%s%s\n", indent[:len(num)], "| "+line)
+	what, file := "points", "mappings/point-N.yaml"
+	if !t.out.Feasible {
+		what, file = "least-violating mappings", "mappings/least-violating-N.yaml"
+	}
+	var s string
+	switch {
+	case shown < n:
+		s = fmt.Sprintf("Shown: the first %d of the %d %s, the mappings of %s; every one is in front.csv and front.json, its mapping in %s (hetmap optimize --all prints them here).",
+			shown, n, what, countOf(mapped), file)
+	default:
+		s = fmt.Sprintf("Shown: the mappings of the first %d of the %d %s; every mapping is in %s (hetmap optimize --all prints them here).", mapped, n, what, file)
+	}
+	return append([]string{""}, wrapWords(s, TextWidth)...)
+}
+
+// countOf says how many of the points shown have their mapping shown.
+func countOf(mapped int) string {
+	switch mapped {
+	case 0:
+		return "none"
+	case 1:
+		return "the first"
+	}
+	return fmt.Sprintf("the first %d", mapped)
+}
+
+// fit chooses how many points' rows and mappings fit in max lines: the
+// most rows (at most maxRowsShown) that leave room for one mapping, or for
+// none where not even one fits beside a single row; then as many mappings
+// as fit.
+func (t *frontText) fit(max int) (shown, mapped int) {
+	n := len(t.points)
+	if n == 0 || len(t.lines(n, n)) <= max {
+		return n, n
+	}
+	count := func(shown, mapped int) int { return len(t.lines(shown, mapped)) }
+	for _, need := range []int{1, 0} {
+		for shown = min(n, maxRowsShown); shown >= 1; shown-- {
+			if count(shown, min(need, shown)) <= max {
+				mapped = min(need, shown)
+				for mapped < shown && count(shown, mapped+1) <= max {
+					mapped++
+				}
+				return shown, mapped
 			}
 		}
-		if !out.Feasible {
-			for _, reason := range pt.Analysis.Reasons() {
-				// The first line full width, the others indented two more.
-				lines := wrapWords("misses: "+reason, width-len(indent))
-				if len(lines) > 1 {
-					rest := wrapWords(strings.Join(lines[1:], " "), width-len(indent)-2)
-					lines = lines[:1]
-					for _, l := range rest {
-						lines = append(lines, "  "+l)
-					}
-				}
-				for _, line := range lines {
-					p.f("%s%s\n", indent, line)
-				}
-			}
-		}
 	}
-	return p.err
+	return 1, 0
 }
 
 // explicitOrder reports whether a core of r runs its tasks in the
@@ -858,6 +1018,32 @@ func packParts(parts []string, sep string, width int) []string {
 	return lines
 }
 
+// packMapping is packParts with " | " for a mapping's parts by unit, where
+// a part longer than width (a unit with many tasks) is broken at spaces
+// into lines of its own, cont marking those that continue a part.
+func packMapping(parts []string, width int) (lines []string, cont []bool) {
+	lastLong := false
+	for _, part := range parts {
+		pieces := []string{part}
+		if utf8.RuneCountInString(part) > width {
+			pieces = wrapWords(part, width)
+		}
+		for k, piece := range pieces {
+			n := len(lines)
+			switch {
+			case k > 0:
+				lines, cont = append(lines, piece), append(cont, true)
+			case n > 0 && len(pieces) == 1 && !lastLong && utf8.RuneCountInString(lines[n-1]+" | "+piece) <= width:
+				lines[n-1] += " | " + piece
+			default:
+				lines, cont = append(lines, piece), append(cont, false)
+			}
+		}
+		lastLong = len(pieces) > 1
+	}
+	return lines, cont
+}
+
 // wrapWords breaks s at spaces into lines of at most width runes.
 func wrapWords(s string, width int) []string {
 	return packParts(strings.Fields(s), " ", width)
@@ -919,6 +1105,12 @@ type RunInfo struct {
 	// Progress, when set, is called as the files are written (see
 	// WriteProgress), from the writing goroutine.
 	Progress func(WriteProgress)
+	// Context, when set, interrupts the writing (Ctrl-C): once it is
+	// done, the points' model files (Model) are no longer written, and
+	// the run is marked interrupted in StageWriting (out.InterruptedIn,
+	// manifest.json and report.html), unless it was already; the folder
+	// is still complete and consistent.
+	Context context.Context
 }
 
 // RunFiles lists what an optimize run folder holds, as the command line
@@ -968,14 +1160,25 @@ func statusToken(s moo.Status) string {
 	return strings.ToLower(s.String())
 }
 
-// IsInterrupted reports whether the manifest's search was interrupted.
+// IsInterrupted reports whether the manifest's run was interrupted.
 func IsInterrupted(m *Manifest) bool { return m.Status == StatusInterrupted }
 
 // StatusText says in words why a search stopped, from manifest.json's
 // status (the tokens above, or the names results format 1 used before
 // them, such as "GenerationLimit").
 func StatusText(m *Manifest) string {
-	switch strings.ToLower(strings.ReplaceAll(m.Status, "-", "")) {
+	status := strings.ToLower(strings.ReplaceAll(m.Status, "-", ""))
+	switch {
+	case status == "interrupted" && m.InterruptedIn == optimizer.StageFront:
+		return fmt.Sprintf("interrupted (Ctrl-C or a stop signal) while analysing the front's mappings, after the search had ended: the %d points analysed in time are shown, %d others dropped", m.FrontSize, m.PointsDropped)
+	case status == "interrupted" && m.InterruptedIn == optimizer.StageMargins:
+		return fmt.Sprintf("interrupted (Ctrl-C or a stop signal) while computing the margins, after the search had ended: the front is complete, %d of its points have no margin", m.MarginsMissing)
+	case status == "interrupted" && m.InterruptedIn == optimizer.StageWriting:
+		return "interrupted (Ctrl-C or a stop signal) while writing the run's files, after the search had ended: the front is complete"
+	case m.StopReason != "" && status != "interrupted":
+		return "complete: " + lowerFirst(strings.TrimSuffix(m.StopReason, "."))
+	}
+	switch status {
 	case "interrupted":
 		return fmt.Sprintf("interrupted (Ctrl-C or a stop signal) after %d evaluations: the front is what the search had found by then", m.Evaluations)
 	case "generationlimit":
@@ -994,6 +1197,14 @@ func StatusText(m *Manifest) string {
 		return "complete: every mapping of the search space was evaluated"
 	}
 	return m.Status
+}
+
+// lowerFirst lowers a sentence's first letter.
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
 }
 
 // writeModelFiles writes front point id's mapping into the Amalthea model:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -226,4 +227,48 @@ func TestStatusInWords(t *testing.T) {
 	if got, want := StatusText(&m), "complete: 5000 analyses, the limit (search.max_evaluations): 1800 evaluations and the priority-order variants of the feasible mappings"; got != want {
 		t.Errorf("words %q, want %q", got, want)
 	}
+}
+
+// TestFrontTextBounded: on the synthetic system of 250 tasks, whose
+// mappings take a score of lines each, the front's text within a bound of
+// lines shows the summary (the front's ε in the objectives' units, why the
+// search stopped), the first rows, at least one mapping and where the rest
+// is, and nothing beyond the bound; without a bound it shows every point's
+// mapping.
+func TestFrontTextBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a search on 250 tasks")
+	}
+	cfg, out, err := scaleSearch(1500, 30, optimizer.Options{Workers: 2, NoMargins: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Front) < 10 || out.Epsilon == nil {
+		t.Fatalf("front of %d points, ε %v: want a front thinned to 30", len(out.Front), out.Epsilon)
+	}
+	var bounded, all bytes.Buffer
+	if err := WriteFrontText(&bounded, cfg, out, TextOptions{MaxLines: 75}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFrontText(&all, cfg, out, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	text := bounded.String()
+	lines := strings.Count(text, "\n")
+	for _, line := range strings.Split(all.String(), "\n") {
+		if n := utf8.RuneCountInString(line); n > TextWidth {
+			t.Errorf("a line of %d columns: %q", n, line)
+		}
+	}
+	if lines > 75 || !strings.Contains(text, "\n  1   ") || strings.Contains(text, "\n  2   ") ||
+		!strings.Contains(text, "Shown: the first ") || !strings.Contains(text, "(search.max_front): every feasible mapping the search met") ||
+		!strings.Contains(text, "Stopped at the evaluation limit, ") {
+		t.Errorf("%d lines:\n%s", lines, text)
+	}
+	for i := range out.Front {
+		if !strings.Contains(all.String(), fmt.Sprintf("\n  %-4d", i+1)) {
+			t.Errorf("the whole text lacks point %d's mapping", i+1)
+		}
+	}
+	t.Logf("%d points: %d lines bounded, %d whole", len(out.Front), lines, strings.Count(all.String(), "\n"))
 }

@@ -1,22 +1,43 @@
 package results
 
 import (
+	"bytes"
 	"fmt"
 	"html/template"
 	"io"
 )
 
+// MaxReportBytes bounds report.html: a page headless Chromium opens in a
+// few seconds whatever the system (about a second a megabyte on a loaded
+// machine of 2 cores, most of it building the tables and the SVG of the
+// detailed sections). The sections of the points the run details (their
+// timelines and tables grow with the tasks: most of a megabyte each at 250
+// tasks) are kept, in order, while the page stays within it; the others'
+// are left to hetmap report --point, and the page says so.
+const MaxReportBytes = 3_000_000
+
+// reportBudget is MaxReportBytes, lowered by tests.
+var reportBudget = MaxReportBytes
+
 // renderReport writes report.html: one self-contained page (inline CSS and
 // SVG, no script, nothing fetched) with the front's table and plots and
-// the sections of the points it details, built and written one at a time.
+// the sections of the points it details, as many as fit MaxReportBytes.
 func renderReport(w io.Writer, run *reportRun, progress func(WriteProgress)) error {
 	v := buildView(run)
-	if err := reportTemplate.ExecuteTemplate(w, "top", v); err != nil {
-		return err
-	}
 	axes := objectiveAxes(run)
 	col := taskColours(run.cfg.System)
-	done := 0
+	var head, tail bytes.Buffer
+	if err := reportTemplate.ExecuteTemplate(&head, "top", v); err != nil {
+		return err
+	}
+	if err := reportTemplate.ExecuteTemplate(&tail, "bottom", v); err != nil {
+		return err
+	}
+	// The sections, each built and written to memory in turn, while they
+	// fit; a margin for the rows' links that change when some do not.
+	size := head.Len() + tail.Len() + 64*len(run.points)
+	var sections []*bytes.Buffer
+	done, full := 0, false
 	for i, row := range run.points {
 		if !row.detail {
 			continue
@@ -24,19 +45,49 @@ func renderReport(w io.Writer, run *reportRun, progress func(WriteProgress)) err
 		if progress != nil {
 			progress(WriteProgress{Stage: StageReport, Done: done, Total: v.Details})
 		}
+		done++
+		if full {
+			run.points[i].detail = false // the sections shown are the first ones
+			continue
+		}
 		p, err := run.loadPoint(row.ID)
 		if err != nil {
 			return err
 		}
-		if err := reportTemplate.ExecuteTemplate(w, "point", buildPoint(run, i, p, axes, col)); err != nil {
+		var b bytes.Buffer
+		if err := reportTemplate.ExecuteTemplate(&b, "point", buildPoint(run, i, p, axes, col)); err != nil {
 			return err
 		}
-		done++
+		if size+b.Len() > reportBudget {
+			run.points[i].detail, full = false, true
+			continue
+		}
+		size += b.Len()
+		sections = append(sections, &b)
 	}
 	if progress != nil {
 		progress(WriteProgress{Stage: StageReport, Done: done, Total: v.Details})
 	}
-	return reportTemplate.ExecuteTemplate(w, "bottom", v)
+	if len(sections) < v.Details {
+		// Some did not fit: the table links their mapping files.
+		cut := v.Details
+		v = buildView(run)
+		v.DetailsCut = cut - v.Details
+		head.Reset()
+		if err := reportTemplate.ExecuteTemplate(&head, "top", v); err != nil {
+			return err
+		}
+	}
+	if _, err := head.WriteTo(w); err != nil {
+		return err
+	}
+	for _, b := range sections {
+		if _, err := b.WriteTo(w); err != nil {
+			return err
+		}
+	}
+	_, err := tail.WriteTo(w)
+	return err
 }
 
 // renderPointPage writes the page of point id (PointPage): its section,
@@ -139,7 +190,7 @@ const reportHTML = `{{define "top"}}<!DOCTYPE html>
 
 <section id="mappings">
 <h2>Mappings</h2>
-<p>{{if eq .Details (len .FrontRows)}}One section per {{if .Feasible}}point of the front{{else}}least-violating mapping{{end}}{{else}}The first {{.Details}} {{if .Feasible}}points of the front{{else}}least-violating mappings{{end}} of {{len .FrontRows}}, one section each{{end}}; click a heading to open or close it. Colours stand for tasks throughout (a GPU task shares the colour of the task that offloads it).{{if lt .Details (len .FrontRows)}} Any other: <code>hetmap report . --point N</code>, run in this folder, writes its section as the page points/point-N.html; <code>hetmap analyze --config config.yaml --mapping mappings/point-N.yaml --json</code> gives its full evaluation.{{end}}</p>
+<p>{{if eq .Details (len .FrontRows)}}One section per {{if .Feasible}}point of the front{{else}}least-violating mapping{{end}}{{else}}The first {{.Details}} {{if .Feasible}}points of the front{{else}}least-violating mappings{{end}} of {{len .FrontRows}}, one section each{{end}}; click a heading to open or close it. Colours stand for tasks throughout (a GPU task shares the colour of the task that offloads it).{{if .DetailsCut}} The sections of {{.DetailsCut}} more would take this page past {{.MaxBytes}} MB.{{end}}{{if lt .Details (len .FrontRows)}} Any other: <code>hetmap report . --point N</code>, run in this folder, writes its section as the page points/point-N.html; <code>hetmap analyze --config config.yaml --mapping mappings/point-N.yaml --json</code> gives its full evaluation.{{end}}</p>
 {{end}}{{define "point"}}<details id="{{.Anchor}}" class="point"{{if .Open}} open{{end}}>
 <summary><span class="ptitle">{{.Heading}}</span>{{if .Objectives}} <span class="pobj">{{.Objectives}}</span>{{end}}{{if .Violation}} <span class="pviol">{{.Violation}}</span>{{end}}</summary>
 <div class="pbody">

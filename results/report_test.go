@@ -562,3 +562,43 @@ func TestLeastViolatingHaveNoObjectives(t *testing.T) {
 	}
 	readReport(t, dir)
 }
+
+// TestReportBounded: a report whose detailed sections would pass its byte
+// budget keeps the first ones that fit, links the others' rows to their
+// mapping files, says how many it left out, and stays within the budget;
+// hetmap report regenerates it byte for byte. The synthetic system of 250
+// tasks: a section takes most of a megabyte (timelines and tables of 250
+// tasks), so that a budget of 2 MB holds one or two of the five.
+func TestReportBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a search on 250 tasks")
+	}
+	cfg, out, err := scaleSearch(1500, 20, optimizer.Options{Workers: 2, NoMargins: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Front) <= DetailPoints {
+		t.Fatalf("a front of %d points: too few to detail %d", len(out.Front), DetailPoints)
+	}
+	defer func(b int) { reportBudget = b }(reportBudget)
+	reportBudget = 2_000_000
+	dir := filepath.Join(t.TempDir(), "run")
+	if err := WriteRun(dir, cfg, out, RunInfo{Version: "test", Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := strings.Count(string(html), `<details id="point-`)
+	if len(html) > reportBudget || sections == 0 || sections >= DetailPoints ||
+		!strings.Contains(string(html), fmt.Sprintf("The sections of %d more would take this page past 2 MB.", DetailPoints-sections)) ||
+		!strings.Contains(string(html), fmt.Sprintf(`href="mappings/point-%d.yaml"`, sections+1)) {
+		t.Errorf("report of %d bytes with %d sections (budget %d)", len(html), sections, reportBudget)
+	}
+	var again bytes.Buffer
+	if err := WriteReport(&again, dir); err != nil || !bytes.Equal(again.Bytes(), html) {
+		t.Errorf("hetmap report does not regenerate the bounded report (%v)", err)
+	}
+	t.Logf("%d bytes, %d of %d sections", len(html), sections, DetailPoints)
+}

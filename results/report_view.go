@@ -38,10 +38,15 @@ type reportView struct {
 	Summary    summaryView
 	// Details counts the points whose sections the page holds (the
 	// first DetailPoints); Others the rest, a row of the table each.
-	Details  int
-	Manifest []keyValue
-	Settings []keyValue
-	Notes    []string
+	Details int
+	// DetailsCut counts the points the run details whose sections would
+	// take the page past MaxReportBytes (MaxBytes, in MB), and which it
+	// leaves out.
+	DetailsCut int
+	MaxBytes   string
+	Manifest   []keyValue
+	Settings   []keyValue
+	Notes      []string
 }
 
 type keyValue struct {
@@ -268,7 +273,12 @@ func buildView(run *reportRun) *reportView {
 			m.Algorithm, m.Seed, m.Evaluations, FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
 	}
 	if IsInterrupted(m) {
-		v.Interrupted = "Interrupted: " + StatusText(m) + ". A complete search may find other mappings."
+		v.Interrupted = "Interrupted: " + StatusText(m) + "."
+		switch m.InterruptedIn {
+		case optimizer.StageMargins, optimizer.StageWriting:
+		default:
+			v.Interrupted += " A complete search may find other mappings."
+		}
 	}
 	v.Summary = buildSummary(run, col)
 	buildFront(v, run)
@@ -278,6 +288,7 @@ func buildView(run *reportRun) *reportView {
 		}
 	}
 	v.Manifest, v.Settings = manifestRows(m)
+	v.MaxBytes = strconv.FormatFloat(float64(reportBudget)/1e6, 'f', -1, 64)
 	return v
 }
 
@@ -465,6 +476,15 @@ func buildFront(v *reportView, run *reportRun) {
 		}
 		if RunProof(m).Exactness == optimizer.Exact {
 			v.FrontIntro += " The front is exact: the exhaustive search enumerated every distinct mapping (identical cores merged), each with every priority order that passes the schedulability test and can change an objective, or cut it as unschedulable."
+		}
+		if c := manifestCoverage(m); c != "" {
+			v.FrontIntro += " " + c
+		}
+		if m.StopReason != "" && !IsInterrupted(m) {
+			v.FrontIntro += " " + m.StopReason
+		}
+		if m.MarginsMissing > 0 {
+			v.FrontIntro += fmt.Sprintf(" A margin shown as “–” was not computed: the run was interrupted before it was (%d points have none; hetmap analyze --config config.yaml --mapping mappings/point-N.yaml computes one).", m.MarginsMissing)
 		}
 		var ids []int
 		for _, p := range run.points {

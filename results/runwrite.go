@@ -25,7 +25,8 @@ import (
 // evaluation file (mappings/point-N.json) and their section in
 // report.html. The others are a row of the front's table with their
 // verdict and margins in front.json; `hetmap report DIR --point N` writes
-// the page of any of them, `hetmap analyze --json` its full evaluation.
+// the page of any of them, `hetmap analyze --json` its full evaluation. An
+// interrupted run details none, so that it ends promptly.
 const DetailPoints = optimizer.DetailPoints
 
 // WriteProgress says how far writing a run folder has come: Done of Total
@@ -58,6 +59,16 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 	progress := info.Progress
 	if progress == nil {
 		progress = func(WriteProgress) {}
+	}
+	// stopped reports an interruption of the writing, and marks the run.
+	stopped := func() bool {
+		if info.Context == nil || info.Context.Err() == nil {
+			return false
+		}
+		if !out.Interrupted() {
+			out.InterruptedIn = optimizer.StageWriting
+		}
+		return true
 	}
 	text, sum, err := ConfigYAML(cfg)
 	if err != nil {
@@ -99,7 +110,10 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 			header = fmt.Sprintf("least-violating mapping %d (misses %s)", id, FormatDuration(configs.Duration(p.Violation*1e9)))
 		}
 		evaluation := ""
-		if id <= DetailPoints {
+		if id <= DetailPoints && !out.Interrupted() && !stopped() {
+			// An interrupted run details no point (its report has no
+			// section, which would cost a re-evaluation and a simulation
+			// each): hetmap report --point N writes any point's page.
 			evaluation = evaluationFile(file)
 			data, err := json.Marshal(NewAnalysisJSON(cfg, file, p.Analysis))
 			if err != nil {
@@ -118,7 +132,7 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		if err := sums.write(dir, file, append([]byte("# "+header+"\n"), data...)); err != nil {
 			return err
 		}
-		if !least && info.Model != nil {
+		if !least && info.Model != nil && !stopped() {
 			if err := writeModelFiles(dir, id, info.Model, p, sums); err != nil {
 				return err
 			}
@@ -151,19 +165,55 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 	if err := errors.Join(front.end(), rows.end(), fj.close(), fc.close()); err != nil {
 		return err
 	}
-	m := Manifest{Tool: "hetmap", Version: info.Version, GoVersion: runtime.Version(), ConfigSource: cfg.Source, ConfigSHA256: sum,
+	stopped()
+	marked := out.Interrupted()
+	if err := writeJSON(filepath.Join(dir, "manifest.json"), manifestWithFiles(NewManifest(cfg, out, info, sum), sums)); err != nil {
+		return err
+	}
+	// The report reads the files just written, as `hetmap report` does, so
+	// that regenerating it gives the same bytes.
+	if err := writeReportFile(dir, progress); err != nil {
+		return err
+	}
+	if stopped() && !marked {
+		// Interrupted while the report was written: the run is marked,
+		// the manifest and the report say so.
+		if err := writeJSON(filepath.Join(dir, "manifest.json"), manifestWithFiles(NewManifest(cfg, out, info, sum), sums)); err != nil {
+			return err
+		}
+		return writeReportFile(dir, nil)
+	}
+	return nil
+}
+
+// manifestWithFiles is m listing the files of the run folder with their
+// sizes and SHA-256 (report and compare check them).
+func manifestWithFiles(m Manifest, sums fileSums) Manifest {
+	m.Files = sums
+	return m
+}
+
+// NewManifest is the manifest of a search's outcome written with info;
+// configSHA256 is the hash of the configuration's canonical text.
+func NewManifest(cfg *configs.Config, out *optimizer.Outcome, info RunInfo, configSHA256 string) Manifest {
+	m := Manifest{Tool: "hetmap", Version: info.Version, GoVersion: runtime.Version(), ConfigSource: cfg.Source, ConfigSHA256: configSHA256,
 		Algorithm: out.Search.Algorithm, Seed: out.Search.Seed, Workers: info.Workers, Settings: out.Search, Objectives: out.Objectives,
 		Status: statusToken(out.Status), Feasible: out.Feasible, FrontSize: len(out.Front), Evaluations: out.Evaluations,
 		Pruned: out.Pruned, Generations: out.Generations, WallTimeMs: float64(out.Wall.Microseconds()) / 1000,
 		FeasibleMappings: out.FeasibleMappings, PriorityVariants: out.Variants, Proof: NewProofJSON(out.Proof, out.Feasible),
 		ConstructionEvaluations: out.ConstructionEvaluations, Analyses: out.Analyses, AlgorithmChoice: out.AlgorithmChoice,
-		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: ResultsFormat, Files: sums}
-	if err := writeJSON(filepath.Join(dir, "manifest.json"), m); err != nil {
-		return err
+		StopReason: StopText(out), Epsilon: out.Epsilon, FrontFound: out.FrontFound, PointsDropped: out.Dropped,
+		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: ResultsFormat}
+	if out.Epsilon != nil {
+		m.EpsilonText = EpsilonText(out.Search.Objectives, out.Epsilon)
 	}
-	// The report reads the files just written, as `hetmap report` does, so
-	// that regenerating it gives the same bytes.
-	return writeReportFile(dir, progress)
+	if out.Interrupted() {
+		m.Status, m.InterruptedIn = StatusInterrupted, out.InterruptedIn
+	}
+	if out.Interrupted() {
+		m.MarginsMissing = len(out.Front) - out.Margins
+	}
+	return m
 }
 
 // bufferedFile is a file of a run folder written through a buffer, its

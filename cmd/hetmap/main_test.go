@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +27,19 @@ func TestMain(m *testing.M) {
 		// Tests that wait for a search's progress ask for lines sooner.
 		if d, err := time.ParseDuration(os.Getenv("HETMAP_TEST_PROGRESS_EVERY")); err == nil {
 			plainProgressEvery = d
+		}
+		// Tests that signal a run in a given stage hold it there until the
+		// signal has come (stageHook), saying so on stderr.
+		if stage := os.Getenv("HETMAP_TEST_HOLD_IN"); stage != "" {
+			held := false
+			stageHook = func(ctx context.Context, name string) {
+				if name != stage || held {
+					return
+				}
+				held = true
+				fmt.Fprintf(os.Stderr, "test: held in %s\n", name)
+				<-ctx.Done()
+			}
 		}
 		main()
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
+	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/results"
 	"github.com/spf13/cobra"
 )
@@ -20,7 +22,7 @@ func newOptimizeCmd() *cobra.Command {
 	var algorithm, out string
 	var seed int64
 	var workers int
-	var wide bool
+	var wide, all bool
 	cmd := &cobra.Command{
 		Use:   "optimize",
 		Short: "Search the mappings that are Pareto-optimal for the chain latencies",
@@ -34,6 +36,13 @@ are unschedulable, and gives the exact front; auto (the default) runs the exhaus
 search when an estimate of its size says it finishes quickly, NSGA-II otherwise, and
 says which and why. The same --seed gives the same front with any number of --workers.
 
+The genetic search (NSGA-III's reference directions from 4 objectives on) stops once
+its front stops improving (search.stall_generations, stall_tolerance), search.generations
+and max_evaluations being hard limits, and says why it stopped. It reports at most
+search.max_front points (default 200): every feasible mapping it met is then within a
+stated ε of a reported one on each objective. An exhaustive search's exact front is
+reported whole unless search.max_front is given.
+
 Writes report.html (a self-contained page for an architecture review: the front's
 table and plots, the details of the first 5 points), front.csv, front.json (per point
 its objectives, mapping, verdict and the load of every unit), manifest.json, config.yaml,
@@ -43,12 +52,14 @@ into --out (default runs/<UTC time>/ in the working directory), which appears on
 when the run is complete; for a system read from an Amalthea model
 also mappings/point-N.amxmi, the model with that mapping (hetmap export). The folder is claimed before
 the search: one that exists, cannot be created or that another run writes fails at once.
-The front table fits 100 columns (--wide: one table with every column).
+The front table fits 100 columns (--wide: one table with every column); optimize prints
+a summary and the first points within 80 lines, the rest being in the files (--all:
+every point).
 
 A bar shows the progress on a terminal (a line every 5 s in a log), of the search and
-of writing the files. Ctrl-C (or SIGTERM)
-stops the search and writes what it found as a complete folder marked interrupted, exit
-code 130; a second Ctrl-C stops at once. Exit code 1 when no mapping is feasible: the
+of writing the files. Ctrl-C (or SIGTERM), in any stage, stops the run within about
+two seconds and writes what it found as a complete folder marked interrupted (and in which
+stage), exit code 130; a second Ctrl-C stops at once. Exit code 1 when no mapping is feasible: the
 least-violating mappings are shown with what they miss (with the exhaustive algorithm, a
 proof that no feasible mapping exists).`,
 		Args: cobra.NoArgs,
@@ -109,7 +120,16 @@ proof that no feasible mapping exists).`,
 				search.Algorithm = algorithm
 			}
 			progress := newSearchProgress(stderr, search)
-			opts.Progress = progress.update
+			opts.Progress = func(p moo.Progress) {
+				if stageHook != nil {
+					name := p.Stage
+					if name == "" {
+						name = optimizer.StageSearch
+					}
+					stageHook(ctx, name)
+				}
+				progress.update(p)
+			}
 			res, err := optimizer.Run(ctx, e, opts)
 			progress.finish()
 			if err != nil {
@@ -128,7 +148,12 @@ proof that no feasible mapping exists).`,
 				}
 			}
 			writing := newWriteProgress(stderr)
-			info.Progress = writing.update
+			info.Progress, info.Context = func(p results.WriteProgress) {
+				if stageHook != nil {
+					stageHook(ctx, optimizer.StageWriting)
+				}
+				writing.update(p)
+			}, ctx
 			err = claim.WriteRun(cfg, res, info)
 			writing.finish()
 			if err != nil {
@@ -139,7 +164,11 @@ proof that no feasible mapping exists).`,
 				_, werr = fmt.Fprintf(stdout, "Search: %s.\n\n", res.AlgorithmChoice)
 			}
 			if werr == nil {
-				werr = results.WriteFrontText(stdout, cfg, res, results.TextOptions{Wide: wide})
+				text := results.TextOptions{Wide: wide, MaxLines: consoleLines - 5}
+				if all {
+					text.MaxLines = 0
+				}
+				werr = results.WriteFrontText(stdout, cfg, res, text)
 			}
 			if werr == nil {
 				_, werr = fmt.Fprintf(stdout, "\n%s, %s in %s; %s.\nFiles in %s: %s\n",
@@ -148,8 +177,13 @@ proof that no feasible mapping exists).`,
 			switch {
 			case werr != nil:
 				return fmt.Errorf("cannot write to standard output (%v); the results are complete in %s", werr, out)
-			case res.Interrupted():
+			case res.Status == moo.Interrupted:
 				return &interruptedError{fmt.Sprintf("interrupted: what the search found in %d evaluations is in %s, marked interrupted", res.Evaluations, out)}
+			case res.Interrupted():
+				return &interruptedError{fmt.Sprintf("interrupted while %s, after the search had ended: the run's files are in %s, marked interrupted", res.InterruptedIn, out)}
+			case ctx.Err() != nil:
+				// The signal came once every file was written.
+				return &interruptedError{fmt.Sprintf("interrupted once the run was complete: its files are in %s", out)}
 			case !res.Feasible:
 				return &problemError{"no feasible mapping found"}
 			}
@@ -162,8 +196,21 @@ proof that no feasible mapping exists).`,
 	cmd.Flags().StringVar(&out, "out", "", "folder for the result files (default runs/<UTC time>)")
 	cmd.Flags().IntVar(&workers, "workers", 0, "parallel evaluations; 0: the configuration's search.workers, else the number of CPUs")
 	cmd.Flags().BoolVar(&wide, "wide", false, "print every objective's full name and every unit's utilisation in one table, however wide")
+	cmd.Flags().BoolVar(&all, "all", false, fmt.Sprintf("print every point of the front and its mapping (default: a summary and the first points, within %d lines)", consoleLines))
 	return cmd
 }
+
+// stageHook, when set (by the tests only), is called with the run's
+// context at every progress report of optimize, with the stage's name
+// (optimizer's Stage names, StageSearch for the search's own reports,
+// StageWriting for the writer's): a test can hold a run in a stage until
+// it sends the signal, so that the signal reaches that stage.
+var stageHook func(ctx context.Context, stage string)
+
+// consoleLines bounds what optimize prints by default (--all prints every
+// point): the front's summary, its first points and their mappings, and
+// where the rest is.
+const consoleLines = 80
 
 // runsFolder is where optimize and sweep write by default: a folder of the
 // working directory, not a package of the source tree.

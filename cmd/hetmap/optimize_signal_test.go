@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/optimizer"
 )
 
 // longSearch is a configuration whose genetic search runs for minutes.
@@ -194,6 +195,27 @@ func TestOptimizeSameOut(t *testing.T) {
 	wait(t, cmd, 30*time.Second)
 }
 
+// largeConfig writes the configuration of the synthetic system of 250
+// tasks (internal/synth, 8 chains) with the search keys given, and
+// returns its path.
+func largeConfig(t *testing.T, search ...string) string {
+	t.Helper()
+	s := synth.Settings{Tasks: 240, GPUTasks: 5, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3}
+	_, y, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := ""
+	for _, k := range search {
+		keys += "  " + k + "\n"
+	}
+	cfg := filepath.Join(t.TempDir(), "large.yaml")
+	if err := os.WriteFile(cfg, []byte(strings.Replace(y, "\nsearch:\n", "\nsearch:\n"+keys, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
 // TestOptimizeCtrlCLarge presses Ctrl-C while a 250-task synthetic system
 // (internal/synth) builds its initial population, a stage that reported
 // nothing and ignored the signal until it had built every mapping: the
@@ -206,15 +228,7 @@ func TestOptimizeCtrlCLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 250-task system: skipped under -short")
 	}
-	s := synth.Settings{Tasks: 240, GPUTasks: 5, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3}
-	_, y, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(t.TempDir(), "large.yaml")
-	if err := os.WriteFile(cfg, []byte(strings.Replace(y, "\nsearch:\n", "\nsearch:\n  generations: 1000000\n", 1)), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := largeConfig(t, "generations: 1000000")
 	out := filepath.Join(t.TempDir(), "run")
 	cmd := hetmapCommand(t, "", "optimize", "--config", cfg, "--out", out, "--workers", "2")
 	cmd.Env = append(cmd.Env, "HETMAP_TEST_PROGRESS_EVERY=20ms")
@@ -236,5 +250,76 @@ func TestOptimizeCtrlCLarge(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(out, "manifest.json"))
 	if err != nil || !strings.Contains(string(data), `"status": "interrupted"`) {
 		t.Errorf("manifest (%v):\n%s", err, data)
+	}
+}
+
+// TestOptimizeCtrlCEveryStage presses Ctrl-C (SIGINT) in each stage of a
+// run on the synthetic system of 250 tasks: the constructions of the
+// initial population, the search, the full analysis of the front, its
+// margins and the writing of the files. The run is held in the stage
+// until the signal comes (stageHook, HETMAP_TEST_HOLD_IN), so that the
+// signal reaches that stage whatever the machine's load. Each time the
+// process exits with 130, its folder is complete, marked interrupted in
+// that stage (manifest.json), readable (hetmap report regenerates its
+// report byte for byte), and its front is that of a search that found one
+// (none when the constructions were cut before any mapping). The time
+// from the signal to the exit is logged (a user-facing figure, 2 s on a
+// quiet machine); the test allows a minute, for -race on a loaded machine.
+func TestOptimizeCtrlCEveryStage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("five runs on a 250-task system: skipped under -short")
+	}
+	// A small population and few generations: the stages after the search
+	// come soon; the system, the analyses and the files are full size.
+	cfg := largeConfig(t, "population: 20", "generations: 4")
+	for _, stage := range []string{optimizer.StageConstruct, optimizer.StageSearch, optimizer.StageFront, optimizer.StageMargins, optimizer.StageWriting} {
+		t.Run(stage, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "run")
+			cmd := hetmapCommand(t, "", "optimize", "--config", cfg, "--out", out, "--workers", "2")
+			cmd.Env = append(cmd.Env, "HETMAP_TEST_HOLD_IN="+stage)
+			var stdout, stderr lockedBuffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill() })
+			waitFor(t, "the run held in "+stage, func() bool { return strings.Contains(stderr.String(), "test: held in "+stage+"\n") })
+			sent := time.Now()
+			if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+				t.Fatal(err)
+			}
+			if code := wait(t, cmd, time.Minute); code != exitInterrupted {
+				t.Fatalf("exit %d, stderr:\n%s", code, stderr.String())
+			}
+			t.Logf("%s: exit 130 %s after the signal", stage, time.Since(sent).Round(time.Millisecond))
+			var manifest struct {
+				Status        string `json:"status"`
+				InterruptedIn string `json:"interrupted_in"`
+				FrontSize     int    `json:"front_size"`
+			}
+			data, err := os.ReadFile(filepath.Join(out, "manifest.json"))
+			if err != nil {
+				t.Fatalf("no complete run folder: %v", err)
+			}
+			if err := json.Unmarshal(data, &manifest); err != nil || manifest.Status != "interrupted" || manifest.InterruptedIn != stage {
+				t.Errorf("manifest %+v (%v), want interrupted in %s", manifest, err, stage)
+			}
+			front := readFront(t, out)
+			if stage != optimizer.StageConstruct && (len(front.Points) == 0 || len(front.Points) != manifest.FrontSize) {
+				t.Errorf("front.json has %d points, the manifest %d", len(front.Points), manifest.FrontSize)
+			}
+			report, err := os.ReadFile(filepath.Join(out, "report.html"))
+			if err != nil || !strings.Contains(string(report), `<div class="warn" id="interrupted"><strong>Interrupted: interrupted (Ctrl-C or a stop signal) `) {
+				t.Errorf("the report does not say that the run was interrupted (%v)", err)
+			}
+			if _, errOut, code := hetmap(t, "report", out); code != 0 {
+				t.Errorf("hetmap report: exit %d: %s", code, errOut)
+			} else if again, _ := os.ReadFile(filepath.Join(out, "report.html")); !bytes.Equal(again, report) {
+				t.Error("hetmap report writes another report than the run")
+			}
+			if !strings.Contains(stdout.String(), "Interrupted ") {
+				t.Errorf("stdout does not say the run was interrupted:\n%.300s", stdout.String())
+			}
+		})
 	}
 }

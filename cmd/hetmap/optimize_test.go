@@ -151,17 +151,28 @@ func mustJSON(t *testing.T, v any) string {
 
 var wallTime = regexp.MustCompile(`evaluations( \([^)]*\))? in [^;]+;([^\n]*)\.\nFiles in .*`)
 
-// TestOptimizeExhaustiveGolden: the exact front of the 3-objective example.
+// TestOptimizeExhaustiveGolden: the exact front of the 3-objective example,
+// every point with --all (as optimize printed it before its output was
+// bounded), and by default within 80 lines: the summary, the 15 rows of
+// each table, the first mappings and where the others are.
 func TestOptimizeExhaustiveGolden(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "run")
-	stdout, errOut, code := hetmap(t, "optimize", "--config", "../../configs/examples/waters-3obj.yaml", "--algorithm", "exhaustive", "--out", out)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	golden(t, "optimize_exhaustive_3obj.txt", wallTime.ReplaceAllString(stdout, "evaluations$1 in (time);$2.\nFiles in (folder)"))
-	front := readFront(t, out)
-	if front.Proof.Exactness != "exact" || len(front.Points) != 28 {
-		t.Errorf("exact %v, %d points, want 28", front.Proof.Exactness, len(front.Points))
+	for _, tc := range []struct {
+		golden string
+		args   []string
+	}{{"optimize_exhaustive_3obj.txt", []string{"--all"}}, {"optimize_exhaustive_3obj_default.txt", nil}} {
+		out := filepath.Join(t.TempDir(), "run")
+		stdout, errOut, code := hetmap(t, append([]string{"optimize", "--config", "../../configs/examples/waters-3obj.yaml", "--algorithm", "exhaustive", "--out", out}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		golden(t, tc.golden, wallTime.ReplaceAllString(stdout, "evaluations$1 in (time);$2.\nFiles in (folder)"))
+		if n := strings.Count(stdout, "\n"); tc.args == nil && n > consoleLines {
+			t.Errorf("%d lines by default, more than %d", n, consoleLines)
+		}
+		front := readFront(t, out)
+		if front.Proof.Exactness != "exact" || len(front.Points) != 28 {
+			t.Errorf("exact %v, %d points, want 28", front.Proof.Exactness, len(front.Points))
+		}
 	}
 }
 

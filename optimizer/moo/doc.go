@@ -68,9 +68,33 @@
 // replaced by a copy into a recycled genome that draws the same random
 // numbers, so runs are unchanged.
 //
-// The Archive keeps every feasible non-dominated point ever evaluated, not
+// With four or more objectives nearly every member of a population is in
+// the first front, and the crowding distance no longer tells crowded
+// regions from sparse ones; NSGA2.Selection ReferenceSelection cuts the
+// last front by reference directions instead (NSGA-III, Deb and Jain
+// 2014): Das and Dennis's points on the unit simplex, the front normalised
+// by its ideal point and the hyperplane through its extreme points, each
+// member associated with its nearest direction, and the members kept one
+// at a time for the directions that have the fewest.
+//
+// Settings.Stall ends a run once its front stops improving, as pymoo's
+// default termination does (Blank and Deb 2020): every few generations the
+// mean IGD+ distance (Ishibuchi et al. 2015) by which the archive's front of
+// a window of generations before falls short of today's, in extents of the
+// front; Settings.Generations and MaxEvaluations stay hard limits.
+//
+// The Archive keeps the feasible non-dominated points ever evaluated, not
 // only those that survive in the population, so no good genome is lost to
-// the population's finite size.
+// the population's finite size. With Settings.MaxFront it keeps at most
+// that many, as an ε-dominance archive (Laumanns et al. 2002): objective
+// space is cut into boxes whose widths ε, powers of two, double where the
+// boxes are finest until the archive fits, and every point evaluated stays
+// ε-dominated by one kept (Result.Epsilon says by how much). In many
+// objectives nearly every point a search meets is non-dominated, so the
+// exact archive, and all that follows from it, would grow with the search.
+// An evaluation may also report variants of its genome that the Problem
+// varies itself (Evaluation.Variants); they join the archive by group at the
+// end of each batch, so that which worker found them does not matter.
 //
 // # Exhaustive enumeration
 //
@@ -96,6 +120,20 @@
 //
 // # References
 //
+//   - K. Deb and H. Jain, "An evolutionary many-objective optimization
+//     algorithm using reference-point-based nondominated sorting approach,
+//     part I: solving problems with box constraints", IEEE Transactions on
+//     Evolutionary Computation 18(4):577–601, 2014.
+//   - I. Das and J. E. Dennis, "Normal-boundary intersection: a new method
+//     for generating the Pareto surface in nonlinear multicriteria
+//     optimization problems", SIAM Journal on Optimization 8(3):631–657,
+//     1998.
+//   - H. Ishibuchi, H. Masuda, Y. Tanigaki and Y. Nojima, "Modified
+//     distance calculation in generational distance and inverted
+//     generational distance", EMO 2015, LNCS 9019:110–125.
+//   - M. Laumanns, L. Thiele, K. Deb and E. Zitzler, "Combining convergence
+//     and diversity in evolutionary multiobjective optimization",
+//     Evolutionary Computation 10(3):263–282, 2002.
 //   - K. Deb, A. Pratap, S. Agarwal and T. Meyarivan, "A fast and elitist
 //     multiobjective genetic algorithm: NSGA-II", IEEE Transactions on
 //     Evolutionary Computation 6(2):182–197, 2002.

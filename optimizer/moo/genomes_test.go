@@ -3,6 +3,7 @@ package moo
 import (
 	"fmt"
 	"math/rand"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -114,5 +115,32 @@ func TestSkipRandString(t *testing.T) {
 		if x, y := a.Int63(), b.Int63(); x != y {
 			t.Fatalf("seed %d: the generators part: %d after cloning, %d after skipRandString", seed, x, y)
 		}
+	}
+}
+
+// TestCacheEntryBytes: a full cache of genomes of 300 genes takes about
+// cacheEntryBytes per entry (within a quarter, the table's power of two
+// aside), so that DefaultCacheBytes bounds the default cache's memory.
+func TestCacheEntryBytes(t *testing.T) {
+	const n, m, k = 300, 8, 4000
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	c := newEvalCache(n, m, k, k)
+	g := make([]int, n)
+	e := Evaluation{Objectives: make([]float64, m)}
+	for i := range k {
+		g[0], g[1] = i, i>>8
+		c.put(g, hashGenome(g), &e)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(c)
+	per := float64(after.HeapAlloc-before.HeapAlloc) / k
+	if want := float64(cacheEntryBytes(n, m)); per > 1.25*want || per < 0.75*want {
+		t.Errorf("%.0f bytes an entry, cacheEntryBytes says %.0f", per, want)
+	}
+	if capacity := DefaultCacheBytes / cacheEntryBytes(268, 8); capacity < 25_000 || capacity > DefaultCacheSize {
+		t.Errorf("the default cache of a 250-task system holds %d evaluations", capacity)
 	}
 }

@@ -1,11 +1,14 @@
 package moo
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand"
 	"runtime"
+	"slices"
 	"time"
 )
 
@@ -30,11 +33,17 @@ type Settings struct {
 	// each genome what remains after it.
 	MaxEvaluations int
 
-	// Patience stops NSGA-II, with Status Converged, once this many
-	// generations in a row have left the archive unchanged (or, while no
-	// feasible genome is known, the least-violating genomes). 0, the
-	// default, never stops early this way.
-	Patience int
+	// Stall stops NSGA-II, with Status Converged, once its front has
+	// stopped moving (see Stall); the zero value never stops a run early.
+	Stall Stall
+
+	// MaxFront bounds the points NSGA-II keeps in its archive, and so in
+	// Result.Front: an ε-dominance archive (see Archive) that keeps at most
+	// MaxFront points, every point evaluated being ε-dominated by one of
+	// them (Result.Epsilon). 0, the default, keeps every non-dominated
+	// point. Exhaustive ignores it: its front is exact, and Thin thins it
+	// where a caller asks.
+	MaxFront int
 
 	// Workers is the number of goroutines that evaluate genomes, each with
 	// its own Evaluator (and, for Exhaustive, that walk the enumeration
@@ -85,7 +94,10 @@ type Progress struct {
 	Elapsed time.Duration
 	// Done estimates the share of the run completed, from 0 to 1. For
 	// NSGA-II it is the generations evolved over Settings.Generations, or
-	// the evaluations over Settings.MaxEvaluations when that is nearer.
+	// the evaluations over Settings.MaxEvaluations when that is nearer;
+	// with a Stall window, the generations evolved over those evolved and
+	// an estimate of those left before the front stops improving (Stall),
+	// which can fall when the front improves faster again.
 	// For Exhaustive it is the children the walk has examined over an
 	// estimate of all it will examine (Knuth's estimator of a backtrack
 	// tree, from random probes before the walk; see estimateExamined):
@@ -96,6 +108,14 @@ type Progress struct {
 	// Exhaustive sets it when its size estimate is loose (the probes
 	// disagree), exceeds MaxEstimate, or has been passed by the walk.
 	Uncertain bool
+
+	// Improvement is how much the front improved over the last
+	// StallWindow generations, the last time it was measured (NSGA-II
+	// with Settings.Stall; see Stall); the run stops once it is at most
+	// StallTolerance. +Inf before the first measure.
+	Improvement    float64
+	StallWindow    int
+	StallTolerance float64
 
 	// Exhaustive: the report is of an Exhaustive walk (else NSGA-II, or a
 	// caller's Stage).
@@ -131,7 +151,7 @@ const (
 	GenerationLimit
 	// EvaluationLimit: the run evaluated Settings.MaxEvaluations genomes.
 	EvaluationLimit
-	// Converged: the archive did not change for Settings.Patience
+	// Converged: the front did not move for Settings.Stall's window of
 	// generations.
 	Converged
 	// Exhausted: every genome of the space (for Exhaustive, every one not
@@ -202,6 +222,12 @@ type Result struct {
 
 	// Pruned is the number of partial assignments Exhaustive's Prune cut.
 	Pruned int
+
+	// Epsilon is the ε of every objective within which Front covers every
+	// feasible point evaluated (Settings.MaxFront, Archive): for every
+	// such point f a point a of Front has a_k < f_k + ε_k on every
+	// objective k. nil when Front holds every non-dominated point.
+	Epsilon []float64
 }
 
 // Method is a search method for Minimize: *NSGA2 or *Exhaustive. Its
@@ -234,8 +260,11 @@ func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
 	if set.MaxEvaluations < 0 {
 		return nil, fmt.Errorf("moo: MaxEvaluations is %d, must be 0 (no bound) or positive", set.MaxEvaluations)
 	}
-	if set.Patience < 0 {
-		return nil, fmt.Errorf("moo: Patience is %d, must be 0 (none) or positive", set.Patience)
+	if set.MaxFront < 0 {
+		return nil, fmt.Errorf("moo: MaxFront is %d, must be 0 (no bound) or positive", set.MaxFront)
+	}
+	if set.Stall.Generations < 0 || !(set.Stall.Tolerance >= 0 && set.Stall.Tolerance < math.Inf(1)) {
+		return nil, fmt.Errorf("moo: Stall %+v: the window must be 0 (none) or positive, the tolerance 0 (the default) or positive", set.Stall)
 	}
 	if set.Workers <= 0 {
 		set.Workers = runtime.GOMAXPROCS(0)
@@ -249,10 +278,14 @@ func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
 	if set.Rand == nil {
 		set.Rand = rand.New(rand.NewSource(set.Seed))
 	}
+	limit := set.MaxFront
+	if _, exact := m.(*Exhaustive); exact {
+		limit = 0
+	}
 	r := &run{
 		sp:      sp,
 		set:     set,
-		archive: NewArchive(sp.m),
+		archive: NewBoundedArchive(sp.m, limit),
 		least:   leastViolating{k: set.KeepInfeasible},
 		start:   time.Now(),
 	}
@@ -276,6 +309,7 @@ func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
 		CacheHits:           r.cacheHits,
 		Generations:         r.generations,
 		Pruned:              r.pruned,
+		Epsilon:             r.archive.Epsilon(),
 	}
 	if !res.Feasible {
 		res.LeastViolating = r.least.points
@@ -292,6 +326,14 @@ type run struct {
 	archive *Archive
 	least   leastViolating
 	start   time.Time
+	// variants holds the variants of the batch being recorded, offered
+	// the groups whose variants have reached the archive (offerVariants):
+	// 8 bytes and a map entry per group, a mapping search's distinct
+	// feasible mappings.
+	variants []Point
+	offered  map[uint64]bool
+	// stall is NSGA-II's termination on progress (Settings.Stall).
+	stall stallState
 
 	evaluations, feasible, cacheHits, generations, pruned int
 	// analyses counts what Settings.MaxEvaluations bounds (Result.Analyses).
@@ -331,28 +373,22 @@ func (r *run) budget() int {
 func (r *run) progress() {
 	if r.set.Progress != nil {
 		r.set.Progress(Progress{
-			Generation:  r.generations,
-			Evaluations: r.evaluations,
-			Feasible:    r.feasible,
-			ArchiveSize: r.archive.Len(),
-			Pruned:      max(r.pruned, r.cuts),
-			Elapsed:     time.Since(r.start),
-			Done:        min(1, max(0, r.done)),
-			Uncertain:   r.uncertain,
-			Exhaustive:  r.exhaustive,
-			Examined:    r.examined,
-			Size:        r.size,
+			Generation:     r.generations,
+			Evaluations:    r.evaluations,
+			Feasible:       r.feasible,
+			ArchiveSize:    r.archive.Len(),
+			Pruned:         max(r.pruned, r.cuts),
+			Elapsed:        time.Since(r.start),
+			Done:           min(1, max(0, r.done)),
+			Uncertain:      r.uncertain,
+			Exhaustive:     r.exhaustive,
+			Examined:       r.examined,
+			Size:           r.size,
+			Improvement:    r.stall.improvement,
+			StallWindow:    r.set.Stall.Generations,
+			StallTolerance: tolerance(r.set.Stall),
 		})
 	}
-}
-
-// version changes whenever the archive does, or, while it is empty, the
-// least-violating genomes do.
-func (r *run) version() int {
-	if r.archive.Len() == 0 {
-		return -1 - r.least.version
-	}
-	return r.archive.version
 }
 
 // record counts an evaluation and offers it to the archive or to the
@@ -361,10 +397,49 @@ func (r *run) record(g []int, e *Evaluation) {
 	r.evaluations++
 	r.analyses += 1 + e.Cost
 	p := Point{Genome: g, Evaluation: *e}
+	p.Variants = nil
 	if e.Feasible() {
 		r.feasible++
 		r.archive.Add(p)
 	} else {
 		r.least.add(p)
 	}
+	for k, v := range e.Variants {
+		// Its place among its group's variants.
+		n := 1
+		for _, u := range e.Variants[:k] {
+			if u.Group == v.Group {
+				n++
+			}
+		}
+		r.variants = append(r.variants, Point{Evaluation: Evaluation{Objectives: v.Objectives, Payload: v.Payload}, Variant: n, Group: v.Group})
+	}
+}
+
+// offerVariants offers the variants of the evaluations recorded since the
+// last call to the archive, by group (Evaluation.Variants): a group first
+// found in a batch is offered at the batch's end whichever worker found it,
+// and a group found again is not offered again.
+func (r *run) offerVariants() {
+	slices.SortStableFunc(r.variants, func(p, q Point) int { return cmp.Compare(p.Group, q.Group) })
+	if r.offered == nil {
+		r.offered = map[uint64]bool{}
+	}
+	for i := 0; i < len(r.variants); {
+		g := r.variants[i].Group
+		j := i + 1
+		for j < len(r.variants) && r.variants[j].Group == g {
+			j++
+		}
+		if !r.offered[g] {
+			r.offered[g] = true
+			// The first evaluation's list (another's starts again at 1).
+			for k := i; k < j && (k == i || r.variants[k].Variant > r.variants[k-1].Variant); k++ {
+				r.archive.Add(r.variants[k])
+			}
+		}
+		i = j
+	}
+	clear(r.variants)
+	r.variants = r.variants[:0]
 }

@@ -66,12 +66,18 @@ type NSGA2 struct {
 	// remembers).
 	Revisit bool
 
+	// Selection is how survival cuts the last front that fits only in
+	// part: by crowding distance (the default, NSGA-II) or by reference
+	// directions (NSGA-III, for many objectives); see Selection.
+	Selection Selection
+
 	// CacheSize is how many evaluations the cache remembers: the most
 	// recent ones, first in, first out, so that memory does not grow with
 	// the number of evaluations (about 8·(genes + objectives) + 48 bytes an
 	// entry). A genome bred again after it left the cache is evaluated
-	// again. The default, for 0, is DefaultCacheSize; a negative value
-	// remembers nothing.
+	// again. The default, for 0, is DefaultCacheSize, or as many as fit
+	// DefaultCacheBytes where genomes are so long that those would not
+	// (cacheEntryBytes); a negative value remembers nothing.
 	CacheSize int
 }
 
@@ -79,6 +85,17 @@ type NSGA2 struct {
 // than the 100 100 of a default run on WATERS (100 generations… 1 000 of a
 // population of 100), about 30 MB there.
 const DefaultCacheSize = 1 << 17
+
+// DefaultCacheBytes bounds the memory of the default cache: 64 MiB, the
+// default DefaultCacheSize entries up to about 60 genes, fewer beyond (on
+// a system of 250 tasks, about 30 000 evaluations, more than a default run
+// makes before its front stops improving).
+const DefaultCacheBytes = 64 << 20
+
+// cacheEntryBytes is about what an entry of the cache takes for genomes of
+// n genes and m objectives: the genes and objectives, the violation, the
+// tie-break, the hash, the payload's interface and its table slots.
+func cacheEntryBytes(n, m int) int { return 8*(n+m) + 48 }
 
 // operators holds what a genome needs to mutate and recombine itself.
 type operators struct {
@@ -238,12 +255,18 @@ type model struct {
 	admitted  int       // individuals of the batch admitted so far
 	cut       bool      // the budget has cut the batch
 
-	sorter  sorter
-	evals   []Evaluation
-	dist    []float64
-	order   []int
-	pos     []int
-	ranking int // rankings made, to mark the genomes each keeps
+	sorter sorter
+	evals  []Evaluation
+	// selection cuts the last front (NSGA2.Selection); dirs are the
+	// reference directions of ReferenceSelection, chosen the indices
+	// into the individuals ranked of the feasible ones kept so far.
+	selection Selection
+	dirs      [][]float64
+	chosen    []int
+	dist      []float64
+	order     []int
+	pos       []int
+	ranking   int // rankings made, to mark the genomes each keeps
 }
 
 // Validate implements eaopt.Model.
@@ -270,7 +293,7 @@ func (m *model) Apply(pop *eaopt.Population) error {
 	for _, c := range offspring[n:] { // beyond the evaluation budget
 		m.release(asGenome(c))
 	}
-	pop.Individuals = m.survive(parents, offspring[:n], len(parents))
+	pop.Individuals = m.survive(parents, offspring[:n], len(parents), pop.RNG)
 	return nil
 }
 
@@ -477,15 +500,19 @@ func (m *model) evaluate(inds eaopt.Individuals) (int, error) {
 // rank sorts inds into fronts by constraint domination, gives every member
 // of the fronts it needs its rank and crowding distance, and appends the n
 // best to next: whole fronts in order, the last one cut by decreasing
-// crowding distance (ties by position). The individuals appended are marked
-// evaluated with their fitness, so eaopt does not evaluate them again, and
-// their genomes with this ranking.
-func (m *model) rank(inds eaopt.Individuals, n int, next eaopt.Individuals) eaopt.Individuals {
+// crowding distance (ties by position), or, under ReferenceSelection, a
+// feasible last front cut by reference directions (referenceCut, drawing
+// from rng). The individuals appended are marked evaluated with their
+// fitness, so eaopt does not evaluate them again, and their genomes with
+// this ranking.
+func (m *model) rank(inds eaopt.Individuals, n int, next eaopt.Individuals, rng *rand.Rand) eaopt.Individuals {
 	m.ranking++
 	m.evals = m.evals[:0]
 	for _, ind := range inds {
 		m.evals = append(m.evals, asGenome(ind).eval)
 	}
+	reference := m.selection == ReferenceSelection
+	m.chosen = m.chosen[:0]
 	for r, front := range m.sorter.sort(m.evals) {
 		if len(next) == n {
 			break
@@ -496,11 +523,18 @@ func (m *model) rank(inds eaopt.Individuals, n int, next eaopt.Individuals) eaop
 		for t, i := range front {
 			g := asGenome(inds[i])
 			g.rank, g.crowding = r, cd[t]
+			if reference {
+				g.crowding = 0 // tournaments: violation, rank, a coin
+			}
 			pos = append(pos, t)
 		}
 		if len(next)+len(front) > n {
-			slices.SortStableFunc(pos, func(a, b int) int { return cmp.Compare(cd[b], cd[a]) })
-			pos = pos[:n-len(next)]
+			if reference && m.evals[front[0]].Feasible() {
+				pos = append(pos[:0], referenceCut(m.evals, m.chosen, front, n-len(next), m.dirs, rng)...)
+			} else {
+				slices.SortStableFunc(pos, func(a, b int) int { return cmp.Compare(cd[b], cd[a]) })
+				pos = pos[:n-len(next)]
+			}
 		}
 		for _, t := range pos {
 			ind := inds[front[t]]
@@ -508,6 +542,9 @@ func (m *model) rank(inds eaopt.Individuals, n int, next eaopt.Individuals) eaop
 			g.kept = m.ranking
 			ind.Fitness, ind.Evaluated = g.fitness(), true
 			next = append(next, ind)
+			if reference && g.eval.Feasible() {
+				m.chosen = append(m.chosen, front[t])
+			}
 		}
 		m.pos = pos
 	}
@@ -518,9 +555,9 @@ func (m *model) rank(inds eaopt.Individuals, n int, next eaopt.Individuals) eaop
 // survive returns the next population, the n best of parents and offspring,
 // and recycles the genomes of the others. It fills the slice that held the
 // previous population and keeps the parents' for the next generation.
-func (m *model) survive(parents, offspring eaopt.Individuals, n int) eaopt.Individuals {
+func (m *model) survive(parents, offspring eaopt.Individuals, n int, rng *rand.Rand) eaopt.Individuals {
 	m.all = append(append(m.all[:0], parents...), offspring...)
-	next := m.rank(m.all, n, m.next[:0])
+	next := m.rank(m.all, n, m.next[:0], rng)
 	for _, ind := range m.all {
 		if g := asGenome(ind); g.kept != m.ranking {
 			m.release(g)
@@ -530,6 +567,29 @@ func (m *model) survive(parents, offspring eaopt.Individuals, n int) eaopt.Indiv
 	clear(parents)
 	m.next = parents[:0]
 	return next
+}
+
+// doneShare is NSGA-II's share done (Progress.Done): the generations
+// evolved over those and the generations left, which is the fewest of
+// those left to Settings.Generations, of those Settings.MaxEvaluations
+// leaves at the analyses a generation has cost so far, and of those the
+// front is expected to take to stop improving (stallState.left).
+func doneShare(r *run) float64 {
+	g := float64(r.generations)
+	left := float64(r.set.Generations - r.generations)
+	if r.set.MaxEvaluations > 0 && r.generations > 0 {
+		perGeneration := float64(r.analyses) / g
+		left = min(left, float64(r.set.MaxEvaluations-r.analyses)/max(perGeneration, 1))
+	}
+	left = r.stall.left(r.generations, r.set.Stall, int(math.Ceil(max(0, left))))
+	if g+left <= 0 {
+		return 1
+	}
+	done := g / (g + left)
+	if r.set.MaxEvaluations > 0 {
+		done = max(done, float64(r.analyses)/float64(r.set.MaxEvaluations))
+	}
+	return done
 }
 
 // minimize samples the initial population from the run's generator and
@@ -557,7 +617,7 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	capacity := a.CacheSize
 	switch {
 	case capacity == 0:
-		capacity = DefaultCacheSize
+		capacity = min(DefaultCacheSize, DefaultCacheBytes/cacheEntryBytes(sp.n, sp.m))
 	case capacity < 0:
 		capacity = 0
 	}
@@ -566,7 +626,14 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 		expect = min(expect, r.set.MaxEvaluations)
 	}
 	m := &model{r: r, ops: ops, crossover: a.CrossoverRate, revisit: a.Revisit, cache: newEvalCache(sp.n, sp.m, capacity, expect),
-		pipe: newPipeline(r, n)}
+		pipe: newPipeline(r, n), selection: a.Selection}
+	switch a.Selection {
+	case CrowdingSelection:
+	case ReferenceSelection:
+		m.dirs = referenceDirections(sp.m, n)
+	default:
+		return NotTerminated, fmt.Errorf("moo: unknown selection %d", a.Selection)
+	}
 	defer m.pipe.close()
 	switch {
 	case m.crossover == 0:
@@ -624,20 +691,20 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 		}
 		return NotTerminated, err
 	}
-	initial = m.rank(initial, n, make(eaopt.Individuals, 0, n))
+	initial = m.rank(initial, n, make(eaopt.Individuals, 0, n), rng)
 	if r.interrupted() {
 		return Interrupted, nil
 	}
+	r.stall.measure(r, r.set.Stall)
 
 	var status Status
-	lastVersion, lastChange := r.version(), 0
 	stop := func() Status {
 		switch {
 		case m.cache.len() >= sp.size: // every genome evaluated and remembered
 			return Exhausted
 		case r.set.MaxEvaluations > 0 && r.analyses >= r.set.MaxEvaluations:
 			return EvaluationLimit
-		case r.set.Patience > 0 && r.generations-lastChange >= r.set.Patience:
+		case r.stall.stalled(r.set.Stall):
 			return Converged
 		case r.interrupted():
 			return Interrupted
@@ -654,13 +721,8 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 		RNG:          rng,
 		Callback: func(ga *eaopt.GA) {
 			r.generations = int(ga.Generations)
-			if v := r.version(); v != lastVersion {
-				lastVersion, lastChange = v, r.generations
-			}
-			r.done = float64(r.generations) / float64(r.set.Generations)
-			if r.set.MaxEvaluations > 0 {
-				r.done = max(r.done, float64(r.analyses)/float64(r.set.MaxEvaluations))
-			}
+			r.stall.measure(r, r.set.Stall)
+			r.done = doneShare(r)
 			r.progress()
 		},
 		EarlyStop: func(*eaopt.GA) bool {

@@ -275,7 +275,7 @@ func newTestModel(tb testing.TB, p Problem, n int) (*run, *model, *eaopt.Populat
 	if _, err := m.evaluate(inds); err != nil {
 		tb.Fatal(err)
 	}
-	return r, m, &eaopt.Population{Individuals: m.rank(inds, n, nil), RNG: rng}
+	return r, m, &eaopt.Population{Individuals: m.rank(inds, n, nil, rng), RNG: rng}
 }
 
 func TestNSGA2Limits(t *testing.T) {
@@ -294,7 +294,7 @@ func TestNSGA2Limits(t *testing.T) {
 	if res.Status != EvaluationLimit || res.Evaluations > 20 || res.Generations != 0 {
 		t.Errorf("status %v with %d evaluations and %d generations, want EvaluationLimit at most 20 and no generation", res.Status, res.Evaluations, res.Generations)
 	}
-	res, err = Minimize(newKnapsack(2), &NSGA2{Population: 30}, &Settings{Generations: 1000, Patience: 5, Seed: 1})
+	res, err = Minimize(newKnapsack(2), &NSGA2{Population: 30}, &Settings{Generations: 1000, Stall: Stall{Generations: 5}, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -175,6 +175,7 @@ func (p *pipeline) finish() error {
 		}
 		p.r.record(g, p.out[i])
 	}
+	p.r.offerVariants()
 	if interrupted {
 		return errInterrupted
 	}
@@ -202,7 +203,7 @@ func evaluateOne(ev Evaluator, g []int, e *Evaluation) (err error) {
 		}
 	}()
 	clear(e.Objectives)
-	e.Violation, e.Tiebreak, e.Payload, e.Cost = 0, 0, nil, 0
+	e.Violation, e.Tiebreak, e.Payload, e.Cost, e.Variants = 0, 0, nil, 0, nil
 	ev.Evaluate(g, e)
 	return nil
 }

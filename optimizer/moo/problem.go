@@ -87,6 +87,31 @@ type Evaluation struct {
 	// Evaluator remembers from earlier genomes, or runs with different
 	// numbers of workers would stop at different points.
 	Cost int
+
+	// Variants may be set by Evaluate (NSGA-II): feasible points that the
+	// evaluation found besides the genome's own, for example the genome's
+	// mapping under other settings that the Problem varies itself (other
+	// priority orders). NSGA-II offers them to its archive once the
+	// batch's genomes are recorded, ordered by Group and then by their
+	// order here, each as a Point of no genome (the payload says what it
+	// is), and a group only once: an Evaluator may report a group's
+	// variants only the first time it meets the group (what it remembers
+	// may differ from worker to worker), and the variants of one Group
+	// must always be the same list. Exhaustive ignores them.
+	Variants []Variant
+}
+
+// Variant is a point an evaluation found besides its genome's own
+// (Evaluation.Variants).
+type Variant struct {
+	// Group identifies the variants that are always found together, for
+	// example a hash of the mapping whose priority orders they are.
+	Group uint64
+	// Objectives holds the variant's objective values, all minimised; the
+	// variant is feasible.
+	Objectives []float64
+	// Payload is whatever the Evaluator attached, as Evaluation.Payload.
+	Payload any
 }
 
 // NoAllowanceBound is the Allowance of a run without
@@ -96,11 +121,18 @@ const NoAllowanceBound = -1
 // Feasible reports whether the evaluation satisfies every constraint.
 func (e *Evaluation) Feasible() bool { return e.Violation == 0 }
 
-// Point is an evaluated genome.
+// Point is an evaluated genome, or a variant an evaluation found.
 type Point struct {
-	// Genome holds the value of every gene.
+	// Genome holds the value of every gene; nil for a variant.
 	Genome []int
 	Evaluation
+	// Variant is 0 for a genome's own evaluation, and k for the k-th
+	// variant of group Group (Evaluation.Variants), whose objectives and
+	// payload the point then holds: a variant found by several
+	// evaluations is one point. Of points with equal objectives an
+	// archive keeps a genome's own point before a variant (see Archive).
+	Variant int
+	Group   uint64
 }
 
 // Objectives returns the objective vectors of points, in their order, for
@@ -183,6 +215,16 @@ func (sp *space) checkEvaluation(g []int, e *Evaluation) error {
 	}
 	if math.IsNaN(e.Tiebreak) || math.IsInf(e.Tiebreak, 0) {
 		return fmt.Errorf("moo: evaluation of genome %v: tiebreak is %v, must be finite", g, e.Tiebreak)
+	}
+	for i, v := range e.Variants {
+		if len(v.Objectives) != sp.m {
+			return fmt.Errorf("moo: evaluation of genome %v: variant %d has %d objectives, the problem %d", g, i+1, len(v.Objectives), sp.m)
+		}
+		for k, f := range v.Objectives {
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return fmt.Errorf("moo: evaluation of genome %v: variant %d: objective %d is %v, must be finite", g, i+1, k, f)
+			}
+		}
 	}
 	if e.Cost < 0 || (e.Allowance != NoAllowanceBound && e.Cost > e.Allowance) {
 		return fmt.Errorf("moo: evaluation of genome %v: cost %d, allowance %d", g, e.Cost, e.Allowance)
