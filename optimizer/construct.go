@@ -22,6 +22,12 @@ func (p *Problem) genomeOf(e *evaluate.Evaluator) ([]int, bool) {
 	if err != nil {
 		return nil, false
 	}
+	return p.encode(a)
+}
+
+// encode returns the genome of mapping a (its priorities aside), if every
+// gene can take its value.
+func (p *Problem) encode(a *evaluate.Assignment) ([]int, bool) {
 	g := make([]int, len(p.genes))
 	for gi, gn := range p.genes {
 		var v int

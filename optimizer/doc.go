@@ -146,7 +146,14 @@
 // test, is decided over its joint orders (worker.decide): feasible if one
 // combination is, proven infeasible if none is, undecided if the enumeration
 // was cut. A feasible mapping's joint orders replace its per-core variants
-// (which assume independent cores). TestExhaustiveEqualsJointBruteForce
+// (which assume independent cores, and so miss an order whose gain comes
+// through another core: on WATERS, a point of the exact front is its
+// mapping with an order of two cores that no per-core variant has). The
+// genetic search, too, evaluates a feasible mapping's joint orders where
+// every core has at most 8 tasks and the combinations are at most its cap
+// of a mapping's variants (maxVariantAnalyses, 64), and its per-core
+// variants, with what is left of the cap, where not; it does not decide
+// the mappings that miss under their derived orders. TestExhaustiveEqualsJointBruteForce
 // compares the exhaustive front with brute force over every genome under
 // every combination of explicit orders on random small systems under the
 // refined, request and challenge counts, and checks that a broken joint
