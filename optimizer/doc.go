@@ -47,7 +47,13 @@
 //     samples under the sound contention convention), and a task often fits
 //     only where another one leaves. So the first population is opened with
 //     the model's own mapping and with randomised depth-first constructions
-//     that backtrack out of unschedulable partial mappings (Construct), and
+//     that backtrack out of unschedulable partial mappings (Construct),
+//     judged by the search's own count (under the refined counts the
+//     exhaustive search's relaxed test, which cuts no partial mapping that
+//     has a feasible completion: the feasible mappings of WATERS fall
+//     apart into groups that no mapping of another reaches by moving one
+//     task or swapping two, and the search meets a group only where a
+//     construction lands in it), and
 //     offspring are also mutated by swapping two tasks' units
 //     (SwapMutation). The constructions run on the search's workers: each
 //     genome draws from its own generator, seeded before any is built, and
