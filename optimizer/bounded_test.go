@@ -118,12 +118,12 @@ func TestExactFrontThinnedWhenAsked(t *testing.T) {
 	}
 }
 
-// TestDefaultGeneticSearchOnWatersFront: the genetic search with its
+// TestDefaultGeneticSearchReachesWatersFront: the genetic search with its
 // default settings (the bounded front, the stall window, the default
 // selection) reaches, for the seeds 1 to 10, the exact front of the
 // built-in WATERS model (22 points under the default any-offset chain
 // objectives): only its points, every one of them.
-func TestDefaultGeneticSearchOnWatersFront(t *testing.T) {
+func TestDefaultGeneticSearchReachesWatersFront(t *testing.T) {
 	if testing.Short() {
 		t.Skip("ten genetic searches on WATERS")
 	}

@@ -47,7 +47,13 @@
 //     samples under the sound contention convention), and a task often fits
 //     only where another one leaves. So the first population is opened with
 //     the model's own mapping and with randomised depth-first constructions
-//     that backtrack out of unschedulable partial mappings (Construct), and
+//     that backtrack out of unschedulable partial mappings (Construct),
+//     judged by the search's own count (under the refined counts the
+//     exhaustive search's relaxed test, which cuts no partial mapping that
+//     has a feasible completion: the feasible mappings of WATERS fall
+//     apart into groups that no mapping of another reaches by moving one
+//     task or swapping two, and the search meets a group only where a
+//     construction lands in it), and
 //     offspring are also mutated by swapping two tasks' units
 //     (SwapMutation). The constructions run on the search's workers: each
 //     genome draws from its own generator, seeded before any is built, and
@@ -146,7 +152,14 @@
 // test, is decided over its joint orders (worker.decide): feasible if one
 // combination is, proven infeasible if none is, undecided if the enumeration
 // was cut. A feasible mapping's joint orders replace its per-core variants
-// (which assume independent cores). TestExhaustiveEqualsJointBruteForce
+// (which assume independent cores, and so miss an order whose gain comes
+// through another core: on WATERS, a point of the exact front is its
+// mapping with an order of two cores that no per-core variant has). The
+// genetic search, too, evaluates a feasible mapping's joint orders where
+// every core has at most 8 tasks and the combinations are at most its cap
+// of a mapping's variants (maxVariantAnalyses, 64), and its per-core
+// variants, with what is left of the cap, where not; it does not decide
+// the mappings that miss under their derived orders. TestExhaustiveEqualsJointBruteForce
 // compares the exhaustive front with brute force over every genome under
 // every combination of explicit orders on random small systems under the
 // refined, request and challenge counts, and checks that a broken joint

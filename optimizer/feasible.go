@@ -45,26 +45,45 @@ func (w *worker) feasibleMapping(feasible bool, allowance int, out *moo.Evaluati
 		return 0
 	}
 	emit := w.keepVariant(&seen)
-	if p.exhaustive && (p.interact || p.margin) {
-		// The cores' orders interact: every joint order that can pass.
-		jr, err := w.e.JointOrders(w.ca, p.search.MaxJointOrders, bud, w.b, w.rb, emit)
-		w.decided[key] = bud.Cost()
+	vary, tooLarge, largest := w.mayVary(w.r)
+	// (A core of more than evaluate.MaxVariantTasks tasks would stop the
+	// joint enumeration at once, incomplete.)
+	if (p.interact || p.margin) && (p.exhaustive || largest <= evaluate.MaxVariantTasks) {
+		// The cores' orders interact: every joint order that can pass. The
+		// per-core variants below assume independent cores, and miss the
+		// orders whose gain comes through another core (under the refined
+		// count, an order of one core that shortens a task no objective
+		// reads shrinks the contention it causes on another). The genetic
+		// search enumerates them as the exhaustive search does where their
+		// combinations are at most maxVariantAnalyses, and falls back to
+		// the per-core variants with what is left where they are more.
+		// The limit does not depend on the allowance, so that the cost
+		// stays min(allowance, the cost at the most allowance) (charge).
+		limit := p.search.MaxJointOrders
+		if !p.exhaustive {
+			limit = min(limit, maxVariantAnalyses)
+		}
+		jr, err := w.e.JointOrders(w.ca, limit, bud, w.b, w.rb, emit)
 		if err != nil {
 			panic(fmt.Sprintf("optimizer: evaluating a joint priority order: %v", err))
 		}
-		seen.incomplete = !jr.Complete
-		return bud.Cost()
+		if p.exhaustive {
+			w.decided[key] = bud.Cost()
+		}
+		if p.exhaustive || jr.Complete {
+			seen.incomplete = !jr.Complete
+			return bud.Cost()
+		}
 	}
-	vary, tooLarge := w.mayVary(w.r)
 	if !vary {
 		// No core the variants would vary (evaluate.Evaluator.
 		// PriorityVariants skips the others): no analysis to make.
 		seen.incomplete = tooLarge
-		return 0
+		return bud.Cost()
 	}
 	if bud.AnalysesLeft() == 0 {
 		seen.incomplete = true
-		return 0
+		return bud.Cost()
 	}
 	bud.Analyses++
 	if err := w.e.Evaluate(w.ca, w.rc); err != nil {
@@ -83,9 +102,10 @@ func (w *worker) feasibleMapping(feasible bool, allowance int, out *moo.Evaluati
 // mayVary reports whether the mapping analysed in r has a core whose
 // priority orders PriorityVariants would vary: a CPU core of derived
 // priorities with 2 to evaluate.MaxVariantTasks tasks, one of them
-// relevant; and whether a core with a relevant task has more tasks than
-// that (its variants are then incomplete).
-func (w *worker) mayVary(r *evaluate.Analysis) (vary, tooLarge bool) {
+// relevant; whether a core with a relevant task has more tasks than
+// that (its variants are then incomplete); and the most tasks a CPU core
+// of derived priorities has.
+func (w *worker) mayVary(r *evaluate.Analysis) (vary, tooLarge bool, largest int) {
 	n, rel := w.unitTasks[:0], w.unitRelevant[:0]
 	for range r.Units {
 		n, rel = append(n, 0), append(rel, false)
@@ -98,6 +118,9 @@ func (w *worker) mayVary(r *evaluate.Analysis) (vary, tooLarge bool) {
 	}
 	w.unitTasks, w.unitRelevant = n, rel
 	for u := range r.Units {
+		if !r.Units[u].GPU && !r.Units[u].Explicit {
+			largest = max(largest, n[u])
+		}
 		switch {
 		case r.Units[u].GPU || r.Units[u].Explicit || n[u] < 2 || !rel[u]:
 		case n[u] > evaluate.MaxVariantTasks:
@@ -106,7 +129,7 @@ func (w *worker) mayVary(r *evaluate.Analysis) (vary, tooLarge bool) {
 			vary = true
 		}
 	}
-	return vary, tooLarge
+	return vary, tooLarge, largest
 }
 
 // keepVariant returns the visitor of a mapping's priority-order variants
