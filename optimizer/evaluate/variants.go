@@ -284,16 +284,30 @@ func (v *variantScratch) insert(c *variantCore, ids []int, relevant []bool, orde
 			return
 		}
 		if orderNoWorse {
-			last, lastH := c.off+(c.opt-1)*k, c.hoff+(c.opt-1)*h
-			copy(v.prio[c.off+o*k:c.off+o*k+k], v.prio[last:last+k])
-			copy(v.rv[c.off+o*k:c.off+o*k+k], v.rv[last:last+k])
-			copy(v.hv[c.hoff+o*h:c.hoff+o*h+h], v.hv[lastH:lastH+h])
-			v.prio, v.rv, v.hv = v.prio[:last], v.rv[:last], v.hv[:lastH]
-			c.opt--
+			v.drop(c, o)
 			continue
 		}
 		o++
 	}
+	v.add(c, order, rs)
+}
+
+// drop removes core c's option o, moving its last option in its place.
+func (v *variantScratch) drop(c *variantCore, o int) {
+	k, h := c.k, c.h
+	last, lastH := c.off+(c.opt-1)*k, c.hoff+(c.opt-1)*h
+	copy(v.prio[c.off+o*k:c.off+o*k+k], v.prio[last:last+k])
+	copy(v.rv[c.off+o*k:c.off+o*k+k], v.rv[last:last+k])
+	copy(v.hv[c.hoff+o*h:c.hoff+o*h+h], v.hv[lastH:lastH+h])
+	v.prio, v.rv, v.hv = v.prio[:last], v.rv[:last], v.hv[:lastH]
+	c.opt--
+}
+
+// add appends the order (order[rank] is the position of the task of that
+// rank; rs its response times, v.hops its hop values) as core c's last
+// option.
+func (v *variantScratch) add(c *variantCore, order []int, rs []int64) {
+	k := c.k
 	at := len(v.prio)
 	for range k {
 		v.prio = append(v.prio, 0)

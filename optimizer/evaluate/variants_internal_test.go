@@ -82,8 +82,8 @@ func TestInsertMatchesTwoPasses(t *testing.T) {
 	}
 }
 
-// insertTwoPasses is insert as two passes over the options, the oracle of
-// TestInsertMatchesTwoPasses.
+// insertTwoPasses is insert as two passes over the options (drop and add
+// are insert's), the oracle of TestInsertMatchesTwoPasses.
 func (v *variantScratch) insertTwoPasses(c *variantCore, ids []int, relevant []bool, order []int, rs []int64) {
 	k, h := c.k, c.h
 	v.hopValues(c, order)
@@ -113,25 +113,10 @@ func (v *variantScratch) insertTwoPasses(c *variantCore, ids []int, relevant []b
 	}
 	for o := 0; o < c.opt; {
 		if noWorse(c.off+o*k, c.hoff+o*h, false) {
-			last, lastH := c.off+(c.opt-1)*k, c.hoff+(c.opt-1)*h
-			copy(v.prio[c.off+o*k:c.off+o*k+k], v.prio[last:last+k])
-			copy(v.rv[c.off+o*k:c.off+o*k+k], v.rv[last:last+k])
-			copy(v.hv[c.hoff+o*h:c.hoff+o*h+h], v.hv[lastH:lastH+h])
-			v.prio, v.rv, v.hv = v.prio[:last], v.rv[:last], v.hv[:lastH]
-			c.opt--
+			v.drop(c, o)
 			continue
 		}
 		o++
 	}
-	at := len(v.prio)
-	for range k {
-		v.prio = append(v.prio, 0)
-		v.rv = append(v.rv, 0)
-	}
-	for rank, x := range order {
-		v.prio[at+x] = k - rank
-	}
-	copy(v.rv[at:at+k], rs)
-	v.hv = append(v.hv, v.hops...)
-	c.opt++
+	v.add(c, order, rs)
 }
