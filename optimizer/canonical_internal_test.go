@@ -3,7 +3,6 @@ package optimizer
 import (
 	"context"
 	"math/rand"
-	randv2 "math/rand/v2"
 	"slices"
 	"testing"
 
@@ -21,12 +20,7 @@ import (
 func TestCanonicalFormSameObjectives(t *testing.T) {
 	systems := map[string]*configs.Config{"waters": synth.Load(t, "model: builtin\n")}
 	for _, count := range []string{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
-		s := synth.Settings{Tasks: 56, GPUTasks: 2, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3, Contention: count}
-		cfg, _, err := synth.Config(s, randv2.New(randv2.NewPCG(1, 2)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		systems["60 tasks, "+count] = cfg
+		systems["60 tasks, "+count] = synthetic60(t, count)
 	}
 	n := 100
 	if testing.Short() {
