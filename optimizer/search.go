@@ -490,9 +490,10 @@ func charge(allowance, cost int) int {
 
 // maxVariantAnalyses bounds, in the genetic search, the analyses the
 // variants of one feasible mapping may cost (evaluate.Budget): the orders'
-// enumeration and the combinations together. A variable so that a test
-// can compare bounds (TestCompareVariantBudgets).
-var maxVariantAnalyses = 64
+// enumeration and the combinations together. The package documentation
+// ("Budgets") gives the measurement behind 16; a variable so that
+// TestCompareVariantBudgets can compare bounds.
+var maxVariantAnalyses = 16
 
 // allowance is what the worker allows a feasible mapping's priority-order
 // variants: the search's (moo.Evaluation.Allowance), and in the genetic
