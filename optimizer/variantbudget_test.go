@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strconv"
@@ -48,16 +47,7 @@ func TestCompareVariantBudgets(t *testing.T) {
 		}
 		budgets = append(budgets, n)
 	}
-	synthetic := func(tasks, gpu int) func() *configs.Config {
-		return func() *configs.Config {
-			s := synth.Settings{Tasks: tasks, GPUTasks: gpu, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3}
-			cfg, _, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return cfg
-		}
-	}
+	synthetic := func(tasks, gpu int) func() *configs.Config { return syntheticSystem(t, tasks, gpu) }
 	systems := map[string]func() *configs.Config{
 		"waters": func() *configs.Config { return synth.Load(t, "model: builtin\n") },
 		"60":     synthetic(56, 2),
