@@ -18,12 +18,7 @@ import (
 // point with any number of workers. Charging nothing for a mapping met
 // before (a worker that remembers it makes no analysis) fails it.
 func TestCostIndependentOfMemory(t *testing.T) {
-	s := synth.Settings{Tasks: 56, GPUTasks: 2, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3, Contention: configs.ContentionRefined}
-	cfg, _, err := synth.Config(s, randv2.New(randv2.NewPCG(1, 2)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := evaluate.NewEvaluator(cfg)
+	e, err := evaluate.NewEvaluator(synthetic60(t, configs.ContentionRefined))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,4 +50,16 @@ func TestCostIndependentOfMemory(t *testing.T) {
 	if charged == 0 {
 		t.Fatal("no feasible genome had variants to charge: the test shows nothing")
 	}
+}
+
+// synthetic60 is the synthetic system of 60 tasks (56 and 2 GPU tasks, 4
+// A57 and 2 Denver cores, 8 chains) under the contention count given.
+func synthetic60(t *testing.T, count string) *configs.Config {
+	t.Helper()
+	s := synth.Settings{Tasks: 56, GPUTasks: 2, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3, Contention: count}
+	cfg, _, err := synth.Config(s, randv2.New(randv2.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }

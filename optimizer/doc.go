@@ -129,19 +129,35 @@
 // workers stop at the same point with the same front (TestCostBudget in
 // moo, TestCostIndependentOfMemory, TestBudgetAcrossWorkers). The genetic
 // search allows the variants of one mapping at most maxVariantAnalyses
-// (64) analyses. The cap was chosen by measurement on the synthetic system
-// of 60 tasks under the refined count (8 chains), where a feasible
-// mapping's variants, uncapped, cost up to 8! orders per core and 4 096
-// combinations: with the same number of analyses (about 2.6 million), the
-// fronts of searches with the cap (900 generations) dominate 57–66 % of
-// the points of uncapped ones (30 generations), which dominate 4–8 % of
-// theirs; over the same 30 generations a cap of 8 gave fronts of which the
-// cap of 64's dominate 12–25 %. On WATERS every mapping's variants fit
-// within it (the default run's fronts for seeds 1–10 equal the exact
-// front). The exhaustive search, whose front is exact only when every
-// mapping's orders are complete, allows them all unless
-// search.max_evaluations is set, and then says that the front is not
-// exact.
+// (16) analyses. Where cores have up to 8 tasks, as on the synthetic
+// system of 60 tasks (8 chains), a mapping's variants uncapped cost up to
+// 8! orders per core and 4 096 combinations, and nearly every feasible
+// mapping spends whatever it is allowed on the enumeration of the orders
+// of its first core whose tasks an objective depends on, which leaves few
+// analyses for the combinations. The cap was first 64, chosen at equal
+// numbers of analyses against uncapped variants and at equal generations
+// against 8; but a default run ends when its front stops improving, and
+// there a cap of 64 made a feasible mapping cost about 50 analyses (98 %
+// of them the variants) for fronts of lower hypervolume. Default runs of the
+// 60-task system (refined count, seeds 1 and 2, one worker, no margins;
+// hypervolume in ms⁸ against one reference point, 10 % beyond the worst
+// value of every objective over the eight fronts; CPU time on a shared
+// 2-core machine):
+//
+//	allowance  hypervolume (mean, min – max)          front  variants in it  analyses   generations  CPU s
+//	64         2.0883e18 (2.0879e18 – 2.0887e18)      134.5  103.5           2 959 198  562          189.2
+//	16         2.1683e18 (2.1235e18 – 2.2131e18)      145.5   57.5             927 738  632           58.0
+//	8          2.1580e18 (2.1263e18 – 2.1898e18)      177.5   35.0             518 868  650           38.1
+//	0          2.1539e18 (2.1351e18 – 2.1728e18)      148.0    0.0              62 124  590           13.2
+//
+//	go test ./optimizer -run TestCompareVariantBudgets -variant-budgets 64,16,8,0 -variant-systems 60 -variant-seeds 2 -timeout 3h -v
+//
+// 16 keeps a variant in two fifths of the front's points at under a third
+// of 64's cost. On WATERS every mapping's variants fit within it (they
+// cost at most 9 analyses there), so its fronts are what they were. The
+// exhaustive search, whose front is exact only when every mapping's orders
+// are complete, allows them all unless search.max_evaluations is set, and
+// then says that the front is not exact.
 //
 // Joint priority orders. Under the refined and request counts, and with
 // tasks activated by tasks of other cores, the cores' priority orders

@@ -32,3 +32,12 @@ func SetFrontGrace(d time.Duration) (restore func()) {
 	frontGrace = d
 	return func() { frontGrace = old }
 }
+
+// SetMaxVariantAnalyses sets what the genetic search allows the
+// priority-order variants of one feasible mapping (maxVariantAnalyses),
+// and returns what restores it.
+func SetMaxVariantAnalyses(n int) (restore func()) {
+	old := maxVariantAnalyses
+	maxVariantAnalyses = n
+	return func() { maxVariantAnalyses = old }
+}

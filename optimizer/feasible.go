@@ -8,15 +8,18 @@ import (
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
-// feasibleMapping records the mapping just evaluated into w.a and w.r,
-// which meets every deadline (and, when feasible, every chain latency
-// requirement). The first time the worker meets the mapping (up to
-// interchangeable cores), it evaluates the mapping's priority-order
-// variants in its canonical form (canonicalise) and keeps the non-dominated
-// ones that meet every requirement in w.side; the mapping counts as
-// feasible when it or one of its variants does. The canonical form makes
-// what is kept independent of which of the symmetric genomes the worker met
-// first, and so of the number of workers.
+// feasibleMapping records the mapping just evaluated into w.r, which meets
+// every deadline (and, when feasible, every chain latency requirement):
+// w.a in the exhaustive search, its canonical form w.ca in the genetic
+// search (worker.Evaluate), whose analysis the variants then start from
+// without analysing the mapping again, unless an objective has analysed
+// it since (Problem.analysedAgain). The first time the worker meets the
+// mapping (up to interchangeable cores), it evaluates the mapping's
+// priority-order variants in its canonical form (canonicalise) and keeps
+// the non-dominated ones that meet every requirement in w.side; the
+// mapping counts as feasible when it or one of its variants does. The
+// canonical form makes what is kept independent of which of the symmetric
+// genomes the worker met first, and so of the number of workers.
 //
 // The exhaustive search keeps the variants in w.side, which Run merges with
 // the search's front; the genetic search reports them with the evaluation
@@ -28,7 +31,9 @@ import (
 // if its variants were made again (charge).
 func (w *worker) feasibleMapping(feasible bool, allowance int, out *moo.Evaluation) int {
 	p := w.p
-	p.canonicalise(w.a, w.ca, w.rename, w.next)
+	if p.exhaustive {
+		p.canonicalise(w.a, w.ca, w.rename, w.next)
+	}
 	key := p.hashAssignment(w.ca)
 	if seen, ok := w.feasible[key]; ok {
 		return charge(allowance, seen.cost)
@@ -85,11 +90,19 @@ func (w *worker) feasibleMapping(feasible bool, allowance int, out *moo.Evaluati
 		seen.incomplete = true
 		return bud.Cost()
 	}
+	// The canonical mapping's analysis is charged whether or not it is
+	// made again here, as it always was: the charge is what
+	// search.max_evaluations counts, and a run with a budget stops where
+	// it did.
 	bud.Analyses++
-	if err := w.e.Evaluate(w.ca, w.rc); err != nil {
-		panic(fmt.Sprintf("optimizer: evaluating a canonical mapping: %v", err))
+	rc := w.r
+	if p.analysedAgain {
+		if err := w.e.Evaluate(w.ca, w.rc); err != nil {
+			panic(fmt.Sprintf("optimizer: evaluating a canonical mapping: %v", err))
+		}
+		rc = w.rc
 	}
-	complete, err := w.e.PriorityVariants(w.ca, w.rc, p.relevant, w.b, w.rb, bud, emit)
+	complete, err := w.e.PriorityVariants(w.ca, rc, p.relevant, w.b, w.rb, bud, emit)
 	if err != nil {
 		// The variants are the mapping with explicit priorities: an error
 		// here is a bug, as in Evaluate.

@@ -39,16 +39,7 @@ func TestCompareSelections(t *testing.T) {
 		cfg    func() *configs.Config
 		budget int
 	}
-	synthetic := func(tasks, gpu int) func() *configs.Config {
-		return func() *configs.Config {
-			s := synth.Settings{Tasks: tasks, GPUTasks: gpu, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3}
-			cfg, _, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return cfg
-		}
-	}
+	synthetic := func(tasks, gpu int) func() *configs.Config { return syntheticSystem(t, tasks, gpu) }
 	systems := map[string]system{
 		"waters": {"WATERS 2019 (built in, 8 chains)", func() *configs.Config { return synth.Load(t, "model: builtin\n") }, 100_000},
 		"60":     {"60 tasks (8 chains)", synthetic(56, 2), 300_000},
@@ -157,4 +148,18 @@ func meanSD(xs []float64) (float64, float64) {
 		v += (x - mean) * (x - mean)
 	}
 	return mean, math.Sqrt(v / float64(max(1, len(xs)-1)))
+}
+
+// syntheticSystem returns what makes the synthetic scale system of the
+// comparisons: tasks CPU and gpu GPU tasks on 4 A57 and 2 Denver cores, 8
+// chains of 4.
+func syntheticSystem(t *testing.T, tasks, gpu int) func() *configs.Config {
+	return func() *configs.Config {
+		s := synth.Settings{Tasks: tasks, GPUTasks: gpu, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3}
+		cfg, _, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
 }

@@ -267,26 +267,47 @@ func b2i(b bool) int {
 // insert adds the feasible order (rs its response times, indexed like ids)
 // to core c's options unless an option is at least as good for every
 // relevant task; options it is at least as good as are removed.
+//
+// One pass compares the order with every option (compare): the options
+// never include two of which one is at least as good as the other, so when
+// the order is at least as good as some option, no option is at least as
+// good as it short of being equal to that one, and the options removed
+// before an equal one is met are none. The options keep the arrangement
+// that a first pass looking for a better option and a second removing the
+// worse ones would leave.
 func (v *variantScratch) insert(c *variantCore, ids []int, relevant []bool, order []int, rs []int64) {
 	k, h := c.k, c.h
 	v.hopValues(c, order)
-	for o := 0; o < c.opt; o++ {
-		if v.noWorse(c.off+o*k, c.hoff+o*h, rs, v.hops, ids, relevant, true) {
+	for o := 0; o < c.opt; {
+		optionNoWorse, orderNoWorse := v.compare(c.off+o*k, c.hoff+o*h, rs, v.hops, ids, relevant)
+		if optionNoWorse {
 			return
 		}
-	}
-	for o := 0; o < c.opt; {
-		if v.noWorse(c.off+o*k, c.hoff+o*h, rs, v.hops, ids, relevant, false) {
-			last, lastH := c.off+(c.opt-1)*k, c.hoff+(c.opt-1)*h
-			copy(v.prio[c.off+o*k:c.off+o*k+k], v.prio[last:last+k])
-			copy(v.rv[c.off+o*k:c.off+o*k+k], v.rv[last:last+k])
-			copy(v.hv[c.hoff+o*h:c.hoff+o*h+h], v.hv[lastH:lastH+h])
-			v.prio, v.rv, v.hv = v.prio[:last], v.rv[:last], v.hv[:lastH]
-			c.opt--
+		if orderNoWorse {
+			v.drop(c, o)
 			continue
 		}
 		o++
 	}
+	v.add(c, order, rs)
+}
+
+// drop removes core c's option o, moving its last option in its place.
+func (v *variantScratch) drop(c *variantCore, o int) {
+	k, h := c.k, c.h
+	last, lastH := c.off+(c.opt-1)*k, c.hoff+(c.opt-1)*h
+	copy(v.prio[c.off+o*k:c.off+o*k+k], v.prio[last:last+k])
+	copy(v.rv[c.off+o*k:c.off+o*k+k], v.rv[last:last+k])
+	copy(v.hv[c.hoff+o*h:c.hoff+o*h+h], v.hv[lastH:lastH+h])
+	v.prio, v.rv, v.hv = v.prio[:last], v.rv[:last], v.hv[:lastH]
+	c.opt--
+}
+
+// add appends the order (order[rank] is the position of the task of that
+// rank; rs its response times, v.hops its hop values) as core c's last
+// option.
+func (v *variantScratch) add(c *variantCore, order []int, rs []int64) {
+	k := c.k
 	at := len(v.prio)
 	for range k {
 		v.prio = append(v.prio, 0)
@@ -300,28 +321,41 @@ func (v *variantScratch) insert(c *variantCore, ids []int, relevant []bool, orde
 	c.opt++
 }
 
-// noWorse compares, over the relevant tasks and the core's hops, the
-// option at off (its hop values at hoff) with rs and hops: with
-// optionFirst, whether the option's values are all at most these;
-// otherwise whether these are all at most the option's.
-func (v *variantScratch) noWorse(off, hoff int, rs, hops []int64, ids []int, relevant []bool, optionFirst bool) bool {
-	at := func(a, b int64) bool {
-		if optionFirst {
-			return a <= b
-		}
-		return b <= a
-	}
+// compare compares, over the relevant tasks and the core's hops, the
+// option at off (its hop values at hoff) with rs and hops: optionNoWorse,
+// whether the option's values are all at most these, and orderNoWorse,
+// whether these are all at most the option's. It stops as soon as both are
+// false, which is most of the time (the options are Pareto-minimal).
+func (v *variantScratch) compare(off, hoff int, rs, hops []int64, ids []int, relevant []bool) (optionNoWorse, orderNoWorse bool) {
+	optionNoWorse, orderNoWorse = true, true
+	rv := v.rv[off : off+len(ids)]
 	for x, i := range ids {
-		if relevant[i] && !at(v.rv[off+x], rs[x]) {
-			return false
+		if !relevant[i] {
+			continue
+		}
+		switch a, b := rv[x], rs[x]; {
+		case a < b:
+			orderNoWorse = false
+		case a > b:
+			optionNoWorse = false
+		}
+		if !optionNoWorse && !orderNoWorse {
+			return false, false
 		}
 	}
+	hv := v.hv[hoff : hoff+len(hops)]
 	for j, b := range hops {
-		if !at(v.hv[hoff+j], b) {
-			return false
+		switch a := hv[j]; {
+		case a < b:
+			orderNoWorse = false
+		case a > b:
+			optionNoWorse = false
+		}
+		if !optionNoWorse && !orderNoWorse {
+			return false, false
 		}
 	}
-	return true
+	return optionNoWorse, orderNoWorse
 }
 
 // isDerived reports whether core c's first option has the derived order's
