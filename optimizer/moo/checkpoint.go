@@ -34,9 +34,11 @@ type Checkpoint struct {
 	// returns true the run's state goes to Save. nil never saves.
 	Due func(generation int) bool
 
-	// Save receives a state (the slice is the caller's to keep). An error
-	// ends the run with that error.
-	Save func(state []byte) error
+	// Save receives a state (the slice is the caller's to keep) and the
+	// progress of the run it saves (Generation, Evaluations and the
+	// rest, as Settings.Progress gets them). An error ends the run with
+	// that error.
+	Save func(state []byte, at Progress) error
 
 	// Resume, when not empty, is a state that Save received from a run of
 	// the same problem, method and settings (seed and Settings.Rand's

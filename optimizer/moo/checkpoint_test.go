@@ -140,7 +140,7 @@ func runCkpt(t *testing.T, c ckptCase, p *ckptProblem, workers int, ctx context.
 	t.Helper()
 	set := c.set
 	set.Workers, set.Context = workers, ctx
-	set.Checkpoint = &Checkpoint{Resume: resume, Due: due, Save: func(state []byte) error {
+	set.Checkpoint = &Checkpoint{Resume: resume, Due: due, Save: func(state []byte, _ Progress) error {
 		*saved = append(*saved, state)
 		return nil
 	}}

@@ -379,22 +379,27 @@ func (r *run) budget() int {
 
 func (r *run) progress() {
 	if r.set.Progress != nil {
-		r.set.Progress(Progress{
-			Generation:     r.generations,
-			Evaluations:    r.evaluations,
-			Feasible:       r.feasible,
-			ArchiveSize:    r.archive.Len(),
-			Pruned:         max(r.pruned, r.cuts),
-			Elapsed:        time.Since(r.start),
-			Done:           min(1, max(0, r.done)),
-			Uncertain:      r.uncertain,
-			Exhaustive:     r.exhaustive,
-			Examined:       r.examined,
-			Size:           r.size,
-			Improvement:    r.stall.improvement,
-			StallWindow:    r.set.Stall.Generations,
-			StallTolerance: tolerance(r.set.Stall),
-		})
+		r.set.Progress(r.report())
+	}
+}
+
+// report is the run's progress so far.
+func (r *run) report() Progress {
+	return Progress{
+		Generation:     r.generations,
+		Evaluations:    r.evaluations,
+		Feasible:       r.feasible,
+		ArchiveSize:    r.archive.Len(),
+		Pruned:         max(r.pruned, r.cuts),
+		Elapsed:        time.Since(r.start),
+		Done:           min(1, max(0, r.done)),
+		Uncertain:      r.uncertain,
+		Exhaustive:     r.exhaustive,
+		Examined:       r.examined,
+		Size:           r.size,
+		Improvement:    r.stall.improvement,
+		StallWindow:    r.set.Stall.Generations,
+		StallTolerance: tolerance(r.set.Stall),
 	}
 }
 

@@ -694,7 +694,7 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 		}
 		state, err := m.saveState(pop, m.base, n)
 		if err == nil {
-			err = cp.Save(state)
+			err = cp.Save(state, r.report())
 		}
 		saveErr = err
 	}
