@@ -95,10 +95,10 @@ func ReadCheckpointHeader(data []byte) (CheckpointHeader, []byte, error) {
 
 // configHash is the SHA-256 of what a search's result depends on: the
 // system, conventions and analysis, and the search settings in force
-// (algorithm and seed decided; workers left out, since the front does not
-// depend on them).
+// (algorithm and seed decided; workers and the checkpoints' interval left
+// out, since the front does not depend on them).
 func configHash(cfg *configs.Config, s configs.Search) string {
-	s.Workers = 0
+	s.Workers, s.CheckpointSeconds = 0, 0
 	data, err := json.Marshal(struct {
 		System      *configs.System
 		Conventions configs.Conventions
