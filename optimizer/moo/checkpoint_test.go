@@ -153,7 +153,7 @@ func runCkpt(t *testing.T, c ckptCase, p *ckptProblem, workers int, ctx context.
 }
 
 // TestCheckpointResume: a run resumed from the checkpoint it saved after any
-// generation ends with the Result of the uninterrupted run, with 1 or 3
+// generation (every fourth under -short) ends with the Result of the uninterrupted run, with 1 or 3
 // workers, and its problem's state restored.
 func TestCheckpointResume(t *testing.T) {
 	for _, c := range ckptCases() {
@@ -165,7 +165,12 @@ func TestCheckpointResume(t *testing.T) {
 			if want.Generations < 5 || len(states) != want.Generations+1 {
 				t.Fatalf("%d generations, %d states saved: want at least 5 generations and a state after each and after the initial population", want.Generations, len(states))
 			}
-			for g, state := range states {
+			stride := 1
+			if testing.Short() {
+				stride = 4
+			}
+			for g := 0; g < len(states); g += stride {
+				state := states[g]
 				for _, workers := range []int{1, 3} {
 					q := newCkptProblem(1)
 					var more [][]byte
