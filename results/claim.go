@@ -738,13 +738,7 @@ func (c *Claim) SaveCheckpoint(data []byte) error {
 // claim whose work folder holds no checkpoint is released instead. Like
 // Release it does nothing once Commit has published.
 func (c *Claim) Suspend() {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	done := c.done
-	c.mu.Unlock()
-	if done {
+	if c.used() {
 		return
 	}
 	if !fileExists(filepath.Join(c.work, checkpointName)) {
@@ -970,18 +964,22 @@ func (c *Claim) finish() {
 // Release gives the claim up, removing its work folder, unless Commit has
 // published it. It may be called more than once.
 func (c *Claim) Release() {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	done := c.done
-	c.mu.Unlock()
-	if done {
+	if c.used() {
 		return
 	}
 	c.finish()
 	c.discard()
 	c.removeIfIdle()
+}
+
+// used reports whether the claim is nil, published or given up.
+func (c *Claim) used() bool {
+	if c == nil {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.done
 }
 
 // removeIfIdle removes the claim folder when nothing but this claim's

@@ -23,6 +23,28 @@ func checkpointIn(out string) string {
 	return ""
 }
 
+// stopOnceSaved starts cmd, sends it sig once saved names a checkpoint,
+// waits for it to end, and reports whether a checkpoint is left (false
+// when the command ended first, or published its folder).
+func stopOnceSaved(t *testing.T, cmd *exec.Cmd, sig syscall.Signal, saved func() string) bool {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	for saved() == "" {
+		select {
+		case <-exited:
+			return false
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+	cmd.Process.Signal(sig)
+	<-exited
+	return saved() != ""
+}
+
 // manifestCounts reads what a run folder's manifest says of the search
 // (its evaluations and generations), which a resumed run must equal.
 func manifestCounts(t *testing.T, dir string) string {
@@ -61,35 +83,14 @@ func TestOptimizeKilledResumes(t *testing.T) {
 	}
 
 	out := filepath.Join(root, "run")
-	var cmd *exec.Cmd
 	for try := 0; ; try++ {
 		if try == 5 {
 			t.Fatal("in 5 tries no run was killed after its first checkpoint and before its end")
 		}
 		os.RemoveAll(out)
 		os.RemoveAll(filepath.Join(root, ".run.tmp"))
-		cmd = hetmapCommand(t, "", append(args, "--out", out, "--workers", "1")...)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan struct{})
-		go func() { cmd.Wait(); close(exited) }()
-		killed := false
-	wait:
-		for {
-			select {
-			case <-exited:
-				break wait
-			case <-time.After(2 * time.Millisecond):
-			}
-			if checkpointIn(out) != "" {
-				cmd.Process.Signal(syscall.SIGKILL)
-				<-exited
-				killed = true
-				break
-			}
-		}
-		if killed && checkpointIn(out) != "" {
+		cmd := hetmapCommand(t, "", append(args, "--out", out, "--workers", "1")...)
+		if stopOnceSaved(t, cmd, syscall.SIGKILL, func() string { return checkpointIn(out) }) {
 			break // else the run ended first: again
 		}
 	}
@@ -147,28 +148,10 @@ func TestSweepResumesFromCheckpoint(t *testing.T) {
 					t.Fatal("in 5 tries no sweep was stopped while a run had a checkpoint")
 				}
 				os.RemoveAll(out)
-				cmd := hetmapCommand(t, "", args...)
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				exited := make(chan struct{})
-				go func() { cmd.Wait(); close(exited) }()
-			wait:
-				for {
-					select {
-					case <-exited:
-						break wait
-					case <-time.After(2 * time.Millisecond):
-					}
+				stopped = stopOnceSaved(t, hetmapCommand(t, "", args...), sig, func() string {
 					found, _ := filepath.Glob(filepath.Join(out, ".run-*.tmp", "work-*", "checkpoint.hmc"))
-					if len(found) > 0 {
-						cmd.Process.Signal(sig)
-						<-exited
-						found, _ = filepath.Glob(filepath.Join(out, ".run-*.tmp", "work-*", "checkpoint.hmc"))
-						stopped = len(found) > 0
-						break
-					}
-				}
+					return strings.Join(found, " ")
+				})
 			}
 			stdout, errOut, code := hetmap(t, append(args, "--resume")...)
 			if code != 0 || !strings.Contains(errOut, "the run continues from its checkpoint after generation") {
