@@ -152,7 +152,7 @@ Slurm's $SLURM_ARRAY_TASK_ID). --dry-run lists the runs (of the shard) and exits
 				fmt.Fprintf(stderr, "note: search.workers %d is more than the %d CPUs; each run uses at most %d\n", n, runtimeCPUs(), runtimeCPUs())
 			}
 			fmt.Fprintln(stderr, workersLine(shard.Runs(sw), workers))
-			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the runs in progress (they run again with --resume); no further run starts")
+			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the runs in progress (with --resume a genetic search continues from its last checkpoint, an exhaustive one starts again); no further run starts")
 			defer stop()
 			total := len(shard.Runs(sw))
 			bar := newSweepProgress(stderr, total)
