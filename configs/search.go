@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"time"
 )
 
 // Search configures `hetmap optimize`. The zero value means the defaults.
@@ -59,6 +60,29 @@ type Search struct {
 	// SelectionReference (NSGA-III's reference directions) or
 	// SelectionAuto (the default; see SelectionFor).
 	Selection string `json:"selection,omitempty" yaml:"selection,omitempty"`
+	// CheckpointSeconds is how often a genetic search saves its state into
+	// its claim's work folder, so that a run killed, stopped at its time
+	// limit or requeued continues from there (default
+	// DefaultCheckpointSeconds when left out; CheckpointEvery). It does not
+	// change the front.
+	CheckpointSeconds int `json:"checkpoint_seconds,omitempty" yaml:"checkpoint_seconds,omitempty"`
+}
+
+// DefaultCheckpointSeconds is search.checkpoint_seconds when left out:
+// five minutes, a few seconds' writing of a checkpoint of at most 64 MiB
+// in hours of search. MaxCheckpointSeconds bounds it (a week).
+const (
+	DefaultCheckpointSeconds = 300
+	MaxCheckpointSeconds     = 7 * 24 * 3600
+)
+
+// CheckpointEvery is how often a genetic search saves its state
+// (search.checkpoint_seconds, or its default).
+func (s Search) CheckpointEvery() time.Duration {
+	if s.CheckpointSeconds <= 0 {
+		return DefaultCheckpointSeconds * time.Second
+	}
+	return time.Duration(s.CheckpointSeconds) * time.Second
 }
 
 // Objective is one thing the search minimises: a chain's latency (Chain
@@ -326,6 +350,8 @@ func (s *Search) validate(sys *System) error {
 		return inputErrorf("search.stall_tolerance", "must be a share of the front's extent above 0 and below 1, got %v", s.StallTolerance)
 	case s.Selection != "" && s.Selection != SelectionAuto && s.Selection != SelectionCrowding && s.Selection != SelectionReference:
 		return inputErrorf("search.selection", "%q is not a selection (auto, crowding or reference-directions)", s.Selection)
+	case s.CheckpointSeconds < 0 || s.CheckpointSeconds > MaxCheckpointSeconds:
+		return inputErrorf("search.checkpoint_seconds", "must be between 1 and %d (a week), got %d", MaxCheckpointSeconds, s.CheckpointSeconds)
 	case s.MaxFront != nil && (*s.MaxFront < 0 || *s.MaxFront > MaxFront):
 		return inputErrorf("search.max_front", "must be 0 (every non-dominated mapping) or up to %d, got %d", MaxFront, *s.MaxFront)
 	}

@@ -14,16 +14,17 @@ import (
 // 0 or an empty list given explicitly is an error, not a silent default.
 var zeroMeansDefault = map[string]string{
 	// key: what to write instead, for the message
-	"search.population":        "give at least 2, or leave the key out for the default, 100",
-	"search.generations":       "give at least 1, or leave the key out for the default, 1000",
-	"search.seed":              "give a seed other than 0, or leave the key out for the default, 1",
-	"search.max_joint_orders":  "give at least 1, or leave the key out for the default, 4096",
-	"search.stall_tolerance":   "give a share of the front's extent above 0 such as 0.005, or leave the key out for the default, 0.005",
-	"search.free":              "list the genes the search may change (units, offloading, gpu_priorities, time_slices), or leave the key out for all of them",
-	"search.objectives":        "list what to minimise, or leave the key out for every chain's latency",
-	"analysis.execution_scale": "give a factor above 0, or leave the key out for the default, 1",
-	"analysis.time_slice_step": "give a positive duration, or leave the key out for the default, 1ms",
-	"memory.line_size":         "give the bytes per DRAM access, a positive size such as 64",
+	"search.population":         "give at least 2, or leave the key out for the default, 100",
+	"search.generations":        "give at least 1, or leave the key out for the default, 1000",
+	"search.seed":               "give a seed other than 0, or leave the key out for the default, 1",
+	"search.max_joint_orders":   "give at least 1, or leave the key out for the default, 4096",
+	"search.stall_tolerance":    "give a share of the front's extent above 0 such as 0.005, or leave the key out for the default, 0.005",
+	"search.checkpoint_seconds": "give at least 1, or leave the key out for the default, 300",
+	"search.free":               "list the genes the search may change (units, offloading, gpu_priorities, time_slices), or leave the key out for all of them",
+	"search.objectives":         "list what to minimise, or leave the key out for every chain's latency",
+	"analysis.execution_scale":  "give a factor above 0, or leave the key out for the default, 1",
+	"analysis.time_slice_step":  "give a positive duration, or leave the key out for the default, 1ms",
+	"memory.line_size":          "give the bytes per DRAM access, a positive size such as 64",
 }
 
 // checkNoZeroDefaults reports a key of zeroMeansDefault given as 0 or as an

@@ -279,4 +279,15 @@
 // every task of an overloaded core has no bound, each counts its period, so
 // mappings that overload one core or another tie on the violation), then by
 // the number of tasks that miss.
+//
+// Options.Checkpoint makes the genetic search save its state as it goes
+// (every search.checkpoint_seconds, into the run's claim) and continue from
+// a saved state (Checkpoint, moo.Checkpoint): a search resumed from any
+// checkpoint ends with the outcome of the search that was not stopped, its
+// counts included, since the Problem saves the feasible mappings its
+// workers met (SaveState) and its variants' payloads. A checkpoint carries
+// the SHA-256 of the configuration it was made with (the workers and the
+// checkpoints' interval aside), and one of another configuration is refused
+// (ErrCheckpoint). A resumed search makes no initial constructions; the
+// exhaustive search writes no checkpoint.
 package optimizer

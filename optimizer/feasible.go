@@ -38,6 +38,9 @@ func (w *worker) feasibleMapping(feasible bool, allowance int, out *moo.Evaluati
 	if seen, ok := w.feasible[key]; ok {
 		return charge(allowance, seen.cost)
 	}
+	if seen, ok := p.resumed[key]; ok {
+		return charge(allowance, seen.cost)
+	}
 	seen := mappingSeen{feasible: feasible, schedulable: true}
 	bud := &evaluate.Budget{Allowance: allowance}
 	w.own = w.own[:0]

@@ -38,6 +38,10 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, stop func(
 	// more, so the counts do not depend on the number of workers.
 	seen := map[uint64]mappingSeen{}
 	open := map[uint64]string{}
+	for k, m := range p.resumed {
+		seen[k] = m
+	}
+	out.Undecided += p.resumedUndecided
 	p.mu.Lock()
 	for _, w := range p.workers {
 		for k, m := range w.feasible {

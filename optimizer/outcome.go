@@ -28,6 +28,9 @@ type Options struct {
 	// after the search, which a caller that reads only the front, such as
 	// a benchmark of the search, need not pay for).
 	NoMargins bool
+	// Checkpoint, when not nil, saves the genetic search's state as it
+	// goes and may resume it from a saved one (see Checkpoint).
+	Checkpoint *Checkpoint
 }
 
 // Point is a mapping of the front with its full evaluation.

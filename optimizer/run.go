@@ -171,6 +171,12 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 	start := time.Now()
 	var method moo.Method
 	constructed := 0
+	// The exhaustive search writes no checkpoint, but one given to resume
+	// is checked all the same: it is of another algorithm.
+	cp, resumed, err := mooCheckpoint(opts.Checkpoint, configHash(e.Config(), s), s, &constructed)
+	if err != nil {
+		return nil, err
+	}
 	if s.Algorithm == configs.AlgorithmExhaustive {
 		method = p.Exhaustive()
 	} else {
@@ -193,13 +199,18 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 			workers = runtime.GOMAXPROCS(0)
 		}
 		var genomes [][]int
-		began := time.Now()
-		stage(StageConstruct, 0, s.Population/2, began)
-		var built atomic.Int64
-		genomes, constructed = p.construct(ctx, rng, s.Population/2, s.MaxEvaluations/2, workers, func() {
-			stage(StageConstruct, int(built.Add(1)), s.Population/2, began)
-		})
-		nsga.Initial = append(nsga.Initial, genomes...)
+		settings.Checkpoint = cp
+		if resumed == nil {
+			// A resumed search continues from its checkpoint's population,
+			// not from constructions.
+			began := time.Now()
+			stage(StageConstruct, 0, s.Population/2, began)
+			var built atomic.Int64
+			genomes, constructed = p.construct(ctx, rng, s.Population/2, s.MaxEvaluations/2, workers, func() {
+				stage(StageConstruct, int(built.Add(1)), s.Population/2, began)
+			})
+			nsga.Initial = append(nsga.Initial, genomes...)
+		}
 		if settings.MaxEvaluations > 0 {
 			settings.MaxEvaluations = max(1, settings.MaxEvaluations-constructed)
 		}

@@ -96,6 +96,11 @@ type Problem struct {
 
 	mu      sync.Mutex
 	workers []*worker // the workers of the run in progress
+
+	// resumed is what the workers of the run a checkpoint continues had
+	// met (RestoreState): read-only, every worker's as well as its own.
+	resumed          map[uint64]mappingSeen
+	resumedUndecided int
 }
 
 // NewProblem builds the search problem of an evaluator's configuration with

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
 )
 
 // Claims: one run writes an output folder, and it appears only complete.
@@ -57,15 +58,23 @@ import (
 // atomically and create hard links exclusively (local disks, NFS, Lustre,
 // CephFS, GPFS and EFS do).
 //
-// What a later holder may take over from an earlier one belongs in the
-// work folder (a checkpoint of the search, say): the holder that fences a
-// folder renames it to lost-…, where it can read it before it removes it.
+// What a later holder takes over from an earlier one is in the work
+// folder: the search's checkpoint (SaveCheckpoint writes it there). The
+// holder that fences a folder renames it to lost-…, reads the checkpoint
+// there, where its old holder can no longer write, and keeps the newest
+// one of the folders it fenced (Checkpoint), written into its own work
+// folder before it marks its generation; then it removes the folder. A
+// run that stops before it is complete (a time limit's SIGTERM in a sweep)
+// suspends its claim (Suspend): its lease goes, its work folder and
+// checkpoint stay, and the run's next claim takes over at once. A complete
+// folder is published without its checkpoint.
 //
 // CleanStale, which every claim runs on the parent folder, removes claim
 // folders that no claim may need: that of a published folder, or one
 // whose holder is gone for good (its process ended under this kernel, or
-// its lease expired longer than legacyTempAge ago); a recently expired
-// claim is left to the run that takes it over, which says so (TookOver).
+// its lease expired longer than legacyTempAge ago), unless its work
+// folder holds a checkpoint; a recently expired claim is left to the run
+// that takes it over, which says so (TookOver).
 //
 // Claims of older hetmap versions (.NAME.tmp with an owner file,
 // .hetmap-owner.json, and the run's files) are judged as those versions
@@ -395,6 +404,32 @@ type Claim struct {
 	// TookOver names the claim this one took over (whose lease had
 	// expired, or whose process had ended), "" when there was none.
 	TookOver string
+
+	// adopted is the checkpoint this claim took over from an earlier
+	// holder's work folder (Checkpoint), nil when there was none.
+	adopted []byte
+}
+
+// checkpointName is the search's checkpoint in a claim's work folder.
+const checkpointName = optimizer.CheckpointFile
+
+// adoption carries, from one try of a claim to the next, the newest
+// checkpoint found in the work folders it fenced: that of the claim of
+// the latest generation that had one.
+type adoption struct {
+	gen  int
+	data []byte
+}
+
+// take keeps the checkpoint of the fenced work folder dir of generation
+// gen if it is newer than the one kept.
+func (a *adoption) take(dir string, gen int) {
+	if a == nil || a.data != nil && gen <= a.gen {
+		return
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, checkpointName)); err == nil && len(data) > 0 {
+		a.gen, a.data = gen, data
+	}
 }
 
 // ClaimError says why an output folder cannot be claimed: it exists, its
@@ -446,8 +481,9 @@ func claimDir(dir string, cfg claimConfig) (*Claim, error) {
 	}
 	cdir := filepath.Join(parent, "."+filepath.Base(dir)+claimSuffix)
 	removed := cleanStale(parent, cfg, filepath.Base(cdir))
+	var adopted adoption
 	for try := 0; try < claimTries; try++ {
-		c, err := tryClaim(dir, cdir, cfg)
+		c, err := tryClaim(dir, cdir, cfg, &adopted)
 		switch {
 		case err == nil:
 			c.Removed = removed
@@ -488,7 +524,7 @@ func retryIfGone(err error) error {
 
 // tryClaim makes one attempt at the claim folder cdir of final: it returns
 // the claim, an error wrapping ErrHeld, errRetry, or another error.
-func tryClaim(final, cdir string, cfg claimConfig) (*Claim, error) {
+func tryClaim(final, cdir string, cfg claimConfig, adopted *adoption) (*Claim, error) {
 	// A complete folder: what its claim folder may hold is of no use.
 	complete := func() error {
 		removeAway(cdir, cfg)
@@ -533,7 +569,7 @@ func tryClaim(final, cdir string, cfg claimConfig) (*Claim, error) {
 	cfg.pause("claim: judged")
 	// Fence first: no claim of this generation or an earlier one can
 	// publish from now on, so that none can once a later marker exists.
-	fence(cdir, last, lastToken, cfg)
+	fence(cdir, last, lastToken, cfg, adopted)
 	gen := last + 1
 	now := cfg.now().UTC()
 	c := &Claim{final: final, dir: cdir, gen: gen, token: cfg.token(), cfg: cfg, lost: make(chan struct{}), TookOver: tookOver}
@@ -549,6 +585,15 @@ func tryClaim(final, cdir string, cfg claimConfig) (*Claim, error) {
 	if err := os.Mkdir(c.work, dirMode); err != nil {
 		c.discard()
 		return nil, retryIfGone(err)
+	}
+	if adopted.data != nil {
+		// The checkpoint taken over goes into this claim's folder before
+		// the claim is marked, so that it survives this claim too.
+		if err := writeSynced(c.work, checkpointName, adopted.data); err != nil {
+			c.discard()
+			return nil, retryIfGone(err)
+		}
+		c.adopted = adopted.data
 	}
 	if err := c.createMarker(); err != nil {
 		c.discard()
@@ -612,17 +657,20 @@ func (c *Claim) createMarker() error {
 // and earlier (that of upTo's holder, token, by its name, which a cached
 // listing cannot miss), and removes their leases, so that none of them can
 // publish: a name is renamed away only once, and its claim's rename into
-// place then finds no folder.
-func fence(dir string, upTo int, token string, cfg claimConfig) {
+// place then finds no folder. Before it removes a folder it renamed away,
+// it adopts the folder's checkpoint if it is the newest (adopted): the
+// folder's claim can no longer write into it.
+func fence(dir string, upTo int, token string, cfg claimConfig, adopted *adoption) {
 	by := cfg.token()
-	away := func(name string) {
+	away := func(name string, gen int) {
 		lost := filepath.Join(dir, lostPrefix+name+"-"+by)
 		if os.Rename(filepath.Join(dir, name), lost) == nil {
+			adopted.take(lost, gen)
 			os.RemoveAll(lost)
 		}
 	}
 	if token != "" {
-		away(workName(upTo, token))
+		away(workName(upTo, token), upTo)
 		os.Remove(filepath.Join(dir, leaseName(upTo, token)))
 	}
 	f, err := readClaimFolder(dir)
@@ -631,7 +679,7 @@ func fence(dir string, upTo int, token string, cfg claimConfig) {
 	}
 	for _, w := range f.works {
 		if w.gen <= upTo {
-			away(w.name)
+			away(w.name, w.gen)
 		}
 	}
 	for _, l := range f.leases {
@@ -661,6 +709,74 @@ func (c *Claim) tidy() {
 
 // Dir is the output folder claimed.
 func (c *Claim) Dir() string { return c.final }
+
+// Checkpoint returns the checkpoint that the claim took over from an
+// earlier holder of the folder (a run killed, stopped or requeued before
+// it finished: the newest checkpoint its work folder held), nil when there
+// was none. The checkpoint is in the claim's work folder too, until the
+// claim saves its own.
+func (c *Claim) Checkpoint() []byte { return c.adopted }
+
+// SaveCheckpoint writes a search's checkpoint into the claim's work folder,
+// where a later claim of the folder finds it: atomically (a file of its
+// own, synced, renamed over the last). It fails once the claim is lost.
+func (c *Claim) SaveCheckpoint(data []byte) error {
+	if !c.checkHeld("saving a checkpoint") {
+		return c.LostError()
+	}
+	if err := writeSynced(c.work, checkpointName, data); err != nil {
+		if !c.checkHeld("saving a checkpoint") {
+			return c.LostError()
+		}
+		return fmt.Errorf("cannot save the search's checkpoint for %s: %v", c.final, plainPathError(err))
+	}
+	return nil
+}
+
+// Suspend gives the claim up so that a later claim of the folder takes it
+// over at once and continues from its checkpoint: the lease is removed and
+// the work folder, with the checkpoint, stays (CleanStale keeps it). A
+// claim whose work folder holds no checkpoint is released instead. Like
+// Release it does nothing once Commit has published.
+func (c *Claim) Suspend() {
+	if c.used() {
+		return
+	}
+	if !fileExists(filepath.Join(c.work, checkpointName)) {
+		c.Release()
+		return
+	}
+	c.finish()
+	os.Remove(c.leaseFile)
+}
+
+// writeSynced writes dir/name whole and durably: into a file of its own in
+// dir, synced, renamed over name, and dir synced (where the system allows),
+// so that a crash leaves the old file or the new one.
+func writeSynced(dir, name string, data []byte) error {
+	tmp := filepath.Join(dir, fmt.Sprintf(".%s.%s%d-%d", name, newPrefix, os.Getpid(), tempCounter.Add(1)))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err := errors.Join(err, f.Close()); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() // not every system syncs a folder; the rename is done
+		d.Close()
+	}
+	return nil
+}
 
 // Lost is closed once the claim is known to be lost: another run took it
 // over (this process did not renew its lease in time) or published the
@@ -821,6 +937,8 @@ func (c *Claim) publish() error {
 		return c.LostError()
 	}
 	c.cfg.pause("publish: checked")
+	// A complete folder needs no checkpoint.
+	os.Remove(filepath.Join(c.work, checkpointName))
 	if err := os.Rename(c.work, c.final); err != nil {
 		if fileExists(c.final) || !fileExists(c.work) {
 			c.markLost(c.takenBy(), "publishing")
@@ -847,18 +965,22 @@ func (c *Claim) finish() {
 // Release gives the claim up, removing its work folder, unless Commit has
 // published it. It may be called more than once.
 func (c *Claim) Release() {
-	if c == nil {
-		return
-	}
-	c.mu.Lock()
-	done := c.done
-	c.mu.Unlock()
-	if done {
+	if c.used() {
 		return
 	}
 	c.finish()
 	c.discard()
 	c.removeIfIdle()
+}
+
+// used reports whether the claim is nil, published or given up.
+func (c *Claim) used() bool {
+	if c == nil {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.done
 }
 
 // removeIfIdle removes the claim folder when nothing but this claim's
@@ -935,6 +1057,8 @@ func cleanClaimFolder(path, final string, cfg claimConfig) []string {
 		return nil
 	case !fileExists(filepath.Join(path, workName(last, h.Token))):
 		return gone() // released or fenced
+	case fileExists(filepath.Join(path, workName(last, h.Token), checkpointName)):
+		return nil // a checkpoint, which the run's next claim continues from
 	case h.underThisKernel() && !processAlive(h.PID):
 		return gone()
 	}

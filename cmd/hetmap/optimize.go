@@ -19,9 +19,9 @@ import (
 
 func newOptimizeCmd() *cobra.Command {
 	var sf systemFlags
-	var algorithm, out string
+	var algorithm, out, resume string
 	var seed int64
-	var workers int
+	var workers, checkpointGenerations int
 	var wide, all bool
 	cmd := &cobra.Command{
 		Use:   "optimize",
@@ -59,7 +59,15 @@ every point).
 A bar shows the progress on a terminal (a line every 5 s in a log), of the search and
 of writing the files. Ctrl-C (or SIGTERM), in any stage, stops the run within about
 two seconds and writes what it found as a complete folder marked interrupted (and in which
-stage), exit code 130; a second Ctrl-C stops at once. Exit code 1 when no mapping is feasible: the
+stage), exit code 130; a second Ctrl-C stops at once.
+
+The genetic search saves its state every search.checkpoint_seconds (default 300) into the
+output folder's claim (.NAME.tmp beside it). A run killed before it wrote its folder (kill -9,
+a lost node, a time limit's second signal) continues from its last checkpoint when run again
+into the same folder: --resume DIR does so, and says so, and fails when DIR has no checkpoint;
+--out DIR continues one it finds. It ends with the front an uninterrupted run would have
+found. The configuration, seed and algorithm must be those of the first run (--workers may
+differ): a checkpoint of another is refused. Exit code 1 when no mapping is feasible: the
 least-violating mappings are shown with what they miss (with the exhaustive algorithm, a
 proof that no feasible mapping exists).`,
 		Args: cobra.NoArgs,
@@ -93,6 +101,15 @@ proof that no feasible mapping exists).`,
 				fmt.Fprintln(stderr, "note:", cpuNote)
 			}
 			opts.Workers = capWorkers(stderr, workers, cfg.Search.Workers)
+			if resume != "" {
+				if cmd.Flags().Changed("out") {
+					return fmt.Errorf("--resume %s continues the run into that folder: leave --out out", resume)
+				}
+				if _, err := os.Stat(resume); err == nil {
+					return fmt.Errorf("--resume %s: the folder exists: its run ended and wrote it (an interrupted run's front is in it); a run continues only from a checkpoint it left before it wrote its folder", resume)
+				}
+				out = resume
+			}
 			if err := optimizer.Check(e, opts); err != nil {
 				return err
 			}
@@ -109,6 +126,22 @@ proof that no feasible mapping exists).`,
 			}
 			defer claim.Release()
 			out = claim.Dir()
+			checkpoint := claim.Checkpoint()
+			if resume != "" && checkpoint == nil {
+				return fmt.Errorf("--resume %s: no checkpoint of a run into that folder was found (a run saves one every search.checkpoint_seconds, into %s)", resume, filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp"))
+			}
+			if checkpoint != nil {
+				h, _, err := optimizer.ReadCheckpointHeader(checkpoint)
+				if err != nil {
+					claim.Suspend()
+					return fmt.Errorf("the checkpoint left in the claim of %s: %w (remove %s to start the run afresh)", out, err, filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp"))
+				}
+				fmt.Fprintf(stderr, "note: continuing the search from its checkpoint after generation %d (%d evaluations), saved %s\n", h.Generation, h.Evaluations, h.Saved.Format(time.RFC3339))
+			}
+			opts.Checkpoint = &optimizer.Checkpoint{Every: cfg.Search.CheckpointEvery(), Generations: checkpointGenerations, Save: claim.SaveCheckpoint, Resume: checkpoint}
+			if checkpointGenerations > 0 {
+				opts.Checkpoint.Every = 0
+			}
 			for _, r := range claim.Removed {
 				fmt.Fprintf(stderr, "note: removed %s, left by a run that ended without finishing (killed, or stopped by a second Ctrl-C)\n", r)
 			}
@@ -132,6 +165,9 @@ proof that no feasible mapping exists).`,
 			}
 			res, err := optimizer.Run(ctx, e, opts)
 			progress.finish()
+			if errors.Is(err, optimizer.ErrCheckpoint) {
+				claim.Suspend() // the checkpoint stays for a run with its configuration
+			}
 			if err != nil {
 				return err
 			}
@@ -197,6 +233,10 @@ proof that no feasible mapping exists).`,
 	cmd.Flags().IntVar(&workers, "workers", 0, "parallel evaluations; 0: the configuration's search.workers, else the number of CPUs")
 	cmd.Flags().BoolVar(&wide, "wide", false, "print every objective's full name and every unit's utilisation in one table, however wide")
 	cmd.Flags().BoolVar(&all, "all", false, fmt.Sprintf("print every point of the front and its mapping (default: a summary and the first points, within %d lines)", consoleLines))
+	cmd.Flags().StringVar(&resume, "resume", "", "continue the run into folder DIR from the checkpoint it left when it was killed (same configuration and options)")
+	// The tests' checkpoints, by generations rather than by the clock.
+	cmd.Flags().IntVar(&checkpointGenerations, "checkpoint-generations", 0, "save a checkpoint every N generations instead of every search.checkpoint_seconds")
+	_ = cmd.Flags().MarkHidden("checkpoint-generations")
 	return cmd
 }
 

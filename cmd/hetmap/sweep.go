@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/results"
 	"github.com/hetmap/hetmap/results/sweep"
@@ -20,7 +21,7 @@ import (
 
 func newSweepCmd() *cobra.Command {
 	var out, shardFlag, shardIndex string
-	var workers int
+	var workers, checkpointGenerations int
 	var resume, summarize, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "sweep FILE.yaml",
@@ -151,12 +152,12 @@ Slurm's $SLURM_ARRAY_TASK_ID). --dry-run lists the runs (of the shard) and exits
 				fmt.Fprintf(stderr, "note: search.workers %d is more than the %d CPUs; each run uses at most %d\n", n, runtimeCPUs(), runtimeCPUs())
 			}
 			fmt.Fprintln(stderr, workersLine(shard.Runs(sw), workers))
-			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the runs in progress (they run again with --resume); no further run starts")
+			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the runs in progress (with --resume a genetic search continues from its last checkpoint, an exhaustive one starts again); no further run starts")
 			defer stop()
 			total := len(shard.Runs(sw))
 			bar := newSweepProgress(stderr, total)
 			plain := newSweepLog(stderr, total, bar.bar == nil)
-			opts := sweep.Options{Out: out, Resume: resume, Shard: shard, Workers: workers, Version: version,
+			opts := sweep.Options{Out: out, Resume: resume, Shard: shard, Workers: workers, Version: version, CheckpointGenerations: checkpointGenerations,
 				OnRun: func(ev sweep.Event) {
 					plain.done(ev)
 					bar.clear()
@@ -208,6 +209,9 @@ Slurm's $SLURM_ARRAY_TASK_ID). --dry-run lists the runs (of the shard) and exits
 	cmd.Flags().StringVar(&shardIndex, "shard-index", "", "I/N: the same as --shard I+1/N, for job arrays that count from 0 (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID)")
 	cmd.Flags().BoolVar(&summarize, "summarize", false, "write the summary of the sweep in --out from its run folders (after the shards)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list the runs (of the shard) and exit")
+	// The tests' checkpoints, by generations rather than by the clock.
+	cmd.Flags().IntVar(&checkpointGenerations, "checkpoint-generations", 0, "save each run's checkpoint every N generations instead of every search.checkpoint_seconds")
+	_ = cmd.Flags().MarkHidden("checkpoint-generations")
 	return cmd
 }
 
@@ -350,10 +354,17 @@ func (l *sweepLog) held(run *configs.SweepRun, err error) {
 	fmt.Fprintf(l.w, "note: %s: %v; doing the other runs first, then waiting for it\n", run.Name, err)
 }
 
-func (l *sweepLog) tookOver(run *configs.SweepRun, holder string) {
+func (l *sweepLog) tookOver(run *configs.SweepRun, holder string, from *optimizer.CheckpointHeader) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	fmt.Fprintf(l.w, "note: %s: took over the claim of another process, whose lease had expired or whose process had ended (%s); its work on the run is dropped, the run starts again\n", run.Name, holder)
+	if holder == "" {
+		holder = "an earlier process"
+	}
+	if from != nil {
+		fmt.Fprintf(l.w, "note: %s: took over the claim of another process, whose lease had expired, whose process had ended or which stopped (%s); the run continues from its checkpoint after generation %d (%d evaluations)\n", run.Name, holder, from.Generation, from.Evaluations)
+		return
+	}
+	fmt.Fprintf(l.w, "note: %s: took over the claim of another process, whose lease had expired or whose process had ended (%s); it left no checkpoint: the run starts again\n", run.Name, holder)
 }
 
 func (l *sweepLog) stop() {

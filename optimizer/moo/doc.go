@@ -83,6 +83,17 @@
 // a window of generations before falls short of today's, in extents of the
 // front; Settings.Generations and MaxEvaluations stay hard limits.
 //
+// Settings.Checkpoint saves NSGA-II's state at generation boundaries and
+// continues a run from a saved state to the Result the uninterrupted run
+// gives (see Checkpoint): each generation draws from its own generator,
+// seeded from the run's base seed and the generation's number (SplitMix64),
+// rather than from one generator whose state math/rand cannot save, and the
+// state holds the population in its order, the cache, the archive, the
+// least-violating points, the groups of variants offered, the stall window
+// and the counters; a Problem whose Evaluators remember what results depend
+// on, or whose evaluations carry payloads, saves and restores those through
+// CheckpointProblem.
+//
 // The Archive keeps the feasible non-dominated points ever evaluated, not
 // only those that survive in the population, so no good genome is lost to
 // the population's finite size. With Settings.MaxFront it keeps at most

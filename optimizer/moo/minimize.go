@@ -81,6 +81,11 @@ type Settings struct {
 	// returns the front found so far with Status Interrupted, not an
 	// error. nil never ends a run.
 	Context context.Context
+
+	// Checkpoint, when not nil, makes NSGA-II save its state between
+	// generations and continue from a saved one (see Checkpoint).
+	// Exhaustive ignores it.
+	Checkpoint *Checkpoint
 }
 
 // Progress reports how far a run has got.
@@ -283,6 +288,7 @@ func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
 		limit = 0
 	}
 	r := &run{
+		problem: p,
 		sp:      sp,
 		set:     set,
 		archive: NewBoundedArchive(sp.m, limit),
@@ -319,6 +325,7 @@ func Minimize(p Problem, m Method, s *Settings) (*Result, error) {
 
 // run is the state of one call to Minimize that the methods share.
 type run struct {
+	problem Problem
 	sp      *space
 	set     Settings
 	workers []Evaluator
@@ -372,22 +379,27 @@ func (r *run) budget() int {
 
 func (r *run) progress() {
 	if r.set.Progress != nil {
-		r.set.Progress(Progress{
-			Generation:     r.generations,
-			Evaluations:    r.evaluations,
-			Feasible:       r.feasible,
-			ArchiveSize:    r.archive.Len(),
-			Pruned:         max(r.pruned, r.cuts),
-			Elapsed:        time.Since(r.start),
-			Done:           min(1, max(0, r.done)),
-			Uncertain:      r.uncertain,
-			Exhaustive:     r.exhaustive,
-			Examined:       r.examined,
-			Size:           r.size,
-			Improvement:    r.stall.improvement,
-			StallWindow:    r.set.Stall.Generations,
-			StallTolerance: tolerance(r.set.Stall),
-		})
+		r.set.Progress(r.report())
+	}
+}
+
+// report is the run's progress so far.
+func (r *run) report() Progress {
+	return Progress{
+		Generation:     r.generations,
+		Evaluations:    r.evaluations,
+		Feasible:       r.feasible,
+		ArchiveSize:    r.archive.Len(),
+		Pruned:         max(r.pruned, r.cuts),
+		Elapsed:        time.Since(r.start),
+		Done:           min(1, max(0, r.done)),
+		Uncertain:      r.uncertain,
+		Exhaustive:     r.exhaustive,
+		Examined:       r.examined,
+		Size:           r.size,
+		Improvement:    r.stall.improvement,
+		StallWindow:    r.set.Stall.Generations,
+		StallTolerance: tolerance(r.set.Stall),
 	}
 }
 

@@ -267,6 +267,13 @@ type model struct {
 	order     []int
 	pos       []int
 	ranking   int // rankings made, to mark the genomes each keeps
+
+	// base seeds the generators of the generations (generationRNG), rng.
+	base int64
+	rng  *rand.Rand
+	// resumed is the population of a run resumed from a checkpoint, in
+	// its saved order, until the first generation breeds from it.
+	resumed eaopt.Individuals
 }
 
 // Validate implements eaopt.Model.
@@ -280,11 +287,21 @@ func (m *model) Validate() error {
 	return nil
 }
 
-// Apply implements eaopt.Model.
+// Apply implements eaopt.Model. Generation g draws from its own generator,
+// seeded by generationSeed(base, g), not from the population's, so that a run resumed
+// at a generation boundary draws what the run it continues would have.
 func (m *model) Apply(pop *eaopt.Population) error {
+	if m.resumed != nil {
+		// eaopt has sorted the restored population again, and its sort is
+		// not stable; tournaments draw parents by their place, so the
+		// population takes its saved order back.
+		copy(pop.Individuals, m.resumed)
+		m.resumed = nil
+	}
+	rng := m.generationRNG(m.r.generations + 1)
 	parents := pop.Individuals
 	m.begin(len(parents))
-	offspring := m.breed(parents, pop.RNG) // admitting each offspring as it comes
+	offspring := m.breed(parents, rng) // admitting each offspring as it comes
 	n, err := m.finish(offspring)
 	if err != nil {
 		// errInterrupted included: the offspring are not ranked.
@@ -293,7 +310,7 @@ func (m *model) Apply(pop *eaopt.Population) error {
 	for _, c := range offspring[n:] { // beyond the evaluation budget
 		m.release(asGenome(c))
 	}
-	pop.Individuals = m.survive(parents, offspring[:n], len(parents), pop.RNG)
+	pop.Individuals = m.survive(parents, offspring[:n], len(parents), rng)
 	return nil
 }
 
@@ -649,8 +666,120 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	}
 
 	// The initial population: the given genomes, then distinct random ones
-	// (repeats only when distinct ones are too hard to find).
+	// (repeats only when distinct ones are too hard to find); or, resuming,
+	// the population of the checkpoint.
 	rng := r.set.Rand
+	cp := r.set.Checkpoint
+	resuming := cp != nil && len(cp.Resume) > 0
+	var initial eaopt.Individuals
+	if resuming {
+		inds, base, err := m.restoreState(cp.Resume, n)
+		if err != nil {
+			return NotTerminated, err
+		}
+		initial, m.base, m.resumed = inds, base, slices.Clone(inds)
+	} else {
+		var status Status
+		var err error
+		if initial, status, err = a.initialPopulation(r, m, n, rng); status != NotTerminated || err != nil {
+			return status, err
+		}
+		m.base = rng.Int63()
+	}
+	first := r.generations // 0, or the checkpoint's generation
+	var saveErr error
+	save := func(pop eaopt.Individuals) {
+		if cp == nil || cp.Due == nil || cp.Save == nil || saveErr != nil || !cp.Due(r.generations) {
+			return
+		}
+		state, err := m.saveState(pop, m.base, n)
+		if err == nil {
+			err = cp.Save(state, r.report())
+		}
+		saveErr = err
+	}
+
+	var status Status
+	stop := func() Status {
+		switch {
+		case m.cache.len() >= sp.size: // every genome evaluated and remembered
+			return Exhausted
+		case r.set.MaxEvaluations > 0 && r.analyses >= r.set.MaxEvaluations:
+			return EvaluationLimit
+		case r.stall.stalled(r.set.Stall):
+			return Converged
+		case r.interrupted():
+			return Interrupted
+		}
+		return NotTerminated
+	}
+	next := 0
+	ga, err := eaopt.GAConfig{
+		NPops:        1,
+		PopSize:      uint(n),
+		NGenerations: uint(max(1, r.set.Generations-first)),
+		HofSize:      1,
+		Model:        m,
+		// eaopt draws only the population's generator and identifiers
+		// from its own; the model draws from the generations'.
+		RNG: rand.New(rand.NewSource(m.base)),
+		Callback: func(ga *eaopt.GA) {
+			r.generations = first + int(ga.Generations)
+			if !resuming || ga.Generations > 0 {
+				// The checkpoint's generation was measured and saved
+				// before.
+				r.stall.measure(r, r.set.Stall)
+			}
+			r.done = doneShare(r)
+			r.progress()
+			if !resuming || ga.Generations > 0 {
+				save(ga.Populations[0].Individuals)
+			}
+		},
+		EarlyStop: func(*eaopt.GA) bool {
+			if saveErr != nil {
+				return true
+			}
+			status = stop()
+			return status != NotTerminated
+		},
+	}.NewGA()
+	if err != nil {
+		return NotTerminated, err
+	}
+	if first < r.set.Generations { // else resumed after the last generation
+		err = ga.Minimize(func(*rand.Rand) eaopt.Genome {
+			g := initial[next].Genome
+			next++
+			return g
+		})
+	}
+	if errors.Is(err, errInterrupted) {
+		// A generation's offspring were being evaluated: those evaluated
+		// are recorded, the generation is not.
+		return Interrupted, nil
+	}
+	if err == nil {
+		err = saveErr
+	}
+	if err != nil {
+		return NotTerminated, err
+	}
+	if s := stop(); s == Exhausted || status == NotTerminated && s == EvaluationLimit {
+		status = s
+	}
+	if status == NotTerminated {
+		status = GenerationLimit
+	}
+	return status, nil
+}
+
+// initialPopulation makes, evaluates and ranks the initial population of a
+// run that does not resume: the given genomes, then distinct random ones
+// (repeats only when distinct ones are too hard to find). A status other
+// than NotTerminated (Interrupted) ends the run.
+func (a *NSGA2) initialPopulation(r *run, m *model, n int, rng *rand.Rand) (eaopt.Individuals, Status, error) {
+	sp := r.sp
 	initial := make(eaopt.Individuals, 0, n)
 	m.seen.reset(n)
 	add := func(g *genome, force bool) {
@@ -666,7 +795,7 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 			break
 		}
 		if err := sp.check(genes); err != nil {
-			return NotTerminated, fmt.Errorf("moo: initial genome: %w", err)
+			return nil, NotTerminated, fmt.Errorf("moo: initial genome: %w", err)
 		}
 		g := m.newGenome()
 		copy(g.genes, genes)
@@ -687,70 +816,14 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	}
 	if _, err := m.evaluate(initial); err != nil {
 		if errors.Is(err, errInterrupted) {
-			return Interrupted, nil
+			return nil, Interrupted, nil
 		}
-		return NotTerminated, err
+		return nil, NotTerminated, err
 	}
 	initial = m.rank(initial, n, make(eaopt.Individuals, 0, n), rng)
 	if r.interrupted() {
-		return Interrupted, nil
+		return nil, Interrupted, nil
 	}
 	r.stall.measure(r, r.set.Stall)
-
-	var status Status
-	stop := func() Status {
-		switch {
-		case m.cache.len() >= sp.size: // every genome evaluated and remembered
-			return Exhausted
-		case r.set.MaxEvaluations > 0 && r.analyses >= r.set.MaxEvaluations:
-			return EvaluationLimit
-		case r.stall.stalled(r.set.Stall):
-			return Converged
-		case r.interrupted():
-			return Interrupted
-		}
-		return NotTerminated
-	}
-	next := 0
-	ga, err := eaopt.GAConfig{
-		NPops:        1,
-		PopSize:      uint(n),
-		NGenerations: uint(r.set.Generations),
-		HofSize:      1,
-		Model:        m,
-		RNG:          rng,
-		Callback: func(ga *eaopt.GA) {
-			r.generations = int(ga.Generations)
-			r.stall.measure(r, r.set.Stall)
-			r.done = doneShare(r)
-			r.progress()
-		},
-		EarlyStop: func(*eaopt.GA) bool {
-			status = stop()
-			return status != NotTerminated
-		},
-	}.NewGA()
-	if err != nil {
-		return NotTerminated, err
-	}
-	err = ga.Minimize(func(*rand.Rand) eaopt.Genome {
-		g := initial[next].Genome
-		next++
-		return g
-	})
-	if errors.Is(err, errInterrupted) {
-		// A generation's offspring were being evaluated: those evaluated
-		// are recorded, the generation is not.
-		return Interrupted, nil
-	}
-	if err != nil {
-		return NotTerminated, err
-	}
-	if s := stop(); s == Exhausted || status == NotTerminated && s == EvaluationLimit {
-		status = s
-	}
-	if status == NotTerminated {
-		status = GenerationLimit
-	}
-	return status, nil
+	return initial, NotTerminated, nil
 }

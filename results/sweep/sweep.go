@@ -128,12 +128,18 @@ type Options struct {
 	// wraps results.ErrLost), whose work it discarded; one call at a time.
 	OnHeld func(run *configs.SweepRun, err error)
 	// OnTakeover, when set, is called when a run's claim took over that
-	// of another process (its lease had expired, or its process had
-	// ended), which holder names; one call at a time.
-	OnTakeover func(run *configs.SweepRun, holder string)
+	// of another process (its lease had expired, its process had ended, or
+	// it stopped and suspended it), which holder names, with the header of
+	// the checkpoint the run continues from (nil: none, the run starts
+	// again); one call at a time.
+	OnTakeover func(run *configs.SweepRun, holder string, from *optimizer.CheckpointHeader)
 	// OnProgress, when set, receives the progress reports of every run's
 	// search, from the goroutines of the runs in progress (at once).
 	OnProgress func(run *configs.SweepRun, p moo.Progress)
+	// CheckpointGenerations, when positive, makes every run's genetic
+	// search save its checkpoint every that many generations instead of
+	// every search.checkpoint_seconds (for tests, which use no clock).
+	CheckpointGenerations int
 }
 
 // Shard is the share K of N (1 ≤ K ≤ N) of a sweep: the runs whose index
@@ -294,10 +300,10 @@ func Run(ctx context.Context, sw *configs.Sweep, opts Options) (*Report, error) 
 			go func() {
 				defer wg.Done()
 				for run := range jobs {
-					out, err := runOne(ctx, run, opts, parallel, func(holder string) {
+					out, err := runOne(ctx, run, opts, parallel, func(holder string, from *optimizer.CheckpointHeader) {
 						if opts.OnTakeover != nil {
 							mu.Lock()
-							opts.OnTakeover(run, holder)
+							opts.OnTakeover(run, holder, from)
 							mu.Unlock()
 						}
 					})
@@ -428,15 +434,19 @@ func SearchWorkers(run *configs.SweepRun, parallel int) int {
 // writes nothing, when ctx interrupted the search. parallel is the number
 // of runs at a time; tookOver is called when the claim took over another
 // process's.
-func runOne(ctx context.Context, run *configs.SweepRun, opts Options, parallel int, tookOver func(holder string)) (*optimizer.Outcome, error) {
+func runOne(ctx context.Context, run *configs.SweepRun, opts Options, parallel int, tookOver func(holder string, from *optimizer.CheckpointHeader)) (*optimizer.Outcome, error) {
 	started := time.Now()
 	claim, err := results.ClaimDir(filepath.Join(opts.Out, run.Name))
 	if err != nil {
 		return nil, err
 	}
 	defer claim.Release()
-	if claim.TookOver != "" {
-		tookOver(claim.TookOver)
+	if claim.TookOver != "" || claim.Checkpoint() != nil {
+		var from *optimizer.CheckpointHeader
+		if h, _, err := optimizer.ReadCheckpointHeader(claim.Checkpoint()); err == nil {
+			from = &h
+		}
+		tookOver(claim.TookOver, from)
 	}
 	e, err := evaluate.NewEvaluator(run.Config)
 	if err != nil {
@@ -453,8 +463,15 @@ func runOne(ctx context.Context, run *configs.SweepRun, opts Options, parallel i
 		case <-searchCtx.Done():
 		}
 	}()
+	// The search saves its checkpoint into the claim's work folder, and
+	// continues from the one the claim took over from a holder that did
+	// not finish (killed, or stopped at its time limit).
+	cp := &optimizer.Checkpoint{Every: run.Config.Search.CheckpointEvery(), Save: claim.SaveCheckpoint, Resume: claim.Checkpoint()}
+	if opts.CheckpointGenerations > 0 {
+		cp.Every, cp.Generations = 0, opts.CheckpointGenerations
+	}
 	var last moo.Progress
-	res, err := optimizer.Run(searchCtx, e, optimizer.Options{Workers: workers, Progress: func(p moo.Progress) {
+	res, err := optimizer.Run(searchCtx, e, optimizer.Options{Workers: workers, Checkpoint: cp, Progress: func(p moo.Progress) {
 		if p.Stage == "" { // the search's own reports, not those of the stages around it
 			last = p
 		}
@@ -465,10 +482,16 @@ func runOne(ctx context.Context, run *configs.SweepRun, opts Options, parallel i
 	if lost := claim.LostError(); lost != nil {
 		return nil, lost
 	}
+	if errors.Is(err, optimizer.ErrCheckpoint) {
+		claim.Suspend() // the checkpoint stays, for a sweep of its configuration
+	}
 	if err != nil {
 		return nil, err
 	}
 	if res.Interrupted() {
+		// Stopped (a time limit's SIGTERM): the run's next claim continues
+		// from its checkpoint.
+		claim.Suspend()
 		return nil, nil
 	}
 	// The search's last progress report counts the feasible evaluations
