@@ -265,7 +265,7 @@ func TestFrontTextBounded(t *testing.T) {
 		}
 	}
 	if lines > 75 || !strings.Contains(text, "\n  1   ") || strings.Contains(text, "\n  2   ") ||
-		!strings.Contains(text, "Shown: the first ") || !strings.Contains(text, "(search.max_front): every feasible mapping the search met") ||
+		!strings.Contains(text, "Shown: the ") || !strings.Contains(text, "(search.max_front): every feasible mapping the search met") ||
 		!strings.Contains(text, "Stopped at the evaluation limit, ") {
 		t.Errorf("%d lines:\n%s", lines, text)
 	}
