@@ -14,8 +14,8 @@ import (
 )
 
 // outcomeText is what a resumed search must reproduce of an outcome: the
-// front's mappings and objectives, the status and every count (the wall
-// time and the settings' workers aside).
+// front's mappings and objectives, the status, the proof and every count
+// (the wall time and the settings' workers aside).
 func outcomeText(t *testing.T, out *optimizer.Outcome) string {
 	t.Helper()
 	type point struct {
@@ -28,7 +28,9 @@ func outcomeText(t *testing.T, out *optimizer.Outcome) string {
 		Epsilon                                                            []float64
 		Evaluations, Construction, Feasible, Generations, Analyses         int
 		FeasibleMappings, Variants, VariantsIncomplete, Undecided, Dropped int
-	}{Status: out.Status.String(), Epsilon: out.Epsilon, Evaluations: out.Evaluations, Construction: out.ConstructionEvaluations,
+		Pruned, FrontFound                                                 int
+		Proof                                                              optimizer.Proof
+	}{Pruned: out.Pruned, FrontFound: out.FrontFound, Proof: out.Proof, Status: out.Status.String(), Epsilon: out.Epsilon, Evaluations: out.Evaluations, Construction: out.ConstructionEvaluations,
 		Feasible: out.FeasibleEvaluations, Generations: out.Generations, Analyses: out.Analyses, FeasibleMappings: out.FeasibleMappings,
 		Variants: out.Variants, VariantsIncomplete: out.VariantsIncomplete, Undecided: out.Undecided, Dropped: out.Dropped}
 	for _, p := range out.Front {
