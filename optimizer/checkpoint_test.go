@@ -10,6 +10,7 @@ import (
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
@@ -43,6 +44,26 @@ func outcomeText(t *testing.T, out *optimizer.Outcome) string {
 	return string(data)
 }
 
+// checkpointedRun returns a function that runs the search of algorithm
+// with seed on e, without margins, with the given workers, checkpoints and
+// progress.
+func checkpointedRun(t *testing.T, e *evaluate.Evaluator, algorithm string, seed int64) func(ctx context.Context, workers int, cp *optimizer.Checkpoint, progress func(moo.Progress)) *optimizer.Outcome {
+	return func(ctx context.Context, workers int, cp *optimizer.Checkpoint, progress func(moo.Progress)) *optimizer.Outcome {
+		t.Helper()
+		out, err := optimizer.Run(ctx, e, optimizer.Options{Algorithm: algorithm, Seed: &seed, Workers: workers, NoMargins: true,
+			Checkpoint: cp, Progress: progress})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+}
+
+// save returns a Checkpoint.Save that appends each checkpoint to states.
+func save(states *[][]byte) func([]byte) error {
+	return func(data []byte) error { *states = append(*states, data); return nil }
+}
+
 // TestCheckpointResume: on the 3-objective WATERS example (priority-order
 // variants in the archive; in the second case an evaluation budget that
 // ends the search), a genetic search resumed from the checkpoint of any generation,
@@ -65,20 +86,8 @@ func TestCheckpointResume(t *testing.T) {
 	}{{"generations", cfg}, {"budget", &budget}} {
 		t.Run(c.name, func(t *testing.T) {
 			e := evaluator(t, c.cfg)
-			seed := int64(5)
-			run := func(ctx context.Context, workers int, cp *optimizer.Checkpoint, progress func(moo.Progress)) *optimizer.Outcome {
-				t.Helper()
-				out, err := optimizer.Run(ctx, e, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Seed: &seed, Workers: workers, NoMargins: true,
-					Checkpoint: cp, Progress: progress})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return out
-			}
+			run := checkpointedRun(t, e, configs.AlgorithmNSGA2, 5)
 			var states [][]byte
-			save := func(states *[][]byte) func([]byte) error {
-				return func(data []byte) error { *states = append(*states, data); return nil }
-			}
 			full := run(context.Background(), 2, &optimizer.Checkpoint{Generations: 1, Save: save(&states)}, nil)
 			want := outcomeText(t, full)
 			if len(states) < 3 || c.cfg == cfg && full.Variants == 0 || c.cfg == &budget && full.Status != moo.EvaluationLimit {

@@ -24,19 +24,8 @@ func TestExhaustiveCheckpointResume(t *testing.T) {
 	cfg := synth.LoadFile(t, "../configs/examples/waters-3obj.yaml")
 	e := evaluator(t, cfg)
 	seed := int64(1)
-	run := func(ctx context.Context, workers int, cp *optimizer.Checkpoint, progress func(moo.Progress)) *optimizer.Outcome {
-		t.Helper()
-		out, err := optimizer.Run(ctx, e, optimizer.Options{Algorithm: configs.AlgorithmExhaustive, Seed: &seed, Workers: workers, NoMargins: true,
-			Checkpoint: cp, Progress: progress})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out
-	}
+	run := checkpointedRun(t, e, configs.AlgorithmExhaustive, seed)
 	var states [][]byte
-	save := func(states *[][]byte) func([]byte) error {
-		return func(data []byte) error { *states = append(*states, data); return nil }
-	}
 	full := run(context.Background(), 2, &optimizer.Checkpoint{Generations: 1, Save: save(&states)}, nil)
 	want := outcomeText(t, full)
 	if !full.Exact() || full.Evaluations != 27612 || len(states) < 10 {

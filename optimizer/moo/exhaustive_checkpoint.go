@@ -161,25 +161,20 @@ func (e *enumeration) restoreState(data []byte, frontier []task) (int, error) {
 			return 0, fmt.Errorf("moo: checkpoint: %w", err)
 		}
 	}
-	for _, sp := range st.Front {
-		p, err := decodePoint(codec, &sp)
-		if err == nil {
-			err = r.sp.checkPoint(&p)
+	for _, list := range []struct {
+		points []statePoint
+		add    func(Point)
+	}{{st.Front, func(p Point) { r.archive.Add(p) }}, {st.Least, r.least.add}} {
+		for _, sp := range list.points {
+			p, err := decodePoint(codec, &sp)
+			if err == nil {
+				err = r.sp.checkPoint(&p)
+			}
+			if err != nil {
+				return 0, err
+			}
+			list.add(p)
 		}
-		if err != nil {
-			return 0, err
-		}
-		r.archive.Add(p)
-	}
-	for _, sp := range st.Least {
-		p, err := decodePoint(codec, &sp)
-		if err == nil {
-			err = r.sp.checkPoint(&p)
-		}
-		if err != nil {
-			return 0, err
-		}
-		r.least.add(p)
 	}
 	r.evaluations, r.analyses, r.feasible, r.pruned = st.Evaluations, st.Analyses, st.Feasible, st.Pruned
 	e.examined.Store(st.Examined)
