@@ -60,8 +60,9 @@ type Search struct {
 	// SelectionReference (NSGA-III's reference directions) or
 	// SelectionAuto (the default; see SelectionFor).
 	Selection string `json:"selection,omitempty" yaml:"selection,omitempty"`
-	// CheckpointSeconds is how often a genetic search saves its state into
-	// its claim's work folder, so that a run killed, stopped at its time
+	// CheckpointSeconds is how often a search saves its state into its
+	// claim's work folder (the genetic search between generations, the
+	// exhaustive one between its top-level subtrees), so that a run killed, stopped at its time
 	// limit or requeued continues from there (default
 	// DefaultCheckpointSeconds when left out; CheckpointEvery). It does not
 	// change the front.
@@ -76,7 +77,7 @@ const (
 	MaxCheckpointSeconds     = 7 * 24 * 3600
 )
 
-// CheckpointEvery is how often a genetic search saves its state
+// CheckpointEvery is how often a search saves its state
 // (search.checkpoint_seconds, or its default).
 func (s Search) CheckpointEvery() time.Duration {
 	if s.CheckpointSeconds <= 0 {

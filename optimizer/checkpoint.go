@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -17,11 +18,16 @@ import (
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
-// Checkpoint makes Run save the genetic search's state while it runs, and
+// Checkpoint makes Run save the search's state while it runs, and
 // continue a search from a saved state (Options.Checkpoint). A search
-// resumed from a checkpoint ends with the front, counts and status of the
-// search that wrote it, had that one gone on uninterrupted (moo.Checkpoint
-// says how). The exhaustive search writes no checkpoint.
+// resumed from a checkpoint ends with the front, counts, proof and status
+// of the search that wrote it, had that one gone on uninterrupted
+// (moo.Checkpoint says how). The genetic search saves its state between
+// generations; the exhaustive search between two of its top-level subtrees
+// (at least 256 partial mappings of the first genes in its order, each
+// enumerated by every worker in turn), with the front, counts and mappings
+// met of the subtrees completed, and a resumed one enumerates the subtrees
+// after them (the one in progress when it stopped again from its start).
 //
 // A checkpoint is one file (CheckpointFile): a first line naming the
 // format, a second line of JSON (CheckpointHeader: the configuration's hash,
@@ -30,15 +36,19 @@ import (
 // moo.DefaultCacheBytes (64 MiB) of entries and, encoded, about a third of
 // that on WATERS (varint genes, 8 bytes an objective); the population and the
 // archive (search.max_front points); and 24 bytes per distinct feasible
-// mapping met, for the counts of the outcome.
+// mapping met, for the counts of the outcome. An exhaustive search's holds
+// no cache nor population: its front so far (not bounded: the exact
+// front), 10 least-violating mappings and the 24 bytes per feasible mapping
+// met; the header's generation is then the subtrees completed.
 type Checkpoint struct {
 	// Every is how often a state is saved: at the first generation's end
-	// once Every has passed since the search began or since the last
-	// save, by Now (nil: time.Now). 0 saves by Generations alone.
+	// (the exhaustive search: subtree's end) once Every has passed since
+	// the search began or since the last save, by Now (nil: time.Now). 0
+	// saves by Generations alone.
 	Every time.Duration
 	Now   func() time.Time
 	// Generations, when positive, saves the state after every that many
-	// generations (as well).
+	// generations (as well); in the exhaustive search, top-level subtrees.
 	Generations int
 	// Save receives the checkpoint file's bytes, to write atomically (the
 	// caller's to keep). An error ends the run with that error.
@@ -65,15 +75,27 @@ var ErrCheckpoint = errors.New("checkpoint cannot be resumed")
 type CheckpointHeader struct {
 	// Config is the SHA-256 of the configuration the search ran (Run's
 	// ConfigHash).
-	Config      string `json:"config_sha256"`
-	Algorithm   string `json:"algorithm"`
-	Seed        int64  `json:"seed"`
-	Generation  int    `json:"generation"`
-	Evaluations int    `json:"evaluations"`
+	Config    string `json:"config_sha256"`
+	Algorithm string `json:"algorithm"`
+	Seed      int64  `json:"seed"`
+	// Generation is the generations evolved, or for the exhaustive search
+	// the top-level subtrees enumerated.
+	Generation  int `json:"generation"`
+	Evaluations int `json:"evaluations"`
 	// Constructed is the evaluations of the initial constructions, made
 	// before the search.
 	Constructed int       `json:"construction_evaluations"`
 	Saved       time.Time `json:"saved_utc"`
+}
+
+// Position says where the search stood when it saved the checkpoint, for
+// a message: "generation 12 (3 400 evaluations)", or for the exhaustive
+// search "12 of its subtrees (3 400 evaluations)".
+func (h CheckpointHeader) Position() string {
+	if h.Algorithm == configs.AlgorithmExhaustive {
+		return fmt.Sprintf("%d of its subtrees (%d evaluations)", h.Generation, h.Evaluations)
+	}
+	return fmt.Sprintf("generation %d (%d evaluations)", h.Generation, h.Evaluations)
 }
 
 // ReadCheckpointHeader reads a checkpoint file's header.
@@ -161,6 +183,9 @@ func mooCheckpoint(c *Checkpoint, config string, s configs.Search, constructed *
 	if err != nil {
 		return nil, nil, err
 	}
+	if h.Algorithm != s.Algorithm {
+		return nil, nil, fmt.Errorf("%w: it is a checkpoint of the %s search, this run's is the %s search: resume with the algorithm the run began with", ErrCheckpoint, h.Algorithm, s.Algorithm)
+	}
 	if h.Config != config {
 		return nil, nil, fmt.Errorf("%w: it was written for another configuration (system, analysis or search settings, seed or algorithm differ; SHA-256 %.12s…, this run's %.12s…): resume with the configuration and options the run began with", ErrCheckpoint, h.Config, config)
 	}
@@ -178,6 +203,12 @@ type problemState struct {
 	Keys      []uint64
 	Seen      []seenState
 	Undecided int
+	// The exhaustive search's: the priority-order variants the workers
+	// kept (worker.side), and the mappings they left undecided
+	// (worker.open), by key.
+	Side     []sideState
+	OpenKeys []uint64
+	Open     []string
 }
 
 type seenState struct {
@@ -194,12 +225,19 @@ type sideState struct {
 
 // merged returns what every worker met, the mappings resumed included, a
 // mapping with what the worker allowed the most learnt of it (as front
-// counts them), and the evaluations with an undecided core.
-func (p *Problem) merged() (map[uint64]mappingSeen, int) {
-	seen := map[uint64]mappingSeen{}
-	undecided := p.resumedUndecided
+// counts them); the evaluations with an undecided core; the exhaustive
+// search's variants kept and its mappings left undecided, by key.
+func (p *Problem) merged() (seen map[uint64]mappingSeen, undecided int, side []*sidePoint, open map[uint64]string) {
+	seen, open = map[uint64]mappingSeen{}, map[uint64]string{}
+	undecided = p.resumedUndecided
 	for k, m := range p.resumed {
 		seen[k] = m
+	}
+	for k := range p.resumedSide {
+		side = append(side, &p.resumedSide[k])
+	}
+	for k, d := range p.resumedOpen {
+		open[k] = d
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -210,22 +248,33 @@ func (p *Problem) merged() (map[uint64]mappingSeen, int) {
 			}
 		}
 		undecided += w.undecided
+		for k := range w.side {
+			side = append(side, &w.side[k])
+		}
+		for k, d := range w.open {
+			open[k] = d
+		}
 	}
-	return seen, undecided
+	return seen, undecided, side, open
 }
 
 // SaveState implements moo.CheckpointProblem.
 func (p *Problem) SaveState() ([]byte, error) {
-	seen, undecided := p.merged()
+	seen, undecided, side, open := p.merged()
 	st := problemState{Undecided: undecided}
-	for k := range seen {
-		st.Keys = append(st.Keys, k)
-	}
-	// A fixed order, so that equal states are equal files.
-	slices.Sort(st.Keys)
+	// Fixed orders, so that equal states are equal files.
+	st.Keys = slices.Sorted(maps.Keys(seen))
 	for _, k := range st.Keys {
 		m := seen[k]
 		st.Seen = append(st.Seen, seenState{Feasible: m.feasible, Schedulable: m.schedulable, Incomplete: m.incomplete, Variants: m.variants, Cost: m.cost})
+	}
+	slices.SortStableFunc(side, func(a, b *sidePoint) int { return slices.Compare(a.key, b.key) })
+	for _, sp := range side {
+		st.Side = append(st.Side, sideState{Obj: sp.obj, A: *sp.a, Key: sp.key})
+	}
+	st.OpenKeys = slices.Sorted(maps.Keys(open))
+	for _, k := range st.OpenKeys {
+		st.Open = append(st.Open, open[k])
 	}
 	var buf bytes.Buffer
 	err := gob.NewEncoder(&buf).Encode(&st)
@@ -240,7 +289,7 @@ func (p *Problem) RestoreState(data []byte) error {
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&st); err != nil {
 		return err
 	}
-	if len(st.Keys) != len(st.Seen) {
+	if len(st.Keys) != len(st.Seen) || len(st.OpenKeys) != len(st.Open) {
 		return errors.New("the search problem's state is malformed")
 	}
 	p.resumed = make(map[uint64]mappingSeen, len(st.Keys))
@@ -249,6 +298,18 @@ func (p *Problem) RestoreState(data []byte) error {
 		p.resumed[k] = mappingSeen{feasible: s.Feasible, schedulable: s.Schedulable, incomplete: s.Incomplete, variants: s.Variants, cost: s.Cost}
 	}
 	p.resumedUndecided = st.Undecided
+	p.resumedSide = p.resumedSide[:0]
+	for _, v := range st.Side {
+		sp, err := p.sidePointOf(v)
+		if err != nil {
+			return err
+		}
+		p.resumedSide = append(p.resumedSide, *sp)
+	}
+	p.resumedOpen = make(map[uint64]string, len(st.OpenKeys))
+	for i, k := range st.OpenKeys {
+		p.resumedOpen[k] = st.Open[i]
+	}
 	return nil
 }
 
@@ -270,7 +331,12 @@ func (p *Problem) DecodePayload(data []byte) (any, error) {
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&st); err != nil {
 		return nil, err
 	}
-	if len(st.A.Unit) != len(p.tasks) || len(st.A.Priority) != len(p.tasks) || len(st.A.Async) != len(p.gpuTasks) {
+	return p.sidePointOf(st)
+}
+
+// sidePointOf returns the variant a checkpoint saved, checked.
+func (p *Problem) sidePointOf(st sideState) (*sidePoint, error) {
+	if len(st.A.Unit) != len(p.tasks) || len(st.A.Priority) != len(p.tasks) || len(st.A.Async) != len(p.gpuTasks) || len(st.Obj) != len(p.objectives) {
 		return nil, errors.New("a variant of the checkpoint is not a mapping of this system")
 	}
 	return &sidePoint{obj: st.Obj, a: &st.A, key: st.Key}, nil

@@ -10,12 +10,13 @@ import (
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
 
 // outcomeText is what a resumed search must reproduce of an outcome: the
-// front's mappings and objectives, the status and every count (the wall
-// time and the settings' workers aside).
+// front's mappings and objectives, the status, the proof and every count
+// (the wall time and the settings' workers aside).
 func outcomeText(t *testing.T, out *optimizer.Outcome) string {
 	t.Helper()
 	type point struct {
@@ -28,7 +29,9 @@ func outcomeText(t *testing.T, out *optimizer.Outcome) string {
 		Epsilon                                                            []float64
 		Evaluations, Construction, Feasible, Generations, Analyses         int
 		FeasibleMappings, Variants, VariantsIncomplete, Undecided, Dropped int
-	}{Status: out.Status.String(), Epsilon: out.Epsilon, Evaluations: out.Evaluations, Construction: out.ConstructionEvaluations,
+		Pruned, FrontFound                                                 int
+		Proof                                                              optimizer.Proof
+	}{Pruned: out.Pruned, FrontFound: out.FrontFound, Proof: out.Proof, Status: out.Status.String(), Epsilon: out.Epsilon, Evaluations: out.Evaluations, Construction: out.ConstructionEvaluations,
 		Feasible: out.FeasibleEvaluations, Generations: out.Generations, Analyses: out.Analyses, FeasibleMappings: out.FeasibleMappings,
 		Variants: out.Variants, VariantsIncomplete: out.VariantsIncomplete, Undecided: out.Undecided, Dropped: out.Dropped}
 	for _, p := range out.Front {
@@ -39,6 +42,26 @@ func outcomeText(t *testing.T, out *optimizer.Outcome) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// checkpointedRun returns a function that runs the search of algorithm
+// with seed on e, without margins, with the given workers, checkpoints and
+// progress.
+func checkpointedRun(t *testing.T, e *evaluate.Evaluator, algorithm string, seed int64) func(ctx context.Context, workers int, cp *optimizer.Checkpoint, progress func(moo.Progress)) *optimizer.Outcome {
+	return func(ctx context.Context, workers int, cp *optimizer.Checkpoint, progress func(moo.Progress)) *optimizer.Outcome {
+		t.Helper()
+		out, err := optimizer.Run(ctx, e, optimizer.Options{Algorithm: algorithm, Seed: &seed, Workers: workers, NoMargins: true,
+			Checkpoint: cp, Progress: progress})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+}
+
+// save returns a Checkpoint.Save that appends each checkpoint to states.
+func save(states *[][]byte) func([]byte) error {
+	return func(data []byte) error { *states = append(*states, data); return nil }
 }
 
 // TestCheckpointResume: on the 3-objective WATERS example (priority-order
@@ -63,20 +86,8 @@ func TestCheckpointResume(t *testing.T) {
 	}{{"generations", cfg}, {"budget", &budget}} {
 		t.Run(c.name, func(t *testing.T) {
 			e := evaluator(t, c.cfg)
-			seed := int64(5)
-			run := func(ctx context.Context, workers int, cp *optimizer.Checkpoint, progress func(moo.Progress)) *optimizer.Outcome {
-				t.Helper()
-				out, err := optimizer.Run(ctx, e, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Seed: &seed, Workers: workers, NoMargins: true,
-					Checkpoint: cp, Progress: progress})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return out
-			}
+			run := checkpointedRun(t, e, configs.AlgorithmNSGA2, 5)
 			var states [][]byte
-			save := func(states *[][]byte) func([]byte) error {
-				return func(data []byte) error { *states = append(*states, data); return nil }
-			}
 			full := run(context.Background(), 2, &optimizer.Checkpoint{Generations: 1, Save: save(&states)}, nil)
 			want := outcomeText(t, full)
 			if len(states) < 3 || c.cfg == cfg && full.Variants == 0 || c.cfg == &budget && full.Status != moo.EvaluationLimit {

@@ -291,6 +291,11 @@
 // workers met (SaveState) and its variants' payloads. A checkpoint carries
 // the SHA-256 of the configuration it was made with (the workers and the
 // checkpoints' interval aside), and one of another configuration is refused
-// (ErrCheckpoint). A resumed search makes no initial constructions; the
-// exhaustive search writes no checkpoint.
+// (ErrCheckpoint), as is one of the other algorithm. A resumed genetic
+// search makes no initial constructions. The exhaustive search saves its
+// state between two of its top-level subtrees (moo.Checkpoint): the
+// subtrees completed, their front, counts, the variants its workers kept
+// and the mappings they left undecided (for the proof); a resumed one
+// enumerates the subtrees after them, the one in progress again from its
+// start (TestExhaustiveCheckpointResume).
 package optimizer

@@ -36,28 +36,11 @@ func (p *Problem) front(found []moo.Point, out *Outcome, workers int, stop func(
 	// what the worker allowed the most learnt of it (mappingSeen): the
 	// first to meet it in the search, since no later genome is allowed
 	// more, so the counts do not depend on the number of workers.
-	seen := map[uint64]mappingSeen{}
-	open := map[uint64]string{}
-	for k, m := range p.resumed {
-		seen[k] = m
+	seen, undecided, side, open := p.merged()
+	out.Undecided += undecided
+	for _, v := range side {
+		cands = append(cands, cand{variant: v})
 	}
-	out.Undecided += p.resumedUndecided
-	p.mu.Lock()
-	for _, w := range p.workers {
-		for k, m := range w.feasible {
-			if old, ok := seen[k]; !ok || m.cost > old.cost {
-				seen[k] = m
-			}
-		}
-		out.Undecided += w.undecided
-		for k, d := range w.open {
-			open[k] = d
-		}
-		for k := range w.side {
-			cands = append(cands, cand{variant: &w.side[k]})
-		}
-	}
-	p.mu.Unlock()
 	out.undecided = out.undecided[:0]
 	for _, d := range open {
 		out.undecided = append(out.undecided, d)

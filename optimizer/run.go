@@ -171,14 +171,13 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 	start := time.Now()
 	var method moo.Method
 	constructed := 0
-	// The exhaustive search writes no checkpoint, but one given to resume
-	// is checked all the same: it is of another algorithm.
 	cp, resumed, err := mooCheckpoint(opts.Checkpoint, configHash(e.Config(), s), s, &constructed)
 	if err != nil {
 		return nil, err
 	}
 	if s.Algorithm == configs.AlgorithmExhaustive {
 		method = p.Exhaustive()
+		settings.Checkpoint = cp
 	} else {
 		nsga := &moo.NSGA2{Population: s.Population, Mutate: p.SwapMutation}
 		if s.Selection == configs.SelectionReference {

@@ -101,6 +101,8 @@ type Problem struct {
 	// met (RestoreState): read-only, every worker's as well as its own.
 	resumed          map[uint64]mappingSeen
 	resumedUndecided int
+	resumedSide      []sidePoint       // the exhaustive search's variants kept (worker.side)
+	resumedOpen      map[uint64]string // and mappings left undecided (worker.open)
 }
 
 // NewProblem builds the search problem of an evaluator's configuration with

@@ -68,8 +68,9 @@ func manifestCounts(t *testing.T, dir string) string {
 // a checkpoint (every 5 generations, --checkpoint-generations) leaves it in
 // its output folder's claim; optimize --resume continues from it on another
 // number of workers and writes the front.csv and counts of the run that was
-// not killed. --resume of a folder without a checkpoint, or with another
-// seed, fails with exit code 2 in one line, the checkpoint kept.
+// not killed. --resume of a folder without a checkpoint, with another seed
+// or with the exhaustive algorithm fails with exit code 2 in one line, the
+// checkpoint kept.
 func TestOptimizeKilledResumes(t *testing.T) {
 	root := t.TempDir()
 	args := []string{"optimize", "--config", "../../configs/examples/waters-3obj.yaml", "--algorithm", "nsga2", "--seed", "3", "--checkpoint-generations", "5"}
@@ -77,35 +78,82 @@ func TestOptimizeKilledResumes(t *testing.T) {
 	if _, errOut, code := hetmap(t, append(args, "--out", ref, "--workers", "2")...); code != 0 {
 		t.Fatalf("the uninterrupted run: exit %d\n%s", code, errOut)
 	}
-	want, err := os.ReadFile(filepath.Join(ref, "front.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
 
 	out := filepath.Join(root, "run")
-	for try := 0; ; try++ {
-		if try == 5 {
-			t.Fatal("in 5 tries no run was killed after its first checkpoint and before its end")
-		}
-		os.RemoveAll(out)
-		os.RemoveAll(filepath.Join(root, ".run.tmp"))
-		cmd := hetmapCommand(t, "", append(args, "--out", out, "--workers", "1")...)
-		if stopOnceSaved(t, cmd, syscall.SIGKILL, func() string { return checkpointIn(out) }) {
-			break // else the run ended first: again
-		}
-	}
+	killOnceSaved(t, args, out)
 
-	// Resumed with another seed: refused, the checkpoint kept.
+	// Resumed with another seed, or by the exhaustive search: refused,
+	// the checkpoint kept.
 	other := append(append([]string(nil), args...), "--resume", out)
 	other[6] = "4" // --seed 4
 	_, errOut, code := hetmap(t, other...)
 	if code != 2 || !strings.Contains(errOut, "written for another configuration") || strings.Count(strings.TrimSpace(errOut), "\n") > 1 || checkpointIn(out) == "" {
 		t.Errorf("--resume with another seed: exit %d, checkpoint kept %v, stderr:\n%s\nwant exit 2, one line naming another configuration, the checkpoint kept", code, checkpointIn(out) != "", errOut)
 	}
+	other = append(append([]string(nil), args...), "--resume", out)
+	other[4] = "exhaustive" // --algorithm exhaustive
+	_, errOut, code = hetmap(t, other...)
+	if code != 2 || !strings.Contains(errOut, "checkpoint of the nsga2 search") || strings.Count(strings.TrimSpace(errOut), "\n") > 1 || checkpointIn(out) == "" {
+		t.Errorf("--resume of a genetic checkpoint by the exhaustive search: exit %d, checkpoint kept %v, stderr:\n%s\nwant exit 2, one line naming the genetic search, the checkpoint kept", code, checkpointIn(out) != "", errOut)
+	}
 
-	_, errOut, code = hetmap(t, append(args, "--resume", out, "--workers", "3")...)
-	if code != 0 || !strings.Contains(errOut, "note: continuing the search from its checkpoint after generation") {
+	resumedMatches(t, append(args, "--resume", out, "--workers", "3"), out, ref, "after generation")
+
+	// Nothing to resume.
+	_, errOut, code = hetmap(t, append(args, "--resume", filepath.Join(root, "none"))...)
+	if code != 2 || !strings.Contains(errOut, "no checkpoint") {
+		t.Errorf("--resume of a folder without a checkpoint: exit %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// TestOptimizeExhaustiveKilledResumes: the exhaustive search of the
+// 3-objective WATERS example killed with SIGKILL once it has saved a
+// checkpoint (every 20 of its top-level subtrees) continues from it with
+// optimize --resume, on another number of workers, to the front.csv and
+// counts of the run that was not killed.
+func TestOptimizeExhaustiveKilledResumes(t *testing.T) {
+	root := t.TempDir()
+	args := []string{"optimize", "--config", "../../configs/examples/waters-3obj.yaml", "--algorithm", "exhaustive", "--checkpoint-generations", "20"}
+	ref := filepath.Join(root, "ref")
+	if _, errOut, code := hetmap(t, append(args, "--out", ref, "--workers", "2")...); code != 0 {
+		t.Fatalf("the uninterrupted run: exit %d\n%s", code, errOut)
+	}
+	out := filepath.Join(root, "run")
+	killOnceSaved(t, args, out)
+	resumedMatches(t, append(args, "--resume", out, "--workers", "2"), out, ref, "subtrees")
+}
+
+// killOnceSaved runs optimize with args into out on one worker and kills
+// it with SIGKILL once it has saved a checkpoint, trying again (5 times at
+// most) while the run ends first.
+func killOnceSaved(t *testing.T, args []string, out string) {
+	t.Helper()
+	for try := 0; ; try++ {
+		if try == 5 {
+			t.Fatal("in 5 tries no run was killed after its first checkpoint and before its end")
+		}
+		os.RemoveAll(out)
+		os.RemoveAll(filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp"))
+		cmd := hetmapCommand(t, "", append(args, "--out", out, "--workers", "1")...)
+		if stopOnceSaved(t, cmd, syscall.SIGKILL, func() string { return checkpointIn(out) }) {
+			return // else the run ended first: again
+		}
+	}
+}
+
+// resumedMatches runs optimize with args (a --resume of out), which must
+// say it continues from its checkpoint (the note naming where), and checks
+// that out then holds the front.csv and counts of the run into ref, and no
+// checkpoint, and that nothing else is left beside the two folders.
+func resumedMatches(t *testing.T, args []string, out, ref, where string) {
+	t.Helper()
+	_, errOut, code := hetmap(t, args...)
+	if code != 0 || !strings.Contains(errOut, "note: continuing the search from its checkpoint after") || !strings.Contains(errOut, where) {
 		t.Fatalf("--resume: exit %d, stderr:\n%s", code, errOut)
+	}
+	want, err := os.ReadFile(filepath.Join(ref, "front.csv"))
+	if err != nil {
+		t.Fatal(err)
 	}
 	got, err := os.ReadFile(filepath.Join(out, "front.csv"))
 	if err != nil {
@@ -120,14 +168,8 @@ func TestOptimizeKilledResumes(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "checkpoint.hmc")); err == nil {
 		t.Error("the complete folder holds the checkpoint")
 	}
-	if entries, _ := os.ReadDir(root); len(entries) != 2 {
+	if entries, _ := os.ReadDir(filepath.Dir(out)); len(entries) != 2 {
 		t.Errorf("the folder holds %d entries after the resumed run, want ref and run alone", len(entries))
-	}
-
-	// Nothing to resume.
-	_, errOut, code = hetmap(t, append(args, "--resume", filepath.Join(root, "none"))...)
-	if code != 2 || !strings.Contains(errOut, "no checkpoint") {
-		t.Errorf("--resume of a folder without a checkpoint: exit %d, stderr:\n%s", code, errOut)
 	}
 }
 

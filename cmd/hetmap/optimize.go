@@ -61,11 +61,12 @@ of writing the files. Ctrl-C (or SIGTERM), in any stage, stops the run within ab
 two seconds and writes what it found as a complete folder marked interrupted (and in which
 stage), exit code 130; a second Ctrl-C stops at once.
 
-The genetic search saves its state every search.checkpoint_seconds (default 300) into the
-output folder's claim (.NAME.tmp beside it). A run killed before it wrote its folder (kill -9,
-a lost node, a time limit's second signal) continues from its last checkpoint when run again
-into the same folder: --resume DIR does so, and says so, and fails when DIR has no checkpoint;
---out DIR continues one it finds. It ends with the front an uninterrupted run would have
+The search saves its state every search.checkpoint_seconds (default 300) into the
+output folder's claim (.NAME.tmp beside it): the genetic search between generations, the
+exhaustive one between its top-level subtrees (one in progress is enumerated again). A run
+killed before it wrote its folder (kill -9, a lost node, a time limit's second signal)
+continues from its last checkpoint when run again into the same folder: --resume DIR does so,
+and says so, and fails when DIR has no checkpoint; --out DIR continues one it finds. It ends with the front an uninterrupted run would have
 found. The configuration, seed and algorithm must be those of the first run (--workers may
 differ): a checkpoint of another is refused. Exit code 1 when no mapping is feasible: the
 least-violating mappings are shown with what they miss (with the exhaustive algorithm, a
@@ -136,7 +137,7 @@ proof that no feasible mapping exists).`,
 					claim.Suspend()
 					return fmt.Errorf("the checkpoint left in the claim of %s: %w (remove %s to start the run afresh)", out, err, filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp"))
 				}
-				fmt.Fprintf(stderr, "note: continuing the search from its checkpoint after generation %d (%d evaluations), saved %s\n", h.Generation, h.Evaluations, h.Saved.Format(time.RFC3339))
+				fmt.Fprintf(stderr, "note: continuing the search from its checkpoint after %s, saved %s\n", h.Position(), h.Saved.Format(time.RFC3339))
 			}
 			opts.Checkpoint = &optimizer.Checkpoint{Every: cfg.Search.CheckpointEvery(), Generations: checkpointGenerations, Save: claim.SaveCheckpoint, Resume: checkpoint}
 			if checkpointGenerations > 0 {
@@ -235,7 +236,7 @@ proof that no feasible mapping exists).`,
 	cmd.Flags().BoolVar(&all, "all", false, fmt.Sprintf("print every point of the front and its mapping (default: a summary and the first points, within %d lines)", consoleLines))
 	cmd.Flags().StringVar(&resume, "resume", "", "continue the run into folder DIR from the checkpoint it left when it was killed (same configuration and options)")
 	// The tests' checkpoints, by generations rather than by the clock.
-	cmd.Flags().IntVar(&checkpointGenerations, "checkpoint-generations", 0, "save a checkpoint every N generations instead of every search.checkpoint_seconds")
+	cmd.Flags().IntVar(&checkpointGenerations, "checkpoint-generations", 0, "save a checkpoint every N generations (exhaustive: top-level subtrees) instead of every search.checkpoint_seconds")
 	_ = cmd.Flags().MarkHidden("checkpoint-generations")
 	return cmd
 }

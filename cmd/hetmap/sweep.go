@@ -152,7 +152,7 @@ Slurm's $SLURM_ARRAY_TASK_ID). --dry-run lists the runs (of the shard) and exits
 				fmt.Fprintf(stderr, "note: search.workers %d is more than the %d CPUs; each run uses at most %d\n", n, runtimeCPUs(), runtimeCPUs())
 			}
 			fmt.Fprintln(stderr, workersLine(shard.Runs(sw), workers))
-			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the runs in progress (with --resume a genetic search continues from its last checkpoint, an exhaustive one starts again); no further run starts")
+			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the runs in progress (with --resume a run continues from its last checkpoint); no further run starts")
 			defer stop()
 			total := len(shard.Runs(sw))
 			bar := newSweepProgress(stderr, total)
@@ -210,7 +210,7 @@ Slurm's $SLURM_ARRAY_TASK_ID). --dry-run lists the runs (of the shard) and exits
 	cmd.Flags().BoolVar(&summarize, "summarize", false, "write the summary of the sweep in --out from its run folders (after the shards)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list the runs (of the shard) and exit")
 	// The tests' checkpoints, by generations rather than by the clock.
-	cmd.Flags().IntVar(&checkpointGenerations, "checkpoint-generations", 0, "save each run's checkpoint every N generations instead of every search.checkpoint_seconds")
+	cmd.Flags().IntVar(&checkpointGenerations, "checkpoint-generations", 0, "save each run's checkpoint every N generations (exhaustive: top-level subtrees) instead of every search.checkpoint_seconds")
 	_ = cmd.Flags().MarkHidden("checkpoint-generations")
 	return cmd
 }
@@ -361,7 +361,7 @@ func (l *sweepLog) tookOver(run *configs.SweepRun, holder string, from *optimize
 		holder = "an earlier process"
 	}
 	if from != nil {
-		fmt.Fprintf(l.w, "note: %s: took over the claim of another process, whose lease had expired, whose process had ended or which stopped (%s); the run continues from its checkpoint after generation %d (%d evaluations)\n", run.Name, holder, from.Generation, from.Evaluations)
+		fmt.Fprintf(l.w, "note: %s: took over the claim of another process, whose lease had expired, whose process had ended or which stopped (%s); the run continues from its checkpoint after %s\n", run.Name, holder, from.Position())
 		return
 	}
 	fmt.Fprintf(l.w, "note: %s: took over the claim of another process, whose lease had expired or whose process had ended (%s); it left no checkpoint: the run starts again\n", run.Name, holder)

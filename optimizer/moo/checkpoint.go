@@ -26,8 +26,15 @@ import (
 // DefaultCacheBytes by default), the archive (at most Settings.MaxFront
 // points when bounded), the least-violating points, the front snapshots of
 // Settings.Stall's window, the groups of variants offered, the counters and
-// what the Problem saves of itself (CheckpointProblem). Exhaustive does not
-// checkpoint: it ignores Checkpoint.
+// what the Problem saves of itself (CheckpointProblem).
+//
+// Exhaustive saves its state between two of its top-level subtrees
+// (frontierNodes): Due is then asked with the number of subtrees completed,
+// and the state holds the front and least-violating points and the counts
+// of those subtrees and the Problem's state; a run resumed from it
+// enumerates the subtrees after them and ends with the Result of the run
+// that saved it, had that one gone on (the subtree in progress when a run
+// stops is enumerated again from its start).
 type Checkpoint struct {
 	// Due is asked after the initial population and after every
 	// generation, with the number of generations evolved so far; when it

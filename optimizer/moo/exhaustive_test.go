@@ -2,7 +2,10 @@ package moo
 
 import (
 	"bytes"
+	"context"
 	"encoding/gob"
+	"fmt"
+	"math/rand"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -252,7 +255,9 @@ func TestExhaustiveWorkers(t *testing.T) {
 			t.Errorf("%d workers: %v, %d evaluations (%d feasible), %d cuts; brute force: %d leaves (%d feasible), %d cuts",
 				workers, res.Status, res.Evaluations, res.FeasibleEvaluations, res.Pruned, leaves, feasible, cuts)
 		}
-		if walkers != workers || overlap.Load() {
+		// One walker per worker, and one that splits the enumeration
+		// into its top-level subtrees (frontier).
+		if walkers != workers+1 || overlap.Load() {
 			t.Errorf("%d workers: %d walkers made, used by two goroutines at once: %v", workers, walkers, overlap.Load())
 		}
 		busy := 0
@@ -324,4 +329,106 @@ func (w funcWalker) Values(partial []int, depth int, dst []int) []int {
 
 func (w funcWalker) Prune(partial []int, depth int) bool {
 	return w.prune != nil && w.prune(partial, depth)
+}
+
+// ckptKnapsack is the knapsack with its payloads coded for checkpoints.
+type ckptKnapsack struct{ *knapsack }
+
+func (ckptKnapsack) SaveState() ([]byte, error)  { return []byte("knapsack"), nil }
+func (ckptKnapsack) RestoreState(s []byte) error { return nil }
+func (ckptKnapsack) EncodePayload(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(v.(knapsackPayload))
+	return buf.Bytes(), err
+}
+func (ckptKnapsack) DecodePayload(data []byte) (any, error) {
+	var v knapsackPayload
+	err := gob.NewDecoder(bytes.NewReader(data)).Decode(&v)
+	return v, err
+}
+
+// TestExhaustiveCheckpoint: an enumeration resumed from the state saved
+// after any of its top-level subtrees, on 1 to 3 workers, ends with the
+// Result of the enumeration that saved it, with and without an evaluation
+// limit; one killed at random evaluations and resumed from its newest state
+// again and again as well. A state of NSGA-II is refused, and NSGA-II
+// refuses the enumeration's.
+func TestExhaustiveCheckpoint(t *testing.T) {
+	heavy := []int{2, 5, 0, 4, 1, 3, 6}
+	p := ckptKnapsack{newKnapsack(3)}
+	x := &Exhaustive{Order: heavy, NewWalker: func() Walker {
+		return &weightWalker{k: p.knapsack, order: heavy, weight: make([]int, len(heavy)+1), overlap: new(atomic.Bool)}
+	}}
+	rng := rand.New(rand.NewSource(30))
+	for _, limit := range []int{0, 300} {
+		var states [][]byte
+		save := func(states *[][]byte) func([]byte, Progress) error {
+			return func(s []byte, _ Progress) error { *states = append(*states, s); return nil }
+		}
+		full, err := Minimize(p, x, &Settings{Workers: 2, MaxEvaluations: limit,
+			Checkpoint: &Checkpoint{Due: func(int) bool { return true }, Save: save(&states)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := resultText(full) + fmt.Sprint(full.Pruned, full.FeasibleEvaluations)
+		if len(states) < 5 || limit > 0 && full.Status != EvaluationLimit {
+			t.Fatalf("limit %d: %d states, status %v: too short to tell", limit, len(states), full.Status)
+		}
+		for k, st := range states {
+			workers := 1 + rng.Intn(3)
+			res, err := Minimize(p, x, &Settings{Workers: workers, MaxEvaluations: limit, Checkpoint: &Checkpoint{Resume: st}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resultText(res) + fmt.Sprint(res.Pruned, res.FeasibleEvaluations); got != want {
+				t.Fatalf("limit %d, resumed from state %d on %d workers:\n%s\nwant\n%s", limit, k, workers, got, want)
+			}
+		}
+		var resume []byte
+		for kills := 0; ; kills++ {
+			ctx, cancel := context.WithCancel(context.Background())
+			at := -1
+			if kills < 4 {
+				at = rng.Intn(full.Evaluations)
+			}
+			var saved [][]byte
+			res, err := Minimize(p, x, &Settings{Workers: 1 + rng.Intn(3), MaxEvaluations: limit, Context: ctx,
+				Progress: func(pr Progress) {
+					if at >= 0 && pr.Evaluations >= at {
+						cancel()
+					}
+				},
+				Checkpoint: &Checkpoint{Due: func(g int) bool { return g%3 == 0 }, Save: save(&saved), Resume: resume}})
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(saved) > 0 {
+				resume = saved[len(saved)-1]
+			}
+			if res.Status != Interrupted {
+				if got := resultText(res) + fmt.Sprint(res.Pruned, res.FeasibleEvaluations); got != want {
+					t.Fatalf("limit %d, after %d kills:\n%s\nwant\n%s", limit, kills, got, want)
+				}
+				break
+			}
+		}
+	}
+
+	var nsga [][]byte
+	if _, err := Minimize(p, &NSGA2{Population: 8}, &Settings{Generations: 2, Checkpoint: &Checkpoint{Due: func(int) bool { return true },
+		Save: func(s []byte, _ Progress) error { nsga = append(nsga, s); return nil }}}); err != nil || len(nsga) == 0 {
+		t.Fatalf("NSGA-II saved %d states, error %v", len(nsga), err)
+	}
+	if _, err := Minimize(p, x, &Settings{Checkpoint: &Checkpoint{Resume: nsga[0]}}); err == nil {
+		t.Error("the enumeration resumed NSGA-II's state without error")
+	}
+	var enum [][]byte
+	if _, err := Minimize(p, x, &Settings{Checkpoint: &Checkpoint{Due: func(int) bool { return true },
+		Save: func(s []byte, _ Progress) error { enum = append(enum, s); return nil }}}); err != nil || len(enum) == 0 {
+		t.Fatalf("the enumeration saved %d states, error %v", len(enum), err)
+	}
+	if _, err := Minimize(p, &NSGA2{Population: 8}, &Settings{Generations: 2, Checkpoint: &Checkpoint{Resume: enum[0]}}); err == nil {
+		t.Error("NSGA-II resumed the enumeration's state without error")
+	}
 }

@@ -83,8 +83,8 @@ type Settings struct {
 	Context context.Context
 
 	// Checkpoint, when not nil, makes NSGA-II save its state between
-	// generations and continue from a saved one (see Checkpoint).
-	// Exhaustive ignores it.
+	// generations, and Exhaustive between top-level subtrees, and continue
+	// from a saved one (see Checkpoint).
 	Checkpoint *Checkpoint
 }
 

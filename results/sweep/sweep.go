@@ -136,9 +136,10 @@ type Options struct {
 	// OnProgress, when set, receives the progress reports of every run's
 	// search, from the goroutines of the runs in progress (at once).
 	OnProgress func(run *configs.SweepRun, p moo.Progress)
-	// CheckpointGenerations, when positive, makes every run's genetic
-	// search save its checkpoint every that many generations instead of
-	// every search.checkpoint_seconds (for tests, which use no clock).
+	// CheckpointGenerations, when positive, makes every run's search save
+	// its checkpoint every that many generations (the exhaustive search:
+	// top-level subtrees) instead of every search.checkpoint_seconds (for
+	// tests, which use no clock).
 	CheckpointGenerations int
 }
 
