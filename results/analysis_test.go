@@ -40,19 +40,9 @@ func TestAnalysisShowsTheContentionCounts(t *testing.T) {
 		if err := e.AnalyzeContention(r); err != nil {
 			t.Fatal(err)
 		}
-		var text, js bytes.Buffer
-		if err := WriteAnalysisText(&text, cfg, "feasible", r); err != nil {
-			t.Fatal(err)
-		}
-		if err := WriteAnalysisJSON(&js, cfg, "feasible", r); err != nil {
-			t.Fatal(err)
-		}
-		var got AnalysisJSON
-		if err := json.Unmarshal(js.Bytes(), &got); err != nil {
-			t.Fatal(err)
-		}
+		text, got := writeAnalysisBoth(t, cfg, r)
 		request := count == configs.ContentionRequest
-		names := strings.Contains(text.String(), configs.RequestAssumption)
+		names := strings.Contains(text, configs.RequestAssumption)
 		if got.Contention.Count != count || (got.Contention.RequestAssumption != "") != request || names != request {
 			t.Errorf("%s: count %q, assumption %q in the JSON, named in the text %v", count, got.Contention.Count, got.Contention.RequestAssumption, names)
 		}
@@ -79,11 +69,11 @@ func TestAnalysisShowsTheContentionCounts(t *testing.T) {
 					t.Errorf("%s: %s, %s: overlap %d by %q", count, tk.Name, io.Unit, io.Overlap, io.Binds)
 				}
 			}
-			if !strings.Contains(text.String(), "  "+tk.Name+"  ") {
+			if !strings.Contains(text, "  "+tk.Name+"  ") {
 				t.Errorf("%s: the text has no row for %s", count, tk.Name)
 			}
 		}
-		if windows != 10 || !strings.Contains(text.String(), "contention in the response windows:") {
+		if windows != 10 || !strings.Contains(text, "contention in the response windows:") {
 			t.Errorf("%s: %d windows in the JSON", count, windows)
 		}
 	}
@@ -183,4 +173,22 @@ func TestWaitWithoutBoundIsNoNumber(t *testing.T) {
 			t.Errorf("C, its GPU wait and R of PRE_SFM_gpu_POST are no bound: %q", line)
 		}
 	}
+}
+
+// writeAnalysisBoth writes r as analyze's text and as its JSON (read back),
+// as the feasible WATERS mapping's analysis.
+func writeAnalysisBoth(t *testing.T, cfg *configs.Config, r *evaluate.Analysis) (string, AnalysisJSON) {
+	t.Helper()
+	var text, js bytes.Buffer
+	if err := WriteAnalysisText(&text, cfg, "feasible", r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteAnalysisJSON(&js, cfg, "feasible", r); err != nil {
+		t.Fatal(err)
+	}
+	var got AnalysisJSON
+	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	return text.String(), got
 }

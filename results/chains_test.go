@@ -2,7 +2,6 @@ package results
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -42,17 +41,7 @@ func TestChainsShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := feasibleAnalysis(t, cfg)
-	var text, js bytes.Buffer
-	if err := WriteAnalysisText(&text, cfg, "feasible", r); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteAnalysisJSON(&js, cfg, "feasible", r); err != nil {
-		t.Fatal(err)
-	}
-	var got AnalysisJSON
-	if err := json.Unmarshal(js.Bytes(), &got); err != nil {
-		t.Fatal(err)
-	}
+	s, got := writeAnalysisBoth(t, cfg, r)
 	var ca *ChainJSON
 	for i := range got.Chains {
 		if got.Chains[i].Name == "CA-EK-P-DA" {
@@ -80,7 +69,6 @@ func TestChainsShown(t *testing.T) {
 		*ca.ObjectiveMinNs != *ca.AnyOffset.MinReactionTimeNs || len(ca.WorstChain) != 4 {
 		t.Errorf("CA-EK-P-DA objective %s = %d (min %d), worst chain %+v", ca.Objective, *ca.ObjectiveNs, *ca.ObjectiveMinNs, ca.WorstChain)
 	}
-	s := text.String()
 	for _, want := range []string{
 		"CANbus_polling (Core3) ⇒ EKF (Core3) → Planner (Core0) → DASM (Core3)",
 		"Maximum reaction time (min – max)",
@@ -96,11 +84,7 @@ func TestChainsShown(t *testing.T) {
 	// Under the synchronous bound the job-level value is the one marked.
 	cfg.Analysis.ChainLatency.Bound = configs.BoundSynchronous
 	r = feasibleAnalysis(t, cfg)
-	text.Reset()
-	if err := WriteAnalysisText(&text, cfg, "feasible", r); err != nil {
-		t.Fatal(err)
-	}
-	if s := text.String(); !strings.Contains(s, "– 51.8741 ms *") || strings.Contains(s, "69.2067 ms *") {
+	if s, _ := writeAnalysisBoth(t, cfg, r); !strings.Contains(s, "– 51.8741 ms *") || strings.Contains(s, "69.2067 ms *") {
 		t.Errorf("synchronous objective: the job-level value is not the one marked:\n%s", s)
 	}
 }
