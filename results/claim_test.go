@@ -3,7 +3,6 @@
 package results
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -20,8 +19,6 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
-	"github.com/hetmap/hetmap/optimizer"
-	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
 // endedPID returns the process ID of a process that has ended.
@@ -632,14 +629,7 @@ func TestClaimInterleavings(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := &sw.Runs[0]
-	e, err := evaluate.NewEvaluator(run.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := optimizer.Run(context.Background(), e, optimizer.Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := searchRun(t, run)
 	info := RunInfo{Version: "test", Workers: 1, Started: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	if err := WriteSweepRun(filepath.Join(root, "reference"), run, res, info, 5); err != nil {
 		t.Fatal(err)

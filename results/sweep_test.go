@@ -185,14 +185,7 @@ func TestWriteSweepRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := &sw.Runs[0]
-	e, err := evaluate.NewEvaluator(run.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := optimizer.Run(context.Background(), e, optimizer.Options{Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := searchRun(t, run)
 	out := t.TempDir()
 	if err := WriteSweepRun(out, run, res, RunInfo{Version: "test", Workers: 1}, 5); err != nil {
 		t.Fatal(err)
@@ -274,4 +267,18 @@ search:
 	if strings.Contains(page, ">1500MHz<") || strings.Contains(runsTable, "<th>folder</th>") || strings.Contains(runsTable, ">run-001_") {
 		t.Error("summary.html shows canonical values or the folder names in the runs table")
 	}
+}
+
+// searchRun runs a sweep run's search on one worker.
+func searchRun(t *testing.T, run *configs.SweepRun) *optimizer.Outcome {
+	t.Helper()
+	e, err := evaluate.NewEvaluator(run.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := optimizer.Run(context.Background(), e, optimizer.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
