@@ -125,6 +125,7 @@ scaled together, per kind of unit and per task alone), kinds (the first two) or 
 		},
 	}
 	sf.add(cmd)
+	sf.addOptions(cmd)
 	cmd.Flags().StringVar(&mapping, "mapping", "", "mapping file (YAML), or default for the model's own mapping")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON instead of text")
 	cmd.Flags().StringVar(&margins, "margins", "all", "margins on execution demand: all (every task scaled together, per kind of unit, per task), kinds (the first two) or none")

@@ -228,6 +228,7 @@ proof that no feasible mapping exists).`,
 		},
 	}
 	sf.add(cmd)
+	sf.addOptions(cmd)
 	cmd.Flags().StringVar(&algorithm, "algorithm", "", "auto, nsga2 or exhaustive (default: the configuration's search.algorithm, auto: the exhaustive search when it is estimated to finish quickly)")
 	cmd.Flags().Int64Var(&seed, "seed", 0, "seed of the search's random generator (default: the configuration's search.seed, 1)")
 	cmd.Flags().StringVar(&out, "out", "", "folder for the result files (default runs/<UTC time>)")
