@@ -48,7 +48,10 @@ A GPU task placed on a core is merged with its offloading task, which then gets 
 entry. Priorities given in the file are used on every core where each task has one.
 
 --margins chooses the margins on execution demand: all (default: every task's demand
-scaled together, per kind of unit and per task alone), kinds (the first two) or none.`,
+scaled together, per kind of unit and per task alone), kinds (the first two) or none.
+
+--contention, --gpu-model, --priorities and --deadlines set analysis.contention,
+analysis.gpu_model, analysis.priorities and conventions.deadlines over the configuration's.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if mapping == "" {

@@ -35,6 +35,9 @@ with identical cores treated as interchangeable and partial mappings cut as soon
 are unschedulable, and gives the exact front; auto (the default) runs the exhaustive
 search when an estimate of its size says it finishes quickly, NSGA-II otherwise, and
 says which and why. The same --seed gives the same front with any number of --workers.
+--contention, --gpu-model, --priorities and --deadlines set analysis.contention,
+analysis.gpu_model, analysis.priorities and conventions.deadlines over the configuration's
+(config.yaml records them).
 
 The genetic search (NSGA-III's reference directions from 4 objectives on) stops once
 its front stops improving (search.stall_generations, stall_tolerance), search.generations
