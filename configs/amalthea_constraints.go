@@ -450,11 +450,11 @@ func (im *importer) eventChains() error {
 // come just after a sampling and wait up to a period. Both readings stay
 // within this bound; the reaction latency from activation is reported too
 // (analyze's chain table).
-func latencyMetric(typ string) string {
+func latencyMetric(typ string) ChainMetric {
 	if typ == "Age" {
-		return "data-age"
+		return MetricDataAge
 	}
-	return "reaction-time"
+	return MetricReactionTime
 }
 
 // latencyConstraints turns EventChainLatencyConstraints and

@@ -253,7 +253,7 @@ func TestTOROConstraints(t *testing.T) {
 	}
 	for _, c := range s.Chains {
 		w, ok := want[c.Name]
-		if !ok || strings.Join(c.Tasks, " ") != w.tasks || len(c.Max) != 1 || c.Max[0].Metric != w.metric || c.Max[0].Limit != w.limit {
+		if !ok || strings.Join(c.Tasks, " ") != w.tasks || len(c.Max) != 1 || string(c.Max[0].Metric) != w.metric || c.Max[0].Limit != w.limit {
 			t.Errorf("chain %s: %+v, want %+v", c.Name, c, w)
 		}
 	}

@@ -24,7 +24,7 @@ type ExportMapping struct {
 	// Convention is conventions.priorities, how the model's priorities are
 	// read: under model-lower-first the priorities are written negated,
 	// so that the model read back under it gives them again.
-	Convention string
+	Convention PriorityConvention
 }
 
 // ExportAmalthea writes a mapping into the Amalthea model of files (one

@@ -104,7 +104,7 @@ func (im *importer) taskAllocations(tas []*xnode, owns map[string][]string) (map
 			}
 			if (si.algorithm == "DeadlineMonotonic" || si.algorithm == "RateMonotonic") && !warnedAlgo[sched] {
 				warnedAlgo[sched] = true
-				im.warn("osModel/taskSchedulers["+sched+"]", "%s is analysed as fixed-priority preemptive scheduling; the priorities follow analysis.priorities (default: Audsley's OPA), set analysis.priorities: %s to match the model", si.algorithm, map[string]string{"DeadlineMonotonic": PrioritiesDM, "RateMonotonic": PrioritiesRM}[si.algorithm])
+				im.warn("osModel/taskSchedulers["+sched+"]", "%s is analysed as fixed-priority preemptive scheduling; the priorities follow analysis.priorities (default: Audsley's OPA), set analysis.priorities: %s to match the model", si.algorithm, map[string]PriorityAssignment{"DeadlineMonotonic": PrioritiesDM, "RateMonotonic": PrioritiesRM}[si.algorithm])
 			}
 		}
 		if err := im.allocationParams(where, ta, si, ut, &a, &unused); err != nil {

@@ -28,7 +28,7 @@ type Conventions struct {
 	// Deadlines is "period" (default: every deadline equals the period, as
 	// the challenge text assumes) or "model" (the requirements of the file,
 	// with swapped references corrected).
-	Deadlines string `json:"deadlines" yaml:"deadlines,omitempty"`
+	Deadlines DeadlineConvention `json:"deadlines" yaml:"deadlines,omitempty"`
 	// Priorities says how the priorities of the model's own mapping
 	// (System.Mapping) are read: "model" (default: Amalthea's convention,
 	// a higher value is more urgent), "model-lower-first" (a lower value
@@ -36,28 +36,12 @@ type Conventions struct {
 	// model's priorities are ignored, and every core's are derived by
 	// analysis.priorities). Mapping files are hetmap's own and always
 	// read higher first.
-	Priorities string `json:"priorities" yaml:"priorities,omitempty"`
+	Priorities PriorityConvention `json:"priorities" yaml:"priorities,omitempty"`
 }
-
-// Deadline conventions.
-const (
-	DeadlinesPeriod = "period"
-	DeadlinesModel  = "model"
-)
-
-// Priority conventions (Conventions.Priorities).
-const (
-	ModelPriorities       = "model"
-	ModelPrioritiesLower  = "model-lower-first"
-	ModelPrioritiesIgnore = "derived"
-)
-
-// PriorityConventions lists the priority conventions, the default first.
-var PriorityConventions = []string{ModelPriorities, ModelPrioritiesLower, ModelPrioritiesIgnore}
 
 // PriorityConventionText says in words how a priority convention reads the
 // model's priorities.
-func PriorityConventionText(c string) string {
+func PriorityConventionText(c PriorityConvention) string {
 	switch c {
 	case ModelPrioritiesLower:
 		return "a lower value is more urgent, as pyCPA and TORO read them; hetmap's priority is the value negated"
@@ -71,10 +55,10 @@ func PriorityConventionText(c string) string {
 // defaults named below.
 type Analysis struct {
 	// GPUModel is "fifo" (default, the block-level analysis) or "timeslice".
-	GPUModel string `json:"gpu_model" yaml:"gpu_model,omitempty"`
+	GPUModel GPUModel `json:"gpu_model" yaml:"gpu_model,omitempty"`
 	// Priorities is the per-core priority assignment: "opa" (default,
 	// Audsley), "deadline-monotonic", "rate-monotonic" or "model".
-	Priorities string `json:"priorities" yaml:"priorities,omitempty"`
+	Priorities PriorityAssignment `json:"priorities" yaml:"priorities,omitempty"`
 	// Contention is how many accesses of a core are charged the contention
 	// of each other core and of the copy engine (docs/contention.md):
 	// "challenge" (every access, the challenge's sound convention),
@@ -83,7 +67,7 @@ type Analysis struct {
 	// line request of the other unit; this assumes round-robin memory
 	// arbitration with one outstanding request per client, which the
 	// challenge does not state). The default is "refined".
-	Contention string `json:"contention" yaml:"contention,omitempty"`
+	Contention ContentionCount `json:"contention" yaml:"contention,omitempty"`
 	// InterferingCores fixes #C of the contention model; nil means the
 	// sound convention (the other cores that access memory).
 	InterferingCores *int `json:"interfering_cores,omitempty" yaml:"interfering_cores,omitempty"`
@@ -102,7 +86,7 @@ type Analysis struct {
 	// the bound every chain latency requirement is checked against,
 	// whatever the requirement says; empty keeps each requirement's own
 	// (any-offset unless it names another; ChainRequirement.CheckedUnder).
-	RequirementBound string `json:"requirement_bound,omitempty" yaml:"requirement_bound,omitempty"`
+	RequirementBound ChainBound `json:"requirement_bound,omitempty" yaml:"requirement_bound,omitempty"`
 	// ExecutionScale multiplies every task's execution demand (the
 	// worst-case CPU ticks on every unit and the GPU kernels' time; memory
 	// lines unchanged) by a factor (default 1; above 0, at most 1000,
@@ -123,34 +107,9 @@ func (a *Analysis) ExecutionScalePPM() int64 {
 	return int64(math.Round(a.ExecutionScale * 1e6))
 }
 
-// GPU models.
-const (
-	GPUModelFIFO      = "fifo"
-	GPUModelTimeSlice = "timeslice"
-)
-
-// Contention counts (the names memory.ParseCount takes).
-const (
-	ContentionChallenge = "challenge"
-	ContentionRefined   = "refined"
-	ContentionRequest   = "request"
-)
-
-// DefaultContention is the contention count of a configuration that names
-// none.
-const DefaultContention = ContentionRefined
-
 // RequestAssumption names the hardware assumption that the request count
 // rests on; every output of a request-count number says it.
 const RequestAssumption = "round-robin memory arbitration with one outstanding request per client (Kim et al., RTAS 2014), which the challenge does not state"
-
-// Priority assignments.
-const (
-	PrioritiesOPA   = "opa"
-	PrioritiesDM    = "deadline-monotonic"
-	PrioritiesRM    = "rate-monotonic"
-	PrioritiesModel = "model"
-)
 
 // KernelGeometry is the launch configuration of a GPU task's kernel.
 type KernelGeometry struct {
@@ -167,35 +126,13 @@ type KernelGeometry struct {
 // communication paradigm, the metric and the bound.
 type ChainLatency struct {
 	// Paradigm is "implicit" (default) or "let".
-	Paradigm string `json:"paradigm" yaml:"paradigm,omitempty"`
+	Paradigm ChainParadigm `json:"paradigm" yaml:"paradigm,omitempty"`
 	// Metric is "reaction-time" (default, maximum reaction time),
 	// "reaction-from-activation" or "data-age".
-	Metric string `json:"metric" yaml:"metric,omitempty"`
+	Metric ChainMetric `json:"metric" yaml:"metric,omitempty"`
 	// Bound is BoundAnyOffset (default), BoundSynchronous or BoundDavare.
-	Bound string `json:"bound" yaml:"bound,omitempty"`
+	Bound ChainBound `json:"bound" yaml:"bound,omitempty"`
 }
-
-// Chain latency bounds (package chains, "Bounds for any offsets" and
-// "Job-level values").
-const (
-	// BoundAnyOffset is the least of the bounds valid for any release
-	// offsets (Davare et al., DAC 2007; Dürr et al., EMSOFT 2019; hop by
-	// hop, with the hops between tasks of one core ordered by priority).
-	BoundAnyOffset = "any-offset"
-	// BoundSynchronous is the job-level value with every task released at
-	// its model offset: tighter, valid only while the tasks really are
-	// released there.
-	BoundSynchronous = "synchronous"
-	// BoundDavare is Davare et al.'s bound alone, valid for any offsets.
-	BoundDavare = "davare"
-)
-
-// Chain latency choices.
-var (
-	ChainParadigms = []string{"implicit", "let"}
-	ChainMetrics   = []string{"reaction-time", "reaction-from-activation", "data-age"}
-	ChainBounds    = []string{BoundAnyOffset, BoundSynchronous, BoundDavare}
-)
 
 // Defaults fills the zero values with the documented defaults.
 func (c *ChainLatency) Defaults() {
@@ -215,7 +152,7 @@ func (c *ChainLatency) Validate(where string) error {
 	for _, f := range []struct {
 		key, v  string
 		allowed []string
-	}{{"paradigm", c.Paradigm, ChainParadigms}, {"metric", c.Metric, ChainMetrics}, {"bound", c.Bound, ChainBounds}} {
+	}{{"paradigm", string(c.Paradigm), optionStrings(ChainParadigms)}, {"metric", string(c.Metric), optionStrings(ChainMetrics)}, {"bound", string(c.Bound), optionStrings(ChainBounds)}} {
 		if !contains(f.allowed, f.v) {
 			return inputErrorf(where+"."+f.key, "%q is not one of %s", f.v, strings.Join(f.allowed, ", "))
 		}
@@ -313,7 +250,7 @@ func (c *Config) NotAppliedRequirements() []NotApplied {
 		}
 		na := NotApplied{Task: t.Name, Requirement: t.Requirement, Deadline: t.Deadline}
 		if t.Requirement <= t.Period {
-			na.AppliedBy = "conventions.deadlines: " + DeadlinesModel
+			na.AppliedBy = "conventions.deadlines: " + string(DeadlinesModel)
 		}
 		out = append(out, na)
 	}

@@ -27,7 +27,7 @@ func TestPriorityConventions(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		convention string
+		convention PriorityConvention
 		want       string // T1's and T2's priorities under --mapping default
 		warn       string
 	}{
@@ -36,7 +36,7 @@ func TestPriorityConventions(t *testing.T) {
 		{ModelPrioritiesLower, "-1 -5", ""},
 		{ModelPrioritiesIgnore, "- -", "conventions.priorities: derived: the 2 priorities of the model's own mapping are ignored; --mapping default derives every core's priorities by analysis.priorities"},
 	} {
-		t.Run(c.convention, func(t *testing.T) {
+		t.Run(string(c.convention), func(t *testing.T) {
 			sys := *s
 			cfg, err := finish(&Config{System: &sys, Conventions: Conventions{Priorities: c.convention}, Warnings: append([]Warning(nil), w...)}, "m.amxmi")
 			if err != nil {

@@ -35,15 +35,16 @@ func TestNotAppliedRequirements(t *testing.T) {
 		},
 	}
 	for _, c := range []struct {
-		source, convention string
-		want               []NotApplied
+		source     string
+		convention DeadlineConvention
+		want       []NotApplied
 	}{
 		{"built-in", DeadlinesPeriod, planner},
 		{"built-in", DeadlinesModel, nil},
 		{"amalthea", DeadlinesPeriod, planner},
 		{"amalthea", DeadlinesModel, nil},
 	} {
-		t.Run(c.source+"/"+c.convention, func(t *testing.T) {
+		t.Run(c.source+"/"+string(c.convention), func(t *testing.T) {
 			cfg := load[c.source](t)
 			cfg.Conventions.Deadlines = c.convention
 			if err := Validate(cfg); err != nil {

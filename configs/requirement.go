@@ -25,21 +25,21 @@ type ChainRequirement struct {
 	Name string `json:"name,omitempty" yaml:"name,omitempty"`
 	// Metric is reaction-time (default: the maximum reaction time, from an
 	// outside event), reaction-from-activation or data-age (ChainMetrics).
-	Metric string `json:"metric,omitempty" yaml:"metric,omitempty"`
+	Metric ChainMetric `json:"metric,omitempty" yaml:"metric,omitempty"`
 	// Bound is any-offset (default: the least bound valid for any release
 	// offsets), synchronous (the job-level value with every task released
 	// at its model offset, tighter but valid only while the tasks really
 	// are released at those offsets; package chains, "Job-level values")
 	// or davare (Davare et al.'s bound alone); ChainBounds. CheckedUnder
 	// says what a requirement is checked under.
-	Bound string `json:"bound,omitempty" yaml:"bound,omitempty"`
+	Bound ChainBound `json:"bound,omitempty" yaml:"bound,omitempty"`
 	// Limit is the largest latency allowed.
 	Limit Duration `json:"limit" yaml:"limit"`
 }
 
 // Requirement defaults.
 const (
-	DefaultRequirementMetric = "reaction-time"
+	DefaultRequirementMetric = MetricReactionTime
 	DefaultRequirementBound  = BoundAnyOffset
 )
 
@@ -64,7 +64,7 @@ func (r ChainRequirement) WithDefaults() ChainRequirement {
 // (synchronous): the chain communicates at the LET instants, so its
 // latency is the LET value, exact there and independent of the response
 // times.
-func (r ChainRequirement) CheckedUnder(c *Chain, s *System, a *Analysis) (paradigm, bound string) {
+func (r ChainRequirement) CheckedUnder(c *Chain, s *System, a *Analysis) (paradigm ChainParadigm, bound ChainBound) {
 	paradigm, bound = a.ChainLatency.Paradigm, r.WithDefaults().Bound
 	if paradigm == "" {
 		paradigm = ChainParadigms[0]
@@ -79,7 +79,7 @@ func (r ChainRequirement) CheckedUnder(c *Chain, s *System, a *Analysis) (paradi
 	case a.RequirementBound != "":
 		bound = a.RequirementBound
 	case allLET && r.Bound == "":
-		paradigm, bound = "let", BoundSynchronous
+		paradigm, bound = ParadigmLET, BoundSynchronous
 	}
 	return paradigm, bound
 }
@@ -90,16 +90,16 @@ func (r ChainRequirement) Label(chain string) string {
 	if r.Name != "" {
 		return r.Name
 	}
-	return chain + " " + r.WithDefaults().Metric
+	return chain + " " + string(r.WithDefaults().Metric)
 }
 
 func (r ChainRequirement) validate(where, chain string) error {
 	d := r.WithDefaults()
 	switch {
-	case !contains(ChainMetrics, d.Metric):
-		return inputErrorf(where+".metric", "%q is not a chain metric (%s) (chain %s)", r.Metric, joinList(ChainMetrics), chain)
-	case !contains(ChainBounds, d.Bound):
-		return inputErrorf(where+".bound", "%q is not a bound (%s) (chain %s)", r.Bound, joinList(ChainBounds), chain)
+	case !known(ChainMetrics, d.Metric):
+		return inputErrorf(where+".metric", "%q is not a chain metric (%s) (chain %s)", r.Metric, joinList(optionStrings(ChainMetrics)), chain)
+	case !known(ChainBounds, d.Bound):
+		return inputErrorf(where+".bound", "%q is not a bound (%s) (chain %s)", r.Bound, joinList(optionStrings(ChainBounds)), chain)
 	case r.Limit <= 0:
 		return inputErrorf(where+".limit", "must be positive, got %s (chain %s)", r.Limit, chain)
 	}

@@ -12,11 +12,12 @@ func TestRequirementCheckedUnder(t *testing.T) {
 	mixed := &Chain{Name: "AB", Tasks: []string{"A", "L1"}}
 	let := &Chain{Name: "LL", Tasks: []string{"L1", "L2"}}
 	for _, c := range []struct {
-		name            string
-		chain           *Chain
-		req             ChainRequirement
-		a               Analysis
-		paradigm, bound string
+		name     string
+		chain    *Chain
+		req      ChainRequirement
+		a        Analysis
+		paradigm ChainParadigm
+		bound    ChainBound
 	}{
 		{"default", mixed, ChainRequirement{}, Analysis{}, "implicit", BoundAnyOffset},
 		{"named", mixed, ChainRequirement{Bound: BoundSynchronous}, Analysis{}, "implicit", BoundSynchronous},
@@ -57,7 +58,7 @@ func TestChainBoundDefaults(t *testing.T) {
 	if err := cl.Validate("analysis.chain_latency"); err == nil || !strings.Contains(err.Error(), `"hopeful" is not one of any-offset, synchronous, davare`) {
 		t.Errorf("unknown bound: %v", err)
 	}
-	for b, want := range map[string]string{
+	for b, want := range map[ChainBound]string{
 		BoundAnyOffset:   "SF-P-DA reaction-time",
 		BoundSynchronous: "SF-P-DA reaction-time (synchronous release)",
 		BoundDavare:      "SF-P-DA reaction-time davare",

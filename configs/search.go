@@ -93,11 +93,11 @@ func (s Search) CheckpointEvery() time.Duration {
 // count, the demand of the count under refined and request) or "margin"
 // (the margin on execution demand, maximised: minimised as its negative).
 type Objective struct {
-	Kind     string `json:"kind,omitempty" yaml:"kind,omitempty"`
-	Chain    string `json:"chain,omitempty" yaml:"chain,omitempty"`
-	Paradigm string `json:"paradigm,omitempty" yaml:"paradigm,omitempty"`
-	Metric   string `json:"metric,omitempty" yaml:"metric,omitempty"`
-	Bound    string `json:"bound,omitempty" yaml:"bound,omitempty"`
+	Kind     string        `json:"kind,omitempty" yaml:"kind,omitempty"`
+	Chain    string        `json:"chain,omitempty" yaml:"chain,omitempty"`
+	Paradigm ChainParadigm `json:"paradigm,omitempty" yaml:"paradigm,omitempty"`
+	Metric   ChainMetric   `json:"metric,omitempty" yaml:"metric,omitempty"`
+	Bound    ChainBound    `json:"bound,omitempty" yaml:"bound,omitempty"`
 }
 
 // Objective kinds and search genes.
@@ -269,15 +269,15 @@ func (o Objective) Name() string {
 	if o.Kind != ObjectiveChain {
 		return o.Kind
 	}
-	n := o.Chain + " " + o.Metric
-	if o.Paradigm != "implicit" {
-		n += " " + o.Paradigm
+	n := o.Chain + " " + string(o.Metric)
+	if o.Paradigm != ParadigmImplicit {
+		n += " " + string(o.Paradigm)
 	}
 	switch o.Bound {
 	case BoundAnyOffset:
 		return n
 	case BoundDavare:
-		return n + " " + o.Bound
+		return n + " " + string(o.Bound)
 	}
 	// A job-level value holds only while every task is released at its
 	// model offset (package chains, "Job-level values"): the name says so

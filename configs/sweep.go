@@ -527,12 +527,12 @@ var sweepSpecs = []*sweepSpec{
 			}
 		}
 	}},
-	{name: "analysis.gpu_model", typ: svChoice, choices: []string{GPUModelFIFO, GPUModelTimeSlice},
-		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Analysis.GPUModel = v.s }},
-	{name: "analysis.priorities", typ: svChoice, choices: []string{PrioritiesOPA, PrioritiesDM, PrioritiesRM, PrioritiesModel},
-		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Analysis.Priorities = v.s }},
-	{name: "analysis.contention", typ: svChoice, choices: []string{ContentionChallenge, ContentionRefined, ContentionRequest},
-		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Analysis.Contention = v.s }},
+	{name: "analysis.gpu_model", typ: svChoice, choices: optionStrings(GPUModels),
+		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Analysis.GPUModel = GPUModel(v.s) }},
+	{name: "analysis.priorities", typ: svChoice, choices: optionStrings(PriorityAssignments),
+		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Analysis.Priorities = PriorityAssignment(v.s) }},
+	{name: "analysis.contention", typ: svChoice, choices: optionStrings(ContentionCounts),
+		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Analysis.Contention = ContentionCount(v.s) }},
 	{name: "analysis.interfering_cores", typ: svIntOrAuto, apply: func(c *Config, _ *SweepParameter, v sweepValue) {
 		c.Analysis.InterferingCores = nil
 		if !v.auto {
@@ -551,8 +551,8 @@ var sweepSpecs = []*sweepSpec{
 	{name: "analysis.time_slice_step", typ: svDuration, positive: true, apply: func(c *Config, _ *SweepParameter, v sweepValue) {
 		c.Analysis.TimeSliceStep = Duration(v.n)
 	}},
-	{name: "conventions.deadlines", typ: svChoice, choices: []string{DeadlinesPeriod, DeadlinesModel},
-		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Conventions.Deadlines = v.s }},
+	{name: "conventions.deadlines", typ: svChoice, choices: optionStrings(DeadlineConventions),
+		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Conventions.Deadlines = DeadlineConvention(v.s) }},
 	{name: "kernel.blocks", qual: qualGPUTask, typ: svInt, kernel: true},
 	{name: "kernel.threads_per_block", qual: qualGPUTask, typ: svInt, kernel: true},
 	{name: "kernel.shared_memory_per_block", qual: qualGPUTask, typ: svSize, kernel: true},

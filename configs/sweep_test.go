@@ -287,11 +287,11 @@ func TestContentionOption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
+	var got []ContentionCount
 	for _, r := range sw.Runs {
 		got = append(got, r.Config.Analysis.Contention)
 	}
-	if !reflect.DeepEqual(got, []string{ContentionChallenge, ContentionRefined, ContentionRequest}) {
+	if !reflect.DeepEqual(got, []ContentionCount{ContentionChallenge, ContentionRefined, ContentionRequest}) {
 		t.Errorf("runs' counts %v", got)
 	}
 	if _, err := loadSweep(t, "base: builtin\nparameters: [{name: analysis.contention, values: [exact]}]\n", nil); err == nil ||

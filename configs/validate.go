@@ -81,7 +81,7 @@ func validateOptions(cfg *Config) error {
 	default:
 		return inputErrorf("conventions.deadlines", "%q is not a deadline convention (period or model)", cfg.Conventions.Deadlines)
 	}
-	if !contains(PriorityConventions, cfg.Conventions.Priorities) {
+	if !known(PriorityConventions, cfg.Conventions.Priorities) {
 		return inputErrorf("conventions.priorities", "%q is not a priority convention (%s: the model's higher value more urgent, as in Amalthea; %s: lower value more urgent, as pyCPA and TORO read a model; %s: ignore the model's priorities)",
 			cfg.Conventions.Priorities, ModelPriorities, ModelPrioritiesLower, ModelPrioritiesIgnore)
 	}
@@ -104,8 +104,8 @@ func validateOptions(cfg *Config) error {
 	if err := a.ChainLatency.Validate("analysis.chain_latency"); err != nil {
 		return err
 	}
-	if a.RequirementBound != "" && !contains(ChainBounds, a.RequirementBound) {
-		return inputErrorf("analysis.requirement_bound", "%q is not a bound (%s)", a.RequirementBound, joinList(ChainBounds))
+	if a.RequirementBound != "" && !known(ChainBounds, a.RequirementBound) {
+		return inputErrorf("analysis.requirement_bound", "%q is not a bound (%s)", a.RequirementBound, joinList(optionStrings(ChainBounds)))
 	}
 	if a.TimeSliceStep <= 0 {
 		return inputErrorf("analysis.time_slice_step", "must be positive")
@@ -179,7 +179,7 @@ func validateKernels(s *System, kernels []KernelGeometry) error {
 // period, or its requirement under DeadlinesModel) and decides whether it
 // is no longer than the period, as the analyses assume. A GPU task keeps
 // no deadline of its own.
-func resolveDeadlines(s *System, convention string) error {
+func resolveDeadlines(s *System, convention DeadlineConvention) error {
 	for i := range s.Tasks {
 		t := &s.Tasks[i]
 		if t.IsGPUTask() {

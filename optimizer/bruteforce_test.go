@@ -361,7 +361,7 @@ func exactFrontDominatesEveryOrder(t *testing.T, cfg *configs.Config, minPairs i
 }
 
 // jointCounts are the contention counts of jointSystems, in turn.
-var jointCounts = []string{configs.ContentionRefined, configs.ContentionRequest, configs.ContentionChallenge}
+var jointCounts = []configs.ContentionCount{configs.ContentionRefined, configs.ContentionRequest, configs.ContentionChallenge}
 
 // jointSystems returns the generator of TestExhaustiveEqualsJointBruteForce's
 // random systems: each call the next one (its configuration, its YAML for
@@ -396,7 +396,7 @@ func jointSystems(t *testing.T) func() (*configs.Config, string, string) {
 			y += "(and the objective {kind: margin})\n"
 		}
 		sys++
-		return cfg, y, count
+		return cfg, y, string(count)
 	}
 }
 
@@ -484,7 +484,7 @@ func TestExhaustiveEqualsJointBruteForce(t *testing.T) {
 	// number, and the broken enumeration was caught.
 	covered := func(n int) bool {
 		for _, c := range jointCounts {
-			if stats[c+": feasible"] < n/12 || stats[c+": with other orders"] == 0 {
+			if stats[string(c)+": feasible"] < n/12 || stats[string(c)+": with other orders"] == 0 {
 				return false
 			}
 		}

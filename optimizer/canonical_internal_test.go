@@ -19,8 +19,8 @@ import (
 // the 60-task synthetic system under each count and of WATERS.
 func TestCanonicalFormSameObjectives(t *testing.T) {
 	systems := map[string]*configs.Config{"waters": synth.Load(t, "model: builtin\n")}
-	for _, count := range []string{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
-		systems["60 tasks, "+count] = synthetic60(t, count)
+	for _, count := range []configs.ContentionCount{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
+		systems["60 tasks, "+string(count)] = synthetic60(t, count)
 	}
 	n := 100
 	if testing.Short() {

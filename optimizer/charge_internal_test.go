@@ -54,7 +54,7 @@ func TestCostIndependentOfMemory(t *testing.T) {
 
 // synthetic60 is the synthetic system of 60 tasks (56 and 2 GPU tasks, 4
 // A57 and 2 Denver cores, 8 chains) under the contention count given.
-func synthetic60(t *testing.T, count string) *configs.Config {
+func synthetic60(t *testing.T, count configs.ContentionCount) *configs.Config {
 	t.Helper()
 	s := synth.Settings{Tasks: 56, GPUTasks: 2, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3, Contention: count}
 	cfg, _, err := synth.Config(s, randv2.New(randv2.NewPCG(1, 2)))

@@ -69,8 +69,8 @@ func TestExhaustiveMatchesBruteForceRefined(t *testing.T) {
 	}
 	caught, cuts, nonTrivial := 0, 0, 0
 	for n := range systems {
-		count := []string{configs.ContentionRefined, configs.ContentionRequest}[n%2]
-		policy := []string{configs.PrioritiesOPA, configs.PrioritiesDM}[(n/2)%2]
+		count := []configs.ContentionCount{configs.ContentionRefined, configs.ContentionRequest}[n%2]
+		policy := []configs.PriorityAssignment{configs.PrioritiesOPA, configs.PrioritiesDM}[(n/2)%2]
 		yml := synth.SmallYAML(rng, count, policy)
 		cfg := synth.Load(t, yml)
 		e := evaluator(t, cfg)

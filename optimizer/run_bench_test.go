@@ -78,7 +78,7 @@ func BenchmarkSearch(b *testing.B) {
 // under each count: the search alone (Options.NoMargins), as
 // 82431cd ran it, and the whole run with the front's margins.
 func BenchmarkSearchScale(b *testing.B) {
-	for _, count := range []string{configs.ContentionChallenge, configs.ContentionRefined} {
+	for _, count := range []configs.ContentionCount{configs.ContentionChallenge, configs.ContentionRefined} {
 		for _, sz := range searchScaleSystems {
 			n := sz.tasks + 2*sz.gpu
 			for _, margins := range []bool{false, true} {
@@ -109,7 +109,7 @@ var searchScaleSystems = []struct {
 	{240, 5, 4, 2},
 }
 
-func searchScaleConfig(b *testing.B, tasks, gpu, a57, denver int, count string) *configs.Config {
+func searchScaleConfig(b *testing.B, tasks, gpu, a57, denver int, count configs.ContentionCount) *configs.Config {
 	b.Helper()
 	s := synth.Settings{Tasks: tasks, GPUTasks: gpu, A57: a57, Denver: denver, Chains: 8, ChainLength: 4,
 		Utilisation: 0.5 * float64(a57+denver), Contention: count}

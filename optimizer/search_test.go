@@ -353,7 +353,7 @@ func TestMaxUtilisationIsTheCountsLoad(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 5))
 	below := 0
 	for n := range 12 {
-		count := []string{configs.ContentionRefined, configs.ContentionRequest, configs.ContentionChallenge}[n%3]
+		count := []configs.ContentionCount{configs.ContentionRefined, configs.ContentionRequest, configs.ContentionChallenge}[n%3]
 		cfg := synth.Load(t, synth.SmallYAML(rng, count, configs.PrioritiesOPA))
 		cfg.Search.Objectives = []configs.Objective{{Kind: configs.ObjectiveMaxUtilisation}, {Kind: configs.ObjectiveCoresUsed}}
 		e, err := evaluate.NewEvaluator(cfg)

@@ -19,12 +19,12 @@ import (
 // verdict is one of the "no bound" ones) is null, whatever value the
 // analysis stopped at.
 type AnalysisJSON struct {
-	System      string `json:"system"`
-	Source      string `json:"source"`
-	Mapping     string `json:"mapping"`
-	GPUModel    string `json:"gpu_model"`
-	Priorities  string `json:"priorities"`
-	Schedulable bool   `json:"schedulable"`
+	System      string                     `json:"system"`
+	Source      string                     `json:"source"`
+	Mapping     string                     `json:"mapping"`
+	GPUModel    configs.GPUModel           `json:"gpu_model"`
+	Priorities  configs.PriorityAssignment `json:"priorities"`
+	Schedulable bool                       `json:"schedulable"`
 	// Misses counts the running tasks that miss their deadline or have no
 	// bound; ViolationNs sums by how much (see evaluate.Analysis.Violation).
 	Misses      int   `json:"misses"`
@@ -32,8 +32,8 @@ type AnalysisJSON struct {
 	Contention  struct {
 		// Count is analysis.contention: challenge, refined or request;
 		// under request, RequestAssumption names what its numbers rest on.
-		Count             string `json:"count"`
-		RequestAssumption string `json:"request_assumption,omitempty"`
+		Count             configs.ContentionCount `json:"count"`
+		RequestAssumption string                  `json:"request_assumption,omitempty"`
 		// Rounds and Converged: the refined analysis's cross-core rounds
 		// (0 under the challenge count).
 		Rounds           int  `json:"rounds"`
@@ -50,7 +50,7 @@ type AnalysisJSON struct {
 	// ModelPriorities is conventions.priorities, how the model's own
 	// priorities were read, for the model's own mapping (mapping
 	// "default"); empty for a mapping file.
-	ModelPriorities string `json:"model_priorities,omitempty"`
+	ModelPriorities configs.PriorityConvention `json:"model_priorities,omitempty"`
 	// Chains holds the end-to-end latencies (after evaluate.Evaluator.AnalyzeChains).
 	Chains []ChainJSON `json:"chains"`
 	// Requirements holds the chains' latency requirements; a missed one
@@ -185,13 +185,13 @@ type AnalysisUnitJSON struct {
 	// (Σ C⁰/T plus its contention per unit of time; evaluate.UnitResult
 	// .Demand), what the verdicts rest on; DemandCount names the count.
 	// Absent under the challenge count, where it is Utilisation.
-	Demand           *float64 `json:"demand,omitempty"`
-	DemandCount      string   `json:"demand_count,omitempty"`
-	AccessesMemory   bool     `json:"accesses_memory"`
-	InterferingCores int      `json:"interfering_cores"`
-	CopyEngineActive bool     `json:"copy_engine_active"`
-	LineLatencyPs    int64    `json:"line_latency_ps"`
-	Priorities       string   `json:"priorities,omitempty"`
+	Demand           *float64                `json:"demand,omitempty"`
+	DemandCount      configs.ContentionCount `json:"demand_count,omitempty"`
+	AccessesMemory   bool                    `json:"accesses_memory"`
+	InterferingCores int                     `json:"interfering_cores"`
+	CopyEngineActive bool                    `json:"copy_engine_active"`
+	LineLatencyPs    int64                   `json:"line_latency_ps"`
+	Priorities       string                  `json:"priorities,omitempty"`
 }
 
 func ns(ps int64) int64 { return configs.Duration(ps).Nanoseconds() }
@@ -729,7 +729,7 @@ func loadWords(r *evaluate.Analysis, u int) string {
 }
 
 // demandWords is loadWords from the figures.
-func demandWords(demand, utilisation float64, count string) string {
+func demandWords(demand, utilisation float64, count configs.ContentionCount) string {
 	return fmt.Sprintf("demand %s under the %s count (Σ C⁰/T + its contention per unit of time; Σ C/T with C's per-job contention, the challenge count: %s)",
 		percent(demand), count, percent(utilisation))
 }

@@ -18,7 +18,7 @@ import (
 // names the assumption it rests on, and no other does.
 func TestAnalysisShowsTheContentionCounts(t *testing.T) {
 	m := synth.FeasibleWATERS()
-	for _, count := range []string{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
+	for _, count := range []configs.ContentionCount{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
 		cfg, err := configs.Default()
 		if err != nil {
 			t.Fatal(err)

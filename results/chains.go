@@ -109,7 +109,7 @@ func valuesJSON(v chains.Values) *ChainValuesJSON {
 }
 
 // boundName is the configuration's name of a chains.Bound.
-func boundName(b chains.Bound) string {
+func boundName(b chains.Bound) configs.ChainBound {
 	switch b {
 	case chains.AtOffsets:
 		return configs.BoundSynchronous
@@ -121,7 +121,7 @@ func boundName(b chains.Bound) string {
 
 // objectiveName writes an objective as the configuration names it.
 func objectiveName(o chains.Objective) string {
-	return o.Paradigm.String() + "/" + o.Metric.String() + "/" + boundName(o.Bound)
+	return o.Paradigm.String() + "/" + o.Metric.String() + "/" + boundName(o.Bound).String()
 }
 
 // NewChainsJSON converts the chain results of an evaluated mapping.

@@ -130,9 +130,9 @@ type FrontPointJSON struct {
 	// the share of each CPU core with tasks that count charges in the long
 	// run, what the verdicts rest on (AnalysisUnitJSON.Demand), and
 	// DemandCount names that count.
-	Utilisation map[string]float64 `json:"utilisation"`
-	Demand      map[string]float64 `json:"demand,omitempty"`
-	DemandCount string             `json:"demand_count,omitempty"`
+	Utilisation map[string]float64      `json:"utilisation"`
+	Demand      map[string]float64      `json:"demand,omitempty"`
+	DemandCount configs.ContentionCount `json:"demand_count,omitempty"`
 	// Evaluation is the full evaluation that results formats 1 and 2
 	// wrote into every point (read only: format 3 writes EvaluationFile).
 	Evaluation *AnalysisJSON `json:"evaluation,omitempty"`
@@ -325,7 +325,7 @@ func verdictOf(cfg *configs.Config, p *FrontPointJSON) VerdictJSON {
 
 // demandShown reports whether a front's tables show the demand of the
 // count (refined or request) rather than Σ C/T: the count of its points.
-func demandShown(cfg *configs.Config) (string, bool) {
+func demandShown(cfg *configs.Config) (configs.ContentionCount, bool) {
 	c := cfg.Analysis.Contention
 	return c, c != "" && c != configs.ContentionChallenge
 }
@@ -429,7 +429,7 @@ func (c *frontCSV) head() error {
 		for i, u := range s.Units {
 			if u.GPU == nil {
 				c.cpus = append(c.cpus, i)
-				head = append(head, "demand "+u.Name+" ("+count+" count)")
+				head = append(head, "demand "+u.Name+" ("+count.String()+" count)")
 			}
 		}
 	}
@@ -935,8 +935,8 @@ func objectiveHeads(objs []configs.Objective, rows [][]string, wide bool) (heads
 // latencyWords says what a chain objective's latency is, in words.
 func latencyWords(o configs.Objective) string {
 	var b strings.Builder
-	b.WriteString(strings.ReplaceAll(o.Metric, "-", " "))
-	if o.Paradigm == "let" {
+	b.WriteString(strings.ReplaceAll(o.Metric.String(), "-", " "))
+	if o.Paradigm == configs.ParadigmLET {
 		b.WriteString(", LET communication")
 	} else {
 		b.WriteString(", implicit communication")
@@ -1062,8 +1062,8 @@ func maxCoreUtilisation(r *evaluate.Analysis) float64 {
 }
 
 // loadNote heads the load table under the refined and request counts.
-func loadNote(count string) string {
-	return "Load of each unit under the " + count + " count, which the verdicts use (Σ C⁰/T plus the contention that count charges " +
+func loadNote(count configs.ContentionCount) string {
+	return "Load of each unit under the " + count.String() + " count, which the verdicts use (Σ C⁰/T plus the contention that count charges " +
 		"per unit of time; the GPU's: its kernels). Σ C/T with C's per-job contention (the challenge count), which may pass 100 % " +
 		"on a schedulable core, is in front.csv and front.json (utilisation)."
 }

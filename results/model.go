@@ -186,10 +186,10 @@ func WriteModelJSON(w io.Writer, cfg *configs.Config) error {
 // "LET communication, synchronous bound" for a chain of LET tasks.
 func checkedUnder(q configs.ChainRequirement, c *configs.Chain, cfg *configs.Config) string {
 	paradigm, bound := q.CheckedUnder(c, cfg.System, &cfg.Analysis)
-	if paradigm == "let" {
-		return "LET communication, " + bound + " bound"
+	if paradigm == configs.ParadigmLET {
+		return "LET communication, " + bound.String() + " bound"
 	}
-	return bound + " bound"
+	return bound.String() + " bound"
 }
 
 // WriteModelText writes a readable summary of a configuration: units, memory

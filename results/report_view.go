@@ -130,10 +130,13 @@ type pointView struct {
 // (AnalysisTaskJSON.Window): per task its window, accesses, the contention
 // under the counts, and per other unit the accesses charged, by term.
 type windowTable struct {
-	Request bool     // the request count is in force: its column is shown
-	Units   []string // the interfering units' columns
-	Rows    []windowRow
-	Count   string // the count in force
+	Request bool // the request count is in force: its column is shown
+	// Challenge: the challenge count is in force (the captions say what
+	// the other counts change).
+	Challenge bool
+	Units     []string // the interfering units' columns
+	Rows      []windowRow
+	Count     configs.ContentionCount // the count in force
 }
 
 type windowRow struct {
@@ -311,12 +314,12 @@ func buildSummary(run *reportRun, col colours) summaryView {
 	sv.Facts = []keyValue{
 		{Key: "System", Value: s.Name},
 		{Key: "Configuration", Value: m.ConfigSource + " (config.yaml in this folder; SHA-256 " + shortHash(m.ConfigSHA256) + ")"},
-		{Key: "GPU model", Value: a.GPUModel},
-		{Key: "Priorities", Value: a.Priorities + " (per core, fixed-priority preemptive)"},
+		{Key: "GPU model", Value: a.GPUModel.String()},
+		{Key: "Priorities", Value: a.Priorities.String() + " (per core, fixed-priority preemptive)"},
 		{Key: "Deadlines", Value: deadlineConvention(conv.Deadlines)},
 		{Key: "Memory contention", Value: contention + "; bGPU " + bgpu},
 		{Key: "Contention count", Value: contentionCount(a.Contention)},
-		{Key: "Chain latency", Value: a.ChainLatency.Paradigm + " communication, " + a.ChainLatency.Metric + ", " + a.ChainLatency.Bound + " bound"},
+		{Key: "Chain latency", Value: a.ChainLatency.Paradigm.String() + " communication, " + a.ChainLatency.Metric.String() + ", " + a.ChainLatency.Bound.String() + " bound"},
 	}
 	notApplied := map[string]configs.NotApplied{}
 	if nas := cfg.NotAppliedRequirements(); len(nas) > 0 {
@@ -374,14 +377,14 @@ func buildSummary(run *reportRun, col colours) summaryView {
 	return sv
 }
 
-func deadlineConvention(c string) string {
+func deadlineConvention(c configs.DeadlineConvention) string {
 	switch c {
 	case configs.DeadlinesPeriod:
 		return "every task's deadline is its period (conventions.deadlines: period)"
 	case configs.DeadlinesModel:
 		return "the model's requirements (conventions.deadlines: model)"
 	}
-	return c
+	return c.String()
 }
 
 func shortHash(h string) string {
@@ -431,7 +434,7 @@ func objectiveAxes(run *reportRun) []frontAxis {
 				def := run.cfg.Analysis.ChainLatency
 				def.Defaults()
 				a.name = objs[k].Chain
-				for _, d := range [][2]string{{objs[k].Paradigm, def.Paradigm}, {objs[k].Metric, def.Metric}, {objs[k].Bound, def.Bound}} {
+				for _, d := range [][2]string{{objs[k].Paradigm.String(), def.Paradigm.String()}, {objs[k].Metric.String(), def.Metric.String()}, {objs[k].Bound.String(), def.Bound.String()}} {
 					if d[0] != "" && d[0] != d[1] {
 						a.name += " " + d[0]
 					}
@@ -441,7 +444,7 @@ func objectiveAxes(run *reportRun) []frontAxis {
 			case configs.ObjectiveMaxUtilisation:
 				a.name, a.unit = "max. core utilisation", "%"
 				if count, demand := demandShown(run.cfg); demand {
-					a.name = "busiest core's demand (" + count + " count)"
+					a.name = "busiest core's demand (" + count.String() + " count)"
 				}
 			case configs.ObjectiveMargin:
 				a.name, a.unit = "margin on execution demand", "×"
@@ -632,7 +635,7 @@ func buildPoint(run *reportRun, i int, p *reportPoint, axes []frontAxis, col col
 // windowsOf builds the table of the tasks' window contention, in the order
 // of the response-time tables.
 func windowsOf(ev *AnalysisJSON, col colours) windowTable {
-	wt := windowTable{Request: ev.Contention.Count == configs.ContentionRequest, Count: ev.Contention.Count}
+	wt := windowTable{Request: ev.Contention.Count == configs.ContentionRequest, Challenge: ev.Contention.Count == configs.ContentionChallenge, Count: ev.Contention.Count}
 	column := map[string]int{}
 	for i := range ev.Tasks {
 		w := ev.Tasks[i].Window
@@ -819,7 +822,7 @@ func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) 
 		if u.Demand != nil {
 			b.total += " (Σ C/T, challenge count: " + percent(u.Utilisation) + ")"
 			if extra := *u.Demand - sum0; extra > 0 {
-				b.parts = append(b.parts, barPart{value: 100 * extra, fill: contentionFill, label: "contention (" + u.DemandCount + " count)", hatched: true})
+				b.parts = append(b.parts, barPart{value: 100 * extra, fill: contentionFill, label: "contention (" + u.DemandCount.String() + " count)", hatched: true})
 			}
 		}
 		bars = append(bars, b)
@@ -827,7 +830,7 @@ func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) 
 	}
 	title := "utilisation Σ C/T [%] (100 % dashed)"
 	if count := ev.Contention.Count; count != "" && count != configs.ContentionChallenge {
-		title = "demand under the " + count + " count: Σ C⁰/T per task + the contention it charges [%] (100 % dashed)"
+		title = "demand under the " + count.String() + " count: Σ C⁰/T per task + the contention it charges [%] (100 % dashed)"
 	}
 	return barChart(bars, title, xmax*1.02, 100, fmt.Sprintf("utilisation per unit, mapping %d", id))
 }
@@ -985,7 +988,7 @@ func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup
 }
 
 // contentionCount says what analysis.contention means for the report.
-func contentionCount(count string) string {
+func contentionCount(count configs.ContentionCount) string {
 	switch count {
 	case configs.ContentionRefined:
 		return "refined: a response time charges the contention of its window, only for the accesses that can overlap another core's or the copy engine's memory phases there (docs/contention.md)"

@@ -12,15 +12,15 @@ import (
 // latency by its metric under every bound (null where the chain has none),
 // the bound it is checked against, and the verdict with the margin.
 type RequirementJSON struct {
-	Chain  string `json:"chain"`
-	Name   string `json:"name"`
-	Metric string `json:"metric"`
-	Bound  string `json:"bound_checked"`
+	Chain  string              `json:"chain"`
+	Name   string              `json:"name"`
+	Metric configs.ChainMetric `json:"metric"`
+	Bound  configs.ChainBound  `json:"bound_checked"`
 	// Paradigm is the communication the requirement is checked under:
 	// implicit, or let for a chain of LET tasks.
-	Paradigm      string `json:"paradigm"`
-	LimitNs       int64  `json:"limit_ns"`
-	SynchronousNs *int64 `json:"synchronous_ns"`
+	Paradigm      configs.ChainParadigm `json:"paradigm"`
+	LimitNs       int64                 `json:"limit_ns"`
+	SynchronousNs *int64                `json:"synchronous_ns"`
 	// AnyOffsetNs is the least bound for any offsets and AnyOffsetBy the
 	// analysis it comes from (davare, duerr, per-hop).
 	AnyOffsetNs *int64 `json:"any_offset_ns"`
@@ -90,9 +90,9 @@ func writeRequirementTable(p *printer, r *evaluate.Analysis) {
 		if !q.Met {
 			missed++
 		}
-		checked := q.Bound
-		if q.Paradigm == "let" {
-			checked = "LET " + q.Bound
+		checked := q.Bound.String()
+		if q.Paradigm == configs.ParadigmLET {
+			checked = "LET " + checked
 		}
 		anyOffset := val(q.AnyOffsetOK, q.AnyOffset)
 		if q.AnyOffsetOK {
@@ -104,7 +104,7 @@ func writeRequirementTable(p *printer, r *evaluate.Analysis) {
 	p.flush(tw)
 	// Say where the bounds disagree: met under one, missed under another.
 	for _, q := range r.RequirementReports {
-		if q.Paradigm == "let" {
+		if q.Paradigm == configs.ParadigmLET {
 			p.f("  %s: checked under LET communication (its chain's tasks are LET tasks: their latency is exact at the model's release offsets)\n", q.Name)
 			continue
 		}

@@ -329,7 +329,7 @@ func WriteSweepHTML(w io.Writer, s *SweepSummary) error {
 			continue
 		}
 		for _, v := range p.Values {
-			if v == configs.ContentionRequest {
+			if v == configs.ContentionRequest.String() {
 				pg.Request = configs.RequestAssumption
 			}
 		}

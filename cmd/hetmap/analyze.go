@@ -48,7 +48,10 @@ A GPU task placed on a core is merged with its offloading task, which then gets 
 entry. Priorities given in the file are used on every core where each task has one.
 
 --margins chooses the margins on execution demand: all (default: every task's demand
-scaled together, per kind of unit and per task alone), kinds (the first two) or none.`,
+scaled together, per kind of unit and per task alone), kinds (the first two) or none.
+
+--contention, --gpu-model, --priorities and --deadlines set analysis.contention,
+analysis.gpu_model, analysis.priorities and conventions.deadlines over the configuration's.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if mapping == "" {
@@ -125,6 +128,7 @@ scaled together, per kind of unit and per task alone), kinds (the first two) or 
 		},
 	}
 	sf.add(cmd)
+	sf.addOptions(cmd)
 	cmd.Flags().StringVar(&mapping, "mapping", "", "mapping file (YAML), or default for the model's own mapping")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON instead of text")
 	cmd.Flags().StringVar(&margins, "margins", "all", "margins on execution demand: all (every task scaled together, per kind of unit, per task), kinds (the first two) or none")

@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
 )
 
 // systemFlags are the flags that choose the system: a YAML configuration,
@@ -14,6 +17,9 @@ type systemFlags struct {
 	config string
 	model  []string
 	cmd    *cobra.Command
+	// options holds the analysis choices given as flags (addOptions),
+	// bound to the configuration keys they set; nil: the command has none.
+	options *viper.Viper
 }
 
 func (f *systemFlags) add(cmd *cobra.Command) {
@@ -35,12 +41,75 @@ func (f *systemFlags) load() (*configs.Config, error) {
 	case f.config != "":
 		cfg, err = configs.LoadFile(f.config)
 	default:
-		return configs.Default()
+		cfg, err = configs.Default()
 	}
 	if err == nil && len(cfg.Amalthea) > 0 && f.cmd != nil {
 		for _, w := range cfg.Warnings {
 			fmt.Fprintln(f.cmd.ErrOrStderr(), "warning:", w)
 		}
 	}
+	if err == nil && f.options != nil {
+		err = configs.Override(cfg, f.options, "the command line")
+	}
 	return cfg, err
 }
+
+// optionFlags are the analysis choices that users sweep, as flags: each
+// sets the configuration key it names, over the configuration's value.
+var optionFlags = []struct {
+	name, key, usage string
+	parse            func(string) error
+}{
+	{"contention", "analysis.contention", "contention count: " + optionList(configs.ContentionCounts) + " (default: the configuration's analysis.contention, refined)",
+		func(s string) error { _, err := configs.ParseContentionCount(s); return err }},
+	{"gpu-model", "analysis.gpu_model", "GPU model: " + optionList(configs.GPUModels) + " (default: the configuration's analysis.gpu_model, fifo)",
+		func(s string) error { _, err := configs.ParseGPUModel(s); return err }},
+	{"priorities", "analysis.priorities", "per-core priority assignment: " + optionList(configs.PriorityAssignments) + " (default: the configuration's analysis.priorities, opa)",
+		func(s string) error { _, err := configs.ParsePriorityAssignment(s); return err }},
+	{"deadlines", "conventions.deadlines", "deadline convention: " + optionList(configs.DeadlineConventions) + " (default: the configuration's conventions.deadlines, period)",
+		func(s string) error { _, err := configs.ParseDeadlineConvention(s); return err }},
+}
+
+func optionList[T ~string](values []T) string {
+	s := make([]string, len(values))
+	for i, v := range values {
+		s[i] = string(v)
+	}
+	return strings.Join(s, ", ")
+}
+
+// addOptions adds the analysis choices as flags (optionFlags), bound
+// through viper to the keys they set; load applies those given.
+func (f *systemFlags) addOptions(cmd *cobra.Command) {
+	f.options = viper.New()
+	for _, o := range optionFlags {
+		cmd.Flags().Var(&optionValue{parse: o.parse}, o.name, o.usage)
+		if err := f.options.BindPFlag(o.key, cmd.Flags().Lookup(o.name)); err != nil {
+			panic(err) // a flag of this table missing: a programming error
+		}
+	}
+}
+
+// optionValue is a flag that takes an option's value, checked when the
+// flag is parsed.
+type optionValue struct {
+	value string
+	parse func(string) error
+}
+
+func (v *optionValue) String() string { return v.value }
+func (v *optionValue) Type() string   { return "string" }
+func (v *optionValue) Set(s string) error {
+	if err := v.parse(s); err != nil {
+		return &optionError{err: err}
+	}
+	v.value = s
+	return nil
+}
+
+// optionError is a flag's value that is not one of the option's values.
+type optionError struct{ err error }
+
+func (e *optionError) Error() string { return e.err.Error() }
+
+var _ pflag.Value = (*optionValue)(nil)

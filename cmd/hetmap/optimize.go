@@ -35,6 +35,9 @@ with identical cores treated as interchangeable and partial mappings cut as soon
 are unschedulable, and gives the exact front; auto (the default) runs the exhaustive
 search when an estimate of its size says it finishes quickly, NSGA-II otherwise, and
 says which and why. The same --seed gives the same front with any number of --workers.
+--contention, --gpu-model, --priorities and --deadlines set analysis.contention,
+analysis.gpu_model, analysis.priorities and conventions.deadlines over the configuration's
+(config.yaml records them).
 
 The genetic search (NSGA-III's reference directions from 4 objectives on) stops once
 its front stops improving (search.stall_generations, stall_tolerance), search.generations
@@ -228,6 +231,7 @@ proof that no feasible mapping exists).`,
 		},
 	}
 	sf.add(cmd)
+	sf.addOptions(cmd)
 	cmd.Flags().StringVar(&algorithm, "algorithm", "", "auto, nsga2 or exhaustive (default: the configuration's search.algorithm, auto: the exhaustive search when it is estimated to finish quickly)")
 	cmd.Flags().Int64Var(&seed, "seed", 0, "seed of the search's random generator (default: the configuration's search.seed, 1)")
 	cmd.Flags().StringVar(&out, "out", "", "folder for the result files (default runs/<UTC time>)")

@@ -35,6 +35,10 @@ func plainFlagError(_ *cobra.Command, err error) error {
 	if errors.As(err, &twice) {
 		return fmt.Errorf("%s given twice (%q, then %q): give it once", name, twice.first, invalid.GetValue())
 	}
+	var opt *optionError
+	if errors.As(err, &opt) {
+		return fmt.Errorf("%s: %w", name, opt.err)
+	}
 	var num *strconv.NumError
 	if !errors.As(err, &num) {
 		return err

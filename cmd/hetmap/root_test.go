@@ -32,6 +32,12 @@ func TestFlagsGivenTwice(t *testing.T) {
 				return
 			}
 			v, ok := value[typ]
+			if ov, once := f.Value.(*onceValue); once {
+				if _, option := ov.Value.(*optionValue); option {
+					// An option's flag takes one of its values (optionFlags).
+					v, ok = map[string]string{"contention": "refined", "gpu-model": "fifo", "priorities": "opa", "deadlines": "period"}[f.Name]
+				}
+			}
 			if !ok {
 				t.Errorf("%s --%s: a flag of type %s, unknown to this test", cmd.CommandPath(), f.Name, typ)
 				return

@@ -102,7 +102,7 @@ const smallGPU = `  - name: GPU
 // two chains as the objectives, under the given contention count and
 // priority policy. The tasks' utilisations are drawn so that many but not
 // all mappings are schedulable, which makes the exhaustive search cut.
-func SmallYAML(rng *rand.Rand, count, priorities string) string {
+func SmallYAML(rng *rand.Rand, count configs.ContentionCount, priorities configs.PriorityAssignment) string {
 	var b strings.Builder
 	cores := 2 + rng.IntN(2)
 	kinds := map[string]bool{}

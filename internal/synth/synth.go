@@ -54,12 +54,12 @@ type Settings struct {
 	AsyncShare float64
 	// GPUModel is the analysis's GPU model, "fifo" (default) or
 	// "timeslice"; with timeslice the slices range over 1 to MaxSlice ms.
-	GPUModel string
+	GPUModel configs.GPUModel
 	// MaxSlice is the largest time slice (timeslice model; default 3 ms).
 	MaxSlice configs.Duration
 	// Contention is the analysis's contention count (default: the
 	// configuration's default).
-	Contention string
+	Contention configs.ContentionCount
 }
 
 func (s *Settings) defaults() {

@@ -50,8 +50,8 @@ func BenchmarkEvaluate(b *testing.B) {
 // BenchmarkEvaluateCounts is BenchmarkEvaluate under each contention
 // count, with the cross-core rounds the refined analysis takes.
 func BenchmarkEvaluateCounts(b *testing.B) {
-	for _, count := range []string{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
-		b.Run(count, func(b *testing.B) {
+	for _, count := range []configs.ContentionCount{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
+		b.Run(string(count), func(b *testing.B) {
 			cfg, err := configs.Default()
 			if err != nil {
 				b.Fatal(err)

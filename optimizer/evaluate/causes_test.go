@@ -140,7 +140,7 @@ func TestCausesOnRandomMappings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(32, 32))
 	cfgs := watersBothCounts(t)
 	for n := range 24 {
-		count := []string{configs.ContentionRefined, configs.ContentionChallenge}[n%2]
+		count := []configs.ContentionCount{configs.ContentionRefined, configs.ContentionChallenge}[n%2]
 		s := synth.Settings{Tasks: 4 + rng.IntN(6), GPUTasks: 1 + rng.IntN(3), A57: 1 + rng.IntN(2), Denver: rng.IntN(2),
 			Chains: 2, ChainLength: 3, Utilisation: 0.5 + rng.Float64(), Contention: count}
 		cfg, _, err := synth.Config(s, rng)

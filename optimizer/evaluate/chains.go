@@ -93,13 +93,13 @@ func (e *Evaluator) ChainMembers(r *Analysis, c int, buf []chains.Member) []chai
 // any-offset).
 func ChainObjective(c configs.ChainLatency) chains.Objective {
 	var o chains.Objective
-	if c.Paradigm == "let" {
+	if c.Paradigm == configs.ParadigmLET {
 		o.Paradigm = chains.LET
 	}
 	switch c.Metric {
-	case "reaction-from-activation":
+	case configs.MetricReactionFromActivation:
 		o.Metric = chains.ReactionFromActivation
-	case "data-age":
+	case configs.MetricDataAge:
 		o.Metric = chains.MaxDataAge
 	default:
 		o.Metric = chains.MaxReactionTime

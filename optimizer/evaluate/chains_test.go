@@ -23,7 +23,7 @@ import (
 // on a unit of its own), and the bound for any offsets is Dürr et al.'s:
 // the hop costs max(R_CAN, T_EKF) = 15 ms instead of T_EKF + R_CAN.
 func TestWATERSSameCoreHop(t *testing.T) {
-	for _, count := range []string{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
+	for _, count := range []configs.ContentionCount{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
 		cfg, err := configs.Default()
 		if err != nil {
 			t.Fatal(err)

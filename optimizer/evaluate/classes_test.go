@@ -25,7 +25,7 @@ func TestClassesChangeNothing(t *testing.T) {
 		mappings = 10
 	}
 	for _, sz := range systems {
-		for _, policy := range []string{configs.PrioritiesOPA, configs.PrioritiesDM, configs.PrioritiesRM} {
+		for _, policy := range []configs.PriorityAssignment{configs.PrioritiesOPA, configs.PrioritiesDM, configs.PrioritiesRM} {
 			s := synth.Settings{Tasks: sz.tasks, GPUTasks: sz.gpu, A57: sz.a57, Denver: sz.denver, Chains: 4, ChainLength: 3,
 				Utilisation: 0.55 * float64(sz.a57+sz.denver), Contention: configs.ContentionChallenge}
 			cfg, _, err := synth.Config(s, rand.New(rand.NewPCG(uint64(sz.tasks), 13)))

@@ -15,8 +15,8 @@ import (
 func TestWindowAccessesMatchRTA(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 20))
 	checked := 0
-	for _, count := range []string{configs.ContentionRefined, configs.ContentionRequest} {
-		for _, policy := range []string{configs.PrioritiesOPA, configs.PrioritiesDM} {
+	for _, count := range []configs.ContentionCount{configs.ContentionRefined, configs.ContentionRequest} {
+		for _, policy := range []configs.PriorityAssignment{configs.PrioritiesOPA, configs.PrioritiesDM} {
 			cfg, err := configs.Default()
 			if err != nil {
 				t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 func countEvaluators(t *testing.T, base func(t *testing.T) *configs.Config) [3]*evaluate.Evaluator {
 	t.Helper()
 	var es [3]*evaluate.Evaluator
-	for k, c := range []string{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
+	for k, c := range []configs.ContentionCount{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
 		cfg := base(t)
 		cfg.Analysis.Contention = c
 		es[k] = evaluator(t, cfg)
@@ -59,7 +59,7 @@ func TestPropertyRequestRefinedChallenge(t *testing.T) {
 		n = 80
 	}
 	rounds := map[int]int{}
-	for _, model := range []string{configs.GPUModelFIFO, configs.GPUModelTimeSlice} {
+	for _, model := range []configs.GPUModel{configs.GPUModelFIFO, configs.GPUModelTimeSlice} {
 		dm := countEvaluators(t, func(t *testing.T) *configs.Config {
 			cfg := dmConfig(t)
 			cfg.Analysis.GPUModel = model
@@ -74,8 +74,8 @@ func TestPropertyRequestRefinedChallenge(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			notAbove(t, model+", refined ≤ challenge", rs[1], rs[0])
-			notAbove(t, model+", request ≤ refined", rs[2], rs[1])
+			notAbove(t, string(model)+", refined ≤ challenge", rs[1], rs[0])
+			notAbove(t, string(model)+", request ≤ refined", rs[2], rs[1])
 			rounds[rs[1].Rounds]++
 			if !rs[1].Converged {
 				t.Errorf("%s: not converged after %d rounds", model, rs[1].Rounds)
@@ -208,7 +208,7 @@ func TestPropertyRefinedMonotone(t *testing.T) {
 func TestRefinedDetailMatchesAnalysis(t *testing.T) {
 	rng := rand.New(rand.NewPCG(14, 3))
 	checked := 0
-	for _, count := range []string{configs.ContentionRefined, configs.ContentionRequest} {
+	for _, count := range []configs.ContentionCount{configs.ContentionRefined, configs.ContentionRequest} {
 		e := countEvaluator(t, count, nil)
 		start := mustMapping(t, e, feasibleWATERS())
 		mappings := feasibleWalk(t, e, start, 20, 2000, 9)

@@ -14,7 +14,7 @@ import (
 
 // countEvaluator is the built-in WATERS configuration under the given
 // contention count (and, if edit is not nil, edited).
-func countEvaluator(t *testing.T, count string, edit func(*configs.Config)) *evaluate.Evaluator {
+func countEvaluator(t *testing.T, count configs.ContentionCount, edit func(*configs.Config)) *evaluate.Evaluator {
 	t.Helper()
 	cfg, err := configs.Default()
 	if err != nil {
@@ -60,7 +60,7 @@ func TestSimulationNeverExceedsTheRefinedBounds(t *testing.T) {
 		seeds, walk = 2, 3
 	}
 	for _, c := range []struct {
-		count string
+		count configs.ContentionCount
 		mode  syssim.Memory
 	}{{configs.ContentionRefined, syssim.PerAccess}, {configs.ContentionRequest, syssim.Request}} {
 		type set struct {

@@ -15,7 +15,7 @@ import (
 // task B, which reads linesB lines and computes 1 µs every 1 ms; the
 // challenge's memory parameters (A57: 20/20/100 ns, Denver: 8/2/20 ns per
 // line) and no GPU. countLine sets analysis.contention.
-func twoCoreSystem(kind0 string, linesA, linesB int, count string) string {
+func twoCoreSystem(kind0 string, linesA, linesB int, count configs.ContentionCount) string {
 	a57 := ""
 	if kind0 == "A57" {
 		a57 = "\n    - {kind: A57, baseline: 20ns, per_core: 20ns, copy_engine: 100ns}"
@@ -77,7 +77,7 @@ func TestRefinedTwoCoresEachTermBinds(t *testing.T) {
 		name           string
 		kind0          string
 		linesA, linesB int
-		count          string
+		count          configs.ContentionCount
 		rA, rB         int64 // R (ps)
 		byA, byB       memory.Binding
 		oA, oB         int64 // A's overlap with P1, B's with P0
@@ -202,8 +202,8 @@ func TestRefinedCopyEngineTerm(t *testing.T) {
 	ch := evaluatePlaced(t, evaluator(t, load(t, challengeCount(copyEngineSystem))), units, nil)
 	wantTime(t, "challenge R_A", task(t, ch, "A").R, 121*us)
 	wantTime(t, "R_P", task(t, ch, "P").R, 3_210*ns)
-	for _, count := range []string{configs.ContentionRefined, configs.ContentionRequest} {
-		e := evaluator(t, load(t, copyEngineSystem+"analysis: {contention: "+count+"}\n"))
+	for _, count := range []configs.ContentionCount{configs.ContentionRefined, configs.ContentionRequest} {
+		e := evaluator(t, load(t, copyEngineSystem+"analysis: {contention: "+string(count)+"}\n"))
 		r := evaluatePlaced(t, e, units, nil)
 		// A: C0 = 1000·20 ns + 1 µs = 21 µs. Core1 has no line: O = 0. The
 		// copy engine: G's copies lie within P's job, R_P = 3.21 µs, so in
@@ -212,8 +212,8 @@ func TestRefinedCopyEngineTerm(t *testing.T) {
 		// time floor(210/20) + 2·2 = 14 < A_CE = 60 < N = 1000: O = 14
 		// (time), I = sGPU·14 = 100 ns·14 = 1.4 µs, R_A = 22.4 µs (η
 		// unchanged), against the challenge's 121 µs.
-		wantTime(t, count+" R_A", task(t, r, "A").R, 22_400*ns)
-		wantTime(t, count+" R_P", task(t, r, "P").R, 3_210*ns)
+		wantTime(t, string(count)+" R_A", task(t, r, "A").R, 22_400*ns)
+		wantTime(t, string(count)+" R_P", task(t, r, "P").R, 3_210*ns)
 		det, o := overlapOf(t, e, r, "A", "copy engine")
 		if o.Count != 14 || o.By != memory.ByTime || o.Requests != 60 || o.Lines != 1000 {
 			t.Errorf("%s: copy engine overlap %+v, want 14 by time (60 requests, N = 1000)", count, o)
@@ -238,7 +238,7 @@ func TestRefinedCopyEngineTerm(t *testing.T) {
 // baseline the count assumes: 19.0 of 19.504 µs.
 func TestRefinedSmallSystemsInSimulation(t *testing.T) {
 	for _, c := range []struct {
-		count string
+		count configs.ContentionCount
 		mode  syssim.Memory
 	}{{configs.ContentionRefined, syssim.PerAccess}, {configs.ContentionRequest, syssim.Request}} {
 		for _, sys := range []struct {
@@ -250,7 +250,7 @@ func TestRefinedSmallSystemsInSimulation(t *testing.T) {
 			{"Denver/Denver, 1000 and 100 lines", twoCoreSystem("Denver", 1000, 100, c.count), map[string]string{"A": "P0", "B": "P1"}, "A", 0.99},
 			{"A57/Denver, 1000 and 100 lines", twoCoreSystem("A57", 1000, 100, c.count), map[string]string{"A": "P0", "B": "P1"}, "", 0},
 			{"Denver/Denver, 1000 and 2000 lines", twoCoreSystem("Denver", 1000, 2000, c.count), map[string]string{"A": "P0", "B": "P1"}, "B", 0.97},
-			{"copy engine", copyEngineSystem + "analysis: {contention: " + c.count + "}\n", map[string]string{"A": "Core0", "P": "Core1", "G": "GPU"}, "", 0},
+			{"copy engine", copyEngineSystem + "analysis: {contention: " + string(c.count) + "}\n", map[string]string{"A": "Core0", "P": "Core1", "G": "GPU"}, "", 0},
 		} {
 			e := evaluator(t, load(t, sys.yaml))
 			a := place(t, e, sys.units)

@@ -146,10 +146,12 @@ type compiled struct {
 	policy  rta.Policy
 	model   bool         // priorities: model
 	count   memory.Count // analysis.contention
-	fifo    bool
-	fixedC  int  // -1: sound convention
-	fixedCE int8 // -1: sound convention, else 0/1
-	chains  [][]int
+	// contention is analysis.contention as configured (count translated).
+	contention configs.ContentionCount
+	fifo       bool
+	fixedC     int  // -1: sound convention
+	fixedCE    int8 // -1: sound convention, else 0/1
+	chains     [][]int
 	// chainObjective is the configured chain latency.
 	chainObjective chains.Objective
 	// activated: some task is activated by another one (activation.go);
@@ -302,14 +304,17 @@ func (e *Evaluator) compileSettings(a *configs.Analysis) error {
 			e.fixedCE = 1
 		}
 	}
-	count := a.Contention
-	if count == "" {
-		count = configs.DefaultContention
+	switch a.Contention {
+	case configs.ContentionChallenge:
+		e.count = memory.ChallengeCount
+	case configs.ContentionRefined:
+		e.count = memory.RefinedCount
+	case configs.ContentionRequest:
+		e.count = memory.RequestCount
+	default:
+		return fmt.Errorf("analysis.contention: %q is not a contention count", a.Contention)
 	}
-	var err error
-	if e.count, err = memory.ParseCount(count); err != nil {
-		return fmt.Errorf("analysis.contention: %q: %w", a.Contention, err)
-	}
+	e.contention = a.Contention
 	return nil
 }
 

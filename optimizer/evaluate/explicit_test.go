@@ -25,7 +25,7 @@ func TestExplicitEqualsDerived(t *testing.T) {
 		samples = 150
 	}
 	checked, schedulable := 0, 0
-	for _, count := range []string{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
+	for _, count := range []configs.ContentionCount{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
 		var cfgs []*configs.Config
 		cfg, err := configs.Default()
 		if err != nil {

@@ -95,7 +95,7 @@ func TestMarginClosedForm(t *testing.T) {
 func watersBothCounts(t *testing.T) []*configs.Config {
 	t.Helper()
 	var cfgs []*configs.Config
-	for _, count := range []string{configs.ContentionRefined, configs.ContentionChallenge} {
+	for _, count := range []configs.ContentionCount{configs.ContentionRefined, configs.ContentionChallenge} {
 		cfg, err := configs.Default()
 		if err != nil {
 			t.Fatal(err)
@@ -265,7 +265,7 @@ func TestMarginsFastEqualBisection(t *testing.T) {
 	}
 	cases := map[string]int{}
 	for n := range systems {
-		count := []string{configs.ContentionRefined, configs.ContentionChallenge}[n%2]
+		count := []configs.ContentionCount{configs.ContentionRefined, configs.ContentionChallenge}[n%2]
 		var cfg *configs.Config
 		if n%3 == 2 {
 			s := synth.Settings{Tasks: 4 + rng.IntN(6), GPUTasks: rng.IntN(3), A57: 1 + rng.IntN(2), Denver: rng.IntN(2),
@@ -276,7 +276,7 @@ func TestMarginsFastEqualBisection(t *testing.T) {
 			}
 			cfg = c
 		} else {
-			priorities := []string{configs.PrioritiesOPA, configs.PrioritiesDM}[rng.IntN(2)]
+			priorities := []configs.PriorityAssignment{configs.PrioritiesOPA, configs.PrioritiesDM}[rng.IntN(2)]
 			cfg = synth.Load(t, synth.SmallYAML(rng, count, priorities))
 		}
 		e := evaluator(t, cfg)

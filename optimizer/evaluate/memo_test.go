@@ -19,7 +19,7 @@ func TestMemoChangesNothing(t *testing.T) {
 	if testsize.Reduced() {
 		mutations = 1000
 	}
-	for _, name := range []string{"default", "timeslice", configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
+	for _, name := range []string{"default", "timeslice", string(configs.ContentionChallenge), string(configs.ContentionRefined), string(configs.ContentionRequest)} {
 		cfg, err := configs.Default()
 		if err != nil {
 			t.Fatal(err)
@@ -27,8 +27,8 @@ func TestMemoChangesNothing(t *testing.T) {
 		switch name {
 		case "timeslice":
 			cfg.Analysis.GPUModel = configs.GPUModelTimeSlice
-		case configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest:
-			cfg.Analysis.Contention = name
+		case string(configs.ContentionChallenge), string(configs.ContentionRefined), string(configs.ContentionRequest):
+			cfg.Analysis.Contention = configs.ContentionCount(name)
 		}
 		with, without := evaluator(t, cfg), evaluator(t, cfg)
 		without.SetMemo(false)

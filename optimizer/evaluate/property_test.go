@@ -82,14 +82,14 @@ func noLower(t *testing.T, what string, before, after *evaluate.Analysis) {
 // without the contention of other units) plus its suspension, and at least
 // its best case; C is the sum of its terms.
 func TestPropertyResponseAtLeastExecution(t *testing.T) {
-	for _, count := range []string{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
+	for _, count := range []configs.ContentionCount{configs.ContentionChallenge, configs.ContentionRefined, configs.ContentionRequest} {
 		testResponseAtLeastExecution(t, count)
 	}
 }
 
-func testResponseAtLeastExecution(t *testing.T, count string) {
-	for _, policy := range []string{configs.PrioritiesOPA, configs.PrioritiesDM} {
-		for _, model := range []string{configs.GPUModelFIFO, configs.GPUModelTimeSlice} {
+func testResponseAtLeastExecution(t *testing.T, count configs.ContentionCount) {
+	for _, policy := range []configs.PriorityAssignment{configs.PrioritiesOPA, configs.PrioritiesDM} {
+		for _, model := range []configs.GPUModel{configs.GPUModelFIFO, configs.GPUModelTimeSlice} {
 			cfg, _ := configs.Default()
 			cfg.Analysis.Priorities, cfg.Analysis.GPUModel, cfg.Analysis.Contention = policy, model, count
 			e := evaluator(t, cfg)

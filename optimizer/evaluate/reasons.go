@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/rta"
 )
 
@@ -27,7 +28,7 @@ func (r *Analysis) Reasons() []string {
 			out = append(out, "the cause: "+r.CauseWords(i)+" (on "+r.unitOf(i)+"); "+strings.Join(then, "; "))
 		}
 	}
-	refined := r.ContentionCount != "" && r.ContentionCount != "challenge"
+	refined := r.ContentionCount != "" && r.ContentionCount != configs.ContentionChallenge
 	for u := range r.Units {
 		ur := &r.Units[u]
 		if ur.GPU || ur.Utilisation <= 1 {
@@ -150,7 +151,7 @@ func (r *Analysis) overloadedWithoutContention(u int) bool {
 func (r *Analysis) taskReason(k int) string {
 	t := &r.Tasks[k]
 	where := t.Name + " on " + t.UnitName
-	refined := r.ContentionCount != "" && r.ContentionCount != "challenge"
+	refined := r.ContentionCount != "" && r.ContentionCount != configs.ContentionChallenge
 	if (t.Verdict == Misses || t.Verdict == NoBound) && t.GPUWait == 0 {
 		if c0 := t.Compute + t.Memory; refined && c0 > t.D {
 			return fmt.Sprintf("%s: its execution time alone, without the contention of other units, %s (compute %s + memory %s), exceeds D = %s",
@@ -313,7 +314,7 @@ func (r *Analysis) gpuTerms(g int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "copy-in wait %s + copy in %s + kernel queue %s + kernel %s + copy-out wait %s + copy out %s",
 		fmtDur(resp.CopyInWait), fmtDur(resp.CopyIn), fmtDur(resp.KernelQueue), fmtDur(resp.KernelIsolated), fmtDur(resp.CopyOutWait), fmtDur(resp.CopyOut))
-	if r.GPUModel != "fifo" || resp.KernelQueue == 0 {
+	if r.GPUModel != configs.GPUModelFIFO || resp.KernelQueue == 0 {
 		return b.String()
 	}
 	var same, high []string

@@ -24,13 +24,13 @@ func TestRefuteFirstKeepsVerdicts(t *testing.T) {
 		cfg  *configs.Config
 	}
 	var systems []system
-	for _, count := range []string{configs.ContentionRefined, configs.ContentionRequest} {
+	for _, count := range []configs.ContentionCount{configs.ContentionRefined, configs.ContentionRequest} {
 		cfg, err := configs.Default()
 		if err != nil {
 			t.Fatal(err)
 		}
 		cfg.Analysis.Contention = count
-		systems = append(systems, system{"WATERS/" + count, cfg})
+		systems = append(systems, system{"WATERS/" + string(count), cfg})
 		rng := rand.New(rand.NewPCG(21, 22))
 		for k := range 8 {
 			s := synth.Settings{Tasks: 6 + rng.IntN(10), GPUTasks: rng.IntN(3), A57: 2 + rng.IntN(2), Denver: rng.IntN(2),

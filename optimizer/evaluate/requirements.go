@@ -35,10 +35,12 @@ type RequirementResult struct {
 	Chain, Name string
 	// Metric and Bound are the latency checked (configs.ChainMetrics and
 	// ChainBounds); Limit is the largest allowed value (ps). Paradigm is
-	// the communication it is checked under: "implicit", or "let" for a
+	// the communication it is checked under: implicit, or let for a
 	// chain of LET tasks (and under analysis.chain_latency.paradigm let).
-	Metric, Bound, Paradigm string
-	Limit                   int64
+	Metric   configs.ChainMetric
+	Bound    configs.ChainBound
+	Paradigm configs.ChainParadigm
+	Limit    int64
 	// HasValue: the chain has a latency under Bound (its members are
 	// bounded and schedulable); Value is that latency (ps) and Status the
 	// chains package's status when it has none. Checked is false when a
@@ -59,7 +61,7 @@ func (e *Evaluator) initRequirements(s *configs.System) {
 		ch := &s.Chains[c]
 		for _, req := range ch.Max {
 			d := req.WithDefaults()
-			var paradigm string
+			var paradigm configs.ChainParadigm
 			paradigm, d.Bound = req.CheckedUnder(ch, s, &e.cfg.Analysis)
 			obj := ChainObjective(configs.ChainLatency{Paradigm: paradigm, Metric: d.Metric, Bound: d.Bound})
 			e.reqs = append(e.reqs, requirementSpec{chain: c, cfg: d, label: req.Label(ch.Name), obj: obj, limit: int64(d.Limit)})
@@ -70,9 +72,9 @@ func (e *Evaluator) initRequirements(s *configs.System) {
 func (e *Evaluator) newRequirementResults() []RequirementResult {
 	out := make([]RequirementResult, len(e.reqs))
 	for k, q := range e.reqs {
-		paradigm := "implicit"
+		paradigm := configs.ParadigmImplicit
 		if q.obj.Paradigm == chains.LET {
-			paradigm = "let"
+			paradigm = configs.ParadigmLET
 		}
 		out[k] = RequirementResult{Chain: e.cfg.System.Chains[q.chain].Name, Name: q.label, Metric: q.cfg.Metric, Bound: q.cfg.Bound, Paradigm: paradigm, Limit: q.limit}
 	}
@@ -182,7 +184,7 @@ func (e *Evaluator) RequirementReports(r *Analysis) []RequirementReport {
 
 // BoundWords says in words what a bound (configs.ChainBounds) assumes, for
 // reasons and reports.
-func BoundWords(bound string) string {
+func BoundWords(bound configs.ChainBound) string {
 	switch bound {
 	case configs.BoundSynchronous:
 		return "synchronous release"
@@ -200,7 +202,7 @@ func (r *Analysis) requirementReasons() []string {
 			continue
 		}
 		bound := BoundWords(q.Bound)
-		if q.Paradigm == "let" {
+		if q.Paradigm == configs.ParadigmLET {
 			bound = "LET communication, " + bound
 		}
 		if !q.HasValue {

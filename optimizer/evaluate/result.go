@@ -335,11 +335,10 @@ type Analysis struct {
 	// CopyEngineActive is bGPU; InterferingCoresCE the #C of the copy engine.
 	CopyEngineActive   bool
 	InterferingCoresCE int
-	// GPUModel is the GPU model used: "fifo" or "timeslice".
-	GPUModel string
-	// ContentionCount is the contention count used (analysis.contention):
-	// "challenge", "refined" or "request".
-	ContentionCount string
+	// GPUModel is the GPU model used (analysis.gpu_model).
+	GPUModel configs.GPUModel
+	// ContentionCount is the contention count used (analysis.contention).
+	ContentionCount configs.ContentionCount
 	// Rounds is the number of cross-core rounds the refined analysis took
 	// (0 under the challenge count), Converged whether the last round
 	// changed no response time (otherwise it stopped at MaxRounds, with
@@ -434,7 +433,7 @@ func (e *Evaluator) initAnalysis(r *Analysis) {
 	if e.fifo {
 		r.GPUModel = configs.GPUModelFIFO
 	}
-	r.ContentionCount = e.count.String()
+	r.ContentionCount = e.contention
 	for i := range r.Units {
 		r.Units[i] = UnitResult{Name: e.units[i].name, Kind: e.units[i].kind, GPU: e.units[i].gpu}
 	}

@@ -32,9 +32,9 @@ var scaleSystems = []struct {
 }
 
 // scaleCounts are the contention counts the scale benchmarks run under.
-var scaleCounts = []string{configs.ContentionChallenge, configs.ContentionRefined}
+var scaleCounts = []configs.ContentionCount{configs.ContentionChallenge, configs.ContentionRefined}
 
-func scaleConfig(b *testing.B, tasks, gpu, a57, denver int, count string) *configs.Config {
+func scaleConfig(b *testing.B, tasks, gpu, a57, denver int, count configs.ContentionCount) *configs.Config {
 	b.Helper()
 	s := synth.Settings{Tasks: tasks, GPUTasks: gpu, A57: a57, Denver: denver, Chains: 8, ChainLength: 4,
 		Utilisation: 0.5 * float64(a57+denver), Contention: count}
@@ -45,7 +45,7 @@ func scaleConfig(b *testing.B, tasks, gpu, a57, denver int, count string) *confi
 	return cfg
 }
 
-func scaleEvaluator(b *testing.B, tasks, gpu, a57, denver int, count string) *evaluate.Evaluator {
+func scaleEvaluator(b *testing.B, tasks, gpu, a57, denver int, count configs.ContentionCount) *evaluate.Evaluator {
 	b.Helper()
 	e, err := evaluate.NewEvaluator(scaleConfig(b, tasks, gpu, a57, denver, count))
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 func refinedSystems(t *testing.T, seed uint64, n int) []*configs.Config {
 	t.Helper()
 	var cfgs []*configs.Config
-	for _, count := range []string{configs.ContentionRefined, configs.ContentionRequest} {
+	for _, count := range []configs.ContentionCount{configs.ContentionRefined, configs.ContentionRequest} {
 		cfg, err := configs.Default()
 		if err != nil {
 			t.Fatal(err)

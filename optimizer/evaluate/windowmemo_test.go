@@ -35,13 +35,13 @@ func TestWindowMemoChangesNothing(t *testing.T) {
 	}
 	var cfgs []*configs.Config
 	var names []string
-	for _, count := range []string{configs.ContentionRefined, configs.ContentionRequest} {
+	for _, count := range []configs.ContentionCount{configs.ContentionRefined, configs.ContentionRequest} {
 		cfg, err := configs.Default()
 		if err != nil {
 			t.Fatal(err)
 		}
 		cfg.Analysis.Contention = count
-		cfgs, names = append(cfgs, cfg), append(names, "WATERS/"+count)
+		cfgs, names = append(cfgs, cfg), append(names, "WATERS/"+string(count))
 		rng := rand.New(rand.NewPCG(31, 32))
 		systems := 6
 		if testsize.Reduced() {
