@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // The software model: labels, runnables and tasks. An activity graph (the

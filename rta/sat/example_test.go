@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // A demand bound η·C that would overflow saturates at math.MaxInt64, "no
