@@ -26,6 +26,22 @@ var challengeContention = map[string]struct{ perCore, copyEngine Duration }{
 // 3 ns + 0.5 ns per interfering core for every 64-byte line.
 var ChallengeCopyEngine = CopyEngineCost{Baseline: 3 * Nanosecond, PerCore: 500 * Picosecond}
 
+func init() { RegisterModelReader(readModelFiles) }
+
+// readModelFiles reads the model of paths (AmaltheaFiles, then
+// ReadAmaltheaFiles): configs' ModelReader.
+func readModelFiles(paths []string) ([]string, *System, []Warning, error) {
+	files, err := AmaltheaFiles(paths)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sys, warns, err := ReadAmaltheaFiles(files)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return files, sys, warns, nil
+}
+
 // AmaltheaFiles expands the paths of a model: a file is taken as it is, a
 // folder stands for every .amxmi file in it (sorted by name), as APP4MC
 // loads a model folder.
@@ -107,7 +123,7 @@ func ReadAmaltheaFiles(paths []string) (*System, []Warning, error) {
 // warnings, resolved by the conventions of the package documentation,
 // which also has the table of what is read and how.
 func ReadAmalthea(r io.Reader) (*System, []Warning, error) {
-	data, err := readLimited(r, "the model", "the model")
+	data, err := ReadLimited(r, "the model", "the model")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -371,25 +387,18 @@ func (im *importer) run() (*System, error) {
 // than the analyses take (sumChecker), naming the task's element and the
 // sum.
 func (im *importer) checkSums() error {
-	sums := newSumChecker(&im.sys)
-	for i := range im.sys.Tasks {
-		t := &im.sys.Tasks[i]
-		p := checkTimes(t)
-		if p == "" {
-			p = sums.task(t)
-		}
-		if p == "" {
-			continue
-		}
-		var at *xnode
-		if g := im.taskInfo[t.Name]; g != nil {
-			at = g.node
-		}
-		e := im.errAt(at, "swModel/tasks["+t.Name+"]", "")
-		e.What = p // one line of hetmap's own, not a value of the model to clip
-		return e
+	i, p := TooLong(&im.sys)
+	if p == "" {
+		return nil
 	}
-	return nil
+	t := &im.sys.Tasks[i]
+	var at *xnode
+	if g := im.taskInfo[t.Name]; g != nil {
+		at = g.node
+	}
+	e := im.errAt(at, "swModel/tasks["+t.Name+"]", "")
+	e.What = p // one line of hetmap's own, not a value of the model to clip
+	return e
 }
 
 func partsList() string {
@@ -593,7 +602,7 @@ func (im *importer) latencyCycles(where string, v *xnode) (int64, error) {
 	}
 	if v.typ() == "" {
 		// Older files write the value without a type.
-		n, err := scaleDecimal(strings.TrimSpace(orZero(v.attr("value"))), 1)
+		n, err := ScaleDecimal(strings.TrimSpace(orZero(v.attr("value"))), 1)
 		if err != nil {
 			return 0, im.errAt(v, where, "value=%q is not an integer", v.attr("value"))
 		}

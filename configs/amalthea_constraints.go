@@ -3,6 +3,7 @@ package configs
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -222,7 +223,7 @@ func (im *importer) eventTask(where string, at *xnode, feature, ref string) (str
 		if _, ok := im.runNodes[r]; !ok {
 			return "", im.undefinedRef(e, ew, "runnable", "entity", r)
 		}
-		return one("runnable "+r+" is called", tasksWith(func(g *taskGraph) bool { return contains(g.all.calls, r) }))
+		return one("runnable "+r+" is called", tasksWith(func(g *taskGraph) bool { return slices.Contains(g.all.calls, r) }))
 	case "LabelEvent", "ModeLabelEvent":
 		if p := e.ref("process"); p != "" {
 			return check(p)
@@ -233,7 +234,7 @@ func (im *importer) eventTask(where string, at *xnode, feature, ref string) (str
 		}
 		et := e.attr("eventType")
 		return one("label "+l+" is accessed ("+orAll(et)+")", tasksWith(func(g *taskGraph) bool {
-			r, w := contains(g.all.reads, l), contains(g.all.writes, l)
+			r, w := slices.Contains(g.all.reads, l), slices.Contains(g.all.writes, l)
 			switch et {
 			case "read":
 				return r
@@ -244,7 +245,7 @@ func (im *importer) eventTask(where string, at *xnode, feature, ref string) (str
 		}))
 	case "StimulusEvent":
 		s := e.ref("entity")
-		return one("stimulus "+s+" activates a task", tasksWith(func(g *taskGraph) bool { return contains(g.node.refs("stimuli"), s) }))
+		return one("stimulus "+s+" activates a task", tasksWith(func(g *taskGraph) bool { return slices.Contains(g.node.refs("stimuli"), s) }))
 	}
 	return "", im.errAt(e, ew, "a %s in an event chain is not supported (ProcessEvent, RunnableEvent, LabelEvent, ModeLabelEvent, StimulusEvent)", e.typ())
 }
@@ -399,10 +400,6 @@ func (im *importer) chainRequirements(name string) []string {
 	return out
 }
 
-// droppedChain starts the warning of a chain dropped as contradicting
-// itself; Validate finds it when an objective names the chain.
-const droppedChain = "dropped: the chain contradicts itself"
-
 func (im *importer) eventChains() error {
 	nodes := im.elements("constraintsModel", "eventChains")
 	var err error
@@ -426,7 +423,7 @@ func (im *importer) eventChains() error {
 					cc.What += fmt.Sprintf(" (the chain %s contradicts itself, and requirement %s names it)", name, strings.Join(reqs, ", "))
 					return cc.InputError
 				}
-				im.warn(where, "%s (line %d, %s: %s); no requirement names it (an objective that does is an error)", droppedChain, cc.Line, cc.Where, cc.What)
+				im.warn(where, "%s (line %d, %s: %s); no requirement names it (an objective that does is an error)", DroppedChain, cc.Line, cc.Where, cc.What)
 				continue
 			}
 			return err

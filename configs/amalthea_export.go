@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -446,7 +447,7 @@ func (ex *exporter) schedulerFor(task, unit string) (string, error) {
 		si := im.schedulers[s]
 		return si != nil && (u.Type == GPU || si.why == "")
 	}
-	if original != "" && contains(ex.forUnit[unit], original) && usable(original) {
+	if original != "" && slices.Contains(ex.forUnit[unit], original) && usable(original) {
 		return original, nil
 	}
 	for _, s := range ex.forUnit[unit] {
@@ -731,7 +732,7 @@ func lineStart(data []byte, off int64) int64 {
 // line of the root's end tag.
 func insertionPoint(data []byte, root *xnode, before []string) (int64, error) {
 	for _, k := range root.kids {
-		if contains(before, k.name) {
+		if slices.Contains(before, k.name) {
 			return lineBegin(data, k.start), nil
 		}
 	}
@@ -839,7 +840,7 @@ func (ex *exporter) generateOS() error {
 			algo = "UserSpecificSchedulingAlgorithm"
 		}
 		if ex.v2 {
-			if !contains(g.algoDefs, algo) {
+			if !slices.Contains(g.algoDefs, algo) {
 				g.algoDefs = append(g.algoDefs, algo)
 			}
 			fmt.Fprintf(&b, `%s<taskSchedulers name="%s" definition="%s"/>%s`, ind3, xmlAttr(name), encodeRef(algo, "SchedulerDefinition"), ex.nl)

@@ -1,6 +1,7 @@
 package configs
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -147,7 +148,7 @@ func (im *importer) allocationUnit(where string, ta *xnode, sched string, owned 
 			im.warn(where, "affinity names %d units (%s): placed on the first, %s", len(cores), strings.Join(cores, ", "), unit)
 		}
 	}
-	if !contains(owned, unit) {
+	if !slices.Contains(owned, unit) {
 		im.warn(where, "allocated to scheduler %s, which does not own %s (it owns %s): the affinity wins, %s runs on %s",
 			sched, unit, strings.Join(owned, ", "), ta.ref("task"), unit)
 	}
@@ -262,13 +263,4 @@ func (im *importer) checkSchedulers() error {
 func (im *importer) priorityWarnings() {
 	_, warns := im.sys.OwnMapping()
 	im.warns = append(im.warns, warns...)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -188,7 +188,7 @@ func (im *importer) need092(where string, v *xnode, ipc ipcRange) (discrete, err
 
 // count092 reads the value= of a NeedConstant or LongObject.
 func (im *importer) count092(where string, n *xnode) (int64, error) {
-	x, err := scaleDecimal(strings.TrimSpace(orZero(n.attr("value"))), 1)
+	x, err := ScaleDecimal(strings.TrimSpace(orZero(n.attr("value"))), 1)
 	if err != nil {
 		return 0, im.errAt(n, where, "value=%q is not an integer", n.attr("value"))
 	}
@@ -406,7 +406,7 @@ func (im *importer) executionNeed092(where string, it *xnode) (*demand, error) {
 func (im *importer) latency092(where string, v *xnode) (int64, error) {
 	switch t := v.typ(); t {
 	case "LatencyConstant":
-		n, err := scaleDecimal(strings.TrimSpace(orZero(v.attr("cycles"))), 1)
+		n, err := ScaleDecimal(strings.TrimSpace(orZero(v.attr("cycles"))), 1)
 		if err != nil || n < 0 {
 			return 0, im.errAt(v, where, "cycles=%q is not a count", v.attr("cycles"))
 		}

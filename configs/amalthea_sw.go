@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -774,7 +775,7 @@ func (im *importer) runnableOf(where string, at *xnode, name string, d *demand) 
 			return run, im.errAt(at, where, "its Ticks give no processing-unit definition a value in every part: it can run nowhere")
 		}
 		for _, k := range d.order {
-			if t, ok := d.ticks[k]; ok && contains(im.sys.Kinds(), k) {
+			if t, ok := d.ticks[k]; ok && slices.Contains(im.sys.Kinds(), k) {
 				t.Kind = k
 				run.Ticks = append(run.Ticks, t)
 			}
@@ -782,7 +783,7 @@ func (im *importer) runnableOf(where string, at *xnode, name string, d *demand) 
 		// Kinds named only in extended values (no unit of that kind).
 		var extra []string
 		for k := range d.ticks {
-			if !contains(im.sys.Kinds(), k) {
+			if !slices.Contains(im.sys.Kinds(), k) {
 				extra = append(extra, k)
 			}
 		}

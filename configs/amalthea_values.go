@@ -88,7 +88,7 @@ func (im *importer) discreteBound(where string, v *xnode, attr string, required 
 		}
 		return 0, nil
 	}
-	n, err := scaleDecimal(strings.TrimSpace(s), 1)
+	n, err := ScaleDecimal(strings.TrimSpace(s), 1)
 	if err != nil {
 		return 0, im.errAt(v, where, "%s=%q is not an integer", attr, s)
 	}
@@ -121,11 +121,11 @@ func (im *importer) discreteHistogram(where string, v *xnode, d *discrete) error
 	var weight, sum float64
 	for i, e := range entries {
 		ew := fmt.Sprintf("%s/entries[%d]", where, i)
-		lo, err := scaleDecimal(orZero(e.attr("lowerBound")), 1)
+		lo, err := ScaleDecimal(orZero(e.attr("lowerBound")), 1)
 		if err != nil {
 			return im.errAt(e, ew, "lowerBound=%q is not an integer", e.attr("lowerBound"))
 		}
-		hi, err := scaleDecimal(orZero(e.attr("upperBound")), 1)
+		hi, err := ScaleDecimal(orZero(e.attr("upperBound")), 1)
 		if err != nil {
 			return im.errAt(e, ew, "upperBound=%q is not an integer", e.attr("upperBound"))
 		}
@@ -173,7 +173,7 @@ func (im *importer) timeValue(where string, t *xnode) (Duration, error) {
 	val := strings.TrimSpace(orZero(t.attr("value")))
 	unit := strings.TrimSpace(t.attr("unit"))
 	if unit == "" || unit == "_undefined_" {
-		if v, err := scaleDecimal(val, 1); err == nil && v == 0 {
+		if v, err := ScaleDecimal(val, 1); err == nil && v == 0 {
 			return 0, nil
 		}
 		return 0, im.errAt(t, where, "time %s has no unit", val)
@@ -184,7 +184,7 @@ func (im *importer) timeValue(where string, t *xnode) (Duration, error) {
 		_, perr := ParseDuration(val + unit)
 		return 0, im.errAt(t, where, "%v", perr)
 	}
-	v, err := scaleDecimal(val, int64(scale))
+	v, err := ScaleDecimal(val, int64(scale))
 	if err != nil {
 		return 0, im.errAt(t, where, "duration %q: %v", val+unit, err)
 	}
