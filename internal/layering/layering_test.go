@@ -30,6 +30,7 @@ var layer = map[string]int{
 	"chains":              1,
 	"optimizer/moo":       1,
 	"configs/gpuscenario": 2,
+	"configs/amalthea":    2,
 	"rta/syssim":          2,
 	"optimizer/evaluate":  3,
 	"optimizer":           4,

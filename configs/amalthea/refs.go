@@ -1,9 +1,11 @@
-package configs
+package amalthea
 
 import (
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // References. APP4MC names an element by "Name?type=Kind" (the name
@@ -148,7 +150,7 @@ func (im *importer) resolveIDs() {
 // unset reference says so instead of quoting an empty name; a name that
 // looks like an xmi:id says that hetmap resolves names and the model's
 // ids.
-func (im *importer) undefinedRef(at *xnode, where, what, feature, name string) *InputError {
+func (im *importer) undefinedRef(at *xnode, where, what, feature, name string) *configs.InputError {
 	if name == "" {
 		return im.errAt(at, where, "names no %s: its %s reference is unset", what, feature)
 	}

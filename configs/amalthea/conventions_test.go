@@ -1,9 +1,13 @@
-package configs
+package amalthea
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // priorityModel is the synthetic model with T1 and T2 on core C0, T1 given
@@ -19,11 +23,11 @@ func priorityModel(t *testing.T) string {
 // priorities higher first (model, the default: T2, 5, above T1, 1), lower
 // first (model-lower-first: T1 above T2, hetmap's priorities the values
 // negated), or not at all (derived: none, with one warning instead of the
-// warnings about their use); an unknown convention is an error naming the
-// key and the choices.
+// warnings about their use), in a configuration that names the model; an
+// unknown convention is an error naming the key and the choices.
 func TestPriorityConventions(t *testing.T) {
-	s, w, err := ReadAmalthea(strings.NewReader(priorityModel(t)))
-	if err != nil {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "m.amxmi"), []byte(priorityModel(t)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -32,13 +36,16 @@ func TestPriorityConventions(t *testing.T) {
 		warn       string
 	}{
 		{"", "1 5", ""},
-		{ModelPriorities, "1 5", ""},
-		{ModelPrioritiesLower, "-1 -5", ""},
-		{ModelPrioritiesIgnore, "- -", "conventions.priorities: derived: the 2 priorities of the model's own mapping are ignored; --mapping default derives every core's priorities by analysis.priorities"},
+		{configs.ModelPriorities, "1 5", ""},
+		{configs.ModelPrioritiesLower, "-1 -5", ""},
+		{configs.ModelPrioritiesIgnore, "- -", "conventions.priorities: derived: the 2 priorities of the model's own mapping are ignored; --mapping default derives every core's priorities by analysis.priorities"},
 	} {
 		t.Run(c.convention, func(t *testing.T) {
-			sys := *s
-			cfg, err := finish(&Config{System: &sys, Conventions: Conventions{Priorities: c.convention}, Warnings: append([]Warning(nil), w...)}, "m.amxmi")
+			yaml := "model: m.amxmi\n"
+			if c.convention != "" {
+				yaml += "conventions: {priorities: " + c.convention + "}\n"
+			}
+			cfg, err := configs.Load(strings.NewReader(yaml), "c.yaml", dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +72,7 @@ func TestPriorityConventions(t *testing.T) {
 			}
 		})
 	}
-	_, err = Load(strings.NewReader("model: builtin\nconventions: {priorities: lowest}\n"), "c.yaml", ".")
+	_, err := configs.Load(strings.NewReader("model: builtin\nconventions: {priorities: lowest}\n"), "c.yaml", ".")
 	if err == nil || !strings.Contains(err.Error(), `c.yaml: conventions.priorities: "lowest" is not a priority convention (model:`) {
 		t.Errorf("unknown convention: %v", err)
 	}

@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // TestUnsetReferences: a reference that is not set is reported as such,
@@ -123,7 +125,7 @@ func TestEMFIDReferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := Mapping{Units: []Placement{{Task: "T1", Unit: "C1"}, {Task: "T2", Unit: "C0"}}}
+	m := configs.Mapping{Units: []configs.Placement{{Task: "T1", Unit: "C1"}, {Task: "T2", Unit: "C0"}}}
 	out, err := im.export(ExportMapping{Mapping: m})
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +154,7 @@ func TestDuplicateUnit(t *testing.T) {
 	first := strings.Count(model[:strings.Index(model, `name="C0"`)], "\n") + 1
 	second := strings.Count(model[:strings.LastIndex(model, `name="C0"`)], "\n") + 1
 	_, _, err := ReadAmaltheaFile(path)
-	var ie *InputError
+	var ie *configs.InputError
 	if !errors.As(err, &ie) || ie.File != path || ie.Line != second || ie.Where != "hwModel/ProcessingUnit[C0]" ||
 		ie.What != `"C0" is defined twice (also at `+path+":"+strconv.Itoa(first)+")" {
 		t.Errorf("error %v, want %s:%d: hwModel/ProcessingUnit[C0]: \"C0\" is defined twice (also at %s:%d)", err, path, second, path, first)
@@ -168,7 +170,7 @@ func TestWarningsWithoutPath(t *testing.T) {
 	if err := os.WriteFile(path, []byte(model), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := LoadModel([]string{path})
+	cfg, err := configs.LoadModel([]string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,12 +218,12 @@ func TestSelfContradictingChain(t *testing.T) {
 	if err := os.WriteFile(path, []byte(model), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = Load(strings.NewReader("model: "+path+"\nsearch: {objectives: [{chain: Bad}]}\n"), "c.yaml", dir)
+	_, err = configs.Load(strings.NewReader("model: "+path+"\nsearch: {objectives: [{chain: Bad}]}\n"), "c.yaml", dir)
 	if err == nil || !strings.Contains(err.Error(), `c.yaml: search.objectives[0].chain: the model's event chain "Bad" contradicts itself (line `) ||
 		!strings.Contains(err.Error(), "so the import dropped it: an objective cannot name it until its segments connect") {
 		t.Errorf("an objective names the chain: %v", err)
 	}
-	if _, err = Load(strings.NewReader("model: "+path+"\nsearch: {objectives: [{chain: C}]}\n"), "c.yaml", dir); err != nil {
+	if _, err = configs.Load(strings.NewReader("model: "+path+"\nsearch: {objectives: [{chain: C}]}\n"), "c.yaml", dir); err != nil {
 		t.Errorf("an objective names the other chain: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // The files in testdata: one model written in Amalthea 0.9.2
@@ -20,7 +22,7 @@ const (
 	model093 = "testdata/amalthea-0.9.3-of-0.9.2.amxmi"
 )
 
-func read092(t *testing.T, path string) (*System, []Warning) {
+func read092(t *testing.T, path string) (*configs.System, []configs.Warning) {
 	t.Helper()
 	s, warns, err := ReadAmaltheaFile(path)
 	if err != nil {
@@ -87,10 +89,10 @@ func TestAmalthea090To092Import(t *testing.T) {
 			// Stimuli: P10's jitter 0 ms…200 us (Boundaries) is a release
 			// jitter of 200 us; RP's nextOccurrence 5…8 ms (Beta) is a
 			// minimum inter-arrival time of 5 ms.
-			if t1 := s.Task("T1"); t1.Period != 10*Millisecond || t1.Jitter != 200*Microsecond {
+			if t1 := s.Task("T1"); t1.Period != 10*configs.Millisecond || t1.Jitter != 200*configs.Microsecond {
 				t.Errorf("T1 %+v, want period 10ms jitter 200us", t1)
 			}
-			if t2 := s.Task("T2"); t2.Period != 5*Millisecond || t2.Jitter != 0 {
+			if t2 := s.Task("T2"); t2.Period != 5*configs.Millisecond || t2.Jitter != 0 {
 				t.Errorf("T2 %+v, want period 5ms", t2)
 			}
 			wt := warningsText(warns)
@@ -232,7 +234,7 @@ func TestAmalthea092Export(t *testing.T) {
 	if got, want := mappingText(back.Mapping), mappingText(m); got != want {
 		t.Errorf("own mapping after export:\n%s\nwant:\n%s", got, want)
 	}
-	back.Mapping, orig.Mapping = Mapping{}, Mapping{}
+	back.Mapping, orig.Mapping = configs.Mapping{}, configs.Mapping{}
 	if !reflect.DeepEqual(back, orig) {
 		t.Errorf("the system changed:\n%+v\nwant\n%+v", back, orig)
 	}

@@ -1,8 +1,10 @@
-package configs
+package amalthea
 
 import (
 	"strconv"
 	"strings"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // Scheduling parameters. Task allocations and task schedulers carry
@@ -190,12 +192,12 @@ func (im *importer) single(where string, p schedParam) (string, error) {
 
 // paramDuration reads the one value of parameter p (at where) as a
 // duration: "7200µs", "1000 µs", a Time's value and unit.
-func (im *importer) paramDuration(where string, p schedParam) (Duration, error) {
+func (im *importer) paramDuration(where string, p schedParam) (configs.Duration, error) {
 	s, err := im.single(where, p)
 	if err != nil {
 		return 0, err
 	}
-	d, derr := ParseDuration(s)
+	d, derr := configs.ParseDuration(s)
 	if derr != nil {
 		return 0, im.errAt(p.node, where+"/"+p.key, "%v", derr)
 	}
@@ -244,7 +246,7 @@ const (
 // to a unit of type ut by scheduler si into a: the priority on a core, the
 // time slice and stream priority on the GPU. The others are collected in
 // unused.
-func (im *importer) allocationParams(where string, ta *xnode, si *schedInfo, ut UnitType, a *modelAllocation, unused *unusedParams) error {
+func (im *importer) allocationParams(where string, ta *xnode, si *schedInfo, ut configs.UnitType, a *modelAllocation, unused *unusedParams) error {
 	def := ""
 	if si != nil {
 		def = si.definition
@@ -255,10 +257,10 @@ func (im *importer) allocationParams(where string, ta *xnode, si *schedInfo, ut 
 	}
 	task := ta.ref("task")
 	for _, p := range params {
-		var unit UnitType // the type of unit the parameter is for
+		var unit configs.UnitType // the type of unit the parameter is for
 		switch {
 		case p.name == paramPriority:
-			unit = CPU
+			unit = configs.CPU
 			s, err := im.single(where, p)
 			if err != nil {
 				return err
@@ -267,30 +269,30 @@ func (im *importer) allocationParams(where string, ta *xnode, si *schedInfo, ut 
 			if perr != nil {
 				return im.errAt(p.node, where+"/"+p.key, "priority %q is not an integer", s)
 			}
-			if ut == CPU {
+			if ut == configs.CPU {
 				pi := int(v)
 				a.priority = &pi
 			}
 		case strings.HasPrefix(p.name, paramTimeSlice):
-			unit = GPU
+			unit = configs.GPU
 			d, err := im.paramDuration(where, p)
 			if err != nil {
 				return err
 			}
-			if ut == GPU {
+			if ut == configs.GPU {
 				a.slice = d
 			}
 		case strings.EqualFold(p.name, paramStreamPrio):
-			unit = GPU
+			unit = configs.GPU
 			s, err := im.single(where, p)
 			if err != nil {
 				return err
 			}
-			v := GPUPriority(strings.ToLower(s))
-			if v != GPUHigh && v != GPULow {
+			v := configs.GPUPriority(strings.ToLower(s))
+			if v != configs.GPUHigh && v != configs.GPULow {
 				return im.errAt(p.node, where+"/"+p.key, "stream priority %q is not high or low", s)
 			}
-			if ut == GPU {
+			if ut == configs.GPU {
 				a.stream = v
 			}
 		case p.name == "minBudget" || p.name == "maxBudget" || p.name == "replenishment":
@@ -301,9 +303,9 @@ func (im *importer) allocationParams(where string, ta *xnode, si *schedInfo, ut 
 			unused.add(p.key, whyUnknown, task)
 		}
 		switch {
-		case unit == CPU && ut != CPU:
+		case unit == configs.CPU && ut != configs.CPU:
 			unused.add(p.key, whyGPUPrio, task)
-		case unit == GPU && ut != GPU:
+		case unit == configs.GPU && ut != configs.GPU:
 			unused.add(p.key, whyNotGPU, task)
 		}
 	}

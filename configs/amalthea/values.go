@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // Values of an Amalthea model: discrete value distributions (ticks,
@@ -88,7 +90,7 @@ func (im *importer) discreteBound(where string, v *xnode, attr string, required 
 		}
 		return 0, nil
 	}
-	n, err := ScaleDecimal(strings.TrimSpace(s), 1)
+	n, err := configs.ScaleDecimal(strings.TrimSpace(s), 1)
 	if err != nil {
 		return 0, im.errAt(v, where, "%s=%q is not an integer", attr, s)
 	}
@@ -121,11 +123,11 @@ func (im *importer) discreteHistogram(where string, v *xnode, d *discrete) error
 	var weight, sum float64
 	for i, e := range entries {
 		ew := fmt.Sprintf("%s/entries[%d]", where, i)
-		lo, err := ScaleDecimal(orZero(e.attr("lowerBound")), 1)
+		lo, err := configs.ScaleDecimal(orZero(e.attr("lowerBound")), 1)
 		if err != nil {
 			return im.errAt(e, ew, "lowerBound=%q is not an integer", e.attr("lowerBound"))
 		}
-		hi, err := ScaleDecimal(orZero(e.attr("upperBound")), 1)
+		hi, err := configs.ScaleDecimal(orZero(e.attr("upperBound")), 1)
 		if err != nil {
 			return im.errAt(e, ew, "upperBound=%q is not an integer", e.attr("upperBound"))
 		}
@@ -162,18 +164,18 @@ func orZero(s string) string {
 }
 
 // timeUnits are Amalthea's TimeUnit literals.
-var timeUnits = map[string]Duration{"s": Second, "ms": Millisecond, "us": Microsecond, "µs": Microsecond, "ns": Nanosecond, "ps": Picosecond}
+var timeUnits = map[string]configs.Duration{"s": configs.Second, "ms": configs.Millisecond, "us": configs.Microsecond, "µs": configs.Microsecond, "ns": configs.Nanosecond, "ps": configs.Picosecond}
 
 // timeValue reads a Time element (value and unit). A time that is not a
 // whole number of picoseconds is an error, as elsewhere.
-func (im *importer) timeValue(where string, t *xnode) (Duration, error) {
+func (im *importer) timeValue(where string, t *xnode) (configs.Duration, error) {
 	if t == nil {
 		return 0, im.errAt(nil, where, "missing time value")
 	}
 	val := strings.TrimSpace(orZero(t.attr("value")))
 	unit := strings.TrimSpace(t.attr("unit"))
 	if unit == "" || unit == "_undefined_" {
-		if v, err := ScaleDecimal(val, 1); err == nil && v == 0 {
+		if v, err := configs.ScaleDecimal(val, 1); err == nil && v == 0 {
 			return 0, nil
 		}
 		return 0, im.errAt(t, where, "time %s has no unit", val)
@@ -181,30 +183,30 @@ func (im *importer) timeValue(where string, t *xnode) (Duration, error) {
 	scale, ok := timeUnits[unit]
 	if !ok {
 		// Keep the message of ParseDuration for units it knows of.
-		_, perr := ParseDuration(val + unit)
+		_, perr := configs.ParseDuration(val + unit)
 		return 0, im.errAt(t, where, "%v", perr)
 	}
-	v, err := ScaleDecimal(val, int64(scale))
+	v, err := configs.ScaleDecimal(val, int64(scale))
 	if err != nil {
 		return 0, im.errAt(t, where, "duration %q: %v", val+unit, err)
 	}
 	if v < 0 {
 		return 0, im.errAt(t, where, "negative time %s", val+unit)
 	}
-	return Duration(v), nil
+	return configs.Duration(v), nil
 }
 
 // timeBounds reads an ITimeDeviation (a stimulus jitter, the distance to
 // the next activation): its lower and upper bound; before 0.9.3 a
 // Deviation of Time (timeBounds092).
-func (im *importer) timeBounds(where string, v *xnode) (lo, hi Duration, err error) {
+func (im *importer) timeBounds(where string, v *xnode) (lo, hi configs.Duration, err error) {
 	if im.before093() {
 		return im.timeBounds092(where, v)
 	}
 	if v == nil {
 		return 0, 0, im.errAt(nil, where, "missing time deviation")
 	}
-	bound := func(name string, required bool) (Duration, bool, error) {
+	bound := func(name string, required bool) (configs.Duration, bool, error) {
 		c := v.child(name)
 		if c == nil {
 			if required {
@@ -286,7 +288,7 @@ func mul8(v *big.Int) *big.Int { return new(big.Int).Mul(v, big.NewInt(8)) }
 // rounded up to whole bytes: lines(ceil(b/8) bytes) = ceil(b/(8·L)) for a
 // line of L bytes, so the number of memory lines, the only use hetmap makes
 // of a size, is exact.
-func dataSizeBytes(value, unit string) (Size, error) {
+func dataSizeBytes(value, unit string) (configs.Size, error) {
 	value, unit = strings.TrimSpace(value), strings.TrimSpace(unit)
 	if value == "" {
 		value = "0"
@@ -311,5 +313,5 @@ func dataSizeBytes(value, unit string) (Size, error) {
 	if !total.IsInt64() {
 		return 0, fmt.Errorf("size %s %s is too large", value, unit)
 	}
-	return Size(total.Int64()), nil
+	return configs.Size(total.Int64()), nil
 }

@@ -1,10 +1,12 @@
-package configs
+package amalthea
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // Amalthea 0.9.0, 0.9.1 and 0.9.2 are read as APP4MC's model migration
@@ -115,7 +117,7 @@ func (im *importer) deviation092(where string, d *xnode) (deviation092, error) {
 
 // timeBounds092 reads a deviation of Time (a jitter, a nextOccurrence) of
 // 0.9.0 to 0.9.2: its lower and upper bound.
-func (im *importer) timeBounds092(where string, d *xnode) (lo, hi Duration, err error) {
+func (im *importer) timeBounds092(where string, d *xnode) (lo, hi configs.Duration, err error) {
 	dv, err := im.deviation092(where, d)
 	if err != nil {
 		return 0, 0, err
@@ -188,7 +190,7 @@ func (im *importer) need092(where string, v *xnode, ipc ipcRange) (discrete, err
 
 // count092 reads the value= of a NeedConstant or LongObject.
 func (im *importer) count092(where string, n *xnode) (int64, error) {
-	x, err := ScaleDecimal(strings.TrimSpace(orZero(n.attr("value"))), 1)
+	x, err := configs.ScaleDecimal(strings.TrimSpace(orZero(n.attr("value"))), 1)
 	if err != nil {
 		return 0, im.errAt(n, where, "value=%q is not an integer", n.attr("value"))
 	}
@@ -334,7 +336,7 @@ func (im *importer) executionNeed092(where string, it *xnode) (*demand, error) {
 			return nil, im.errAt(k, where+"/"+k.name, "element <%s> is not part of an ExecutionNeed of Amalthea %s (default and extended entries)", k.name, im.version)
 		}
 	}
-	ticks := &demand{compute: true, ticks: map[string]Ticks{}}
+	ticks := &demand{compute: true, ticks: map[string]configs.Ticks{}}
 	for _, e := range exts {
 		def := e.ref("key")
 		ew := where + "/extended[" + def + "]"
@@ -367,7 +369,7 @@ func (im *importer) executionNeed092(where string, it *xnode) (*demand, error) {
 		if _, dup := ticks.ticks[def]; !dup {
 			ticks.order = append(ticks.order, def)
 		}
-		ticks.ticks[def] = Ticks{Kind: def, Lower: dv.lower, Upper: dv.upper, Average: dv.average}
+		ticks.ticks[def] = configs.Ticks{Kind: def, Lower: dv.lower, Upper: dv.upper, Average: dv.average}
 	}
 	if instr != nil {
 		dv, err := im.need092(where+"/default[Instructions]/value", instr.child("value"), ipcOne)
@@ -376,7 +378,7 @@ func (im *importer) executionNeed092(where string, it *xnode) (*demand, error) {
 		}
 		for _, k := range im.sys.Kinds() {
 			if _, has := ticks.ticks[k]; !has {
-				ticks.ticks[k] = Ticks{Kind: k, Lower: dv.lower, Upper: dv.upper, Average: dv.average}
+				ticks.ticks[k] = configs.Ticks{Kind: k, Lower: dv.lower, Upper: dv.upper, Average: dv.average}
 				ticks.order = append(ticks.order, k)
 			}
 		}
@@ -406,7 +408,7 @@ func (im *importer) executionNeed092(where string, it *xnode) (*demand, error) {
 func (im *importer) latency092(where string, v *xnode) (int64, error) {
 	switch t := v.typ(); t {
 	case "LatencyConstant":
-		n, err := ScaleDecimal(strings.TrimSpace(orZero(v.attr("cycles"))), 1)
+		n, err := configs.ScaleDecimal(strings.TrimSpace(orZero(v.attr("cycles"))), 1)
 		if err != nil || n < 0 {
 			return 0, im.errAt(v, where, "cycles=%q is not a count", v.attr("cycles"))
 		}

@@ -1,8 +1,10 @@
-package configs
+package amalthea
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // synthBase is a small Amalthea 0.9.9 model written for the tests: two
@@ -108,13 +110,13 @@ func synth(t testing.TB, pairs ...string) string {
 	return s
 }
 
-func readSynth(t *testing.T, model string) (*System, []Warning) {
+func readSynth(t *testing.T, model string) (*configs.System, []configs.Warning) {
 	t.Helper()
 	s, w, err := ReadAmalthea(strings.NewReader(model))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &Config{System: s}
+	cfg := &configs.Config{System: s}
 	if err := finishNoFile(cfg); err != nil {
 		t.Fatalf("the import does not validate: %v", err)
 	}
@@ -127,7 +129,7 @@ func TestSynthBase(t *testing.T) {
 	if got, _ := s.WorstTicks(s.Task("T1"), "Core"); got != 100000 {
 		t.Errorf("T1 worst ticks %d", got)
 	}
-	if len(s.Chains) != 1 || strings.Join(s.Chains[0].Tasks, " ") != "T1 T2" || len(s.Chains[0].Max) != 1 || s.Chains[0].Max[0].Limit != 50*Millisecond {
+	if len(s.Chains) != 1 || strings.Join(s.Chains[0].Tasks, " ") != "T1 T2" || len(s.Chains[0].Max) != 1 || s.Chains[0].Max[0].Limit != 50*configs.Millisecond {
 		t.Errorf("chains %+v", s.Chains)
 	}
 	if len(s.Mapping.Units) != 2 {

@@ -1,9 +1,11 @@
-package configs
+package amalthea
 
 import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // Amalthea 0.9.3 and 0.9.4 write a task's graph as a list of graphEntries
@@ -160,7 +162,7 @@ func oldForm(version, deadline string) string {
 
 // renameOld renames the runnables made of a task's own items from their
 // place in the old form (graphEntries[i], calls[j]) to the new (items[…]).
-func renameOld(s *System) {
+func renameOld(s *configs.System) {
 	r := strings.NewReplacer("graphEntries[", "items[", "calls[", "items[")
 	for i := range s.Runnables {
 		s.Runnables[i].Name = r.Replace(s.Runnables[i].Name)

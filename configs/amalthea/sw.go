@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/rta/sat"
 )
 
@@ -33,7 +34,7 @@ func (im *importer) labels() error {
 			return im.errAt(l, where, "%q is defined twice (also at %s)", name, position(prev))
 		}
 		im.labelNodes[name] = l
-		var sz Size
+		var sz configs.Size
 		if s := l.child("size"); s != nil {
 			v, err := dataSizeBytes(s.attr("value"), s.attr("unit"))
 			if err != nil {
@@ -43,7 +44,7 @@ func (im *importer) labels() error {
 		} else {
 			noSize = append(noSize, name)
 		}
-		im.sys.Labels = append(im.sys.Labels, Label{Name: name, Size: sz, Constant: l.attr("constant") == "true"})
+		im.sys.Labels = append(im.sys.Labels, configs.Label{Name: name, Size: sz, Constant: l.attr("constant") == "true"})
 		return nil
 	}
 	for _, l := range im.elements("swModel", "labels") {
@@ -77,7 +78,7 @@ type demand struct {
 	// compute: some Ticks or ExecutionNeed item is reached. ticks then
 	// holds the kinds every computing path has ticks for.
 	compute bool
-	ticks   map[string]Ticks
+	ticks   map[string]configs.Ticks
 	// order is the order of the kinds in ticks, as the model first gives
 	// them (the extended values, then the kinds the default fills in).
 	order  []string
@@ -150,7 +151,7 @@ func (a *demand) seq(b *demand) *tickOverflow {
 		}
 	case b.compute:
 		a.compute = true
-		a.ticks = map[string]Ticks{}
+		a.ticks = map[string]configs.Ticks{}
 		for k, t := range b.ticks {
 			a.ticks[k] = t
 		}
@@ -193,7 +194,7 @@ func alternatives(branches []*demand, incomplete bool) *demand {
 	}
 	if computing > 0 {
 		out.compute = true
-		out.ticks = map[string]Ticks{}
+		out.ticks = map[string]configs.Ticks{}
 		first := true
 		for _, b := range branches {
 			if !b.compute {
@@ -243,7 +244,7 @@ func alternatives(branches []*demand, incomplete bool) *demand {
 // ticksItem reads a Ticks item: per unit kind its extended value, else the
 // default.
 func (im *importer) ticksItem(where string, it *xnode) (*demand, error) {
-	d := &demand{compute: true, ticks: map[string]Ticks{}}
+	d := &demand{compute: true, ticks: map[string]configs.Ticks{}}
 	for _, e := range it.children("extended") {
 		kind := e.ref("key")
 		tk, err := im.ticksValue(where+"/extended["+kind+"]", e.child("value"))
@@ -275,12 +276,12 @@ func (im *importer) ticksItem(where string, it *xnode) (*demand, error) {
 	return d, nil
 }
 
-func (im *importer) ticksValue(where string, v *xnode) (Ticks, error) {
+func (im *importer) ticksValue(where string, v *xnode) (configs.Ticks, error) {
 	dv, err := im.discreteValue(where, v)
 	if err != nil {
-		return Ticks{}, err
+		return configs.Ticks{}, err
 	}
-	return Ticks{Lower: dv.lower, Upper: dv.upper, Average: dv.average}, nil
+	return configs.Ticks{Lower: dv.lower, Upper: dv.upper, Average: dv.average}, nil
 }
 
 // executionNeed reads an ExecutionNeed (0.9.x, deprecated by Ticks in
@@ -322,7 +323,7 @@ type needEntry struct {
 // needsDemand converts the needs of an ExecutionNeed into ticks per unit
 // kind (see executionNeed).
 func (im *importer) needsDemand(entries []needEntry) (*demand, error) {
-	d := &demand{compute: true, ticks: map[string]Ticks{}}
+	d := &demand{compute: true, ticks: map[string]configs.Ticks{}}
 	for i, e := range entries {
 		cat, nw, dv := e.category, e.where, e.value
 		for _, kind := range im.sys.Kinds() {
@@ -337,7 +338,7 @@ func (im *importer) needsDemand(entries []needEntry) (*demand, error) {
 				lo, hi = 1, 1
 				im.warn(nw, "the processing-unit definition %s has no feature of category %q: the need is taken as ticks (factor 1)", kind, cat)
 			}
-			tk := Ticks{Kind: kind, Upper: int64(math.Ceil(float64(dv.upper) / lo)), Lower: int64(math.Floor(float64(dv.lower) / hi)), Average: dv.average / ((lo + hi) / 2)}
+			tk := configs.Ticks{Kind: kind, Upper: int64(math.Ceil(float64(dv.upper) / lo)), Lower: int64(math.Floor(float64(dv.lower) / hi)), Average: dv.average / ((lo + hi) / 2)}
 			if float64(dv.upper)/lo > math.MaxInt64/4 {
 				return nil, im.errAt(e.node, nw, "the need %d is too large", dv.upper)
 			}
@@ -768,8 +769,8 @@ func (im *importer) runnables() error {
 }
 
 // runnableOf turns a demand into a runnable of the system.
-func (im *importer) runnableOf(where string, at *xnode, name string, d *demand) (Runnable, error) {
-	run := Runnable{Name: name, Reads: append([]string(nil), d.reads...), Writes: append([]string(nil), d.writes...)}
+func (im *importer) runnableOf(where string, at *xnode, name string, d *demand) (configs.Runnable, error) {
+	run := configs.Runnable{Name: name, Reads: append([]string(nil), d.reads...), Writes: append([]string(nil), d.writes...)}
 	if d.compute {
 		if len(d.ticks) == 0 {
 			return run, im.errAt(at, where, "its Ticks give no processing-unit definition a value in every part: it can run nowhere")

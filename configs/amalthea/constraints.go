@@ -1,10 +1,12 @@
-package configs
+package amalthea
 
 import (
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // Constraints: task response-time requirements, event chains (with the
@@ -86,7 +88,7 @@ func (im *importer) constraints() error {
 func (im *importer) taskRequirements() error {
 	type req struct {
 		name, process, best string
-		limit               Duration
+		limit               configs.Duration
 	}
 	var reqs []req
 	for _, r := range im.elements("constraintsModel", "requirements") {
@@ -270,7 +272,7 @@ type chainPart struct {
 // contradict it: a segment that does not start where the one before it
 // (or the chain's stimulus) ends, or a last segment that does not end at
 // the chain's response.
-type chainContradiction struct{ *InputError }
+type chainContradiction struct{ *configs.InputError }
 
 func (c chainContradiction) Unwrap() error { return c.InputError }
 
@@ -423,7 +425,7 @@ func (im *importer) eventChains() error {
 					cc.What += fmt.Sprintf(" (the chain %s contradicts itself, and requirement %s names it)", name, strings.Join(reqs, ", "))
 					return cc.InputError
 				}
-				im.warn(where, "%s (line %d, %s: %s); no requirement names it (an objective that does is an error)", DroppedChain, cc.Line, cc.Where, cc.What)
+				im.warn(where, "%s (line %d, %s: %s); no requirement names it (an objective that does is an error)", configs.DroppedChain, cc.Line, cc.Where, cc.What)
 				continue
 			}
 			return err
@@ -432,7 +434,7 @@ func (im *importer) eventChains() error {
 			im.warn(where, "the chain names fewer than two tasks; ignored")
 			continue
 		}
-		im.sys.Chains = append(im.sys.Chains, Chain{Name: name, Tasks: part.tasks})
+		im.sys.Chains = append(im.sys.Chains, configs.Chain{Name: name, Tasks: part.tasks})
 	}
 	return nil
 }
@@ -458,7 +460,7 @@ func latencyMetric(typ string) string {
 // ProcessChainRequirements into latency requirements of the chains, and
 // reports every other timing constraint as not checked.
 func (im *importer) latencyConstraints() error {
-	chain := func(name string) *Chain {
+	chain := func(name string) *configs.Chain {
 		for i := range im.sys.Chains {
 			if im.sys.Chains[i].Name == name {
 				return &im.sys.Chains[i]
@@ -499,7 +501,7 @@ func (im *importer) latencyConstraints() error {
 			}
 			return im.undefinedRef(tc, where, "event chain", "scope", scope)
 		}
-		c.Max = append(c.Max, ChainRequirement{Name: name, Metric: latencyMetric(typ), Limit: limit})
+		c.Max = append(c.Max, configs.ChainRequirement{Name: name, Metric: latencyMetric(typ), Limit: limit})
 	}
 	for _, r := range im.elements("constraintsModel", "requirements") {
 		if r.typ() != "ProcessChainRequirement" {
@@ -547,12 +549,12 @@ func (im *importer) latencyConstraints() error {
 		}
 		c := chain(pcName)
 		if c == nil {
-			im.sys.Chains = append(im.sys.Chains, Chain{Name: pcName, Tasks: tasks})
+			im.sys.Chains = append(im.sys.Chains, configs.Chain{Name: pcName, Tasks: tasks})
 			c = &im.sys.Chains[len(im.sys.Chains)-1]
 		}
 		// EndToEnd of a process chain: from the activation of its first
 		// process to the end of its last.
-		c.Max = append(c.Max, ChainRequirement{Name: name, Metric: "reaction-from-activation", Limit: d})
+		c.Max = append(c.Max, configs.ChainRequirement{Name: name, Metric: "reaction-from-activation", Limit: d})
 	}
 	return nil
 }

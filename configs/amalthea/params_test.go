@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // The hand-written pair: one model in Amalthea 1.0.0 and as APP4MC's model
@@ -19,7 +21,7 @@ const (
 
 // sameSystem reports how two imports of one model differ (their names
 // aside), or "".
-func sameSystem(a, b *System) string {
+func sameSystem(a, b *configs.System) string {
 	x, y := *a, *b
 	x.Name, y.Name = "", ""
 	if reflect.DeepEqual(&x, &y) {
@@ -42,7 +44,7 @@ func TestAmalthea2TimeSlices(t *testing.T) {
 	s1, w1 := mustImport(t, slices100)
 	s2, w2 := mustImport(t, slices200)
 	// The values the 1.0.0 file gives (read before 2.x was).
-	if s1.TimeSlice != (SliceBounds{Min: Millisecond, Max: 20 * Millisecond}) {
+	if s1.TimeSlice != (configs.SliceBounds{Min: configs.Millisecond, Max: 20 * configs.Millisecond}) {
 		t.Errorf("1.0.0 time-slice bounds %+v, want 1 ms to 20 ms", s1.TimeSlice)
 	}
 	if got, want := mappingText(s1.Mapping), strings.Join([]string{
@@ -283,7 +285,7 @@ func TestMobSTrMigratedTo200(t *testing.T) {
 	if d := sameSystem(s1, s2); d != "" {
 		t.Errorf("the 2.0.0 form reads otherwise: %s", d)
 	}
-	if len(s1.Mapping.TimeSlices) != 2 || s1.TimeSlice.Max != 50*Millisecond {
+	if len(s1.Mapping.TimeSlices) != 2 || s1.TimeSlice.Max != 50*configs.Millisecond {
 		t.Errorf("the original's time slices: %+v, bounds %+v", s1.Mapping.TimeSlices, s1.TimeSlice)
 	}
 	if len(w1) != len(w2) {

@@ -1,9 +1,11 @@
-package configs
+package amalthea
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // AmaltheaNamespacePrefix starts the namespace of every APP4MC Amalthea
@@ -67,7 +69,7 @@ func migrationAdvice(found string) string {
 // ITEA AMALTHEA metamodel and anything that is not an Amalthea model, with
 // one message naming what it found; a version newer than the newest known
 // one is read with a warning.
-func checkVersion(root *xnode) (version, []Warning, error) {
+func checkVersion(root *xnode) (version, []configs.Warning, error) {
 	n := root
 	// A model may be wrapped in an <xmi:XMI> element.
 	if n.name == "XMI" && len(n.kids) > 0 {
@@ -75,28 +77,28 @@ func checkVersion(root *xnode) (version, []Warning, error) {
 	}
 	switch {
 	case n.name == "AMALTHEA" || strings.Contains(n.space, "amalthea.itea2.org") || strings.Contains(n.space, "amalthea-project.org"):
-		return version{}, nil, &InputError{File: root.file, Line: n.line, Where: n.name,
+		return version{}, nil, &configs.InputError{File: root.file, Line: n.line, Where: n.name,
 			What: fmt.Sprintf("an ITEA AMALTHEA model (namespace %s): %s", n.space, migrationAdvice("it"))}
 	case n.name != "Amalthea":
-		return version{}, nil, &InputError{File: root.file, Line: n.line, Where: n.name,
+		return version{}, nil, &configs.InputError{File: root.file, Line: n.line, Where: n.name,
 			What: fmt.Sprintf("not an Amalthea model: the root element is <%s> (namespace %q), expected <am:Amalthea xmlns:am=\"%s<version>\">", n.name, n.space, AmaltheaNamespacePrefix)}
 	case !strings.HasPrefix(n.space, AmaltheaNamespacePrefix):
-		return version{}, nil, &InputError{File: root.file, Line: n.line, Where: "Amalthea",
+		return version{}, nil, &configs.InputError{File: root.file, Line: n.line, Where: "Amalthea",
 			What: fmt.Sprintf("unsupported namespace %q: expected %s<version>; %s", n.space, AmaltheaNamespacePrefix, migrationAdvice("older models"))}
 	}
 	raw := strings.TrimSuffix(strings.TrimPrefix(n.space, AmaltheaNamespacePrefix), "/")
 	v, ok := parseVersion(raw)
 	if !ok {
-		return v, nil, &InputError{File: root.file, Line: n.line, Where: "Amalthea",
+		return v, nil, &configs.InputError{File: root.file, Line: n.line, Where: "Amalthea",
 			What: fmt.Sprintf("unsupported namespace %q: %q is not a version; %s", n.space, raw, migrationAdvice("older models"))}
 	}
 	if v.less(oldestVersion) {
-		return v, nil, &InputError{File: root.file, Line: n.line, Where: "Amalthea",
+		return v, nil, &configs.InputError{File: root.file, Line: n.line, Where: "Amalthea",
 			What: fmt.Sprintf("the model is Amalthea %s (namespace %s), older than hetmap reads: %s", raw, n.space, migrationAdvice("it"))}
 	}
-	var warns []Warning
+	var warns []configs.Warning
 	if newestVersion.less(v) {
-		warns = append(warns, Warning{Where: "Amalthea", What: fmt.Sprintf("the model is Amalthea %s, newer than the newest version hetmap knows (%s): read as %s; an element hetmap does not know is an error that names it",
+		warns = append(warns, configs.Warning{Where: "Amalthea", What: fmt.Sprintf("the model is Amalthea %s, newer than the newest version hetmap knows (%s): read as %s; an element hetmap does not know is an error that names it",
 			raw, newestVersion, newestVersion)})
 	}
 	return v, warns, nil

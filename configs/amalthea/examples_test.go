@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/sharedtest"
 )
 
@@ -40,7 +41,7 @@ func exampleModels(t testing.TB) map[string][]string {
 func TestExamplesImport(t *testing.T) {
 	for name, files := range exampleModels(t) {
 		t.Run(name, func(t *testing.T) {
-			cfg, err := LoadModel(files)
+			cfg, err := configs.LoadModel(files)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +72,7 @@ func TestExamplesImport(t *testing.T) {
 	}
 }
 
-func ticksOf(t *testing.T, s *System, runnable, kind string) Ticks {
+func ticksOf(t *testing.T, s *configs.System, runnable, kind string) configs.Ticks {
 	t.Helper()
 	r := s.Runnable(runnable)
 	if r == nil {
@@ -92,17 +93,17 @@ func TestFidelity(t *testing.T) {
 		s, _ := mustImport(t, exampleFile(t, "rcm097_bbw_mpc5744p.amxmi"))
 		for _, tt := range []struct {
 			task   string
-			period Duration
+			period configs.Duration
 			ticks  int64 // on CPU_type
 		}{
 			// line 39: pBrakePedalLDM, stimulus Periodic_Constraint_1 (line 234:
 			// recurrence 2 ms), runnable BrakePedalLDM_T (line 132: constant 6000).
-			{"pBrakePedalLDM", 2 * Millisecond, 6000},
+			{"pBrakePedalLDM", 2 * configs.Millisecond, 6000},
 			// line 4: ABS_FL_Pt, Periodic_Constraint_8 (line 246: 5 ms), ABS_FL_T (line 85: 15000).
-			{"ABS_FL_Pt", 5 * Millisecond, 15000},
+			{"ABS_FL_Pt", 5 * configs.Millisecond, 15000},
 			// line 53: pLDM_Brake_FL, Periodic_Constraint_4 (line 262: 6 ms),
 			// BrakeActuator_FL_LDM (line 150: 18000).
-			{"pLDM_Brake_FL", 6 * Millisecond, 18000},
+			{"pLDM_Brake_FL", 6 * configs.Millisecond, 18000},
 		} {
 			task := s.Task(tt.task)
 			if task == nil || task.Period != tt.period {
@@ -127,7 +128,7 @@ func TestFidelity(t *testing.T) {
 		// line 11: BET_T2, PeriodicStim20ms (line 207: 20 ms); its own Ticks
 		// (line 14: uniform 400000 to 600000).
 		bt2 := s.Task("BET_T2")
-		if bt2 == nil || bt2.Period != 20*Millisecond {
+		if bt2 == nil || bt2.Period != 20*configs.Millisecond {
 			t.Fatalf("BET_T2 = %+v", bt2)
 		}
 		if got, _ := s.WorstTicks(bt2, "CoreType1"); got != 600000 {
@@ -136,7 +137,7 @@ func TestFidelity(t *testing.T) {
 		// line 18: BET_T3, PeriodicStim50ms (line 211: 50 ms); Gauss truncated
 		// to 500000 … 800000 (line 21).
 		bt3 := s.Task("BET_T3")
-		if got, _ := s.WorstTicks(bt3, "CoreType2"); bt3.Period != 50*Millisecond || got != 800000 {
+		if got, _ := s.WorstTicks(bt3, "CoreType2"); bt3.Period != 50*configs.Millisecond || got != 800000 {
 			t.Errorf("BET_T3 period %s, worst ticks %d; want 50ms, 800000", bt3.Period, got)
 		}
 		// line 104: Runnable1 needs IPC 200000 … 300000 (line 108); CoreType1
@@ -152,7 +153,7 @@ func TestFidelity(t *testing.T) {
 		// line 46: LET_T7 reads Label1 and writes Label2 with timed accesses
 		// around Runnable1: 300000 ticks worst, a LET task.
 		let7 := s.Task("LET_T7")
-		if got, _ := s.WorstTicks(let7, "CoreType2"); got != 300000 || !let7.LET || let7.Period != 5*Millisecond {
+		if got, _ := s.WorstTicks(let7, "CoreType2"); got != 300000 || !let7.LET || let7.Period != 5*configs.Millisecond {
 			t.Errorf("LET_T7 = %+v with %d ticks, want LET, 5 ms, 300000", let7, got)
 		}
 		// line 140: Label1 has no size: 0 B.
@@ -165,7 +166,7 @@ func TestFidelity(t *testing.T) {
 		// line 58: Task_20MS, Timer_20MS (line 774: 20 ms), runnable
 		// BrakeForceArbiter (line 164: Weibull 72000 … 88000).
 		t20 := s.Task("Task_20MS")
-		if t20 == nil || t20.Period != 20*Millisecond {
+		if t20 == nil || t20.Period != 20*configs.Millisecond {
 			t.Fatalf("Task_20MS = %+v", t20)
 		}
 		if got, _ := s.WorstTicks(t20, "DefaultCore"); got != 88000 {
@@ -185,7 +186,7 @@ func TestFidelity(t *testing.T) {
 			t.Errorf("ABSActivation = %+v, want 1 B", l)
 		}
 		// line 770: Timer_10MS 10 ms; line 778: Timer_5MS 5 ms.
-		if s.Task("Task_10MS").Period != 10*Millisecond || s.Task("Task_5MS").Period != 5*Millisecond {
+		if s.Task("Task_10MS").Period != 10*configs.Millisecond || s.Task("Task_5MS").Period != 5*configs.Millisecond {
 			t.Errorf("Task_10MS %s, Task_5MS %s", s.Task("Task_10MS").Period, s.Task("Task_5MS").Period)
 		}
 	})
@@ -202,7 +203,7 @@ func TestBrakeByWireRequirements(t *testing.T) {
 		t.Fatalf("%d chains, want 4: %+v", len(s.Chains), s.Chains)
 	}
 	for _, wheel := range []string{"FL", "FR", "RL", "RR"} {
-		var c *Chain
+		var c *configs.Chain
 		for i := range s.Chains {
 			if s.Chains[i].Name == "EC_Sequence_"+wheel {
 				c = &s.Chains[i]
@@ -215,7 +216,7 @@ func TestBrakeByWireRequirements(t *testing.T) {
 		if strings.Join(c.Tasks, " ") != strings.Join(want, " ") {
 			t.Errorf("%s tasks %v, want %v", c.Name, c.Tasks, want)
 		}
-		if len(c.Max) != 1 || c.Max[0] != (ChainRequirement{Name: "Latency_Constraint_" + wheel, Metric: "reaction-time", Limit: 20 * Millisecond}) {
+		if len(c.Max) != 1 || c.Max[0] != (configs.ChainRequirement{Name: "Latency_Constraint_" + wheel, Metric: "reaction-time", Limit: 20 * configs.Millisecond}) {
 			t.Errorf("%s requirements %+v", c.Name, c.Max)
 		}
 	}
@@ -225,7 +226,7 @@ func TestBrakeByWireRequirements(t *testing.T) {
 	}
 }
 
-func warningsText(ws []Warning) string {
+func warningsText(ws []configs.Warning) string {
 	var b strings.Builder
 	for _, w := range ws {
 		b.WriteString(w.String() + "\n")
@@ -240,13 +241,13 @@ func TestTOROConstraints(t *testing.T) {
 	want := map[string]struct {
 		tasks  string
 		metric string
-		limit  Duration
+		limit  configs.Duration
 	}{
-		"chain1_bet":    {"BET_T1 BET_T5 BET_T2", "data-age", 45 * Millisecond},
-		"chain2_bet":    {"BET_T6 BET_T2", "data-age", 25 * Millisecond},
-		"chain3_let":    {"LET_T7 LET_T8 LET_T9", "data-age", 25 * Millisecond},
-		"chain4_mixed":  {"BET_T10 BET_T11 LET_T12 LET_T13", "data-age", 50 * Millisecond},
-		"ProcessChain1": {"BET_T4 BET_T2 BET_T6", "reaction-from-activation", 150 * Millisecond},
+		"chain1_bet":    {"BET_T1 BET_T5 BET_T2", "data-age", 45 * configs.Millisecond},
+		"chain2_bet":    {"BET_T6 BET_T2", "data-age", 25 * configs.Millisecond},
+		"chain3_let":    {"LET_T7 LET_T8 LET_T9", "data-age", 25 * configs.Millisecond},
+		"chain4_mixed":  {"BET_T10 BET_T11 LET_T12 LET_T13", "data-age", 50 * configs.Millisecond},
+		"ProcessChain1": {"BET_T4 BET_T2 BET_T6", "reaction-from-activation", 150 * configs.Millisecond},
 	}
 	if len(s.Chains) != len(want) {
 		t.Fatalf("%d chains, want %d", len(s.Chains), len(want))
@@ -266,7 +267,7 @@ func TestStateMachine(t *testing.T) {
 	// Task_1 (line 4): a ProbabilitySwitch of two runnables that only set a
 	// mode label, then Runnable_1 (line 98: uniform 5940000 … 6060000).
 	t1 := s.Task("Task_1")
-	if t1 == nil || t1.Period != 50*Millisecond {
+	if t1 == nil || t1.Period != 50*configs.Millisecond {
 		t.Fatalf("Task_1 = %+v", t1)
 	}
 	if got, _ := s.WorstTicks(t1, "DefaultCore"); got != 6060000 {
@@ -300,15 +301,15 @@ func TestStateMachine(t *testing.T) {
 func TestExamplesYAMLRoundTrip(t *testing.T) {
 	for name, files := range exampleModels(t) {
 		t.Run(name, func(t *testing.T) {
-			cfg, err := LoadModel(files)
+			cfg, err := configs.LoadModel(files)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
-			if err := WriteYAML(&buf, cfg, "round trip"); err != nil {
+			if err := configs.WriteYAML(&buf, cfg, "round trip"); err != nil {
 				t.Fatal(err)
 			}
-			back, err := Load(bytes.NewReader(buf.Bytes()), "round-trip.yaml", ".")
+			back, err := configs.Load(bytes.NewReader(buf.Bytes()), "round-trip.yaml", ".")
 			if err != nil {
 				t.Fatalf("the written YAML does not load: %v", err)
 			}
@@ -317,7 +318,7 @@ func TestExamplesYAMLRoundTrip(t *testing.T) {
 			}
 			if !reflect.DeepEqual(cfg.System, back.System) {
 				var again bytes.Buffer
-				_ = WriteYAML(&again, back, "round trip")
+				_ = configs.WriteYAML(&again, back, "round trip")
 				t.Errorf("round trip changed the system:\n%s", firstDiff(buf.String(), again.String()))
 			}
 		})

@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // implicitKinds are the metaclasses of the containment features whose
@@ -180,18 +182,18 @@ func (m refModel) without(t *testing.T, name string, res ...string) refModel {
 // for a model without one, every GPU task that can on the GPU (the first
 // with a 5 ms time slice and a high stream priority) and every other
 // task on its allowed cores in turn.
-func someMapping(t *testing.T, s *System) Mapping {
+func someMapping(t *testing.T, s *configs.System) configs.Mapping {
 	if len(s.Mapping.Units) > 0 {
 		return otherMapping(t, s)
 	}
-	var m Mapping
+	var m configs.Mapping
 	merged := map[string]bool{}
 	first := true
 	for i, task := range s.Tasks {
 		var cpus []string
 		gpu := ""
 		for _, u := range s.AllowedUnits(&s.Tasks[i]) {
-			if s.Unit(u).Type == GPU {
+			if s.Unit(u).Type == configs.GPU {
 				gpu = u
 			} else {
 				cpus = append(cpus, u)
@@ -199,20 +201,20 @@ func someMapping(t *testing.T, s *System) Mapping {
 		}
 		switch {
 		case task.IsGPUTask() && gpu != "":
-			m.Units = append(m.Units, Placement{Task: task.Name, Unit: gpu})
+			m.Units = append(m.Units, configs.Placement{Task: task.Name, Unit: gpu})
 			if first {
-				m.TimeSlices = append(m.TimeSlices, TimeSliceSet{Task: task.Name, Slice: 5 * Millisecond})
-				m.GPUPriorities = append(m.GPUPriorities, GPUPrioritySet{Task: task.Name, Priority: GPUHigh})
+				m.TimeSlices = append(m.TimeSlices, configs.TimeSliceSet{Task: task.Name, Slice: 5 * configs.Millisecond})
+				m.GPUPriorities = append(m.GPUPriorities, configs.GPUPrioritySet{Task: task.Name, Priority: configs.GPUHigh})
 				first = false
 			}
 		case len(cpus) == 0:
 			t.Fatalf("task %s can run nowhere", task.Name)
 		case !merged[task.Name]:
 			p := i + 1
-			m.Units = append(m.Units, Placement{Task: task.Name, Unit: cpus[i%len(cpus)], Priority: &p})
+			m.Units = append(m.Units, configs.Placement{Task: task.Name, Unit: cpus[i%len(cpus)], Priority: &p})
 		}
 	}
-	if err := ValidateMapping(s, &m, false); err != nil {
+	if err := configs.ValidateMapping(s, &m, false); err != nil {
 		t.Fatalf("the test's mapping is not valid: %v", err)
 	}
 	return m

@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // ExportMapping is a mapping to write into an Amalthea model.
@@ -17,7 +19,7 @@ type ExportMapping struct {
 	// Mapping places every task that runs (ValidateMapping with
 	// partial = false) and may set offloading modes, time slices and stream
 	// priorities.
-	Mapping Mapping
+	Mapping configs.Mapping
 	// Priorities are the fixed priorities of the tasks on CPU cores as the
 	// analysis used them (higher = more urgent, as in Amalthea). A task
 	// without an entry keeps the priority its placement gives, or gets none.
@@ -76,7 +78,7 @@ type ExportMapping struct {
 func ExportAmalthea(files []string, em ExportMapping) (map[string][]byte, error) {
 	var docs []amalDoc
 	for _, f := range files {
-		data, err := ReadInput(f, "the model")
+		data, err := configs.ReadInput(f, "the model")
 		if err != nil {
 			return nil, err
 		}
@@ -166,7 +168,7 @@ func (im *importer) microSpelling(def string) string {
 
 func (im *importer) export(em ExportMapping) (map[string][]byte, error) {
 	s := &im.sys
-	if err := ValidateMapping(s, &em.Mapping, false); err != nil {
+	if err := configs.ValidateMapping(s, &em.Mapping, false); err != nil {
 		return nil, err
 	}
 	ex := &exporter{im: im, em: em, edits: map[string][]edit{}, owns: map[string][]string{}, forUnit: map[string][]string{},
@@ -425,8 +427,8 @@ func xmlAttr(s string) string {
 type allocation struct {
 	task, scheduler, unit string
 	priority              *int
-	slice                 Duration
-	stream                GPUPriority
+	slice                 configs.Duration
+	stream                configs.GPUPriority
 }
 
 // schedulerFor chooses the scheduler of a task on a unit: the one the model
@@ -445,7 +447,7 @@ func (ex *exporter) schedulerFor(task, unit string) (string, error) {
 	}
 	usable := func(s string) bool {
 		si := im.schedulers[s]
-		return si != nil && (u.Type == GPU || si.why == "")
+		return si != nil && (u.Type == configs.GPU || si.why == "")
 	}
 	if original != "" && slices.Contains(ex.forUnit[unit], original) && usable(original) {
 		return original, nil
@@ -463,7 +465,7 @@ func (ex *exporter) schedulerFor(task, unit string) (string, error) {
 	sort.Slice(names, func(i, j int) bool { return im.schedulers[names[i]].node.start < im.schedulers[names[j]].node.start })
 	for _, n := range names {
 		si := im.schedulers[n]
-		if (u.Type == CPU && si.why == "") || (u.Type == GPU && si.why != "" && len(ex.owns[n]) == 0) {
+		if (u.Type == configs.CPU && si.why == "") || (u.Type == configs.GPU && si.why != "" && len(ex.owns[n]) == 0) {
 			ex.owns[n] = append(ex.owns[n], unit)
 			ex.forUnit[unit] = append(ex.forUnit[unit], n)
 			var r refs
@@ -479,11 +481,11 @@ func (ex *exporter) schedulerFor(task, unit string) (string, error) {
 func (ex *exporter) allocations() ([]allocation, error) {
 	s := &ex.im.sys
 	m := &ex.em.Mapping
-	slices := map[string]Duration{}
+	slices := map[string]configs.Duration{}
 	for _, ts := range m.TimeSlices {
 		slices[ts.Task] = ts.Slice
 	}
-	streams := map[string]GPUPriority{}
+	streams := map[string]configs.GPUPriority{}
 	for _, gp := range m.GPUPriorities {
 		streams[gp.Task] = gp.Priority
 	}
@@ -492,7 +494,7 @@ func (ex *exporter) allocations() ([]allocation, error) {
 		u := s.Unit(p.Unit)
 		t := s.Task(p.Task)
 		a := allocation{task: p.Task, unit: p.Unit}
-		if u.Type == CPU {
+		if u.Type == configs.CPU {
 			if v, ok := ex.em.Priorities[p.Task]; ok {
 				v := v
 				a.priority = &v
@@ -500,7 +502,7 @@ func (ex *exporter) allocations() ([]allocation, error) {
 				v := *p.Priority
 				a.priority = &v
 			}
-			if a.priority != nil && ex.em.Convention == ModelPrioritiesLower {
+			if a.priority != nil && ex.em.Convention == configs.ModelPrioritiesLower {
 				v := -*a.priority
 				a.priority = &v
 			}
@@ -512,7 +514,7 @@ func (ex *exporter) allocations() ([]allocation, error) {
 			return nil, err
 		}
 		out = append(out, a)
-		if t.IsGPUTask() && u.Type == CPU {
+		if t.IsGPUTask() && u.Type == configs.CPU {
 			// Merged: the offloading task runs on the same core, at the same priority.
 			pre := a
 			pre.task = t.TriggeredBy
@@ -563,7 +565,7 @@ func (ex *exporter) allocationText(a allocation, ind string) string {
 	// definition of that name (with or without "extended: "), else of a
 	// definition "extended: NAME" of type String, as APP4MC's migration
 	// names a parameter extension. A Time definition gets a Time value.
-	text := func(name, value string, d Duration) {
+	text := func(name, value string, d configs.Duration) {
 		if !ex.v2 {
 			kids = append(kids, fmt.Sprintf(`<parameterExtensions key="%s" value="%s"/>`, xmlAttr(name), xmlAttr(value)))
 			return
@@ -589,12 +591,12 @@ func (ex *exporter) allocationText(a allocation, ind string) string {
 // sliceText writes a time slice in whole microseconds where it can (as the
 // WATERS 2019 model does), spelled micro ("µs" or "us"), else in the
 // largest exact unit.
-func sliceText(d Duration, micro string) (string, string) {
-	if d%Microsecond == 0 {
-		return strconv.FormatInt(int64(d/Microsecond), 10), micro
+func sliceText(d configs.Duration, micro string) (string, string) {
+	if d%configs.Microsecond == 0 {
+		return strconv.FormatInt(int64(d/configs.Microsecond), 10), micro
 	}
-	if d%Nanosecond == 0 {
-		return strconv.FormatInt(int64(d/Nanosecond), 10), "ns"
+	if d%configs.Nanosecond == 0 {
+		return strconv.FormatInt(int64(d/configs.Nanosecond), 10), "ns"
 	}
 	return strconv.FormatInt(int64(d), 10), "ps"
 }
@@ -738,7 +740,7 @@ func insertionPoint(data []byte, root *xnode, before []string) (int64, error) {
 	}
 	end := bytes.LastIndex(data[root.start:root.end], []byte("</"))
 	if end < 0 {
-		return 0, &InputError{File: root.file, Line: root.line, Where: "Amalthea", What: "the root element has no end tag to insert the mapping model before"}
+		return 0, &configs.InputError{File: root.file, Line: root.line, Where: "Amalthea", What: "the root element has no end tag to insert the mapping model before"}
 	}
 	return lineBegin(data, root.start+int64(end)), nil
 }
@@ -791,7 +793,7 @@ func (ex *exporter) waitModes() error {
 			continue
 		}
 		want := "active"
-		if o.Mode == Async {
+		if o.Mode == configs.Async {
 			want = "passive"
 		}
 		n := tg.waitNode
@@ -836,7 +838,7 @@ func (ex *exporter) generateOS() error {
 		}
 		taken[name] = true
 		algo := "FixedPriorityPreemptive"
-		if u.Type == GPU {
+		if u.Type == configs.GPU {
 			algo = "UserSpecificSchedulingAlgorithm"
 		}
 		if ex.v2 {
@@ -849,7 +851,7 @@ func (ex *exporter) generateOS() error {
 				ind3, xmlAttr(name), ex.nl, ind4, ex.xsi, ex.am, algo, ex.nl, ind3, ex.nl)
 		}
 		si := &schedInfo{node: &xnode{start: int64(len(im.schedulers))}, algorithm: algo}
-		if u.Type == GPU {
+		if u.Type == configs.GPU {
 			si.why = unsupportedScheduling(algo)
 		}
 		im.schedulers[name] = si

@@ -1,9 +1,11 @@
-package configs
+package amalthea
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // taskGraph is what a task's activity graph says, in order.
@@ -19,7 +21,7 @@ type taskGraph struct {
 	pre, wait, post []string
 	offload         *trigger
 	waitNode        *xnode // the WaitEvent of the offload
-	waitMode        WaitMode
+	waitMode        configs.WaitMode
 	cleared         bool
 	setEventFor     string
 	cpuTriggers     []trigger
@@ -213,9 +215,9 @@ func (tr *taskReader) wait(iw string, it *xnode) error {
 	tr.g.offload, tr.lastTrigger, tr.g.waitNode = tr.lastTrigger, nil, it
 	switch it.attr("waitingBehaviour") {
 	case "active":
-		tr.g.waitMode = WaitActive
+		tr.g.waitMode = configs.WaitActive
 	case "passive":
-		tr.g.waitMode = WaitPassive
+		tr.g.waitMode = configs.WaitPassive
 	default:
 		return im.errAt(it, iw, "waitingBehaviour %q is not supported (active or passive)", it.attr("waitingBehaviour"))
 	}
@@ -271,7 +273,7 @@ func (im *importer) tasks() error {
 		}
 		im.taskInfo[name] = g
 
-		task := Task{Name: name, Runnables: g.pre}
+		task := configs.Task{Name: name, Runnables: g.pre}
 		if !g.all.compute && len(t.refs("stimuli")) > 0 {
 			im.addNoExecution(where, &task)
 		}
@@ -353,13 +355,13 @@ func (im *importer) taskGraphOf(where, name string, t *xnode) (*taskGraph, error
 // marks instants (TORO's LET tasks read and write labels at their release
 // and deadline) costs nothing wherever it runs: the runnable lets it run
 // on any core, and it stays in its chains.
-func (im *importer) addNoExecution(where string, task *Task) {
+func (im *importer) addNoExecution(where string, task *configs.Task) {
 	run := im.syntheticName(task.Name + "/no execution")
-	r := Runnable{Name: run}
+	r := configs.Runnable{Name: run}
 	for _, u := range im.sys.Units {
-		if u.Type == CPU {
+		if u.Type == configs.CPU {
 			if _, has := r.TicksFor(u.Kind); !has {
-				r.Ticks = append(r.Ticks, Ticks{Kind: u.Kind})
+				r.Ticks = append(r.Ticks, configs.Ticks{Kind: u.Kind})
 			}
 		}
 	}
@@ -374,7 +376,7 @@ func (im *importer) addNoExecution(where string, task *Task) {
 // InterProcessStimulus, the task's name among those it activates. It
 // reports false for a task without a stimulus; a refused stimulus, or
 // more than one, is an error.
-func (im *importer) taskStimulus(where string, t *xnode, task *Task, activated map[string][]string) (bool, error) {
+func (im *importer) taskStimulus(where string, t *xnode, task *configs.Task, activated map[string][]string) (bool, error) {
 	stims := t.refs("stimuli")
 	switch {
 	case len(stims) == 0:
@@ -438,7 +440,7 @@ func (im *importer) linkTriggers(activated map[string][]string) error {
 func (im *importer) linkOffloads(activated map[string][]string) (map[string]string, error) {
 	hasGPU := false
 	for _, u := range im.sys.Units {
-		hasGPU = hasGPU || u.Type == GPU
+		hasGPU = hasGPU || u.Type == configs.GPU
 	}
 	triggeredBy := map[string]string{}
 	for i := range im.sys.Tasks {
@@ -472,7 +474,7 @@ func (im *importer) linkOffloads(activated map[string][]string) (map[string]stri
 			return nil, im.errAt(o.node, "swModel/tasks["+gpuName+"]", "triggered by two tasks (%s and %s)", prev, t.Name)
 		}
 		triggeredBy[gpuName] = t.Name
-		t.Offload = &Offload{GPUTask: gpuName, Wait: g.waitMode, WaitRunnables: g.wait, Post: g.post}
+		t.Offload = &configs.Offload{GPUTask: gpuName, Wait: g.waitMode, WaitRunnables: g.wait, Post: g.post}
 		if t.Offload.Post == nil {
 			t.Offload.Post = []string{}
 		}
@@ -519,8 +521,8 @@ func (im *importer) linkCPUTriggers(activated map[string][]string, triggeredBy m
 				activatedBy[target] = t.Name
 				tt := im.sys.Task(target)
 				tt.ActivatedBy = t.Name
-				tt.Period = Duration(trg.prescaler * si.prescaler) // multiplied by the trigger's period in inheritPeriods
-				tt.Offset = Duration(trg.offset + si.counterOffset*trg.prescaler)
+				tt.Period = configs.Duration(trg.prescaler * si.prescaler) // multiplied by the trigger's period in inheritPeriods
+				tt.Offset = configs.Duration(trg.offset + si.counterOffset*trg.prescaler)
 			}
 		}
 	}
@@ -562,8 +564,8 @@ func (im *importer) inheritPeriods() error {
 			if by.Period <= 0 || n > int64(maxDurationFactor)/int64(by.Period) {
 				return im.errAt(im.taskInfo[t.Name].node, "swModel/tasks["+t.Name+"]", "the period inherited from %s does not fit", by.Name)
 			}
-			t.Period = Duration(n) * by.Period
-			t.Offset = by.Offset + Duration(off)*by.Period
+			t.Period = configs.Duration(n) * by.Period
+			t.Offset = by.Offset + configs.Duration(off)*by.Period
 			resolved[t.Name] = true
 			progress = true
 		}
@@ -600,7 +602,7 @@ func (im *importer) dropNeverActivated() {
 }
 
 // maxDurationFactor bounds an inherited period: ten hours in picoseconds.
-const maxDurationFactor = 36000 * Second
+const maxDurationFactor = 36000 * configs.Second
 
 // sortedInactive returns the tasks left out as never activated, sorted.
 func (im *importer) sortedInactive() []string {

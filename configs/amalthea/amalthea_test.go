@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/sharedtest"
 )
 
@@ -20,7 +21,7 @@ func sharedFile(t testing.TB, name string) string {
 	return sharedtest.Path(t, filepath.Join("waters2019", name))
 }
 
-func mustImport(t *testing.T, path string) (*System, []Warning) {
+func mustImport(t *testing.T, path string) (*configs.System, []configs.Warning) {
 	t.Helper()
 	s, w, err := ReadAmaltheaFile(path)
 	if err != nil {
@@ -43,7 +44,7 @@ func TestImportOfficialModel(t *testing.T) {
 		t.Errorf("unit kinds = %v, want 4 A57, 2 Denver, 1 GPU_def", kinds)
 	}
 	gpu := s.Unit("GP10B")
-	if gpu == nil || gpu.Type != GPU || gpu.Frequency != 1500*1000*1000 || gpu.GPU.SMs != 2 || gpu.GPU.CoresPerSM != 128 {
+	if gpu == nil || gpu.Type != configs.GPU || gpu.Frequency != 1500*1000*1000 || gpu.GPU.SMs != 2 || gpu.GPU.CoresPerSM != 128 {
 		t.Errorf("GP10B = %+v", gpu)
 	}
 	if c := s.Unit("Core2"); c.ReadLatency != 40 || c.Frequency != 2e9 {
@@ -56,18 +57,18 @@ func TestImportOfficialModel(t *testing.T) {
 	// of Detection and Lane detection are corrected.
 	for _, tt := range []struct {
 		task                string
-		period, requirement Duration
+		period, requirement configs.Duration
 	}{
-		{"DASM", 5 * Millisecond, 5 * Millisecond},
-		{"CANbus_polling", 10 * Millisecond, 10 * Millisecond},
-		{"EKF", 15 * Millisecond, 15 * Millisecond},
-		{"Planner", 15 * Millisecond, 12 * Millisecond},
-		{"Lidar_Grabber", 33 * Millisecond, 33 * Millisecond},
-		{"OS_Overhead", 100 * Millisecond, 0},
-		{"PRE_SFM_gpu_POST", 33 * Millisecond, 33 * Millisecond},
-		{"PRE_Lane_detection_gpu_POST", 66 * Millisecond, 66 * Millisecond},
-		{"PRE_Detection_gpu_POST", 200 * Millisecond, 200 * Millisecond},
-		{"PRE_Localization_gpu_POST", 400 * Millisecond, 400 * Millisecond},
+		{"DASM", 5 * configs.Millisecond, 5 * configs.Millisecond},
+		{"CANbus_polling", 10 * configs.Millisecond, 10 * configs.Millisecond},
+		{"EKF", 15 * configs.Millisecond, 15 * configs.Millisecond},
+		{"Planner", 15 * configs.Millisecond, 12 * configs.Millisecond},
+		{"Lidar_Grabber", 33 * configs.Millisecond, 33 * configs.Millisecond},
+		{"OS_Overhead", 100 * configs.Millisecond, 0},
+		{"PRE_SFM_gpu_POST", 33 * configs.Millisecond, 33 * configs.Millisecond},
+		{"PRE_Lane_detection_gpu_POST", 66 * configs.Millisecond, 66 * configs.Millisecond},
+		{"PRE_Detection_gpu_POST", 200 * configs.Millisecond, 200 * configs.Millisecond},
+		{"PRE_Localization_gpu_POST", 400 * configs.Millisecond, 400 * configs.Millisecond},
 	} {
 		task := s.Task(tt.task)
 		if task == nil || task.Period != tt.period || task.Requirement != tt.requirement {
@@ -94,7 +95,7 @@ func TestImportOfficialModel(t *testing.T) {
 		}
 	}
 	// Offloading: active for SFM, Lane_detection, Localization; passive for Detection.
-	for gpuTask, want := range map[string]WaitMode{"SFM": WaitActive, "Lane_detection": WaitActive, "Localization": WaitActive, "Detection": WaitPassive} {
+	for gpuTask, want := range map[string]configs.WaitMode{"SFM": configs.WaitActive, "Lane_detection": configs.WaitActive, "Localization": configs.WaitActive, "Detection": configs.WaitPassive} {
 		g := s.Task(gpuTask)
 		pre := s.Task(g.TriggeredBy)
 		if pre == nil || pre.Offload == nil || pre.Offload.GPUTask != gpuTask || pre.Offload.Wait != want {
@@ -117,7 +118,7 @@ func TestImportOfficialModel(t *testing.T) {
 	if l := s.Label("NN_weights"); l.Size != 142000000 {
 		t.Errorf("NN_weights = %d B, want 142 MB", l.Size)
 	}
-	if s.TimeSlice != (SliceBounds{Min: Millisecond, Max: 50 * Millisecond}) {
+	if s.TimeSlice != (configs.SliceBounds{Min: configs.Millisecond, Max: 50 * configs.Millisecond}) {
 		t.Errorf("time-slice bounds = %+v", s.TimeSlice)
 	}
 	// The spec's quirks become warnings.
@@ -136,7 +137,7 @@ func TestImportOfficialModel(t *testing.T) {
 	}
 }
 
-func placement(s *System, task string) *Placement {
+func placement(s *configs.System, task string) *configs.Placement {
 	for i := range s.Mapping.Units {
 		if s.Mapping.Units[i].Task == task {
 			return &s.Mapping.Units[i]
@@ -180,7 +181,7 @@ func TestImportMappedModel(t *testing.T) {
 			t.Errorf("%s placed %+v, want GP10B", gpuTask, p)
 		}
 	}
-	if err := ValidateMapping(s, &s.Mapping, false); err != nil {
+	if err := configs.ValidateMapping(s, &s.Mapping, false); err != nil {
 		t.Errorf("the mapped model's mapping is complete, but: %v", err)
 	}
 }
@@ -269,8 +270,8 @@ func FuzzReadAmalthea(f *testing.F) {
 			return
 		}
 		s := &im.sys
-		cfg := &Config{System: s}
-		if finishNoFile(cfg) != nil || ValidateMapping(s, &s.Mapping, false) != nil {
+		cfg := &configs.Config{System: s}
+		if finishNoFile(cfg) != nil || configs.ValidateMapping(s, &s.Mapping, false) != nil {
 			return
 		}
 		out, err := im.export(ExportMapping{Mapping: s.Mapping})
@@ -306,8 +307,8 @@ func fuzzSeeds(t testing.TB) []string {
 	}
 }
 
-func finishNoFile(cfg *Config) error {
+func finishNoFile(cfg *configs.Config) error {
 	cfg.Conventions.Defaults()
 	cfg.Analysis.Defaults()
-	return Validate(cfg)
+	return configs.Validate(cfg)
 }

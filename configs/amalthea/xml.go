@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // The importer reads an Amalthea XMI file into a small element tree (xnode)
@@ -55,7 +57,7 @@ func parseXML(data []byte, file string) (*xnode, error) {
 	}
 	if tag, attr, n, ok := longAttribute(data); ok {
 		// Found before the decoder copies the value (twice).
-		return nil, &InputError{File: file, Line: lineOf(int64(tag)), Where: clip(elementName(data[tag:])),
+		return nil, &configs.InputError{File: file, Line: lineOf(int64(tag)), Where: clip(elementName(data[tag:])),
 			What: fmt.Sprintf("attribute %s is %d bytes long, more than the %d KiB hetmap reads in one value: the file is damaged, or not an Amalthea model", clip(attr), n, maxAttr>>10)}
 	}
 	dec := xml.NewDecoder(bytes.NewReader(data))
@@ -68,20 +70,20 @@ func parseXML(data []byte, file string) (*xnode, error) {
 			break
 		}
 		if err != nil {
-			return nil, &InputError{File: file, Line: lineOf(dec.InputOffset()), What: "not a well-formed Amalthea XML file: " + cleanXMLError(err)}
+			return nil, &configs.InputError{File: file, Line: lineOf(dec.InputOffset()), What: "not a well-formed Amalthea XML file: " + cleanXMLError(err)}
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			n := &xnode{name: t.Name.Local, space: t.Name.Space, attrs: t.Attr, file: file, line: lineOf(before), start: before}
 			for _, a := range t.Attr {
 				if len(a.Value) > maxAttr {
-					return nil, &InputError{File: file, Line: n.line, Where: clip(t.Name.Local),
+					return nil, &configs.InputError{File: file, Line: n.line, Where: clip(t.Name.Local),
 						What: fmt.Sprintf("attribute %s is %d bytes long, more than the %d KiB hetmap reads in one value: the file is damaged, or not an Amalthea model", clip(a.Name.Local), len(a.Value), maxAttr>>10)}
 				}
 			}
 			if len(stack) == 0 {
 				if root != nil {
-					return nil, &InputError{File: file, Line: n.line, What: "not a well-formed Amalthea XML file: a second root element <" + t.Name.Local + ">"}
+					return nil, &configs.InputError{File: file, Line: n.line, What: "not a well-formed Amalthea XML file: a second root element <" + t.Name.Local + ">"}
 				}
 				root = n
 			} else {
@@ -89,16 +91,16 @@ func parseXML(data []byte, file string) (*xnode, error) {
 				p.kids = append(p.kids, n)
 			}
 			if len(stack) >= maxDepth {
-				return nil, &InputError{File: file, Line: n.line, What: "elements nested deeper than 200 levels"}
+				return nil, &configs.InputError{File: file, Line: n.line, What: "elements nested deeper than 200 levels"}
 			}
 			stack = append(stack, n)
 		case xml.EndElement:
 			if len(stack) == 0 {
-				return nil, &InputError{File: file, Line: lineOf(before), What: "not a well-formed Amalthea XML file: unexpected end tag </" + t.Name.Local + ">"}
+				return nil, &configs.InputError{File: file, Line: lineOf(before), What: "not a well-formed Amalthea XML file: unexpected end tag </" + t.Name.Local + ">"}
 			}
 			top := stack[len(stack)-1]
 			if top.name != t.Name.Local || top.space != t.Name.Space {
-				return nil, &InputError{File: file, Line: lineOf(before), What: "not a well-formed Amalthea XML file: </" + t.Name.Local + "> closes <" + top.name + ">"}
+				return nil, &configs.InputError{File: file, Line: lineOf(before), What: "not a well-formed Amalthea XML file: </" + t.Name.Local + "> closes <" + top.name + ">"}
 			}
 			top.end = dec.InputOffset()
 			stack = stack[:len(stack)-1]
@@ -106,10 +108,10 @@ func parseXML(data []byte, file string) (*xnode, error) {
 	}
 	if len(stack) > 0 {
 		top := stack[len(stack)-1]
-		return nil, &InputError{File: file, Line: top.line, What: "not a well-formed Amalthea XML file: <" + top.name + "> is not closed (the file is truncated?)"}
+		return nil, &configs.InputError{File: file, Line: top.line, What: "not a well-formed Amalthea XML file: <" + top.name + "> is not closed (the file is truncated?)"}
 	}
 	if root == nil {
-		return nil, &InputError{File: file, What: "not a well-formed Amalthea XML file: no <am:Amalthea> element"}
+		return nil, &configs.InputError{File: file, What: "not a well-formed Amalthea XML file: no <am:Amalthea> element"}
 	}
 	resolveNamespaces(root, nil)
 	return root, nil

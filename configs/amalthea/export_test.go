@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // otherMapping returns a complete mapping of s that differs from its own:
@@ -15,8 +17,8 @@ import (
 // a GPU task stays on the GPU (or, merged, moves like a CPU task), every
 // CPU placement gets an explicit priority, offloading modes flip and the
 // first GPU task gets a high stream priority and a 5 ms time slice.
-func otherMapping(t *testing.T, s *System) Mapping {
-	var m Mapping
+func otherMapping(t *testing.T, s *configs.System) configs.Mapping {
+	var m configs.Mapping
 	own := map[string]string{}
 	for _, p := range s.Mapping.Units {
 		own[p.Task] = p.Unit
@@ -29,18 +31,18 @@ func otherMapping(t *testing.T, s *System) Mapping {
 		}
 		allowed := s.AllowedUnits(&task)
 		unit, ok := own[task.Name]
-		if task.IsGPUTask() && ok && s.Unit(unit).Type == GPU {
-			m.Units = append(m.Units, Placement{Task: task.Name, Unit: unit})
+		if task.IsGPUTask() && ok && s.Unit(unit).Type == configs.GPU {
+			m.Units = append(m.Units, configs.Placement{Task: task.Name, Unit: unit})
 			continue
 		}
 		if task.Offload != nil {
-			if u, ok := own[task.Offload.GPUTask]; ok && s.Unit(u).Type == CPU {
+			if u, ok := own[task.Offload.GPUTask]; ok && s.Unit(u).Type == configs.CPU {
 				continue // merged into its GPU task, placed with it
 			}
 		}
 		var cpus []string
 		for _, u := range allowed {
-			if s.Unit(u).Type == CPU {
+			if s.Unit(u).Type == configs.CPU {
 				cpus = append(cpus, u)
 			}
 		}
@@ -55,7 +57,7 @@ func otherMapping(t *testing.T, s *System) Mapping {
 		}
 		prio++
 		p := prio
-		m.Units = append(m.Units, Placement{Task: task.Name, Unit: next, Priority: &p})
+		m.Units = append(m.Units, configs.Placement{Task: task.Name, Unit: next, Priority: &p})
 		if task.IsGPUTask() {
 			merged[task.TriggeredBy] = true
 		}
@@ -67,23 +69,23 @@ func otherMapping(t *testing.T, s *System) Mapping {
 		}
 		onGPU := false
 		for _, p := range m.Units {
-			onGPU = onGPU || (p.Task == task.Name && s.Unit(p.Unit).Type == GPU)
+			onGPU = onGPU || (p.Task == task.Name && s.Unit(p.Unit).Type == configs.GPU)
 		}
 		if !onGPU {
 			continue
 		}
-		mode := Async
-		if s.Task(task.TriggeredBy).Offload.Wait == WaitPassive {
-			mode = Sync
+		mode := configs.Async
+		if s.Task(task.TriggeredBy).Offload.Wait == configs.WaitPassive {
+			mode = configs.Sync
 		}
-		m.Offloading = append(m.Offloading, OffloadChoice{Task: task.Name, Mode: mode})
+		m.Offloading = append(m.Offloading, configs.OffloadChoice{Task: task.Name, Mode: mode})
 		if first {
-			m.GPUPriorities = append(m.GPUPriorities, GPUPrioritySet{Task: task.Name, Priority: GPUHigh})
-			m.TimeSlices = append(m.TimeSlices, TimeSliceSet{Task: task.Name, Slice: 5 * Millisecond})
+			m.GPUPriorities = append(m.GPUPriorities, configs.GPUPrioritySet{Task: task.Name, Priority: configs.GPUHigh})
+			m.TimeSlices = append(m.TimeSlices, configs.TimeSliceSet{Task: task.Name, Slice: 5 * configs.Millisecond})
 			first = false
 		}
 	}
-	if err := ValidateMapping(s, &m, false); err != nil {
+	if err := configs.ValidateMapping(s, &m, false); err != nil {
 		t.Fatalf("the test's mapping is not valid: %v", err)
 	}
 	return m
@@ -127,17 +129,17 @@ func TestExportRoundTrip(t *testing.T) {
 			}
 			// The system is the same, with the mapping's offloading modes.
 			want := *orig
-			want.Tasks = append([]Task(nil), orig.Tasks...)
+			want.Tasks = append([]configs.Task(nil), orig.Tasks...)
 			for _, o := range m.Offloading {
 				pre := &want.Tasks[taskIndex(&want, want.Task(o.Task).TriggeredBy)]
 				off := *pre.Offload
-				off.Wait = WaitActive
-				if o.Mode == Async {
-					off.Wait = WaitPassive
+				off.Wait = configs.WaitActive
+				if o.Mode == configs.Async {
+					off.Wait = configs.WaitPassive
 				}
 				pre.Offload = &off
 			}
-			want.Mapping, back.Mapping = Mapping{}, Mapping{}
+			want.Mapping, back.Mapping = configs.Mapping{}, configs.Mapping{}
 			want.Name, back.Name = "", ""
 			if !reflect.DeepEqual(&want, back) {
 				t.Errorf("the system changed:\n%+v\nwant\n%+v", back.Tasks, want.Tasks)
@@ -194,7 +196,7 @@ func addedDefinitions(a, b *xnode) string {
 	return ""
 }
 
-func taskIndex(s *System, name string) int {
+func taskIndex(s *configs.System, name string) int {
 	for i := range s.Tasks {
 		if s.Tasks[i].Name == name {
 			return i
@@ -204,7 +206,7 @@ func taskIndex(s *System, name string) int {
 }
 
 // mappingText writes a mapping in a canonical order.
-func mappingText(m Mapping) string {
+func mappingText(m configs.Mapping) string {
 	var lines []string
 	for _, p := range m.Units {
 		pr := "-"
@@ -337,7 +339,7 @@ func TestExportKeepsBytes(t *testing.T) {
 // TestExportRefusals: a mapping that does not place every task is refused.
 func TestExportRefusals(t *testing.T) {
 	path := exampleFile(t, "rcm097_bbw_mpc5744p.amxmi")
-	_, err := ExportAmalthea([]string{path}, ExportMapping{Mapping: Mapping{Units: []Placement{{Task: "ABS_FL_Pt", Unit: "e200z4"}}}})
+	_, err := ExportAmalthea([]string{path}, ExportMapping{Mapping: configs.Mapping{Units: []configs.Placement{{Task: "ABS_FL_Pt", Unit: "e200z4"}}}})
 	if err == nil || !strings.Contains(err.Error(), "is not placed") {
 		t.Errorf("partial mapping: %v", err)
 	}

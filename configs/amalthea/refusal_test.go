@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // refusal is a model hetmap must refuse: the error names the file, the line
@@ -212,7 +214,7 @@ func checkRefusals(t *testing.T, tests []refusal) {
 				t.Fatalf("no error, want %q", tt.what)
 			}
 			msg := err.Error()
-			var ie *InputError
+			var ie *configs.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("%v is not an *InputError", err)
 			}
@@ -303,7 +305,7 @@ func TestHrefIntoAFileNotGiven(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err := ReadAmaltheaFile(path)
-	var ie *InputError
+	var ie *configs.InputError
 	line := strings.Count(model[:strings.Index(model, `<definition href`)], "\n") + 1
 	if !errors.As(err, &ie) || ie.File != path || ie.Line != line || ie.Where != "definition" ||
 		!strings.Contains(ie.What, `the reference href="hw.amxmi#Core?type=ProcessingUnitDefinition" points into hw.amxmi, which is not one of the model's files (sw.amxmi): give that file too`) {

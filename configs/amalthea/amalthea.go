@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"bytes"
@@ -11,26 +11,28 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // The memory-contention parameters and GPU resources are not part of an
 // Amalthea model. The importer fills them from the WATERS 2019 challenge
 // text (Hamann et al., "WATERS Industrial Challenge 2019") and says so in a
 // warning.
-var challengeContention = map[string]struct{ perCore, copyEngine Duration }{
-	"A57":    {20 * Nanosecond, 100 * Nanosecond},
-	"Denver": {2 * Nanosecond, 20 * Nanosecond},
+var challengeContention = map[string]struct{ perCore, copyEngine configs.Duration }{
+	"A57":    {20 * configs.Nanosecond, 100 * configs.Nanosecond},
+	"Denver": {2 * configs.Nanosecond, 20 * configs.Nanosecond},
 }
 
 // ChallengeCopyEngine is the copy-engine latency model of the challenge:
 // 3 ns + 0.5 ns per interfering core for every 64-byte line.
-var ChallengeCopyEngine = CopyEngineCost{Baseline: 3 * Nanosecond, PerCore: 500 * Picosecond}
+var ChallengeCopyEngine = configs.CopyEngineCost{Baseline: 3 * configs.Nanosecond, PerCore: 500 * configs.Picosecond}
 
-func init() { RegisterModelReader(readModelFiles) }
+func init() { configs.RegisterModelReader(readModelFiles) }
 
 // readModelFiles reads the model of paths (AmaltheaFiles, then
 // ReadAmaltheaFiles): configs' ModelReader.
-func readModelFiles(paths []string) ([]string, *System, []Warning, error) {
+func readModelFiles(paths []string) ([]string, *configs.System, []configs.Warning, error) {
 	files, err := AmaltheaFiles(paths)
 	if err != nil {
 		return nil, nil, nil, err
@@ -67,7 +69,7 @@ func AmaltheaFiles(paths []string) ([]string, error) {
 			}
 		}
 		if len(found) == 0 {
-			return nil, &InputError{File: p, What: "the folder holds no .amxmi file"}
+			return nil, &configs.InputError{File: p, What: "the folder holds no .amxmi file"}
 		}
 		sort.Strings(found)
 		out = append(out, found...)
@@ -76,7 +78,7 @@ func AmaltheaFiles(paths []string) ([]string, error) {
 	for _, f := range out {
 		abs, _ := filepath.Abs(f)
 		if seen[abs] {
-			return nil, &InputError{File: f, What: "the model names this file twice"}
+			return nil, &configs.InputError{File: f, What: "the model names this file twice"}
 		}
 		seen[abs] = true
 	}
@@ -84,7 +86,7 @@ func AmaltheaFiles(paths []string) ([]string, error) {
 }
 
 // ReadAmaltheaFile imports an Amalthea model file (.amxmi).
-func ReadAmaltheaFile(path string) (*System, []Warning, error) {
+func ReadAmaltheaFile(path string) (*configs.System, []configs.Warning, error) {
 	return ReadAmaltheaFiles([]string{path})
 }
 
@@ -93,14 +95,14 @@ func ReadAmaltheaFile(path string) (*System, []Warning, error) {
 // APP4MC reads a model folder: their sub-models are joined and references
 // are resolved by name across them. The system is named after the first
 // file.
-func ReadAmaltheaFiles(paths []string) (*System, []Warning, error) {
+func ReadAmaltheaFiles(paths []string) (*configs.System, []configs.Warning, error) {
 	files, err := AmaltheaFiles(paths)
 	if err != nil {
 		return nil, nil, err
 	}
 	var docs []amalDoc
 	for _, f := range files {
-		data, err := ReadInput(f, "the model")
+		data, err := configs.ReadInput(f, "the model")
 		if err != nil {
 			return nil, nil, err
 		}
@@ -122,8 +124,8 @@ func ReadAmaltheaFiles(paths []string) (*System, []Warning, error) {
 // (such as the swapped requirement references of the WATERS model) become
 // warnings, resolved by the conventions of the package documentation,
 // which also has the table of what is read and how.
-func ReadAmalthea(r io.Reader) (*System, []Warning, error) {
-	data, err := ReadLimited(r, "the model", "the model")
+func ReadAmalthea(r io.Reader) (*configs.System, []configs.Warning, error) {
+	data, err := configs.ReadLimited(r, "the model", "the model")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -135,7 +137,7 @@ type amalDoc struct {
 	data []byte
 }
 
-func readAmalthea(docs []amalDoc) (*System, []Warning, error) {
+func readAmalthea(docs []amalDoc) (*configs.System, []configs.Warning, error) {
 	im, err := importDocs(docs)
 	if err != nil {
 		return nil, nil, err
@@ -150,7 +152,7 @@ func importDocs(docs []amalDoc) (*importer, error) {
 	var ver version
 	for i, d := range docs {
 		if len(bytes.TrimSpace(d.data)) == 0 {
-			return nil, &InputError{File: d.name, What: "the file is empty: expected an Amalthea model (<am:Amalthea>)"}
+			return nil, &configs.InputError{File: d.name, What: "the file is empty: expected an Amalthea model (<am:Amalthea>)"}
 		}
 		data, err := toUTF8(d.data, d.name)
 		if err != nil {
@@ -166,7 +168,7 @@ func importDocs(docs []amalDoc) (*importer, error) {
 			return nil, err
 		}
 		if i > 0 && v != ver {
-			return nil, &InputError{File: d.name, Line: root.line, Where: "Amalthea",
+			return nil, &configs.InputError{File: d.name, Line: root.line, Where: "Amalthea",
 				What: fmt.Sprintf("the file is Amalthea %s but %s is %s: the files of one model must have one version (APP4MC's model migration converts them)", v, docs[0].name, ver)}
 		}
 		ver = v
@@ -243,8 +245,8 @@ type importer struct {
 	roots   []*xnode
 	docs    []amalDoc
 	version version
-	sys     System
-	warns   []Warning
+	sys     configs.System
+	warns   []configs.Warning
 
 	// hardware: processing-unit definitions by name, feature values by
 	// "category/feature" and the features of every definition; the
@@ -288,12 +290,12 @@ type importer struct {
 }
 
 func (im *importer) warn(where, format string, args ...any) {
-	im.warns = append(im.warns, Warning{Where: clip(where), What: fmt.Sprintf(format, clipArgs(args)...)})
+	im.warns = append(im.warns, configs.Warning{Where: clip(where), What: fmt.Sprintf(format, clipArgs(args)...)})
 }
 
 // errAt is an *InputError at node n (its file and line) and path where.
-func (im *importer) errAt(n *xnode, where, format string, args ...any) *InputError {
-	e := &InputError{Where: clip(where), What: fmt.Sprintf(format, clipArgs(args)...)}
+func (im *importer) errAt(n *xnode, where, format string, args ...any) *configs.InputError {
+	e := &configs.InputError{Where: clip(where), What: fmt.Sprintf(format, clipArgs(args)...)}
 	if n != nil {
 		e.File, e.Line = n.file, n.line
 	}
@@ -349,7 +351,7 @@ var rootParts = map[string]bool{
 	"customProperties": true,
 }
 
-func (im *importer) run() (*System, error) {
+func (im *importer) run() (*configs.System, error) {
 	for _, r := range im.roots {
 		for _, k := range r.kids {
 			if !rootParts[k.name] {
@@ -387,7 +389,7 @@ func (im *importer) run() (*System, error) {
 // than the analyses take (sumChecker), naming the task's element and the
 // sum.
 func (im *importer) checkSums() error {
-	i, p := TooLong(&im.sys)
+	i, p := configs.TooLong(&im.sys)
 	if p == "" {
 		return nil
 	}
@@ -446,7 +448,7 @@ func (im *importer) hardware() error {
 	im.defs = map[string]*xnode{}
 	im.features = map[string]float64{}
 	im.defFeats = map[string][]string{}
-	freqs := map[string]Frequency{}
+	freqs := map[string]configs.Frequency{}
 	var structures []*xnode
 	for _, hw := range im.subModels("hwModel") {
 		for _, k := range hw.kids {
@@ -479,7 +481,7 @@ func (im *importer) hardware() error {
 				if dv == nil {
 					return im.errAt(k, where, "frequency domain has no defaultValue")
 				}
-				f, err := ParseFrequency(orZero(dv.attr("value")) + dv.attr("unit"))
+				f, err := configs.ParseFrequency(orZero(dv.attr("value")) + dv.attr("unit"))
 				if err != nil {
 					return im.errAt(dv, where, "%v", err)
 				}
@@ -527,14 +529,14 @@ func (im *importer) hardware() error {
 	sort.SliceStable(im.sys.Units, func(i, j int) bool {
 		a, b := im.sys.Units[i], im.sys.Units[j]
 		if a.Type != b.Type {
-			return a.Type == CPU
+			return a.Type == configs.CPU
 		}
 		return a.Name < b.Name
 	})
 	return nil
 }
 
-func (im *importer) processingUnit(m *xnode, freqs map[string]Frequency) error {
+func (im *importer) processingUnit(m *xnode, freqs map[string]configs.Frequency) error {
 	name := m.attr("name")
 	where := "hwModel/ProcessingUnit[" + name + "]"
 	defName := m.ref("definition")
@@ -550,16 +552,16 @@ func (im *importer) processingUnit(m *xnode, freqs map[string]Frequency) error {
 	case !ok || f <= 0:
 		return im.errAt(m, where, "frequency domain %q is not defined or has no positive frequency", fd)
 	}
-	u := Unit{Name: name, Kind: defName, Frequency: f}
+	u := configs.Unit{Name: name, Kind: defName, Frequency: f}
 	switch pt := strings.ToUpper(def.attr("puType")); pt {
 	case "CPU":
-		u.Type = CPU
+		u.Type = configs.CPU
 	case "", "_UNDEFINED_":
-		u.Type = CPU
+		u.Type = configs.CPU
 		im.warn("hwModel/definitions["+defName+"]", "the processing-unit definition gives no puType: taken as a CPU")
 	case "GPU":
-		u.Type = GPU
-		g := TX2GPU()
+		u.Type = configs.GPU
+		g := configs.TX2GPU()
 		for _, fr := range im.defFeats[defName] {
 			v := im.features[fr]
 			switch {
@@ -602,7 +604,7 @@ func (im *importer) latencyCycles(where string, v *xnode) (int64, error) {
 	}
 	if v.typ() == "" {
 		// Older files write the value without a type.
-		n, err := ScaleDecimal(strings.TrimSpace(orZero(v.attr("value"))), 1)
+		n, err := configs.ScaleDecimal(strings.TrimSpace(orZero(v.attr("value"))), 1)
 		if err != nil {
 			return 0, im.errAt(v, where, "value=%q is not an integer", v.attr("value"))
 		}
@@ -612,22 +614,22 @@ func (im *importer) latencyCycles(where string, v *xnode) (int64, error) {
 	return d.upper, err
 }
 
-func (im *importer) challengeMemory() Memory {
-	m := Memory{LineSize: 64, CopyEngine: ChallengeCopyEngine}
+func (im *importer) challengeMemory() configs.Memory {
+	m := configs.Memory{LineSize: 64, CopyEngine: ChallengeCopyEngine}
 	for _, k := range im.sys.Kinds() {
-		var u *Unit
+		var u *configs.Unit
 		for i := range im.sys.Units {
 			if im.sys.Units[i].Kind == k {
 				u = &im.sys.Units[i]
 				break
 			}
 		}
-		if u.Type != CPU {
+		if u.Type != configs.CPU {
 			continue
 		}
 		// baseline = DRAM read latency in cycles / frequency, rounded up.
-		base := Duration((u.ReadLatency*int64(Second) + int64(u.Frequency) - 1) / int64(u.Frequency))
-		c := CoreMemory{Kind: k, Baseline: base}
+		base := configs.Duration((u.ReadLatency*int64(configs.Second) + int64(u.Frequency) - 1) / int64(u.Frequency))
+		c := configs.CoreMemory{Kind: k, Baseline: base}
 		if p, ok := challengeContention[k]; ok {
 			c.PerCore, c.CopyEngine = p.perCore, p.copyEngine
 		} else {
@@ -645,9 +647,9 @@ func (im *importer) challengeMemory() Memory {
 type stimInfo struct {
 	node   *xnode
 	kind   string // the xsi:type
-	period Duration
-	offset Duration
-	jitter Duration
+	period configs.Duration
+	offset configs.Duration
+	jitter configs.Duration
 	// ips: an InterProcessStimulus (its tasks are activated by triggers);
 	// prescaler and counterOffset are its counter.
 	ips                      bool
@@ -804,7 +806,7 @@ func (im *importer) periodicSyntheticStimulus(where string, k *xnode, si *stimIn
 	if err := im.stimulusRecurrence(where, k, si); err != nil {
 		return err
 	}
-	var times []Duration
+	var times []configs.Duration
 	for i, t := range k.children("occurrenceTimes") {
 		d, err := im.timeValue(fmt.Sprintf("%s/occurrenceTimes[%d]", where, i), t)
 		if err != nil {
@@ -871,7 +873,7 @@ func (im *importer) periodicBurstStimulus(where string, k *xnode, si *stimInfo) 
 // lower time border of its entry for 2 occurrences as the inter-arrival
 // time; without a positive one it is refused.
 func (im *importer) arrivalCurveStimulus(where string, k *xnode, si *stimInfo) error {
-	var mit Duration
+	var mit configs.Duration
 	for i, e := range k.children("entries") {
 		if e.attr("numberOfOccurrences") == "2" {
 			d, err := im.timeValue(fmt.Sprintf("%s/entries[%d]/lowerTimeBorder", where, i), e.child("lowerTimeBorder"))

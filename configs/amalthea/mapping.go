@@ -1,8 +1,10 @@
-package configs
+package amalthea
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // mapping reads the model's own mapping (task allocations to schedulers and
@@ -38,8 +40,8 @@ func (im *importer) mapping() error {
 type modelAllocation struct {
 	unit     string
 	priority *int
-	slice    Duration
-	stream   GPUPriority
+	slice    configs.Duration
+	stream   configs.GPUPriority
 }
 
 // mappingElements sorts the elements of the mapping models: it returns the
@@ -99,13 +101,13 @@ func (im *importer) taskAllocations(tas []*xnode, owns map[string][]string) (map
 			return nil, err
 		}
 		ut := im.sys.Unit(a.unit).Type
-		if ut == CPU {
+		if ut == configs.CPU {
 			if err := im.checkCPUScheduler(where, ta, sched); err != nil {
 				return nil, err
 			}
 			if (si.algorithm == "DeadlineMonotonic" || si.algorithm == "RateMonotonic") && !warnedAlgo[sched] {
 				warnedAlgo[sched] = true
-				im.warn("osModel/taskSchedulers["+sched+"]", "%s is analysed as fixed-priority preemptive scheduling; the priorities follow analysis.priorities (default: Audsley's OPA), set analysis.priorities: %s to match the model", si.algorithm, map[string]string{"DeadlineMonotonic": PrioritiesDM, "RateMonotonic": PrioritiesRM}[si.algorithm])
+				im.warn("osModel/taskSchedulers["+sched+"]", "%s is analysed as fixed-priority preemptive scheduling; the priorities follow analysis.priorities (default: Audsley's OPA), set analysis.priorities: %s to match the model", si.algorithm, map[string]string{"DeadlineMonotonic": configs.PrioritiesDM, "RateMonotonic": configs.PrioritiesRM}[si.algorithm])
 			}
 		}
 		if err := im.allocationParams(where, ta, si, ut, &a, &unused); err != nil {
@@ -179,14 +181,14 @@ func (im *importer) placeTasks(allocs map[string]modelAllocation) error {
 			continue
 		}
 		if t.Offload != nil {
-			if g, ok := allocs[t.Offload.GPUTask]; ok && im.sys.Unit(g.unit).Type == CPU {
+			if g, ok := allocs[t.Offload.GPUTask]; ok && im.sys.Unit(g.unit).Type == configs.CPU {
 				continue // merged into the GPU task's placement
 			}
 		}
-		if im.sys.Unit(a.unit).Type != CPU {
+		if im.sys.Unit(a.unit).Type != configs.CPU {
 			return im.errAt(nil, where, "CPU task %s is allocated to %s, which is not a CPU core", t.Name, a.unit)
 		}
-		mp.Units = append(mp.Units, Placement{Task: t.Name, Unit: a.unit, Priority: a.priority})
+		mp.Units = append(mp.Units, configs.Placement{Task: t.Name, Unit: a.unit, Priority: a.priority})
 	}
 	return nil
 }
@@ -195,16 +197,16 @@ func (im *importer) placeTasks(allocs map[string]modelAllocation) error {
 // GPU with its time slice and stream priority, or on a core, merged with
 // its offloading task (allocated as pre), whose priority it takes when it
 // has none of its own.
-func (im *importer) placeGPUTask(where string, t *Task, a, pre modelAllocation) {
+func (im *importer) placeGPUTask(where string, t *configs.Task, a, pre modelAllocation) {
 	mp := &im.sys.Mapping
-	if im.sys.Unit(a.unit).Type == GPU {
+	if im.sys.Unit(a.unit).Type == configs.GPU {
 		if a.slice > 0 {
-			mp.TimeSlices = append(mp.TimeSlices, TimeSliceSet{Task: t.Name, Slice: a.slice})
+			mp.TimeSlices = append(mp.TimeSlices, configs.TimeSliceSet{Task: t.Name, Slice: a.slice})
 		}
 		if a.stream != "" {
-			mp.GPUPriorities = append(mp.GPUPriorities, GPUPrioritySet{Task: t.Name, Priority: a.stream})
+			mp.GPUPriorities = append(mp.GPUPriorities, configs.GPUPrioritySet{Task: t.Name, Priority: a.stream})
 		}
-		mp.Units = append(mp.Units, Placement{Task: t.Name, Unit: a.unit})
+		mp.Units = append(mp.Units, configs.Placement{Task: t.Name, Unit: a.unit})
 		return
 	}
 	if pre.unit != "" && pre.unit != a.unit {
@@ -214,7 +216,7 @@ func (im *importer) placeGPUTask(where string, t *Task, a, pre modelAllocation) 
 	if prio == nil {
 		prio = pre.priority
 	}
-	mp.Units = append(mp.Units, Placement{Task: t.Name, Unit: a.unit, Priority: prio})
+	mp.Units = append(mp.Units, configs.Placement{Task: t.Name, Unit: a.unit, Priority: prio})
 }
 
 // checkSchedulers refuses a scheduler hetmap does not analyse that is
@@ -234,7 +236,7 @@ func (im *importer) checkSchedulers() error {
 					return im.errAt(sa, "mappingModel/schedulerAllocation["+sched+"]", "responsibility names unit %q, which is not defined", u)
 				}
 				covered[u] = true
-				if unit.Type == CPU {
+				if unit.Type == configs.CPU {
 					if err := im.checkCPUScheduler("mappingModel/schedulerAllocation["+sched+"]", sa, sched); err != nil {
 						return err
 					}
@@ -244,7 +246,7 @@ func (im *importer) checkSchedulers() error {
 	}
 	var bare []string
 	for _, u := range im.sys.Units {
-		if u.Type == CPU && !covered[u.Name] {
+		if u.Type == configs.CPU && !covered[u.Name] {
 			bare = append(bare, u.Name)
 		}
 	}

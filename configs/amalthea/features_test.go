@@ -1,9 +1,11 @@
-package configs
+package amalthea
 
 import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // The tests below read small models that each use one element of the
@@ -93,7 +95,7 @@ func TestExecutionNeedWithoutFeature(t *testing.T) {
 func TestDataSizeUnits(t *testing.T) {
 	for _, tt := range []struct {
 		value, unit string
-		bytes       Size
+		bytes       configs.Size
 	}{
 		{"8", "bit", 1}, {"9", "bit", 2}, {"1", "bit", 1}, {"0", "bit", 0},
 		{"1", "kbit", 125}, {"1", "Kibit", 128}, {"1", "Mbit", 125000}, {"1", "Mibit", 131072},
@@ -116,21 +118,21 @@ func TestDataSizeUnits(t *testing.T) {
 func TestStimuli(t *testing.T) {
 	for _, tt := range []struct {
 		name, stimulus     string
-		period, offset, jj Duration
+		period, offset, jj configs.Duration
 		warn               string
 	}{
 		{"jitter", `<stimuli xsi:type="am:PeriodicStimulus" name="X"><recurrence value="20" unit="ms"/><offset value="1" unit="ms"/>
-      <jitter xsi:type="am:TimeBoundaries"><lowerBound value="0" unit="ms"/><upperBound value="2" unit="ms"/></jitter></stimuli>`, 20 * Millisecond, Millisecond, 2 * Millisecond, ""},
+      <jitter xsi:type="am:TimeBoundaries"><lowerBound value="0" unit="ms"/><upperBound value="2" unit="ms"/></jitter></stimuli>`, 20 * configs.Millisecond, configs.Millisecond, 2 * configs.Millisecond, ""},
 		// Activations 8 … 12 ms apart: sporadic with 8 ms.
 		{"relative periodic", `<stimuli xsi:type="am:RelativePeriodicStimulus" name="X"><nextOccurrence xsi:type="am:TimeUniformDistribution">
-      <lowerBound value="8" unit="ms"/><upperBound value="12" unit="ms"/></nextOccurrence></stimuli>`, 8 * Millisecond, 0, 0, "analysed as sporadic with the minimum inter-arrival time 8ms"},
+      <lowerBound value="8" unit="ms"/><upperBound value="12" unit="ms"/></nextOccurrence></stimuli>`, 8 * configs.Millisecond, 0, 0, "analysed as sporadic with the minimum inter-arrival time 8ms"},
 		// Occurrences at 1 and 4 ms of every 10 ms: distances 3 and 10 + 1 − 4 = 7; the first at 1 ms.
 		{"synthetic", `<stimuli xsi:type="am:PeriodicSyntheticStimulus" name="X"><recurrence value="10" unit="ms"/>
-      <occurrenceTimes value="4" unit="ms"/><occurrenceTimes value="1" unit="ms"/></stimuli>`, 3 * Millisecond, Millisecond, 0, "2 activations per 10ms"},
+      <occurrenceTimes value="4" unit="ms"/><occurrenceTimes value="1" unit="ms"/></stimuli>`, 3 * configs.Millisecond, configs.Millisecond, 0, "2 activations per 10ms"},
 		{"burst", `<stimuli xsi:type="am:PeriodicBurstStimulus" name="X" occurrenceCount="3"><recurrence value="10" unit="ms"/>
-      <burstLength value="5" unit="ms"/><occurrenceMinDistance value="2" unit="ms"/></stimuli>`, 2 * Millisecond, 0, 0, "bursts of 3 activations"},
+      <burstLength value="5" unit="ms"/><occurrenceMinDistance value="2" unit="ms"/></stimuli>`, 2 * configs.Millisecond, 0, 0, "bursts of 3 activations"},
 		{"arrival curve", `<stimuli xsi:type="am:ArrivalCurveStimulus" name="X"><entries numberOfOccurrences="2"><lowerTimeBorder value="5" unit="ms"/>
-      <upperTimeBorder value="9" unit="ms"/></entries></stimuli>`, 5 * Millisecond, 0, 0, "minimum distance of two activations, 5ms"},
+      <upperTimeBorder value="9" unit="ms"/></entries></stimuli>`, 5 * configs.Millisecond, 0, 0, "minimum distance of two activations, 5ms"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s, warns := readSynth(t, synth(t, `stimuli="P20?type=PeriodicStimulus"`, `stimuli="X?type=PeriodicStimulus"`, "{STIMULI}", "\n    "+tt.stimulus))
@@ -161,10 +163,10 @@ func TestCPUTriggers(t *testing.T) {
       <items xsi:type="am:InterProcessTrigger" stimulus="IPS2?type=InterProcessStimulus"/></activityGraph></tasks>
     <tasks name="T4" stimuli="IPS2?type=InterProcessStimulus"><activityGraph><items xsi:type="am:RunnableCall" runnable="R2?type=Runnable"/></activityGraph></tasks>`))
 	t3, t4 := s.Task("T3"), s.Task("T4")
-	if t3 == nil || t3.ActivatedBy != "T1" || t3.Period != 20*Millisecond || t3.Offset != 20*Millisecond || t3.IsGPUTask() {
+	if t3 == nil || t3.ActivatedBy != "T1" || t3.Period != 20*configs.Millisecond || t3.Offset != 20*configs.Millisecond || t3.IsGPUTask() {
 		t.Errorf("T3 = %+v", t3)
 	}
-	if t4 == nil || t4.ActivatedBy != "T3" || t4.Period != 20*Millisecond || t4.Offset != 20*Millisecond {
+	if t4 == nil || t4.ActivatedBy != "T3" || t4.Period != 20*configs.Millisecond || t4.Offset != 20*configs.Millisecond {
 		t.Errorf("T4 = %+v", t4)
 	}
 }
@@ -198,7 +200,7 @@ func TestSchedulerEncodings(t *testing.T) {
 	}
 }
 
-func placementOf(s *System, task string) *Placement {
+func placementOf(s *configs.System, task string) *configs.Placement {
 	for i := range s.Mapping.Units {
 		if s.Mapping.Units[i].Task == task {
 			return &s.Mapping.Units[i]
@@ -255,28 +257,28 @@ func TestHrefReferences(t *testing.T) {
 // TestYAMLChainRequirements: chains[].max as a duration, one requirement or
 // a list, and the errors that name the key.
 func TestYAMLChainRequirements(t *testing.T) {
-	base := string(DefaultYAML())
+	base := string(configs.DefaultYAML())
 	old := "{name: CA-P-DA, tasks: [CANbus_polling, Planner, DASM]}"
-	load := func(max string) (*Config, error) {
+	load := func(max string) (*configs.Config, error) {
 		if !strings.Contains(base, old) {
 			t.Fatalf("the default has no %q", old)
 		}
-		return Load(strings.NewReader(strings.Replace(base, old, "{name: CA-P-DA, tasks: [CANbus_polling, Planner, DASM], max: "+max+"}", 1)), "req.yaml", ".")
+		return configs.Load(strings.NewReader(strings.Replace(base, old, "{name: CA-P-DA, tasks: [CANbus_polling, Planner, DASM], max: "+max+"}", 1)), "req.yaml", ".")
 	}
 	for _, tt := range []struct {
 		max  string
-		want []ChainRequirement
+		want []configs.ChainRequirement
 	}{
-		{"20ms", []ChainRequirement{{Limit: 20 * Millisecond}}},
-		{"{metric: data-age, limit: 30ms}", []ChainRequirement{{Metric: "data-age", Limit: 30 * Millisecond}}},
-		{"[{limit: 40ms, bound: synchronous}, {name: age, metric: data-age, limit: 50ms}]", []ChainRequirement{{Bound: "synchronous", Limit: 40 * Millisecond}, {Name: "age", Metric: "data-age", Limit: 50 * Millisecond}}},
+		{"20ms", []configs.ChainRequirement{{Limit: 20 * configs.Millisecond}}},
+		{"{metric: data-age, limit: 30ms}", []configs.ChainRequirement{{Metric: "data-age", Limit: 30 * configs.Millisecond}}},
+		{"[{limit: 40ms, bound: synchronous}, {name: age, metric: data-age, limit: 50ms}]", []configs.ChainRequirement{{Bound: "synchronous", Limit: 40 * configs.Millisecond}, {Name: "age", Metric: "data-age", Limit: 50 * configs.Millisecond}}},
 	} {
 		cfg, err := load(tt.max)
 		if err != nil {
 			t.Errorf("max: %s: %v", tt.max, err)
 			continue
 		}
-		var got []ChainRequirement
+		var got []configs.ChainRequirement
 		for _, c := range cfg.System.Chains {
 			if c.Name == "CA-P-DA" {
 				got = c.Max
@@ -293,10 +295,10 @@ func TestYAMLChainRequirements(t *testing.T) {
 		}
 		// Written and read back, the requirements stay.
 		var buf bytes.Buffer
-		if err := WriteYAML(&buf, cfg, ""); err != nil {
+		if err := configs.WriteYAML(&buf, cfg, ""); err != nil {
 			t.Fatal(err)
 		}
-		back, err := Load(&buf, "back.yaml", ".")
+		back, err := configs.Load(&buf, "back.yaml", ".")
 		if err != nil {
 			t.Fatalf("written configuration does not load: %v", err)
 		}
@@ -317,7 +319,7 @@ func TestYAMLChainRequirements(t *testing.T) {
 			t.Errorf("max: %s: %v, want %q", tt.max, err, tt.want)
 		}
 	}
-	if _, err := Load(strings.NewReader(strings.Replace(base, "gpu_model: fifo", "gpu_model: fifo, requirement_bound: hopeful", 1)), "req.yaml", "."); err == nil || !strings.Contains(err.Error(), `analysis.requirement_bound: "hopeful" is not a bound`) {
+	if _, err := configs.Load(strings.NewReader(strings.Replace(base, "gpu_model: fifo", "gpu_model: fifo, requirement_bound: hopeful", 1)), "req.yaml", "."); err == nil || !strings.Contains(err.Error(), `analysis.requirement_bound: "hopeful" is not a bound`) {
 		t.Errorf("requirement_bound: %v", err)
 	}
 }
@@ -366,7 +368,7 @@ func TestReferencesWithSpaces(t *testing.T) {
 		if s.Task("T 1") == nil {
 			t.Fatalf("%s: no task \"T 1\"", form)
 		}
-		em := ExportMapping{Mapping: Mapping{Units: []Placement{{Task: "T 1", Unit: "C1"}, {Task: "T2", Unit: "C0"}}}}
+		em := ExportMapping{Mapping: configs.Mapping{Units: []configs.Placement{{Task: "T 1", Unit: "C1"}, {Task: "T2", Unit: "C0"}}}}
 		im, err := importDocs([]amalDoc{{name: "m.amxmi", data: []byte(model)}})
 		if err != nil {
 			t.Fatal(err)
@@ -430,7 +432,7 @@ func TestWhatOnceWasRefused(t *testing.T) {
 	})
 }
 
-func wantWarning(t *testing.T, ws []Warning, where, what string) {
+func wantWarning(t *testing.T, ws []configs.Warning, where, what string) {
 	t.Helper()
 	for _, w := range ws {
 		if w.Where == where && strings.Contains(w.What, what) {

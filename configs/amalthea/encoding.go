@@ -1,4 +1,4 @@
-package configs
+package amalthea
 
 import (
 	"bytes"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/hetmap/hetmap/configs"
 )
 
 // Model files are XML in UTF-8 as APP4MC writes them, but an editor or a
@@ -39,7 +41,7 @@ func toUTF8(data []byte, file string) ([]byte, error) {
 			body = body[2:]
 		}
 		if len(body)%2 != 0 {
-			return nil, &InputError{File: file, What: "the file starts as UTF-16 but has an odd number of bytes: it is truncated or not UTF-16"}
+			return nil, &configs.InputError{File: file, What: "the file starts as UTF-16 but has an odd number of bytes: it is truncated or not UTF-16"}
 		}
 		units := make([]uint16, len(body)/2)
 		for i := range units {
@@ -62,7 +64,7 @@ func toUTF8(data []byte, file string) ([]byte, error) {
 		return data, nil
 	case "us-ascii", "ascii":
 		if i := bytes.IndexFunc(data, func(r rune) bool { return r >= 0x80 }); i >= 0 {
-			return nil, &InputError{File: file, Line: bytes.Count(data[:i], []byte("\n")) + 1, What: "the file declares US-ASCII but holds a byte above 127: give its real encoding in the XML declaration (hetmap reads " + readEncodings + ")"}
+			return nil, &configs.InputError{File: file, Line: bytes.Count(data[:i], []byte("\n")) + 1, What: "the file declares US-ASCII but holds a byte above 127: give its real encoding in the XML declaration (hetmap reads " + readEncodings + ")"}
 		}
 		return declareUTF8(data), nil
 	case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1":
@@ -77,9 +79,9 @@ func toUTF8(data []byte, file string) ([]byte, error) {
 		}
 		return declareUTF8(b.Bytes()), nil
 	case "utf-16", "utf16", "utf-16le", "utf-16be":
-		return nil, &InputError{File: file, Line: 1, What: fmt.Sprintf("the file declares %s but is not written in it (it starts with single-byte characters): save it as UTF-8, or as UTF-16 with its byte-order mark", m[2])}
+		return nil, &configs.InputError{File: file, Line: 1, What: fmt.Sprintf("the file declares %s but is not written in it (it starts with single-byte characters): save it as UTF-8, or as UTF-16 with its byte-order mark", m[2])}
 	}
-	return nil, &InputError{File: file, Line: 1, What: fmt.Sprintf("the file is encoded in %s: hetmap reads %s; convert it to UTF-8 (for instance iconv -f %s -t UTF-8)", strings.Trim(string(m[2]), `"'`), readEncodings, strings.Trim(string(m[2]), `"'`))}
+	return nil, &configs.InputError{File: file, Line: 1, What: fmt.Sprintf("the file is encoded in %s: hetmap reads %s; convert it to UTF-8 (for instance iconv -f %s -t UTF-8)", strings.Trim(string(m[2]), `"'`), readEncodings, strings.Trim(string(m[2]), `"'`))}
 }
 
 // declareUTF8 sets the encoding of the XML declaration to UTF-8.
