@@ -177,7 +177,7 @@ func TestBrakeByWireRequirements(t *testing.T) {
 		}
 	}
 	// The same placement without priorities: derived by OPA.
-	sys, _, err := amalthea.ReadAmaltheaFile(args[1])
+	sys, _, err := amalthea.ReadFile(args[1])
 	if err != nil {
 		t.Fatal(err)
 	}

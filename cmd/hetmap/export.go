@@ -68,7 +68,7 @@ in several files is written, every file of it, into the folder -o names.`,
 			if err := e.Evaluate(a, r); err != nil {
 				return err
 			}
-			files, err := amalthea.ExportAmalthea(cfg.Amalthea, amaltheaMapping(e, a, r))
+			files, err := amalthea.Export(cfg.Amalthea, amaltheaMapping(e, a, r))
 			if err != nil {
 				return err
 			}

@@ -181,7 +181,7 @@ proof that no feasible mapping exists).`,
 			info := results.RunInfo{Version: version, Started: started, Workers: nWorkers}
 			if len(cfg.Amalthea) > 0 {
 				info.Model = func(p optimizer.Point) (map[string][]byte, error) {
-					return amalthea.ExportAmalthea(cfg.Amalthea, amaltheaMapping(e, p.Assignment, p.Analysis))
+					return amalthea.Export(cfg.Amalthea, amaltheaMapping(e, p.Assignment, p.Analysis))
 				}
 			}
 			writing := newWriteProgress(stderr)

@@ -212,7 +212,7 @@ func TestRoundTripEveryModel(t *testing.T) {
 				}
 			}
 			if base == nil {
-				sys, _, err := amalthea.ReadAmaltheaFiles(files)
+				sys, _, err := amalthea.ReadFiles(files)
 				if err != nil {
 					t.Fatal(err)
 				}

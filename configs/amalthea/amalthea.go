@@ -30,24 +30,24 @@ var ChallengeCopyEngine = configs.CopyEngineCost{Baseline: 3 * configs.Nanosecon
 
 func init() { configs.RegisterModelReader(readModelFiles) }
 
-// readModelFiles reads the model of paths (AmaltheaFiles, then
-// ReadAmaltheaFiles): configs' ModelReader.
+// readModelFiles reads the model of paths (Files, then
+// ReadFiles): configs' ModelReader.
 func readModelFiles(paths []string) ([]string, *configs.System, []configs.Warning, error) {
-	files, err := AmaltheaFiles(paths)
+	files, err := Files(paths)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	sys, warns, err := ReadAmaltheaFiles(files)
+	sys, warns, err := ReadFiles(files)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	return files, sys, warns, nil
 }
 
-// AmaltheaFiles expands the paths of a model: a file is taken as it is, a
+// Files expands the paths of a model: a file is taken as it is, a
 // folder stands for every .amxmi file in it (sorted by name), as APP4MC
 // loads a model folder.
-func AmaltheaFiles(paths []string) ([]string, error) {
+func Files(paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
 		st, err := os.Stat(p)
@@ -85,18 +85,18 @@ func AmaltheaFiles(paths []string) ([]string, error) {
 	return out, nil
 }
 
-// ReadAmaltheaFile imports an Amalthea model file (.amxmi).
-func ReadAmaltheaFile(path string) (*configs.System, []configs.Warning, error) {
-	return ReadAmaltheaFiles([]string{path})
+// ReadFile imports an Amalthea model file (.amxmi).
+func ReadFile(path string) (*configs.System, []configs.Warning, error) {
+	return ReadFiles([]string{path})
 }
 
-// ReadAmaltheaFiles imports a model given as one or more .amxmi files or
-// folders (see AmaltheaFiles). The files of a model are one model, as
+// ReadFiles imports a model given as one or more .amxmi files or
+// folders (see Files). The files of a model are one model, as
 // APP4MC reads a model folder: their sub-models are joined and references
 // are resolved by name across them. The system is named after the first
 // file.
-func ReadAmaltheaFiles(paths []string) (*configs.System, []configs.Warning, error) {
-	files, err := AmaltheaFiles(paths)
+func ReadFiles(paths []string) (*configs.System, []configs.Warning, error) {
+	files, err := Files(paths)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -118,13 +118,13 @@ func ReadAmaltheaFiles(paths []string) (*configs.System, []configs.Warning, erro
 	return sys, warns, nil
 }
 
-// ReadAmalthea imports an Amalthea model: hardware, software, stimuli, OS,
+// Read imports an Amalthea model: hardware, software, stimuli, OS,
 // mapping and constraints. Elements that change timing and that hetmap does
 // not model are errors naming the element; inconsistencies of the model
 // (such as the swapped requirement references of the WATERS model) become
 // warnings, resolved by the conventions of the package documentation,
 // which also has the table of what is read and how.
-func ReadAmalthea(r io.Reader) (*configs.System, []configs.Warning, error) {
+func Read(r io.Reader) (*configs.System, []configs.Warning, error) {
 	data, err := configs.ReadLimited(r, "the model", "the model")
 	if err != nil {
 		return nil, nil, err

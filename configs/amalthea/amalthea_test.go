@@ -23,7 +23,7 @@ func sharedFile(t testing.TB, name string) string {
 
 func mustImport(t *testing.T, path string) (*configs.System, []configs.Warning) {
 	t.Helper()
-	s, w, err := ReadAmaltheaFile(path)
+	s, w, err := ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestAmaltheaErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, err := ReadAmalthea(strings.NewReader(tt.input))
+			_, _, err := Read(strings.NewReader(tt.input))
 			if err == nil {
 				t.Fatalf("no error, want one containing %q", tt.want)
 			}
@@ -278,7 +278,7 @@ func FuzzReadAmalthea(f *testing.F) {
 		if err != nil {
 			return // a refusal of the export (for example, no xsi prefix)
 		}
-		back, _, err := ReadAmalthea(bytes.NewReader(out["fuzz.amxmi"]))
+		back, _, err := Read(bytes.NewReader(out["fuzz.amxmi"]))
 		if err != nil {
 			t.Fatalf("the exported model does not import: %v\n%s", err, out["fuzz.amxmi"])
 		}

@@ -53,7 +53,7 @@ func TestExamplesImport(t *testing.T) {
 			}
 		})
 	}
-	_, _, err := ReadAmaltheaFile(exampleFile(t, "a4mc080_democar_eventchain.amxmi"))
+	_, _, err := ReadFile(exampleFile(t, "a4mc080_democar_eventchain.amxmi"))
 	if err == nil {
 		t.Fatal("the 0.8.0 model imported")
 	}
@@ -66,7 +66,7 @@ func TestExamplesImport(t *testing.T) {
 		t.Errorf("the version message is not one line: %q", err)
 	}
 	// One file of a model in two files says what is missing.
-	_, _, err = ReadAmaltheaFile(democarPair(t)[0])
+	_, _, err = ReadFile(democarPair(t)[0])
 	if err == nil || !strings.Contains(err.Error(), "the model has no <hwModel>") || !strings.Contains(err.Error(), "give them all") {
 		t.Errorf("the software file alone: %v", err)
 	}

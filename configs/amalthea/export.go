@@ -30,8 +30,8 @@ type ExportMapping struct {
 	Convention string
 }
 
-// ExportAmalthea writes a mapping into the Amalthea model of files (one
-// model, as ReadAmaltheaFiles reads it) and returns the new content of every
+// Export writes a mapping into the Amalthea model of files (one
+// model, as ReadFiles reads it) and returns the new content of every
 // file, unchanged ones included. The files are changed only where the
 // mapping is encoded:
 //
@@ -75,7 +75,7 @@ type ExportMapping struct {
 // Importing the files written gives back the system, with the offloading
 // modes of the mapping as the tasks' wait modes, and the mapping as its own
 // mapping.
-func ExportAmalthea(files []string, em ExportMapping) (map[string][]byte, error) {
+func Export(files []string, em ExportMapping) (map[string][]byte, error) {
 	var docs []amalDoc
 	for _, f := range files {
 		data, err := configs.ReadInput(f, "the model")
@@ -192,7 +192,7 @@ func (im *importer) export(em ExportMapping) (map[string][]byte, error) {
 	if bytes.Contains(data, []byte("\r\n")) {
 		ex.nl = "\r\n"
 	}
-	ex.am, ex.xsi = prefixOf(ex.target, AmaltheaNamespacePrefix), prefixOf(ex.target, xsiNS)
+	ex.am, ex.xsi = prefixOf(ex.target, NamespacePrefix), prefixOf(ex.target, xsiNS)
 	if ex.xsi == "" {
 		return nil, im.errAt(ex.target, "Amalthea", "the file declares no prefix for the XML schema instance namespace (%s), which the mapping model needs", xsiNS)
 	}
@@ -262,7 +262,7 @@ func rootOf(im *importer, n *xnode) *xnode {
 // Amalthea namespace: any version), or "".
 func prefixOf(root *xnode, ns string) string {
 	for _, a := range root.attrs {
-		if a.Name.Space == "xmlns" && (a.Value == ns || (ns == AmaltheaNamespacePrefix && strings.HasPrefix(a.Value, ns))) {
+		if a.Name.Space == "xmlns" && (a.Value == ns || (ns == NamespacePrefix && strings.HasPrefix(a.Value, ns))) {
 			return a.Name.Local
 		}
 	}

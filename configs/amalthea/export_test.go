@@ -110,16 +110,16 @@ func TestExportRoundTrip(t *testing.T) {
 	models["WATERS 2019 (mobstr, migrated to 2.0.0)"] = []string{mob}
 	for name, files := range models {
 		t.Run(name, func(t *testing.T) {
-			orig, _, err := ReadAmaltheaFiles(files)
+			orig, _, err := ReadFiles(files)
 			if err != nil {
 				t.Fatal(err)
 			}
 			m := otherMapping(t, orig)
-			out, err := ExportAmalthea(files, ExportMapping{Mapping: m})
+			out, err := Export(files, ExportMapping{Mapping: m})
 			if err != nil {
 				t.Fatal(err)
 			}
-			back, _, err := ReadAmaltheaFiles(writeFiles(t, t.TempDir(), files, out))
+			back, _, err := ReadFiles(writeFiles(t, t.TempDir(), files, out))
 			if err != nil {
 				t.Fatalf("the written model does not import: %v", err)
 			}
@@ -273,11 +273,11 @@ func treeDiff(a, b *xnode, skip map[string]bool, path string) string {
 // escaped, "%3Ftype%3D").
 func TestExportReferencesBetweenFiles(t *testing.T) {
 	files := democarPair(t)
-	s, _, err := ReadAmaltheaFiles(files)
+	s, _, err := ReadFiles(files)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := ExportAmalthea(files, ExportMapping{Mapping: otherMapping(t, s)})
+	out, err := Export(files, ExportMapping{Mapping: otherMapping(t, s)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,11 +313,11 @@ func TestExportKeepsBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := ReadAmaltheaFile(path)
+	s, _, err := ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := ExportAmalthea([]string{path}, ExportMapping{Mapping: s.Mapping})
+	out, err := Export([]string{path}, ExportMapping{Mapping: s.Mapping})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,7 +339,7 @@ func TestExportKeepsBytes(t *testing.T) {
 // TestExportRefusals: a mapping that does not place every task is refused.
 func TestExportRefusals(t *testing.T) {
 	path := exampleFile(t, "rcm097_bbw_mpc5744p.amxmi")
-	_, err := ExportAmalthea([]string{path}, ExportMapping{Mapping: configs.Mapping{Units: []configs.Placement{{Task: "ABS_FL_Pt", Unit: "e200z4"}}}})
+	_, err := Export([]string{path}, ExportMapping{Mapping: configs.Mapping{Units: []configs.Placement{{Task: "ABS_FL_Pt", Unit: "e200z4"}}}})
 	if err == nil || !strings.Contains(err.Error(), "is not placed") {
 		t.Errorf("partial mapping: %v", err)
 	}

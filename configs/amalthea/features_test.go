@@ -380,7 +380,7 @@ func TestReferencesWithSpaces(t *testing.T) {
 		if !strings.Contains(string(out["m.amxmi"]), `task="T+1?type=Task"`) {
 			t.Errorf("%s: the export does not write the name as APP4MC does (T+1)", form)
 		}
-		back, _, err := ReadAmalthea(strings.NewReader(string(out["m.amxmi"])))
+		back, _, err := Read(strings.NewReader(string(out["m.amxmi"])))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -484,7 +484,7 @@ func TestEncodings(t *testing.T) {
 		"UTF-16BE with BOM": utf16(decl("UTF-16"), true, true),
 		"UTF-16LE, no BOM":  utf16(decl("UTF-16"), false, false),
 	} {
-		s, _, err := ReadAmalthea(strings.NewReader(string(data)))
+		s, _, err := Read(strings.NewReader(string(data)))
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -493,7 +493,7 @@ func TestEncodings(t *testing.T) {
 			t.Errorf("%s: no task Tü placed (tasks %v)", name, s.Tasks)
 		}
 	}
-	_, _, err := ReadAmalthea(strings.NewReader(decl("Shift_JIS")))
+	_, _, err := Read(strings.NewReader(decl("Shift_JIS")))
 	if err == nil || !strings.Contains(err.Error(), "the file is encoded in Shift_JIS: hetmap reads UTF-8, UTF-16 and ISO-8859-1 (Latin-1)") || strings.Contains(err.Error(), "CharsetReader") {
 		t.Errorf("Shift_JIS: %v", err)
 	}

@@ -196,7 +196,7 @@ func TestLongAttribute(t *testing.T) {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, _, err := ReadAmaltheaFile(path)
+		_, _, err := ReadFile(path)
 		runtime.ReadMemStats(&after)
 		var ie *configs.InputError
 		if !errors.As(err, &ie) || ie.File != path || ie.Line != line || ie.Where != c.where ||
@@ -246,7 +246,7 @@ func TestAmaltheaSumOverflows(t *testing.T) {
 			if strings.HasPrefix(c.line, "\n") {
 				line += 2 // the second of the calls that follow the line break
 			}
-			_, _, err := ReadAmaltheaFile(path)
+			_, _, err := ReadFile(path)
 			var ie *configs.InputError
 			if !errors.As(err, &ie) || ie.File != path || ie.Line != line || ie.Where != c.where || ie.What != c.what && !strings.HasPrefix(ie.What, c.what) {
 				t.Errorf("error %v\nwant %s:%d: %s: %s", err, path, line, c.where, c.what)
@@ -324,7 +324,7 @@ func TestInputSizeLimit(t *testing.T) {
 		"/dev/zero": "is a device, not a regular file",
 		huge:        "is larger than 64 MiB, the limit for an input file",
 	} {
-		if _, _, err := ReadAmaltheaFile(path); err == nil || !strings.Contains(err.Error(), path+": ") || !strings.Contains(err.Error(), want) {
+		if _, _, err := ReadFile(path); err == nil || !strings.Contains(err.Error(), path+": ") || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want …%s", path, err, want)
 		}
 	}

@@ -24,7 +24,7 @@ const (
 
 func read092(t *testing.T, path string) (*configs.System, []configs.Warning) {
 	t.Helper()
-	s, warns, err := ReadAmaltheaFile(path)
+	s, warns, err := ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestAmalthea092Refusals(t *testing.T) {
 func TestAmalthea092Export(t *testing.T) {
 	orig, _ := read092(t, model092)
 	m := otherMapping(t, orig)
-	out, err := ExportAmalthea([]string{model092}, ExportMapping{Mapping: m})
+	out, err := Export([]string{model092}, ExportMapping{Mapping: m})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -177,13 +177,13 @@ func renameOld(s *configs.System) {
 // TestOldCallGraphs: a 0.9.4 model and its 0.9.5 form read to the same
 // system; the values are those of the XML.
 func TestOldCallGraphs(t *testing.T) {
-	want, _, err := ReadAmalthea(strings.NewReader(newForm(t)))
+	want, _, err := Read(strings.NewReader(newForm(t)))
 	if err != nil {
 		t.Fatalf("0.9.5 form: %v", err)
 	}
 	for _, v := range []struct{ version, deadline string }{{"0.9.4", ""}, {"0.9.3", "\n      <deadline value=\"5\" unit=\"ms\"/>"}} {
 		t.Run(v.version, func(t *testing.T) {
-			got, warns, err := ReadAmalthea(strings.NewReader(oldForm(v.version, v.deadline)))
+			got, warns, err := Read(strings.NewReader(oldForm(v.version, v.deadline)))
 			if err != nil {
 				t.Fatal(err)
 			}

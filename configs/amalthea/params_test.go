@@ -106,7 +106,7 @@ func TestAmalthea2ParameterForms(t *testing.T) {
 			`mappingModel/taskAllocation[Filter]/schedulingParameters[extended: StreamPriority]: the key names scheduling parameter definition "extended: StreamPriority", which the model does not define (a dangling reference, which APP4MC reports): read by its name`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s, w, err := ReadAmalthea(strings.NewReader(c.model))
+			s, w, err := Read(strings.NewReader(c.model))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -160,7 +160,7 @@ func TestUnusedSchedulingParameters(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			s, w, err := ReadAmalthea(strings.NewReader(c.model))
+			s, w, err := Read(strings.NewReader(c.model))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -256,7 +256,7 @@ func TestMigrateTo200(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := ReadAmalthea(strings.NewReader(migrateTo200(t, string(data))))
+	s, _, err := Read(strings.NewReader(migrateTo200(t, string(data))))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestMobSTrMigratedTo200(t *testing.T) {
 		t.Fatal(err)
 	}
 	s1, w1 := mustImport(t, path)
-	s2, w2, err := ReadAmalthea(strings.NewReader(migrateTo200(t, string(data))))
+	s2, w2, err := Read(strings.NewReader(migrateTo200(t, string(data))))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -282,19 +282,19 @@ func TestExportResolvesEveryReference(t *testing.T) {
 			if d := danglingRefs(t, m.files); len(d) > 0 {
 				t.Fatalf("the input has dangling references:\n%s", strings.Join(d, "\n"))
 			}
-			orig, _, err := ReadAmaltheaFiles(in)
+			orig, _, err := ReadFiles(in)
 			if err != nil {
 				t.Fatal(err)
 			}
 			mp := someMapping(t, orig)
-			out, err := ExportAmalthea(in, ExportMapping{Mapping: mp})
+			out, err := Export(in, ExportMapping{Mapping: mp})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if d := danglingRefs(t, out); len(d) > 0 {
 				t.Errorf("the written model has dangling references:\n%s", strings.Join(d, "\n"))
 			}
-			back, warns, err := ReadAmaltheaFiles(writeFiles(t, filepath.Join(dir, "out"), in, out))
+			back, warns, err := ReadFiles(writeFiles(t, filepath.Join(dir, "out"), in, out))
 			if err != nil {
 				t.Fatalf("the written model does not import: %v", err)
 			}

@@ -209,7 +209,7 @@ func checkRefusals(t *testing.T, tests []refusal) {
 			if err := os.WriteFile(path, []byte(tt.input), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, _, err := ReadAmaltheaFile(path)
+			_, _, err := ReadFile(path)
 			if err == nil {
 				t.Fatalf("no error, want %q", tt.what)
 			}
@@ -268,7 +268,7 @@ func TestMultiFileRefusals(t *testing.T) {
 	}
 	a := write("a.amxmi", synth(t))
 	b := write("b.amxmi", strings.Replace(synth(t), "amalthea/0.9.9", "amalthea/1.0.0", 1))
-	if _, _, err := ReadAmaltheaFiles([]string{a, b}); err == nil || !strings.Contains(err.Error(), "b.amxmi:2: Amalthea: the file is Amalthea 1.0.0 but") {
+	if _, _, err := ReadFiles([]string{a, b}); err == nil || !strings.Contains(err.Error(), "b.amxmi:2: Amalthea: the file is Amalthea 1.0.0 but") {
 		t.Errorf("two versions: %v", err)
 	}
 	c := write("c.amxmi", `<?xml version="1.0"?>
@@ -277,15 +277,15 @@ func TestMultiFileRefusals(t *testing.T) {
     <labels name="L1"/>
   </swModel>
 </am:Amalthea>`)
-	_, _, err := ReadAmaltheaFiles([]string{a, c})
+	_, _, err := ReadFiles([]string{a, c})
 	if err == nil || !strings.Contains(err.Error(), `c.amxmi:4: swModel/labels[L1]: "L1" is defined twice (also at `+a+":") {
 		t.Errorf("a label in two files: %v", err)
 	}
-	if _, _, err := ReadAmaltheaFiles([]string{a, a}); err == nil || !strings.Contains(err.Error(), "the model names this file twice") {
+	if _, _, err := ReadFiles([]string{a, a}); err == nil || !strings.Contains(err.Error(), "the model names this file twice") {
 		t.Errorf("one file twice: %v", err)
 	}
 	empty := t.TempDir()
-	if _, _, err := ReadAmaltheaFiles([]string{empty}); err == nil || !strings.Contains(err.Error(), "the folder holds no .amxmi file") {
+	if _, _, err := ReadFiles([]string{empty}); err == nil || !strings.Contains(err.Error(), "the folder holds no .amxmi file") {
 		t.Errorf("an empty folder: %v", err)
 	}
 }
@@ -304,7 +304,7 @@ func TestHrefIntoAFileNotGiven(t *testing.T) {
 	if err := os.WriteFile(path, []byte(model), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := ReadAmaltheaFile(path)
+	_, _, err := ReadFile(path)
 	var ie *configs.InputError
 	line := strings.Count(model[:strings.Index(model, `<definition href`)], "\n") + 1
 	if !errors.As(err, &ie) || ie.File != path || ie.Line != line || ie.Where != "definition" ||
@@ -324,11 +324,11 @@ func TestHrefIntoAFileNotGiven(t *testing.T) {
 	if err := os.WriteFile(hw, []byte(hwModel), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := ReadAmaltheaFiles([]string{path, hw}); err != nil {
+	if _, _, err := ReadFiles([]string{path, hw}); err != nil {
 		t.Errorf("with hw.amxmi given: %v", err)
 	}
 	// amlt:/ names any file of the model.
-	if _, _, err := ReadAmalthea(strings.NewReader(strings.Replace(model, `href="hw.amxmi#`, `href="amlt:/#`, 1))); err != nil {
+	if _, _, err := Read(strings.NewReader(strings.Replace(model, `href="hw.amxmi#`, `href="amlt:/#`, 1))); err != nil {
 		t.Errorf("amlt:/#: %v", err)
 	}
 }

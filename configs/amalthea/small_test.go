@@ -34,7 +34,7 @@ func TestUnsetReferences(t *testing.T) {
 	}
 	checkRefusals(t, tests)
 	for _, tt := range tests {
-		if _, _, err := ReadAmalthea(strings.NewReader(tt.input)); err == nil || strings.Contains(err.Error(), `""`) {
+		if _, _, err := Read(strings.NewReader(tt.input)); err == nil || strings.Contains(err.Error(), `""`) {
 			t.Errorf("%s: %v", tt.name, err)
 		}
 	}
@@ -62,7 +62,7 @@ func TestChainSegmentsWithoutEnds(t *testing.T) {
 	if !strings.Contains(text, "  <mappingModel>") {
 		t.Fatal("no mapping model")
 	}
-	s, w, err := ReadAmalthea(strings.NewReader(strings.Replace(text, "  <mappingModel>", chains, 1)))
+	s, w, err := Read(strings.NewReader(strings.Replace(text, "  <mappingModel>", chains, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,11 +102,11 @@ func TestEMFIDReferences(t *testing.T) {
 	if !strings.Contains(ids, `task="_T1"`) || strings.Contains(ids, "?type=") {
 		t.Fatalf("the test's rewriting failed:\n%s", ids)
 	}
-	want, _, err := ReadAmalthea(strings.NewReader(byName))
+	want, _, err := Read(strings.NewReader(byName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, w, err := ReadAmalthea(strings.NewReader(ids))
+	got, w, err := Read(strings.NewReader(ids))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestEMFIDReferences(t *testing.T) {
 	if !strings.Contains(warningsText(w), "reference(s) name elements by their xmi:id (in ") {
 		t.Errorf("no warning about the ids:\n%s", warningsText(w))
 	}
-	_, _, err = ReadAmalthea(strings.NewReader(strings.Replace(ids, `task="_T1"`, `task="_T9"`, 1)))
+	_, _, err = Read(strings.NewReader(strings.Replace(ids, `task="_T1"`, `task="_T9"`, 1)))
 	if err == nil || !strings.Contains(err.Error(), `task "_T9" is not defined: hetmap resolves a reference by the element's name (Name?type=Kind) or by an xmi:id of the model's files, and task="_T9" is neither`) {
 		t.Errorf("an id that names nothing: %v", err)
 	}
@@ -134,7 +134,7 @@ func TestEMFIDReferences(t *testing.T) {
 	if !strings.Contains(written, `<taskAllocation task="_T1" scheduler="_S0" affinity="_C1"/>`) {
 		t.Errorf("the export does not reference by id:\n%s", written[strings.Index(written, "<mappingModel>"):])
 	}
-	back, _, err := ReadAmalthea(strings.NewReader(written))
+	back, _, err := Read(strings.NewReader(written))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestDuplicateUnit(t *testing.T) {
 	}
 	first := strings.Count(model[:strings.Index(model, `name="C0"`)], "\n") + 1
 	second := strings.Count(model[:strings.LastIndex(model, `name="C0"`)], "\n") + 1
-	_, _, err := ReadAmaltheaFile(path)
+	_, _, err := ReadFile(path)
 	var ie *configs.InputError
 	if !errors.As(err, &ie) || ie.File != path || ie.Line != second || ie.Where != "hwModel/ProcessingUnit[C0]" ||
 		ie.What != `"C0" is defined twice (also at `+path+":"+strconv.Itoa(first)+")" {
@@ -195,7 +195,7 @@ func TestSelfContradictingChain(t *testing.T) {
       <segments xsi:type="am:EventChainContainer"><eventChain name="back" stimulus="E2?type=ProcessEvent" response="E1?type=ProcessEvent"/></segments>
     </eventChains>`
 	model := synth(t, "{CHAINS}", bad)
-	s, w, err := ReadAmalthea(strings.NewReader(model))
+	s, w, err := Read(strings.NewReader(model))
 	if err != nil {
 		t.Fatalf("one contradicting chain refuses the model: %v", err)
 	}
@@ -208,7 +208,7 @@ func TestSelfContradictingChain(t *testing.T) {
 	}
 	// A requirement names it.
 	req := synth(t, "{CHAINS}", bad, "{CONSTRAINTS}", "\n    "+`<timingConstraints xsi:type="am:EventChainLatencyConstraint" name="BadMax" scope="Bad?type=EventChain" type="Reaction"><maximum value="9" unit="ms"/></timingConstraints>`)
-	_, _, err = ReadAmalthea(strings.NewReader(req))
+	_, _, err = Read(strings.NewReader(req))
 	if err == nil || !strings.Contains(err.Error(), "the segment does not connect") || !strings.Contains(err.Error(), "(the chain Bad contradicts itself, and requirement BadMax names it)") {
 		t.Errorf("a requirement names the chain: %v", err)
 	}

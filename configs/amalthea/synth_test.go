@@ -112,7 +112,7 @@ func synth(t testing.TB, pairs ...string) string {
 
 func readSynth(t *testing.T, model string) (*configs.System, []configs.Warning) {
 	t.Helper()
-	s, w, err := ReadAmalthea(strings.NewReader(model))
+	s, w, err := Read(strings.NewReader(model))
 	if err != nil {
 		t.Fatal(err)
 	}

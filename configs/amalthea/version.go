@@ -8,16 +8,16 @@ import (
 	"github.com/hetmap/hetmap/configs"
 )
 
-// AmaltheaNamespacePrefix starts the namespace of every APP4MC Amalthea
+// NamespacePrefix starts the namespace of every APP4MC Amalthea
 // metamodel; the version follows it ("…/amalthea/0.9.8").
-const AmaltheaNamespacePrefix = "http://app4mc.eclipse.org/amalthea/"
+const NamespacePrefix = "http://app4mc.eclipse.org/amalthea/"
 
-// AmaltheaVersions lists the metamodel versions hetmap reads, oldest first:
+// Versions lists the metamodel versions hetmap reads, oldest first:
 // every APP4MC release from 0.9.0 (the first with the ProcessingUnit
 // hardware model) to 3.3.0. A newer version is read as the newest one, with
 // a warning. 0.9.0 to 0.9.2 are read as APP4MC's model migration converts
 // them to 0.9.3 (see amalthea_old.go).
-var AmaltheaVersions = []string{
+var Versions = []string{
 	"0.9.0", "0.9.1", "0.9.2", "0.9.3", "0.9.4", "0.9.5", "0.9.6", "0.9.7", "0.9.8", "0.9.9",
 	"1.0.0", "1.1.0", "1.2.0", "2.0.0", "2.1.0", "2.2.0", "3.0.0", "3.1.0", "3.2.0", "3.3.0",
 }
@@ -53,15 +53,15 @@ func (v version) less(w version) bool {
 func (v version) String() string { return fmt.Sprintf("%d.%d.%d", v[0], v[1], v[2]) }
 
 var (
-	oldestVersion, _ = parseVersion(AmaltheaVersions[0])
-	newestVersion, _ = parseVersion(AmaltheaVersions[len(AmaltheaVersions)-1])
+	oldestVersion, _ = parseVersion(Versions[0])
+	newestVersion, _ = parseVersion(Versions[len(Versions)-1])
 )
 
 // migrationAdvice ends every message about a version hetmap does not read.
 func migrationAdvice(found string) string {
 	return fmt.Sprintf("hetmap reads Amalthea %s to %s (namespaces %s%s … %s); APP4MC's model migration (the Eclipse APP4MC platform, or its amalthea.converters) converts %s to a version hetmap reads",
-		AmaltheaVersions[0], AmaltheaVersions[len(AmaltheaVersions)-1], AmaltheaNamespacePrefix, AmaltheaVersions[0],
-		AmaltheaVersions[len(AmaltheaVersions)-1], found)
+		Versions[0], Versions[len(Versions)-1], NamespacePrefix, Versions[0],
+		Versions[len(Versions)-1], found)
 }
 
 // checkVersion finds the metamodel version of a parsed file from its root
@@ -81,12 +81,12 @@ func checkVersion(root *xnode) (version, []configs.Warning, error) {
 			What: fmt.Sprintf("an ITEA AMALTHEA model (namespace %s): %s", n.space, migrationAdvice("it"))}
 	case n.name != "Amalthea":
 		return version{}, nil, &configs.InputError{File: root.file, Line: n.line, Where: n.name,
-			What: fmt.Sprintf("not an Amalthea model: the root element is <%s> (namespace %q), expected <am:Amalthea xmlns:am=\"%s<version>\">", n.name, n.space, AmaltheaNamespacePrefix)}
-	case !strings.HasPrefix(n.space, AmaltheaNamespacePrefix):
+			What: fmt.Sprintf("not an Amalthea model: the root element is <%s> (namespace %q), expected <am:Amalthea xmlns:am=\"%s<version>\">", n.name, n.space, NamespacePrefix)}
+	case !strings.HasPrefix(n.space, NamespacePrefix):
 		return version{}, nil, &configs.InputError{File: root.file, Line: n.line, Where: "Amalthea",
-			What: fmt.Sprintf("unsupported namespace %q: expected %s<version>; %s", n.space, AmaltheaNamespacePrefix, migrationAdvice("older models"))}
+			What: fmt.Sprintf("unsupported namespace %q: expected %s<version>; %s", n.space, NamespacePrefix, migrationAdvice("older models"))}
 	}
-	raw := strings.TrimSuffix(strings.TrimPrefix(n.space, AmaltheaNamespacePrefix), "/")
+	raw := strings.TrimSuffix(strings.TrimPrefix(n.space, NamespacePrefix), "/")
 	v, ok := parseVersion(raw)
 	if !ok {
 		return v, nil, &configs.InputError{File: root.file, Line: n.line, Where: "Amalthea",
