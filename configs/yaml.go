@@ -61,8 +61,8 @@ func LoadFile(path string) (*Config, error) {
 }
 
 // LoadModel reads an Amalthea model given as one or more .amxmi files or
-// folders (one model, see ReadAmaltheaFiles) with the default conventions
-// and analysis. The result is validated.
+// folders (one model, see configs/amalthea's ReadFiles) with the default
+// conventions and analysis. The result is validated.
 func LoadModel(paths []string) (*Config, error) {
 	files, sys, warns, err := readRegisteredModel(paths)
 	if err != nil {

@@ -1097,7 +1097,7 @@ type RunInfo struct {
 	Started time.Time
 	Workers int
 	// Model, when the system was read from an Amalthea model, writes a
-	// front point's mapping into it (configs.ExportAmalthea): the new
+	// front point's mapping into it (amalthea.Export): the new
 	// content of every file of the model, by input path. WriteRun then
 	// writes mappings/point-N.amxmi beside point-N.yaml (for a model in
 	// several files, the folder mappings/point-N/ with all of them).

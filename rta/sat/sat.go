@@ -12,7 +12,9 @@
 // jobs and phases), for which the results are never negative.
 //
 // The package imports nothing of the module, and every package of it may
-// import it (internal/layering places it in layer 0). The functions do not
+// import it (internal/layering places it in layer 0): it sits under rta,
+// below every package that uses it (configs, memory, rta and its
+// subpackages, optimizer/evaluate). The functions do not
 // allocate, and Add, Sub and Mul are small enough to be inlined.
 package sat
 
