@@ -1,4 +1,4 @@
-package results
+package sweep
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/results"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
@@ -168,7 +169,7 @@ func (sp *sweepSpread) Plot(c draw.Canvas, plt *plot.Plot) {
 	thick := draw.LineStyle{Color: sp.color, Width: vg.Points(2.5)}
 	fill := color.NRGBA{R: 0x4c, G: 0x78, B: 0xa8, A: 0x40}
 	var medians []vg.Point
-	note := TextStyle(8)
+	note := results.TextStyle(8)
 	note.Color = color.Gray{Y: 0x70}
 	note.Rotation = math.Pi / 2
 	note.XAlign, note.YAlign = draw.XCenter, draw.YCenter
@@ -236,7 +237,7 @@ func sweepPlotSVG(ax sweepAxis, m sweepMetric, stats []sweepStat) (string, error
 	// The section names the measure; the axis says what it counts.
 	p.Y.Label.Text = m.Axis
 	p.NominalX(ax.Display...)
-	p.Y.Tick.Marker = NiceTicks{N: 5}
+	p.Y.Tick.Marker = results.NiceTicks{N: 5}
 	p.Add(&sweepSpread{stats: stats, color: color.NRGBA{R: 0x1f, G: 0x4e, B: 0x79, A: 0xff}, none: m.None})
 	p.Y.Padding = vg.Points(4)
 	c := vgsvg.New(4.2*vg.Inch, 2.8*vg.Inch)

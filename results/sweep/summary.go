@@ -1,4 +1,4 @@
-package results
+package sweep
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
+	"github.com/hetmap/hetmap/results"
 )
 
 // The files of a sweep's summary, in the sweep folder.
@@ -57,15 +58,15 @@ func displayValue(valueType, text string) string {
 	switch valueType {
 	case "duration":
 		if d, err := configs.ParseDuration(text); err == nil {
-			return FormatDuration(d)
+			return results.FormatDuration(d)
 		}
 	case "frequency":
 		if f, err := configs.ParseFrequency(text); err == nil {
-			return FormatFrequency(f)
+			return results.FormatFrequency(f)
 		}
 	case "size":
 		if z, err := configs.ParseSize(text); err == nil {
-			return FormatSize(z)
+			return results.FormatSize(z)
 		}
 	}
 	return text
@@ -104,7 +105,7 @@ type SweepRow struct {
 
 // NewSweepSummary builds the summary of a sweep from its run folders,
 // given in run order.
-func NewSweepSummary(sw *configs.Sweep, runs []*SweepRunData) (*SweepSummary, error) {
+func NewSweepSummary(sw *configs.Sweep, runs []*results.SweepRunData) (*SweepSummary, error) {
 	s := &SweepSummary{Description: sw.Description, File: filepath.Base(sw.File), Base: sw.Base}
 	var keep []int
 	for k := range sw.Parameters {
@@ -141,7 +142,7 @@ func NewSweepSummary(sw *configs.Sweep, runs []*SweepRunData) (*SweepSummary, er
 		s.Reference = optimizer.ReferencePoint(union)
 	}
 	for _, r := range runs {
-		proof := RunProof(&r.Manifest)
+		proof := results.RunProof(&r.Manifest)
 		row := SweepRow{Run: r.Record.Index, Folder: r.Record.Name, Seed: r.Manifest.Seed, Feasible: r.Manifest.Feasible,
 			Algorithm: r.Manifest.Algorithm, Exactness: proof.Exactness.String(),
 			FrontSize: len(r.Front), Hypervolume: math.NaN(), FeasibleShare: math.NaN(), Evaluations: r.Manifest.Evaluations, Analyses: -1,
@@ -151,7 +152,7 @@ func NewSweepSummary(sw *configs.Sweep, runs []*SweepRunData) (*SweepSummary, er
 		}
 		for _, k := range keep {
 			if k >= len(r.Record.Settings) {
-				return nil, fmt.Errorf("run %s: %s lists %d parameters, the sweep %d", r.Record.Name, SweepRunFileName, len(r.Record.Settings), len(sw.Parameters))
+				return nil, fmt.Errorf("run %s: %s lists %d parameters, the sweep %d", r.Record.Name, results.SweepRunFileName, len(r.Record.Settings), len(sw.Parameters))
 			}
 			row.Settings = append(row.Settings, r.Record.Settings[k].Value)
 		}
@@ -292,7 +293,7 @@ func WriteSweepSummary(dir string, s *SweepSummary) error {
 		name string
 		data []byte
 	}{{SweepSummaryCSV, csvBuf.Bytes()}, {SweepSummaryHTML, htmlBuf.Bytes()}} {
-		if err := WriteFileAtomic(filepath.Join(dir, f.name), f.data); err != nil {
+		if err := results.WriteFileAtomic(filepath.Join(dir, f.name), f.data); err != nil {
 			return err
 		}
 	}

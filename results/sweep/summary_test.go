@@ -1,22 +1,48 @@
-package results
+package sweep
 
 import (
 	"bytes"
+	"flag"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
+	"github.com/hetmap/hetmap/results"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/name, or rewrites the file with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run `go test ./results/sweep -update` to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (run with -update after checking the change):\n--- got\n%s", path, got)
+	}
+}
 
 // syntheticSweep is a 2 × 2 sweep on the built-in system with two
 // objectives and made-up run folders: run 3 does not know its feasible
 // evaluations, nor its analyses (a folder written before hetmap recorded
 // them), run 4 has no feasible mapping; runs 2 and 4 analysed priority
 // variants beyond their evaluations.
-func syntheticSweep(t *testing.T) (*configs.Sweep, []*SweepRunData) {
+func syntheticSweep(t *testing.T) (*configs.Sweep, []*results.SweepRunData) {
 	t.Helper()
 	sw, err := configs.LoadSweep([]byte(`
 description: synthetic
@@ -37,15 +63,15 @@ search:
 		{{30, 2}, {11, 5}},
 		nil,
 	}
-	var runs []*SweepRunData
+	var runs []*results.SweepRunData
 	for i, r := range sw.Runs {
-		d := &SweepRunData{Front: fronts[i], Report: i == 1}
+		d := &results.SweepRunData{Front: fronts[i], Report: i == 1}
 		feasible := 100 * (i + 1)
-		d.Record = SweepRunRecord{Index: r.Index, Name: r.Name, Settings: r.Settings, FeasibleEvaluations: &feasible, Evaluations: 1000, ResultsFormat: 1}
+		d.Record = results.SweepRunRecord{Index: r.Index, Name: r.Name, Settings: r.Settings, FeasibleEvaluations: &feasible, Evaluations: 1000, ResultsFormat: 1}
 		if i == 2 {
 			d.Record.FeasibleEvaluations = nil
 		}
-		d.Manifest = Manifest{Objectives: []string{"SF-P-DA reaction-time", "cores-used"}, Settings: search, Seed: r.Config.Search.Seed,
+		d.Manifest = results.Manifest{Objectives: []string{"SF-P-DA reaction-time", "cores-used"}, Settings: search, Seed: r.Config.Search.Seed,
 			Feasible: fronts[i] != nil, FrontSize: len(fronts[i]), Evaluations: 1000, Analyses: 1000 + 250*(i%2), WallTimeMs: 12.5 + float64(i)}
 		if i == 2 {
 			d.Manifest.Analyses = 0
@@ -190,11 +216,11 @@ search:
 	}
 	search := sw.Runs[0].Config.Search.WithDefaults(sw.Runs[0].Config.System, sw.Runs[0].Config.Analysis.ChainLatency)
 	fronts := [][][]float64{nil, {{12, 3}}, {{10, 4}, {20, 2}}}
-	var runs []*SweepRunData
+	var runs []*results.SweepRunData
 	for i, r := range sw.Runs {
-		d := &SweepRunData{Front: fronts[i]}
-		d.Record = SweepRunRecord{Index: r.Index, Name: r.Name, Settings: r.Settings, Evaluations: 1000, ResultsFormat: 1}
-		d.Manifest = Manifest{Objectives: []string{"SF-P-DA reaction-time", "cores-used"}, Settings: search, Seed: 1,
+		d := &results.SweepRunData{Front: fronts[i]}
+		d.Record = results.SweepRunRecord{Index: r.Index, Name: r.Name, Settings: r.Settings, Evaluations: 1000, ResultsFormat: 1}
+		d.Manifest = results.Manifest{Objectives: []string{"SF-P-DA reaction-time", "cores-used"}, Settings: search, Seed: 1,
 			Feasible: fronts[i] != nil, FrontSize: len(fronts[i]), Evaluations: 1000}
 		runs = append(runs, d)
 	}
@@ -221,5 +247,30 @@ search:
 	}
 	if strings.Contains(page, ">1500MHz<") || strings.Contains(runsTable, "<th>folder</th>") || strings.Contains(runsTable, ">run-001_") {
 		t.Error("summary.html shows canonical values or the folder names in the runs table")
+	}
+}
+
+// TestSummaryStatesRunProof: a row of the summary states the proof that
+// results.RunProof reads from the run's manifest (results'
+// TestProofAgreesEverywhere checks RunProof against the run itself), for
+// every exactness of a manifest of results format 2 and for one of format
+// 1, and the run's algorithm.
+func TestSummaryStatesRunProof(t *testing.T) {
+	sw := &configs.Sweep{File: "sweep.yaml"}
+	var manifests []results.Manifest
+	for _, e := range []optimizer.Exactness{optimizer.Exact, optimizer.NotExact, optimizer.Heuristic, optimizer.Stopped} {
+		p := optimizer.Proof{Algorithm: configs.AlgorithmExhaustive, Exactness: e}
+		manifests = append(manifests, results.Manifest{ResultsFormat: 2, Algorithm: configs.AlgorithmExhaustive, Feasible: true, FrontSize: 1, Proof: results.NewProofJSON(p, true)})
+	}
+	manifests = append(manifests, results.Manifest{ResultsFormat: 1, Algorithm: configs.AlgorithmExhaustive, Feasible: true, FrontSize: 1, Exact: true})
+	for _, m := range manifests {
+		s, err := NewSweepSummary(sw, []*results.SweepRunData{{Record: results.SweepRunRecord{Index: 1, Name: "run"}, Manifest: m, Front: [][]float64{{1}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := results.RunProof(&m).Exactness.String()
+		if r := s.Rows[0]; r.Exactness != want || r.Algorithm != m.Algorithm {
+			t.Errorf("format %d: the summary's row says %s (%s), the run %s (%s)", m.ResultsFormat, r.Exactness, r.Algorithm, want, m.Algorithm)
+		}
 	}
 }
