@@ -18,19 +18,19 @@ import (
 
 // The files of a sweep's summary, in the sweep folder.
 const (
-	SweepSummaryCSV  = "summary.csv"
-	SweepSummaryHTML = "summary.html"
+	SummaryCSV  = "summary.csv"
+	SummaryHTML = "summary.html"
 )
 
-// SweepSummary is the table of a sweep: one row per run.
-type SweepSummary struct {
+// Summary is the table of a sweep: one row per run.
+type Summary struct {
 	Description string
 	// File is the sweep file's name (without its folder), Base the base as
 	// the sweep file writes it.
 	File, Base string
 	// Parameters are the varied parameters other than the seed, in the
 	// sweep file's order, with their values.
-	Parameters []SweepColumn
+	Parameters []Column
 	// Objectives names the objectives; Units their unit ("ms" or "").
 	Objectives []string
 	Units      []string
@@ -38,13 +38,13 @@ type SweepSummary struct {
 	// (optimizer.ReferencePoint over the union of all fronts); nil when
 	// there are not 2 to 4 objectives or no run is feasible.
 	Reference []float64
-	Rows      []SweepRow
+	Rows      []Row
 }
 
-// SweepColumn is a varied parameter and its values: as the run folders
+// Column is a varied parameter and its values: as the run folders
 // and summary.csv write them ("1500MHz"), and for people, every value in
 // the unit its magnitude calls for ("1.5 GHz" beside "1 GHz").
-type SweepColumn struct {
+type Column struct {
 	Label   string
 	Values  []string
 	Display []string
@@ -72,11 +72,11 @@ func displayValue(valueType, text string) string {
 	return text
 }
 
-// SweepRow is one run in the summary.
-type SweepRow struct {
+// Row is one run in the summary.
+type Row struct {
 	Run      int
 	Folder   string
-	Settings []string // per SweepSummary.Parameters
+	Settings []string // per Summary.Parameters
 	Seed     int64
 	// Algorithm is the algorithm that ran (nsga2 or exhaustive), and
 	// Exactness what its front is proven to be (optimizer.Exactness's
@@ -103,16 +103,16 @@ type SweepRow struct {
 	Report bool
 }
 
-// NewSweepSummary builds the summary of a sweep from its run folders,
+// NewSummary builds the summary of a sweep from its run folders,
 // given in run order.
-func NewSweepSummary(sw *configs.Sweep, runs []*results.SweepRunData) (*SweepSummary, error) {
-	s := &SweepSummary{Description: sw.Description, File: filepath.Base(sw.File), Base: sw.Base}
+func NewSummary(sw *configs.Sweep, runs []*results.SweepRunData) (*Summary, error) {
+	s := &Summary{Description: sw.Description, File: filepath.Base(sw.File), Base: sw.Base}
 	var keep []int
 	for k := range sw.Parameters {
 		p := &sw.Parameters[k]
 		if !p.IsSeed() {
 			keep = append(keep, k)
-			col := SweepColumn{Label: p.Label(), Values: p.Texts(), Type: p.ValueType()}
+			col := Column{Label: p.Label(), Values: p.Texts(), Type: p.ValueType()}
 			for _, v := range col.Values {
 				col.Display = append(col.Display, displayValue(p.ValueType(), v))
 			}
@@ -143,7 +143,7 @@ func NewSweepSummary(sw *configs.Sweep, runs []*results.SweepRunData) (*SweepSum
 	}
 	for _, r := range runs {
 		proof := results.RunProof(&r.Manifest)
-		row := SweepRow{Run: r.Record.Index, Folder: r.Record.Name, Seed: r.Manifest.Seed, Feasible: r.Manifest.Feasible,
+		row := Row{Run: r.Record.Index, Folder: r.Record.Name, Seed: r.Manifest.Seed, Feasible: r.Manifest.Feasible,
 			Algorithm: r.Manifest.Algorithm, Exactness: proof.Exactness.String(),
 			FrontSize: len(r.Front), Hypervolume: math.NaN(), FeasibleShare: math.NaN(), Evaluations: r.Manifest.Evaluations, Analyses: -1,
 			WallMs: r.Manifest.WallTimeMs, Report: r.Report}
@@ -182,7 +182,7 @@ func NewSweepSummary(sw *configs.Sweep, runs []*results.SweepRunData) (*SweepSum
 // objective space that a front dominates up to the reference point, the
 // product of the objectives' units (ms per latency; a count of cores and a
 // share of a core have none): "ms³" for three latencies, "1" for none.
-func (s *SweepSummary) HypervolumeUnit() string {
+func (s *Summary) HypervolumeUnit() string {
 	k := 0
 	for _, u := range s.Units {
 		if u == "ms" {
@@ -204,7 +204,7 @@ func (s *SweepSummary) HypervolumeUnit() string {
 }
 
 // CSVHeader returns the columns of summary.csv.
-func (s *SweepSummary) CSVHeader() []string {
+func (s *Summary) CSVHeader() []string {
 	head := []string{"run", "folder"}
 	for _, p := range s.Parameters {
 		head = append(head, p.Label)
@@ -222,15 +222,15 @@ func (s *SweepSummary) CSVHeader() []string {
 	return append(head, "feasible_share", "evaluations", "analyses", "wall_time_ms")
 }
 
-// WriteSweepCSV writes summary.csv: one row per run, one column per
+// WriteCSV writes summary.csv: one row per run, one column per
 // parameter (the seed in its own column) and per measure. Empty cells are
 // values that do not exist (the best values of an infeasible run, a
 // hypervolume without 2 to 4 objectives, the analyses of a run folder that
 // does not record them). Hypervolumes have 10 significant digits, feasible
 // shares 4 decimals. evaluations counts the mappings evaluated (the
 // feasible share's denominator), analyses what search.max_evaluations
-// bounds (SweepRow).
-func WriteSweepCSV(w io.Writer, s *SweepSummary) error {
+// bounds (Row).
+func WriteCSV(w io.Writer, s *Summary) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(s.CSVHeader()); err != nil {
 		return err
@@ -245,7 +245,7 @@ func WriteSweepCSV(w io.Writer, s *SweepSummary) error {
 }
 
 // csvRow is a row of summary.csv, in the order of CSVHeader.
-func (s *SweepSummary) csvRow(r *SweepRow) []string {
+func (s *Summary) csvRow(r *Row) []string {
 	row := []string{strconv.Itoa(r.Run), r.Folder}
 	row = append(row, r.Settings...)
 	row = append(row, strconv.FormatInt(r.Seed, 10), r.Algorithm, r.Exactness, strconv.FormatBool(r.Feasible), strconv.Itoa(r.FrontSize), sweepNum(r.Hypervolume, 'g', 10))
@@ -279,20 +279,20 @@ func sweepNum(v float64, format byte, prec int) string {
 	return strconv.FormatFloat(v, format, prec, 64)
 }
 
-// WriteSweepSummary writes summary.csv and summary.html into dir, each
+// WriteSummary writes summary.csv and summary.html into dir, each
 // through a temporary file that is renamed into place.
-func WriteSweepSummary(dir string, s *SweepSummary) error {
+func WriteSummary(dir string, s *Summary) error {
 	var csvBuf, htmlBuf bytes.Buffer
-	if err := WriteSweepCSV(&csvBuf, s); err != nil {
+	if err := WriteCSV(&csvBuf, s); err != nil {
 		return err
 	}
-	if err := WriteSweepHTML(&htmlBuf, s); err != nil {
+	if err := WriteHTML(&htmlBuf, s); err != nil {
 		return err
 	}
 	for _, f := range []struct {
 		name string
 		data []byte
-	}{{SweepSummaryCSV, csvBuf.Bytes()}, {SweepSummaryHTML, htmlBuf.Bytes()}} {
+	}{{SummaryCSV, csvBuf.Bytes()}, {SummaryHTML, htmlBuf.Bytes()}} {
 		if err := results.WriteFileAtomic(filepath.Join(dir, f.name), f.data); err != nil {
 			return err
 		}

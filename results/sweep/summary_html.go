@@ -26,36 +26,36 @@ type sweepMetric struct {
 	Unit string
 	Axis string // the y axis label
 	None string // why a parameter value may have no value: "no feasible run"
-	of   func(r *SweepRow) (float64, bool)
+	of   func(r *Row) (float64, bool)
 }
 
 // sweepMetrics lists what summary.html plots: the best value of every
 // objective, the front size, the hypervolume (when computed) and the
 // feasible share (when known).
-func (s *SweepSummary) sweepMetrics() []sweepMetric {
+func (s *Summary) sweepMetrics() []sweepMetric {
 	var ms []sweepMetric
 	for i, o := range s.Objectives {
 		axis := "best value"
 		if s.Units[i] != "" {
 			axis += " [" + s.Units[i] + "]"
 		}
-		ms = append(ms, sweepMetric{Name: "best " + o, Unit: s.Units[i], Axis: axis, None: "no feasible run", of: func(r *SweepRow) (float64, bool) {
+		ms = append(ms, sweepMetric{Name: "best " + o, Unit: s.Units[i], Axis: axis, None: "no feasible run", of: func(r *Row) (float64, bool) {
 			if r.Best == nil {
 				return 0, false
 			}
 			return r.Best[i], true
 		}})
 	}
-	ms = append(ms, sweepMetric{Name: "front size", Axis: "Pareto-optimal mappings", of: func(r *SweepRow) (float64, bool) { return float64(r.FrontSize), true }})
+	ms = append(ms, sweepMetric{Name: "front size", Axis: "Pareto-optimal mappings", of: func(r *Row) (float64, bool) { return float64(r.FrontSize), true }})
 	if s.Reference != nil {
-		ms = append(ms, sweepMetric{Name: "hypervolume", Unit: s.HypervolumeUnit(), Axis: "hypervolume [" + s.HypervolumeUnit() + "]", None: "not computed", of: func(r *SweepRow) (float64, bool) { return r.Hypervolume, !math.IsNaN(r.Hypervolume) }})
+		ms = append(ms, sweepMetric{Name: "hypervolume", Unit: s.HypervolumeUnit(), Axis: "hypervolume [" + s.HypervolumeUnit() + "]", None: "not computed", of: func(r *Row) (float64, bool) { return r.Hypervolume, !math.IsNaN(r.Hypervolume) }})
 	}
 	known := false
 	for i := range s.Rows {
 		known = known || !math.IsNaN(s.Rows[i].FeasibleShare)
 	}
 	if known {
-		ms = append(ms, sweepMetric{Name: "feasible share", Axis: "feasible / evaluated", None: "not recorded", of: func(r *SweepRow) (float64, bool) { return r.FeasibleShare, !math.IsNaN(r.FeasibleShare) }})
+		ms = append(ms, sweepMetric{Name: "feasible share", Axis: "feasible / evaluated", None: "not recorded", of: func(r *Row) (float64, bool) { return r.FeasibleShare, !math.IsNaN(r.FeasibleShare) }})
 	}
 	return ms
 }
@@ -66,16 +66,16 @@ type sweepAxis struct {
 	Label   string
 	Values  []string
 	Display []string // the values for people
-	of      func(r *SweepRow) string
+	of      func(r *Row) string
 }
 
 // sweepAxes are the parameters with at least two values; with none, the
 // seed when there are several.
-func (s *SweepSummary) sweepAxes() []sweepAxis {
+func (s *Summary) sweepAxes() []sweepAxis {
 	var axes []sweepAxis
 	for k, p := range s.Parameters {
 		if len(p.Values) >= 2 {
-			axes = append(axes, sweepAxis{Label: p.Label, Values: p.Values, Display: p.Display, of: func(r *SweepRow) string { return r.Settings[k] }})
+			axes = append(axes, sweepAxis{Label: p.Label, Values: p.Values, Display: p.Display, of: func(r *Row) string { return r.Settings[k] }})
 		}
 	}
 	if len(axes) == 0 {
@@ -93,7 +93,7 @@ func (s *SweepSummary) sweepAxes() []sweepAxis {
 			for _, x := range seeds {
 				vals = append(vals, strconv.FormatInt(x, 10))
 			}
-			axes = append(axes, sweepAxis{Label: "seed", Values: vals, Display: vals, of: func(r *SweepRow) string { return strconv.FormatInt(r.Seed, 10) }})
+			axes = append(axes, sweepAxis{Label: "seed", Values: vals, Display: vals, of: func(r *Row) string { return strconv.FormatInt(r.Seed, 10) }})
 		}
 	}
 	return axes
@@ -121,7 +121,7 @@ func sweepQuantile(sorted []float64, p float64) float64 {
 	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
 }
 
-func sweepStats(s *SweepSummary, ax sweepAxis, m sweepMetric) []sweepStat {
+func sweepStats(s *Summary, ax sweepAxis, m sweepMetric) []sweepStat {
 	by := make([][]float64, len(ax.Values))
 	index := map[string]int{}
 	for i, v := range ax.Values {
@@ -272,7 +272,7 @@ type sweepHTMLRow struct {
 }
 
 type sweepPage struct {
-	S         *SweepSummary
+	S         *Summary
 	Feasible  int
 	Seeds     string
 	Reference string
@@ -290,13 +290,13 @@ type sweepPage struct {
 	Mixed  bool
 }
 
-// WriteSweepHTML writes summary.html: a self-contained page (inline SVG
+// WriteHTML writes summary.html: a self-contained page (inline SVG
 // drawn with gonum/plot, inline CSS, no scripts, nothing fetched) with the
 // sweep's overview, one plot per measure and parameter (the best value of
 // every objective, front size, hypervolume, feasible share against each
 // parameter with at least two values: median, quartiles and min–max over
 // the runs with that value) and the table of runs.
-func WriteSweepHTML(w io.Writer, s *SweepSummary) error {
+func WriteHTML(w io.Writer, s *Summary) error {
 	pg := sweepPage{S: s, Header: s.CSVHeader()}
 	seeds := map[int64]bool{}
 	var seedList []string

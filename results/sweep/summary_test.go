@@ -83,7 +83,7 @@ search:
 
 func TestSweepSummary(t *testing.T) {
 	sw, runs := syntheticSweep(t)
-	s, err := NewSweepSummary(sw, runs)
+	s, err := NewSummary(sw, runs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestSweepSummary(t *testing.T) {
 		t.Errorf("parameters %+v (the seed has its own column)", s.Parameters)
 	}
 	var buf bytes.Buffer
-	if err := WriteSweepCSV(&buf, s); err != nil {
+	if err := WriteCSV(&buf, s); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "sweep_summary.csv", buf.String())
@@ -124,12 +124,12 @@ func TestSweepSummary(t *testing.T) {
 // hypervolume, feasible share) one per varied parameter, the seeds aside.
 func TestSweepHTML(t *testing.T) {
 	sw, runs := syntheticSweep(t)
-	s, err := NewSweepSummary(sw, runs)
+	s, err := NewSummary(sw, runs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteSweepHTML(&buf, s); err != nil {
+	if err := WriteHTML(&buf, s); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()
@@ -157,7 +157,7 @@ func TestSweepHTML(t *testing.T) {
 	}
 	// The same summary, the same page.
 	var again bytes.Buffer
-	if err := WriteSweepHTML(&again, s); err != nil {
+	if err := WriteHTML(&again, s); err != nil {
 		t.Fatal(err)
 	}
 	if again.String() != page {
@@ -172,9 +172,9 @@ func TestSweepHTMLRequestAssumption(t *testing.T) {
 		values []string
 		want   bool
 	}{{[]string{"challenge", "refined"}, false}, {[]string{"refined", "request"}, true}} {
-		s := &SweepSummary{File: "s.yaml", Base: "builtin", Parameters: []SweepColumn{{Label: "analysis.contention", Values: c.values, Display: c.values}}}
+		s := &Summary{File: "s.yaml", Base: "builtin", Parameters: []Column{{Label: "analysis.contention", Values: c.values, Display: c.values}}}
 		var buf bytes.Buffer
-		if err := WriteSweepHTML(&buf, s); err != nil {
+		if err := WriteHTML(&buf, s); err != nil {
 			t.Fatal(err)
 		}
 		if got := strings.Contains(buf.String(), "one outstanding request per client"); got != c.want {
@@ -224,7 +224,7 @@ search:
 			Feasible: fronts[i] != nil, FrontSize: len(fronts[i]), Evaluations: 1000}
 		runs = append(runs, d)
 	}
-	s, err := NewSweepSummary(sw, runs)
+	s, err := NewSummary(sw, runs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ search:
 		t.Errorf("display values %v, want 1 GHz, 1.5 GHz, 2 GHz", got)
 	}
 	var buf bytes.Buffer
-	if err := WriteSweepHTML(&buf, s); err != nil {
+	if err := WriteHTML(&buf, s); err != nil {
 		t.Fatal(err)
 	}
 	page := buf.String()
@@ -264,7 +264,7 @@ func TestSummaryStatesRunProof(t *testing.T) {
 	}
 	manifests = append(manifests, results.Manifest{ResultsFormat: 1, Algorithm: configs.AlgorithmExhaustive, Feasible: true, FrontSize: 1, Exact: true})
 	for _, m := range manifests {
-		s, err := NewSweepSummary(sw, []*results.SweepRunData{{Record: results.SweepRunRecord{Index: 1, Name: "run"}, Manifest: m, Front: [][]float64{{1}}}})
+		s, err := NewSummary(sw, []*results.SweepRunData{{Record: results.SweepRunRecord{Index: 1, Name: "run"}, Manifest: m, Front: [][]float64{{1}}}})
 		if err != nil {
 			t.Fatal(err)
 		}
