@@ -8,11 +8,11 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
@@ -67,32 +67,18 @@ type ComparePoint struct {
 // least-violating mappings), each point re-evaluated for its margin. A
 // folder that is not a run is an error (*ReportError).
 func ReadCompareRun(label, dir string) (*CompareSide, error) {
-	run, err := loadRun(dir) // the folder, its files and its results format checked as for a report
+	run, err := ReadRunPoints(dir)
 	if err != nil {
 		return nil, err
 	}
-	var maps []configs.Mapping
-	var ids []int
-	frontPath := filepath.Join(dir, "front.json")
-	var head FrontJSON
-	err = readFront(frontPath, &head, func(least bool, p *FrontPointJSON) error {
-		if least == run.front.Feasible {
-			return nil // the points loadRun does not show either
-		}
-		maps, ids = append(maps, p.Mapping), append(ids, p.ID)
-		return nil
-	})
-	if err != nil {
-		return nil, &ReportError{Dir: dir, Err: atPath(frontPath, err)}
-	}
-	side := &CompareSide{Label: label, Source: dir, Cfg: run.cfg}
-	m := &run.manifest
-	if run.front.Feasible {
-		side.What = fmt.Sprintf("%s search, front %s, %d point(s)", m.Algorithm, RunProof(m).Exactness, len(maps))
+	side := &CompareSide{Label: label, Source: dir, Cfg: run.Config}
+	m := &run.Manifest
+	if run.Feasible {
+		side.What = fmt.Sprintf("%s search, front %s, %d point(s)", m.Algorithm, RunProof(m).Exactness, len(run.Mappings))
 	} else {
-		side.What = fmt.Sprintf("%s search, no feasible mapping; its %d least-violating mapping(s)", m.Algorithm, len(maps))
+		side.What = fmt.Sprintf("%s search, no feasible mapping; its %d least-violating mapping(s)", m.Algorithm, len(run.Mappings))
 	}
-	if err := side.evaluate(run.eval, maps, ids); err != nil {
+	if err := side.evaluate(run.Evaluator, run.Mappings, run.IDs); err != nil {
 		return nil, &ReportError{Dir: dir, Err: fmt.Errorf("%s: %v", dir, err)}
 	}
 	return side, nil
@@ -287,7 +273,7 @@ func (c *Comparison) bestRows() []compareRow {
 		b, loB, okB := c.best(c.B, o.B)
 		row := compareRow{Name: o.Objective.Name(), A: "–", B: "–", Delta: "–"}
 		format := func(v float64, lo *float64) string {
-			s := objectiveValue(o.Objective, v)
+			s := ObjectiveValue(o.Objective, v)
 			switch o.Objective.Kind {
 			case configs.ObjectiveChain, "":
 				s += " ms"
@@ -473,27 +459,28 @@ func jsonDifferences(prefix string, a, b any) []string {
 
 // WriteComparisonText writes a comparison for people.
 func WriteComparisonText(w io.Writer, c *Comparison) error {
-	p := &printer{w: w}
-	p.f("Comparing\n")
+	var b strings.Builder // written to w at once, at the end
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("Comparing\n")
 	for _, s := range []*CompareSide{c.A, c.B} {
-		p.f("  %s  %s: %s, %s\n", s.Label, s.Source, s.Cfg.System.Name, s.What)
+		p("  %s  %s: %s, %s\n", s.Label, s.Source, s.Cfg.System.Name, s.What)
 	}
 	if len(c.Differences) == 0 {
-		p.f("\nThe two configurations are the same: the differences are the search's.\n")
+		p("\nThe two configurations are the same: the differences are the search's.\n")
 	} else {
-		p.f("\nWhat differs between the two configurations:\n")
+		p("\nWhat differs between the two configurations:\n")
 		for _, d := range c.Differences {
-			p.f("  %s\n", d)
+			p("  %s\n", d)
 		}
 	}
 	if len(c.OnlyA) > 0 || len(c.OnlyB) > 0 {
-		p.f("\nObjectives of one side only (not compared): A %s; B %s\n", listOrNone(c.OnlyA), listOrNone(c.OnlyB))
+		p("\nObjectives of one side only (not compared): A %s; B %s\n", listOrNone(c.OnlyA), listOrNone(c.OnlyB))
 	}
 	if len(c.Common) == 0 {
-		p.f("\nThe sides minimise no objective in common: no point dominates another.\n")
+		p("\nThe sides minimise no objective in common: no point dominates another.\n")
 	} else {
-		p.f("\nDominance on the %d objective(s) both minimise (at least as good on every one, better on one):\n", len(c.Common))
-		tw := p.table()
+		p("\nDominance on the %d objective(s) both minimise (at least as good on every one, better on one):\n", len(c.Common))
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  point\tmargin\tdominates")
 		for i, pt := range c.A.Points {
 			fmt.Fprintf(tw, "  A%d\t%s\t%s\n", pt.ID, pt.Margin, pointList(c.B.Label, c.DominatesA[i], pt.Feasible))
@@ -501,34 +488,35 @@ func WriteComparisonText(w io.Writer, c *Comparison) error {
 		for j, pt := range c.B.Points {
 			fmt.Fprintf(tw, "  B%d\t%s\t%s\n", pt.ID, pt.Margin, pointList(c.A.Label, c.DominatesB[j], pt.Feasible))
 		}
-		p.flush(tw)
+		tw.Flush()
 		for _, e := range c.Equal {
-			p.f("  A%d and B%d have the same objective values\n", e[0], e[1])
+			p("  A%d and B%d have the same objective values\n", e[0], e[1])
 		}
-		for _, l := range wrapWords(c.summary(), TextWidth-2) {
-			p.f("  %s\n", l)
+		for _, l := range WrapWords(c.summary(), TextWidth-2) {
+			p("  %s\n", l)
 		}
 	}
-	p.f("\nMappings (unit: tasks)\n")
+	p("\nMappings (unit: tasks)\n")
 	for _, s := range []*CompareSide{c.A, c.B} {
 		for _, pt := range s.Points {
-			for i, l := range packParts(strings.Split(pt.Units, " | "), " | ", TextWidth-6) {
+			for i, l := range PackParts(strings.Split(pt.Units, " | "), " | ", TextWidth-6) {
 				if i == 0 {
-					p.f("  %-3s %s\n", s.Label+strconv.Itoa(pt.ID), l)
+					p("  %-3s %s\n", s.Label+strconv.Itoa(pt.ID), l)
 				} else {
-					p.f("      | %s\n", l)
+					p("      | %s\n", l)
 				}
 			}
 		}
 	}
-	p.f("\nBest value of each side (B − A; each objective minimised, the margin maximised; for a chain, the lower\nbound on its minimum at that point):\n")
-	tw := p.table()
+	p("\nBest value of each side (B − A; each objective minimised, the margin maximised; for a chain, the lower\nbound on its minimum at that point):\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  objective\tA\tB\tB − A")
 	for _, r := range c.bestRows() {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", r.Name, r.A, r.B, r.Delta)
 	}
-	p.flush(tw)
-	return p.err
+	tw.Flush()
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // summary says in one sentence how the fronts relate.
@@ -615,7 +603,7 @@ func (c *Comparison) plot() template.HTML {
 		return ""
 	}
 	ox, oy := c.Common[0], c.Common[1]
-	p := newPlot()
+	p := NewPlot()
 	p.X.Label.Text, p.Y.Label.Text = compareAxisName(ox.Objective), compareAxisName(oy.Objective)
 	var xs, ys []float64
 	for _, s := range []struct {
@@ -652,7 +640,7 @@ func (c *Comparison) plot() template.HTML {
 	// Both sides' points inside the frame, with room around them.
 	p.X.Min, p.X.Max = paddedSpan(xs)
 	p.Y.Min, p.Y.Max = paddedSpan(ys)
-	return renderSVG(600, 400, "both fronts on "+ox.Objective.Name()+" and "+oy.Objective.Name(), func(dc draw.Canvas) { p.Draw(dc) })
+	return RenderSVG(600, 400, "both fronts on "+ox.Objective.Name()+" and "+oy.Objective.Name(), func(dc draw.Canvas) { p.Draw(dc) })
 }
 
 // paddedSpan is the range of vs widened by 8 % on each side (by 1 when

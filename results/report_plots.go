@@ -35,9 +35,9 @@ func TextStyle(size float64) text.Style {
 		Handler: plot.DefaultTextHandler}
 }
 
-// newPlot returns a plot with the report's fonts: 10 pt axis labels, 9 pt
+// NewPlot returns a plot with the report's fonts: 10 pt axis labels, 9 pt
 // tick labels.
-func newPlot() *plot.Plot {
+func NewPlot() *plot.Plot {
 	p := plot.New()
 	for _, s := range []*text.Style{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle, &p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
 		s.Font.Typeface, s.Font.Variant = sansFont.Typeface, sansFont.Variant
@@ -51,9 +51,9 @@ func newPlot() *plot.Plot {
 	return p
 }
 
-// renderSVG draws on an SVG canvas of w × h and returns the inline SVG
+// RenderSVG draws on an SVG canvas of w × h and returns the inline SVG
 // element, labelled for screen readers.
-func renderSVG(w, h vg.Length, label string, draw func(draw.Canvas)) (out template.HTML) {
+func RenderSVG(w, h vg.Length, label string, draw func(draw.Canvas)) (out template.HTML) {
 	defer func() { // a plot that fails must not cost the run its report
 		if e := recover(); e != nil {
 			out = template.HTML(`<p class="warn">This plot could not be drawn: ` + template.HTMLEscapeString(fmt.Sprint(e)) + `</p>`)
@@ -278,7 +278,7 @@ type barPart struct {
 
 // barChart draws horizontal stacked bars, one row per bar, the first on top.
 func barChart(bars []bar, xlabel string, xmax float64, refLine float64, ariaLabel string) template.HTML {
-	p := newPlot()
+	p := NewPlot()
 	p.X.Label.Text = xlabel
 	names := make([]string, len(bars))
 	for i := range bars {
@@ -357,7 +357,7 @@ func barChart(bars []bar, xlabel string, xmax float64, refLine float64, ariaLabe
 	p.X.Min, p.X.Max = 0, xmax
 	h := vg.Length(n)*vg.Points(24) + vg.Points(58)
 	// Leave the totals room on the right: extend the axis by their width.
-	return renderSVG(plotWidth, h, ariaLabel, func(dc draw.Canvas) {
+	return RenderSVG(plotWidth, h, ariaLabel, func(dc draw.Canvas) {
 		area := draw.Crop(dc, 0, -longest-vg.Points(12), 0, 0)
 		p.Draw(area)
 	})
@@ -381,7 +381,7 @@ type ganttSegment struct {
 
 // ganttChart draws lanes (the first on top) over [0, window] ms.
 func ganttChart(lanes []ganttLane, window float64, ariaLabel string) template.HTML {
-	p := newPlot()
+	p := NewPlot()
 	p.X.Label.Text = "time since the synchronous release [ms]"
 	names := make([]string, len(lanes))
 	for i := range lanes {
@@ -440,7 +440,7 @@ func ganttChart(lanes []ganttLane, window float64, ariaLabel string) template.HT
 	}})
 	p.X.Min, p.X.Max = 0, window
 	h := vg.Length(n)*vg.Points(30) + vg.Points(52)
-	return renderSVG(plotWidth, h, ariaLabel, func(dc draw.Canvas) { p.Draw(dc) })
+	return RenderSVG(plotWidth, h, ariaLabel, func(dc draw.Canvas) { p.Draw(dc) })
 }
 
 // frontAxis is one objective of the front plots.
@@ -488,7 +488,7 @@ func labelGroups(xs, ys []float64, ids []int) (gx, gy []float64, labels []string
 // scatterTile draws the points of a front projected on two objectives, each
 // numbered.
 func scatterTile(x, y frontAxis, ids []int, xLabel, yLabel bool) *plot.Plot {
-	p := newPlot()
+	p := NewPlot()
 	if xLabel {
 		p.X.Label.Text = x.label()
 	}
@@ -644,11 +644,11 @@ func scatterMatrix(axes []frontAxis, ids []int) template.HTML {
 		y := frontAxis{vals: make([]float64, len(ids))}
 		p := scatterTile(axes[0], y, ids, true, false)
 		p.Y.Tick.Marker = noTicks{}
-		return renderSVG(plotWidth, vg.Points(150), "the front on its objective", func(dc draw.Canvas) { p.Draw(dc) })
+		return RenderSVG(plotWidth, vg.Points(150), "the front on its objective", func(dc draw.Canvas) { p.Draw(dc) })
 	}
 	if k == 2 {
 		p := scatterTile(axes[0], axes[1], ids, true, true)
-		return renderSVG(vg.Points(560), vg.Points(400), "the front on its two objectives", func(dc draw.Canvas) { p.Draw(dc) })
+		return RenderSVG(vg.Points(560), vg.Points(400), "the front on its two objectives", func(dc draw.Canvas) { p.Draw(dc) })
 	}
 	tile := min(vg.Points(235), (plotWidth-vg.Points(40))/vg.Length(k))
 	size := tile*vg.Length(k) + vg.Points(40)
@@ -667,7 +667,7 @@ func scatterMatrix(axes []frontAxis, ids []int) template.HTML {
 			plots[i][j] = scatterTile(axes[j], axes[i], ids, xName, yName)
 		}
 	}
-	return renderSVG(size, size, fmt.Sprintf("scatter matrix of the front on its %d objectives", k), func(dc draw.Canvas) {
+	return RenderSVG(size, size, fmt.Sprintf("scatter matrix of the front on its %d objectives", k), func(dc draw.Canvas) {
 		tiles := draw.Tiles{Rows: k, Cols: k, PadX: vg.Points(10), PadY: vg.Points(10), PadTop: vg.Points(6), PadRight: vg.Points(6)}
 		canvases := plot.Align(plots, tiles, dc)
 		for i := range k {
@@ -682,7 +682,7 @@ func scatterMatrix(axes []frontAxis, ids []int) template.HTML {
 
 // diagonalTile names an objective and its range in the scatter matrix.
 func diagonalTile(a frontAxis) *plot.Plot {
-	p := newPlot()
+	p := NewPlot()
 	p.HideAxes()
 	lo, hi := slices.Min(a.vals), slices.Max(a.vals)
 	p.Add(plotterFunc{xmin: 0, xmax: 1, ymin: 0, ymax: 1, draw: func(c draw.Canvas, _ *plot.Plot) {
@@ -725,7 +725,7 @@ func heatmapFront(axes []frontAxis, ids []int) template.HTML {
 		lerp := func(a, b uint8) uint8 { return uint8(math.Round(float64(a) + f*(float64(b)-float64(a)))) }
 		return color.RGBA{lerp(light.R, dark.R), lerp(light.G, dark.G), lerp(light.B, dark.B), 0xff}
 	}
-	return renderSVG(w, h, fmt.Sprintf("the front's %d points on its %d objectives, each cell shaded from the objective's best (light) to its worst (dark) value", n, k), func(c draw.Canvas) {
+	return RenderSVG(w, h, fmt.Sprintf("the front's %d points on its %d objectives, each cell shaded from the objective's best (light) to its worst (dark) value", n, k), func(c draw.Canvas) {
 		top := c.Max.Y
 		x0 := c.Min.X + vg.Points(numW)
 		head := TextStyle(9)
