@@ -36,6 +36,7 @@ var layer = map[string]int{
 	"optimizer":           4,
 	"results":             5,
 	"results/sweep":       6,
+	"results/compare":     6,
 	"cmd/hetmap":          7,
 	// Helpers of tests only.
 	"internal/sharedtest":  1,

@@ -1,4 +1,4 @@
-package results
+package compare
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
+	"github.com/hetmap/hetmap/results"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -67,19 +68,19 @@ type ComparePoint struct {
 // least-violating mappings), each point re-evaluated for its margin. A
 // folder that is not a run is an error (*ReportError).
 func ReadCompareRun(label, dir string) (*CompareSide, error) {
-	run, err := ReadRunPoints(dir)
+	run, err := results.ReadRunPoints(dir)
 	if err != nil {
 		return nil, err
 	}
 	side := &CompareSide{Label: label, Source: dir, Cfg: run.Config}
 	m := &run.Manifest
 	if run.Feasible {
-		side.What = fmt.Sprintf("%s search, front %s, %d point(s)", m.Algorithm, RunProof(m).Exactness, len(run.Mappings))
+		side.What = fmt.Sprintf("%s search, front %s, %d point(s)", m.Algorithm, results.RunProof(m).Exactness, len(run.Mappings))
 	} else {
 		side.What = fmt.Sprintf("%s search, no feasible mapping; its %d least-violating mapping(s)", m.Algorithm, len(run.Mappings))
 	}
 	if err := side.evaluate(run.Evaluator, run.Mappings, run.IDs); err != nil {
-		return nil, &ReportError{Dir: dir, Err: fmt.Errorf("%s: %v", dir, err)}
+		return nil, &results.ReportError{Dir: dir, Err: fmt.Errorf("%s: %v", dir, err)}
 	}
 	return side, nil
 }
@@ -116,12 +117,12 @@ func (s *CompareSide) evaluate(e *evaluate.Evaluator, maps []configs.Mapping, id
 		}
 		vals, feasible := p.Objectives(a, r)
 		e.AnalyzeChains(r)
-		minima := ObjectiveMinima(s.Objectives, r)
+		minima := results.ObjectiveMinima(s.Objectives, r)
 		m, err := e.Margins(a, r, evaluate.MarginOptions{OnlyExecutionScale: true, NoConsequences: true})
 		if err != nil {
 			return fmt.Errorf("point %d: %v", ids[k], err)
 		}
-		s.Points = append(s.Points, ComparePoint{ID: ids[k], Values: vals, Minima: minima, Feasible: feasible, Margin: m.ExecutionScale, Units: CompactUnits(r)})
+		s.Points = append(s.Points, ComparePoint{ID: ids[k], Values: vals, Minima: minima, Feasible: feasible, Margin: m.ExecutionScale, Units: results.CompactUnits(r)})
 	}
 	return nil
 }
@@ -273,7 +274,7 @@ func (c *Comparison) bestRows() []compareRow {
 		b, loB, okB := c.best(c.B, o.B)
 		row := compareRow{Name: o.Objective.Name(), A: "–", B: "–", Delta: "–"}
 		format := func(v float64, lo *float64) string {
-			s := ObjectiveValue(o.Objective, v)
+			s := results.ObjectiveValue(o.Objective, v)
 			switch o.Objective.Kind {
 			case configs.ObjectiveChain, "":
 				s += " ms"
@@ -353,7 +354,7 @@ func configDifferences(a, b *configs.Config) []string {
 		case !ok:
 			add("unit %s (%s) only in B", u.Name, u.Kind)
 		case x.Kind != u.Kind || x.Frequency != u.Frequency:
-			add("unit %s: %s at %s (A), %s at %s (B)", u.Name, x.Kind, FormatFrequency(x.Frequency), u.Kind, FormatFrequency(u.Frequency))
+			add("unit %s: %s at %s (A), %s at %s (B)", u.Name, x.Kind, results.FormatFrequency(x.Frequency), u.Kind, results.FormatFrequency(u.Frequency))
 		}
 	}
 	for _, u := range sa.Units {
@@ -375,13 +376,13 @@ func configDifferences(a, b *configs.Config) []string {
 			continue
 		}
 		if x.Period != t.Period {
-			add("task %s: period %s (A), %s (B)", t.Name, FormatDuration(x.Period), FormatDuration(t.Period))
+			add("task %s: period %s (A), %s (B)", t.Name, results.FormatDuration(x.Period), results.FormatDuration(t.Period))
 		}
 		if x.Deadline != t.Deadline {
-			add("task %s: deadline %s (A), %s (B)", t.Name, FormatDuration(x.Deadline), FormatDuration(t.Deadline))
+			add("task %s: deadline %s (A), %s (B)", t.Name, results.FormatDuration(x.Deadline), results.FormatDuration(t.Deadline))
 		}
 		if x.Offset != t.Offset {
-			add("task %s: offset %s (A), %s (B)", t.Name, FormatDuration(x.Offset), FormatDuration(t.Offset))
+			add("task %s: offset %s (A), %s (B)", t.Name, results.FormatDuration(x.Offset), results.FormatDuration(t.Offset))
 		}
 		if !reflect.DeepEqual(x.Runnables, t.Runnables) {
 			add("task %s: runnables %v (A), %v (B)", t.Name, x.Runnables, t.Runnables)
@@ -492,14 +493,14 @@ func WriteComparisonText(w io.Writer, c *Comparison) error {
 		for _, e := range c.Equal {
 			p("  A%d and B%d have the same objective values\n", e[0], e[1])
 		}
-		for _, l := range WrapWords(c.summary(), TextWidth-2) {
+		for _, l := range results.WrapWords(c.summary(), results.TextWidth-2) {
 			p("  %s\n", l)
 		}
 	}
 	p("\nMappings (unit: tasks)\n")
 	for _, s := range []*CompareSide{c.A, c.B} {
 		for _, pt := range s.Points {
-			for i, l := range PackParts(strings.Split(pt.Units, " | "), " | ", TextWidth-6) {
+			for i, l := range results.PackParts(strings.Split(pt.Units, " | "), " | ", results.TextWidth-6) {
 				if i == 0 {
 					p("  %-3s %s\n", s.Label+strconv.Itoa(pt.ID), l)
 				} else {
@@ -603,7 +604,7 @@ func (c *Comparison) plot() template.HTML {
 		return ""
 	}
 	ox, oy := c.Common[0], c.Common[1]
-	p := NewPlot()
+	p := results.NewPlot()
 	p.X.Label.Text, p.Y.Label.Text = compareAxisName(ox.Objective), compareAxisName(oy.Objective)
 	var xs, ys []float64
 	for _, s := range []struct {
@@ -640,7 +641,7 @@ func (c *Comparison) plot() template.HTML {
 	// Both sides' points inside the frame, with room around them.
 	p.X.Min, p.X.Max = paddedSpan(xs)
 	p.Y.Min, p.Y.Max = paddedSpan(ys)
-	return RenderSVG(600, 400, "both fronts on "+ox.Objective.Name()+" and "+oy.Objective.Name(), func(dc draw.Canvas) { p.Draw(dc) })
+	return results.RenderSVG(600, 400, "both fronts on "+ox.Objective.Name()+" and "+oy.Objective.Name(), func(dc draw.Canvas) { p.Draw(dc) })
 }
 
 // paddedSpan is the range of vs widened by 8 % on each side (by 1 when
