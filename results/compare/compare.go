@@ -33,8 +33,8 @@ import (
 // point's mapping with its side's configuration, so a run of any results
 // format compares).
 
-// CompareSide is one side of a comparison.
-type CompareSide struct {
+// Side is one side of a comparison.
+type Side struct {
 	// Label names the side for people ("A", "B"), Source where it comes
 	// from (a run folder, or a configuration and a mapping file).
 	Label, Source string
@@ -44,11 +44,11 @@ type CompareSide struct {
 	What string
 	// Objectives are the side's objectives (configs.Objective.Name).
 	Objectives []configs.Objective
-	Points     []ComparePoint
+	Points     []Point
 }
 
-// ComparePoint is one mapping of a side.
-type ComparePoint struct {
+// Point is one mapping of a side.
+type Point struct {
 	ID int
 	// Values are the objectives, in the order of the side's Objectives
 	// (chain latencies in ms, the margin objective as its negative).
@@ -63,16 +63,16 @@ type ComparePoint struct {
 	Units    string
 }
 
-// ReadCompareRun reads an optimize run folder as a side of a comparison:
+// ReadRun reads an optimize run folder as a side of a comparison:
 // its configuration and its front (or, when nothing was feasible, its
 // least-violating mappings), each point re-evaluated for its margin. A
 // folder that is not a run is an error (*ReportError).
-func ReadCompareRun(label, dir string) (*CompareSide, error) {
+func ReadRun(label, dir string) (*Side, error) {
 	run, err := results.ReadRunPoints(dir)
 	if err != nil {
 		return nil, err
 	}
-	side := &CompareSide{Label: label, Source: dir, Cfg: run.Config}
+	side := &Side{Label: label, Source: dir, Cfg: run.Config}
 	m := &run.Manifest
 	if run.Feasible {
 		side.What = fmt.Sprintf("%s search, front %s, %d point(s)", m.Algorithm, results.RunProof(m).Exactness, len(run.Mappings))
@@ -85,9 +85,9 @@ func ReadCompareRun(label, dir string) (*CompareSide, error) {
 	return side, nil
 }
 
-// CompareMapping makes one mapping of a configuration a side.
-func CompareMapping(label, source string, cfg *configs.Config, mapping configs.Mapping) (*CompareSide, error) {
-	side := &CompareSide{Label: label, Source: source, Cfg: cfg, What: "one mapping"}
+// MappingSide makes one mapping of a configuration a side.
+func MappingSide(label, source string, cfg *configs.Config, mapping configs.Mapping) (*Side, error) {
+	side := &Side{Label: label, Source: source, Cfg: cfg, What: "one mapping"}
 	e, err := evaluate.NewEvaluator(cfg)
 	if err != nil {
 		return nil, err
@@ -100,7 +100,7 @@ func CompareMapping(label, source string, cfg *configs.Config, mapping configs.M
 
 // evaluate fills the side's points: every mapping evaluated by e, the
 // side's configuration's evaluator, with its objectives and its margin.
-func (s *CompareSide) evaluate(e *evaluate.Evaluator, maps []configs.Mapping, ids []int) error {
+func (s *Side) evaluate(e *evaluate.Evaluator, maps []configs.Mapping, ids []int) error {
 	p, err := optimizer.NewProblem(e, s.Cfg.Search)
 	if err != nil {
 		return err
@@ -122,17 +122,17 @@ func (s *CompareSide) evaluate(e *evaluate.Evaluator, maps []configs.Mapping, id
 		if err != nil {
 			return fmt.Errorf("point %d: %v", ids[k], err)
 		}
-		s.Points = append(s.Points, ComparePoint{ID: ids[k], Values: vals, Minima: minima, Feasible: feasible, Margin: m.ExecutionScale, Units: results.CompactUnits(r)})
+		s.Points = append(s.Points, Point{ID: ids[k], Values: vals, Minima: minima, Feasible: feasible, Margin: m.ExecutionScale, Units: results.CompactUnits(r)})
 	}
 	return nil
 }
 
 // Comparison is what compare reports on two sides.
 type Comparison struct {
-	A, B *CompareSide
+	A, B *Side
 	// Common are the objectives both sides minimise, by name, with their
 	// index on each side.
-	Common []CompareObjective
+	Common []Objective
 	// Dominates[i] lists, for point i of A (then of B, after A's), the
 	// points of the other side it dominates on the common objectives (and
 	// the margin): at least as good on all, better on one.
@@ -145,17 +145,17 @@ type Comparison struct {
 	Differences []string
 }
 
-// CompareObjective is an objective both sides minimise.
-type CompareObjective struct {
+// Objective is an objective both sides minimise.
+type Objective struct {
 	Objective configs.Objective
 	A, B      int
 }
 
-// NewComparison compares two sides: dominance between their feasible
+// New compares two sides: dominance between their feasible
 // points on the objectives both minimise, and what differs between their
 // configurations. Two sides of different systems compare on what they
 // share.
-func NewComparison(a, b *CompareSide) *Comparison {
+func New(a, b *Side) *Comparison {
 	c := &Comparison{A: a, B: b}
 	nb := map[string]int{}
 	for k, o := range b.Objectives {
@@ -165,7 +165,7 @@ func NewComparison(a, b *CompareSide) *Comparison {
 	for k, o := range a.Objectives {
 		na[o.Name()] = true
 		if j, ok := nb[o.Name()]; ok {
-			c.Common = append(c.Common, CompareObjective{Objective: o, A: k, B: j})
+			c.Common = append(c.Common, Objective{Objective: o, A: k, B: j})
 		} else {
 			c.OnlyA = append(c.OnlyA, o.Name())
 		}
@@ -175,7 +175,7 @@ func NewComparison(a, b *CompareSide) *Comparison {
 			c.OnlyB = append(c.OnlyB, o.Name())
 		}
 	}
-	vec := func(s *CompareSide, p *ComparePoint, side int) []float64 {
+	vec := func(s *Side, p *Point, side int) []float64 {
 		var v []float64
 		for _, o := range c.Common {
 			k := o.A
@@ -227,7 +227,7 @@ func dominatesVec(a, b []float64) bool {
 // Best returns the best (least) value of objective k over a side's
 // feasible points, and whether there is one, with the lower bound on the
 // minimum at the first point that has it (nil but for a chain objective).
-func (c *Comparison) best(s *CompareSide, k int) (float64, *float64, bool) {
+func (c *Comparison) best(s *Side, k int) (float64, *float64, bool) {
 	v, ok := math.Inf(1), false
 	var lo *float64
 	for _, p := range s.Points {
@@ -243,7 +243,7 @@ func (c *Comparison) best(s *CompareSide, k int) (float64, *float64, bool) {
 
 // bestMargin returns a side's largest margin over its feasible points
 // (over all its points when none is feasible).
-func bestMargin(s *CompareSide) (evaluate.Margin, bool) {
+func bestMargin(s *Side) (evaluate.Margin, bool) {
 	var best evaluate.Margin
 	found := false
 	for _, feasibleOnly := range []bool{true, false} {
@@ -458,12 +458,12 @@ func jsonDifferences(prefix string, a, b any) []string {
 	return out
 }
 
-// WriteComparisonText writes a comparison for people.
-func WriteComparisonText(w io.Writer, c *Comparison) error {
+// WriteText writes a comparison for people.
+func WriteText(w io.Writer, c *Comparison) error {
 	var b strings.Builder // written to w at once, at the end
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("Comparing\n")
-	for _, s := range []*CompareSide{c.A, c.B} {
+	for _, s := range []*Side{c.A, c.B} {
 		p("  %s  %s: %s, %s\n", s.Label, s.Source, s.Cfg.System.Name, s.What)
 	}
 	if len(c.Differences) == 0 {
@@ -498,7 +498,7 @@ func WriteComparisonText(w io.Writer, c *Comparison) error {
 		}
 	}
 	p("\nMappings (unit: tasks)\n")
-	for _, s := range []*CompareSide{c.A, c.B} {
+	for _, s := range []*Side{c.A, c.B} {
 		for _, pt := range s.Points {
 			for i, l := range results.PackParts(strings.Split(pt.Units, " | "), " | ", results.TextWidth-6) {
 				if i == 0 {
@@ -568,10 +568,10 @@ func listOrNone(l []string) string {
 	return strings.Join(l, ", ")
 }
 
-// WriteComparisonHTML writes compare.html: a self-contained page with the
+// WriteHTML writes compare.html: a self-contained page with the
 // sides, the differences, the dominance table, the best values and both
 // fronts on the first two common objectives.
-func WriteComparisonHTML(w io.Writer, c *Comparison) error {
+func WriteHTML(w io.Writer, c *Comparison) error {
 	type row struct {
 		Point, Margin, Dominates, Units string
 	}
@@ -608,7 +608,7 @@ func (c *Comparison) plot() template.HTML {
 	p.X.Label.Text, p.Y.Label.Text = compareAxisName(ox.Objective), compareAxisName(oy.Objective)
 	var xs, ys []float64
 	for _, s := range []struct {
-		side   *CompareSide
+		side   *Side
 		kx, ky int
 		col    color.RGBA
 		shape  draw.GlyphDrawer
