@@ -1,7 +1,6 @@
 package configs
 
 import (
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -74,7 +73,6 @@ func TestInputSizeLimit(t *testing.T) {
 		func(p string) error { _, err := LoadFile(p); return err },
 		func(p string) error { _, err := LoadMappingFile(p); return err },
 		func(p string) error { _, err := LoadSweepFile(p, nil); return err },
-		func(p string) error { _, _, err := ReadAmaltheaFile(p); return err },
 	} {
 		err := load("/dev/zero")
 		if err == nil || !strings.Contains(err.Error(), "/dev/zero: ") || !strings.Contains(err.Error(), "is a device, not a regular file") {
@@ -112,37 +110,4 @@ type zeros struct{}
 func (zeros) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
-}
-
-// TestLongAttribute: an attribute value of megabytes (a damaged file)
-// is refused with one line naming the file, the line, the element and the
-// attribute, before the XML decoder copies it: the memory the refusal
-// takes is a small multiple of the file (here under 2.5 times).
-func TestLongAttribute(t *testing.T) {
-	big := strings.Repeat("A", 8<<20)
-	for _, c := range []struct{ name, from, to, where, attr string }{
-		{"task name", `<tasks name="T1"`, `<tasks name="` + big + `"`, "tasks", "name"},
-		{"reference", `runnable="R1?type=Runnable"`, `runnable="` + big + `"`, "items", "runnable"},
-		{"value", `value="100000"`, `value='` + big + `'`, "default", "value"},
-	} {
-		path := filepath.Join(t.TempDir(), "big.amxmi")
-		model := synth(t, c.from, c.to)
-		if err := os.WriteFile(path, []byte(model), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		line := strings.Count(model[:strings.Index(model, big)], "\n") + 1
-		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		_, _, err := ReadAmaltheaFile(path)
-		runtime.ReadMemStats(&after)
-		var ie *InputError
-		if !errors.As(err, &ie) || ie.File != path || ie.Line != line || ie.Where != c.where ||
-			!strings.Contains(ie.What, "attribute "+c.attr+" is 8388608 bytes long") || len(err.Error()) > 400 {
-			t.Errorf("%s: %v, want %s:%d: %s: attribute %s …", c.name, err, path, line, c.where, c.attr)
-		}
-		if used := after.TotalAlloc - before.TotalAlloc; used > uint64(len(model))*5/2 {
-			t.Errorf("%s: the refusal allocated %d bytes for a file of %d", c.name, used, len(model))
-		}
-	}
 }

@@ -25,7 +25,7 @@ func LoadMappingFile(path string) (*Mapping, error) {
 
 // LoadMapping reads a mapping from r; name is used in messages.
 func LoadMapping(r io.Reader, name string) (*Mapping, error) {
-	data, err := readLimited(r, name, "the mapping")
+	data, err := ReadLimited(r, name, "the mapping")
 	if err != nil {
 		return nil, err
 	}
@@ -137,4 +137,13 @@ func doesDo(n int) string {
 		return "does"
 	}
 	return "do"
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -43,7 +43,7 @@ func ParseDuration(s string) (Duration, error) {
 	}
 	for _, u := range durationUnits {
 		if u.name == unit {
-			v, err := scaleDecimal(num, int64(u.value))
+			v, err := ScaleDecimal(num, int64(u.value))
 			if err != nil {
 				return 0, fmt.Errorf("duration %q: %v", s, err)
 			}
@@ -107,7 +107,7 @@ func ParseFrequency(s string) (Frequency, error) {
 	if num == "" || scale == 0 {
 		return 0, fmt.Errorf("%q is not a frequency: write a number and a unit (Hz, kHz, MHz, GHz), e.g. \"2GHz\"", s)
 	}
-	v, err := scaleDecimal(num, scale)
+	v, err := ScaleDecimal(num, scale)
 	if err != nil {
 		return 0, fmt.Errorf("frequency %q: %v", s, err)
 	}
@@ -163,7 +163,7 @@ func ParseSize(s string) (Size, error) {
 	if num == "" || !ok {
 		return 0, fmt.Errorf("%q is not a size: write bytes or a number and a unit (B, kB, MB, GB, KiB, MiB, GiB)", s)
 	}
-	v, err := scaleDecimal(num, scale)
+	v, err := ScaleDecimal(num, scale)
 	if err != nil {
 		return 0, fmt.Errorf("size %q: %v", s, err)
 	}
@@ -192,10 +192,10 @@ func splitQuantity(s string) (num, unit string) {
 	return s[:i], strings.TrimFunc(s[i:], unicode.IsSpace)
 }
 
-// scaleDecimal returns num·scale exactly, or an error when the result is not
+// ScaleDecimal returns num·scale exactly, or an error when the result is not
 // an integer or does not fit in an int64. It reads decimal and scientific
 // notation ("2.034807E7") without going through binary floating point.
-func scaleDecimal(num string, scale int64) (int64, error) {
+func ScaleDecimal(num string, scale int64) (int64, error) {
 	// Bound the work before big.Rat sees the number: it expands an exponent
 	// literally, so "1e9999999" would take seconds and megabytes. No int64
 	// quantity needs more than 40 digits or an exponent beyond ±40.

@@ -89,12 +89,12 @@ func ReadInput(path, what string) ([]byte, error) {
 	return data, err
 }
 
-// readLimited reads r through the size limit; name and what say what r is.
-func readLimited(r io.Reader, name, what string) ([]byte, error) {
+// ReadLimited reads r through the size limit; name and what say what r is.
+func ReadLimited(r io.Reader, name, what string) ([]byte, error) {
 	return readSized(r, name, what, 0)
 }
 
-// readSized is readLimited with the expected size of r (0: unknown).
+// readSized is ReadLimited with the expected size of r (0: unknown).
 func readSized(r io.Reader, name, what string, size int64) ([]byte, error) {
 	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
 	_, err := buf.ReadFrom(io.LimitReader(r, MaxInputSize+1))

@@ -228,6 +228,24 @@ func (c *sumChecker) task(t *Task) string {
 	return ""
 }
 
+// TooLong finds the first task of s whose period, offset, jitter or
+// requirement, or whose compute, memory or contention term on a unit it
+// can run on, is longer than MaxTime: it returns the task's index and what
+// is too long in one line, or -1 and "" when every task fits.
+func TooLong(s *System) (int, string) {
+	sums := newSumChecker(s)
+	for i := range s.Tasks {
+		p := checkTimes(&s.Tasks[i])
+		if p == "" {
+			p = sums.task(&s.Tasks[i])
+		}
+		if p != "" {
+			return i, p
+		}
+	}
+	return -1, ""
+}
+
 // checkTimes decides whether task t's period, offset and jitter are at
 // most MaxTime; it returns what is not, or "".
 func checkTimes(t *Task) string {

@@ -2,8 +2,6 @@ package configs
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -95,51 +93,5 @@ func TestSumOverflows(t *testing.T) {
 	}
 	if _, err := Load(strings.NewReader(sumsYAML), "s.yaml", "."); err != nil {
 		t.Errorf("the base system: %v", err)
-	}
-}
-
-// TestAmaltheaSumOverflows: the sums of an import, within a runnable's or
-// a task's graph and over a task's runnables, name the file, the line and
-// the element where the sum passes what hetmap counts.
-func TestAmaltheaSumOverflows(t *testing.T) {
-	four := strings.Repeat(`
-        <items xsi:type="am:RunnableCall" runnable="R1?type=Runnable"/>`, 4)
-	for _, c := range []struct {
-		name, model string
-		line        string // the text that starts the line named
-		where, what string
-	}{
-		{"runnable", synth(t, "{R1}", `
-        <items xsi:type="am:Ticks"><default xsi:type="am:DiscreteValueConstant" value="9223372036854775000"/></items>`),
-			`<items xsi:type="am:Ticks"><default xsi:type="am:DiscreteValueConstant" value="9223372036854775000"/>`,
-			"swModel/runnables[R1]/items[3]", "the worst-case ticks on Core overflow here: 100000 so far + 9223372036854775000 = 9223372036854875000, more than hetmap counts (9223372036854775807)"},
-		{"task calls", synth(t, `value="100000"/>`, `value="4611686018427387904"/>`,
-			`<items xsi:type="am:RunnableCall" runnable="R1?type=Runnable"/>{T1}`, strings.TrimPrefix(four, "\n        ")),
-			"\n        <items xsi:type=\"am:RunnableCall\" runnable=\"R1?type=Runnable\"/>\n        <items xsi:type=\"am:RunnableCall\" runnable=\"R1?type=Runnable\"/>\n        <items xsi:type=\"am:RunnableCall\" runnable=\"R1?type=Runnable\"/>\n        <items xsi:type=\"am:RunnableCall\" runnable=\"R1?type=Runnable\"/>\n",
-			"swModel/tasks[T1]/items[1]", "the worst-case ticks on Core overflow here: 4611686018427387904 so far + 4611686018427387904 = 9223372036854775808"},
-		{"compute term", synth(t, `value="100000"/>`, `value="900000000000000"/>`,
-			`<items xsi:type="am:RunnableCall" runnable="R1?type=Runnable"/>{T1}`, strings.TrimPrefix(four, "\n        ")),
-			`<tasks name="T1"`,
-			"swModel/tasks[T1]", "the compute term of T1 on C0 overflows: its worst-case ticks, 3600000000000000 (R1 900000000000000 × 4), take 3.6e+07 s at 100MHz, more than 2^60 ps (about 13 days), the longest time hetmap's analyses take"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "m.amxmi")
-			if err := os.WriteFile(path, []byte(c.model), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			i := strings.Index(c.model, c.line)
-			if i < 0 {
-				t.Fatalf("no %q", c.line)
-			}
-			line := strings.Count(c.model[:i], "\n") + 1
-			if strings.HasPrefix(c.line, "\n") {
-				line += 2 // the second of the calls that follow the line break
-			}
-			_, _, err := ReadAmaltheaFile(path)
-			var ie *InputError
-			if !errors.As(err, &ie) || ie.File != path || ie.Line != line || ie.Where != c.where || ie.What != c.what && !strings.HasPrefix(ie.What, c.what) {
-				t.Errorf("error %v\nwant %s:%d: %s: %s", err, path, line, c.where, c.what)
-			}
-		})
 	}
 }

@@ -58,8 +58,8 @@ func droppedChainObjective(cfg *Config, objectives []Objective) error {
 			continue
 		}
 		for _, w := range cfg.Warnings {
-			if w.Where == "constraintsModel/eventChains["+o.Chain+"]" && strings.HasPrefix(w.What, droppedChain) {
-				why := strings.TrimPrefix(w.What, droppedChain)
+			if w.Where == "constraintsModel/eventChains["+o.Chain+"]" && strings.HasPrefix(w.What, DroppedChain) {
+				why := strings.TrimPrefix(w.What, DroppedChain)
 				if j := strings.Index(why, "; no requirement names it"); j >= 0 {
 					why = why[:j]
 				}

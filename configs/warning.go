@@ -16,6 +16,11 @@ type Warning struct {
 
 func (w Warning) String() string { return w.Where + ": " + w.What }
 
+// DroppedChain starts the warning of a model's event chain that the
+// Amalthea reader dropped as contradicting itself; Validate finds it when
+// an objective names the chain.
+const DroppedChain = "dropped: the chain contradicts itself"
+
 // InputError is bad input: a malformed or unsupported model, an unknown
 // key, an impossible value. It says where and what.
 type InputError struct {

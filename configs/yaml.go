@@ -61,14 +61,10 @@ func LoadFile(path string) (*Config, error) {
 }
 
 // LoadModel reads an Amalthea model given as one or more .amxmi files or
-// folders (one model, see ReadAmaltheaFiles) with the default conventions
-// and analysis. The result is validated.
+// folders (one model, see configs/amalthea's ReadFiles) with the default
+// conventions and analysis. The result is validated.
 func LoadModel(paths []string) (*Config, error) {
-	files, err := AmaltheaFiles(paths)
-	if err != nil {
-		return nil, err
-	}
-	sys, warns, err := ReadAmaltheaFiles(files)
+	files, sys, warns, err := readRegisteredModel(paths)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +84,7 @@ func noChainsWarning() Warning {
 // Load reads a YAML configuration from r. name is used in messages; a
 // relative `model:` path is resolved against dir.
 func Load(r io.Reader, name, dir string) (*Config, error) {
-	data, err := readLimited(r, name, "the configuration")
+	data, err := ReadLimited(r, name, "the configuration")
 	if err != nil {
 		return nil, err
 	}
@@ -139,14 +135,11 @@ func loadYAML(data []byte, name, dir string) (*Config, error) {
 					models[i] = filepath.Join(dir, m)
 				}
 			}
-			files, err := AmaltheaFiles(models)
+			files, s, w, err := readRegisteredModel(models)
 			if err != nil {
 				return nil, err
 			}
-			if sys, warns, err = ReadAmaltheaFiles(files); err != nil {
-				return nil, err
-			}
-			cfg.Amalthea = files
+			sys, warns, cfg.Amalthea = s, w, files
 		}
 		if f.Memory != nil {
 			sys.Memory = *f.Memory

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // Counter computes Window.Interference incrementally, for a response-time

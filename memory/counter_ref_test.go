@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // refCounter is the Counter as it was before the period index: per

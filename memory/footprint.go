@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // Footprint is what one job of a task moves between DRAM and its core: its

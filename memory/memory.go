@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // DefaultLineSize is the size in bytes of one DRAM line in the challenge.

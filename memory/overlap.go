@@ -4,7 +4,7 @@ import (
 	"errors"
 	"math"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // ErrPeriod reports a Demand whose period is not positive.

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // randDemand draws a task of an interfering core (or, with copy, a GPU

@@ -5,7 +5,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // periodIndex gives an interferer's sums A(t) and Phases(t), and the

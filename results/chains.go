@@ -219,7 +219,7 @@ func writeChainTable(p *printer, r *evaluate.Analysis) {
 		"(DAC 2007), Dürr et al. (EMSOFT 2019) and per hop. ⇒: a hop between two tasks of one core, ordered by their " +
 		"priorities (the consumer reads after the producer wrote; Kloda et al., ETFA 2018). min – max: a lower bound on " +
 		"the shortest latency and the bound on the longest. *: the value the objectives use (" + objectiveName(obj) + ")."
-	p.f("\n%s\n", strings.Join(wrapWords(intro, TextWidth), "\n"))
+	p.f("\n%s\n", strings.Join(WrapWords(intro, TextWidth), "\n"))
 	tw := p.table()
 	fmt.Fprintln(tw, "  chain\tmembers (unit)\t")
 	var notes []string
@@ -336,7 +336,7 @@ func writeWorstChains(p *printer, r *evaluate.Analysis) {
 	obj := r.Chains[0].Objective
 	head := fmt.Sprintf("Worst job chain of the objective's metric (%s/%s) at the model's offsets (synchronous release), "+
 		"hop by hop: release → write (wait before the hop; where a job reads after its release, when)", obj.Paradigm, obj.Metric)
-	p.f("\n%s\n", strings.Join(wrapWords(head, TextWidth), "\n"))
+	p.f("\n%s\n", strings.Join(WrapWords(head, TextWidth), "\n"))
 	for _, c := range r.Chains {
 		if len(c.Worst.Hops) == 0 {
 			continue

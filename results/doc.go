@@ -16,4 +16,9 @@
 // folder whose files do not match, naming the file; every file of a run
 // folder is read through configs.OpenInput (regular files only). Text for
 // a terminal fits TextWidth columns.
+//
+// The HTML report of a run folder is here (WriteReportFile, written with
+// the folder); a sweep's summary is results/sweep's, and the comparison of
+// two designs results/compare's: both read the run folders this package
+// writes.
 package results

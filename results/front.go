@@ -545,7 +545,7 @@ type frontText struct {
 func newFrontText(cfg *configs.Config, out *optimizer.Outcome, opts TextOptions) *frontText {
 	t := &frontText{cfg: cfg, out: out, opts: opts, points: out.Front}
 	add := func(format string, args ...any) { t.head = append(t.head, fmt.Sprintf(format, args...)) }
-	wrapped := func(s string) { t.head = append(t.head, wrapWords(s, TextWidth)...) }
+	wrapped := func(s string) { t.head = append(t.head, WrapWords(s, TextWidth)...) }
 	if out.Interrupted() {
 		add("%s", InterruptedText(out))
 	}
@@ -599,9 +599,9 @@ func newFrontText(cfg *configs.Config, out *optimizer.Outcome, opts TextOptions)
 		if !out.Feasible {
 			for _, reason := range pt.Analysis.Reasons() {
 				// The first line full width, the others indented two more.
-				wrapped := wrapWords("misses: "+reason, width-len(indent))
+				wrapped := WrapWords("misses: "+reason, width-len(indent))
 				if len(wrapped) > 1 {
-					rest := wrapWords(strings.Join(wrapped[1:], " "), width-len(indent)-2)
+					rest := WrapWords(strings.Join(wrapped[1:], " "), width-len(indent)-2)
 					wrapped = wrapped[:1]
 					for _, l := range rest {
 						wrapped = append(wrapped, "  "+l)
@@ -622,7 +622,7 @@ func newFrontText(cfg *configs.Config, out *optimizer.Outcome, opts TextOptions)
 			break
 		}
 	}
-	t.mapHead = append([]string{""}, wrapWords(head, TextWidth)...)
+	t.mapHead = append([]string{""}, WrapWords(head, TextWidth)...)
 	return t
 }
 
@@ -639,7 +639,7 @@ func (t *frontText) tables(n int) []string {
 	if out.Feasible {
 		for i, pt := range points {
 			for k, v := range pt.Objectives {
-				rows[i] = append(rows[i], objectiveValue(out.Search.Objectives[k], v))
+				rows[i] = append(rows[i], ObjectiveValue(out.Search.Objectives[k], v))
 			}
 		}
 		var note string
@@ -653,7 +653,7 @@ func (t *frontText) tables(n int) []string {
 				}
 			}
 		}
-		for _, l := range wrapWords("Objectives, each minimised"+note+":", TextWidth) {
+		for _, l := range WrapWords("Objectives, each minimised"+note+":", TextWidth) {
 			p.f("%s\n", l)
 		}
 	} else {
@@ -677,7 +677,7 @@ func (t *frontText) tables(n int) []string {
 			}
 		}
 		if demand {
-			p.f("%s\n", strings.Join(wrapWords(loadNote(count), TextWidth), "\n"))
+			p.f("%s\n", strings.Join(WrapWords(loadNote(count), TextWidth), "\n"))
 		}
 		writeTable(p, heads, rows)
 	} else {
@@ -690,7 +690,7 @@ func (t *frontText) tables(n int) []string {
 			writeTable(p, dheads, drows)
 		}
 		if demand {
-			p.f("\n%s\n", strings.Join(wrapWords(loadNote(count), TextWidth), "\n"))
+			p.f("\n%s\n", strings.Join(WrapWords(loadNote(count), TextWidth), "\n"))
 		} else {
 			p.f("\nUtilisation of each unit (Σ C/T; the GPU's: its kernels)\n")
 		}
@@ -745,7 +745,7 @@ func (t *frontText) rest(shown, mapped int) []string {
 	default:
 		s = fmt.Sprintf("Shown: the mappings of the first %d of the %d %s; every mapping is in %s (hetmap optimize --all prints them here).", mapped, n, what, file)
 	}
-	return append([]string{""}, wrapWords(s, TextWidth)...)
+	return append([]string{""}, WrapWords(s, TextWidth)...)
 }
 
 // countOf says how many of the points shown have their mapping shown.
@@ -995,10 +995,10 @@ func writeTable(p *printer, heads []string, rows [][]string) {
 	}
 }
 
-// packParts joins parts with sep into lines of at most width runes,
+// PackParts joins parts with sep into lines of at most width runes,
 // breaking only between parts (a part longer than width gets a line of its
 // own).
-func packParts(parts []string, sep string, width int) []string {
+func PackParts(parts []string, sep string, width int) []string {
 	var lines []string
 	cur := ""
 	for _, part := range parts {
@@ -1018,7 +1018,7 @@ func packParts(parts []string, sep string, width int) []string {
 	return lines
 }
 
-// packMapping is packParts with " | " for a mapping's parts by unit, where
+// packMapping is PackParts with " | " for a mapping's parts by unit, where
 // a part longer than width (a unit with many tasks) is broken at spaces
 // into lines of its own, cont marking those that continue a part.
 func packMapping(parts []string, width int) (lines []string, cont []bool) {
@@ -1026,7 +1026,7 @@ func packMapping(parts []string, width int) (lines []string, cont []bool) {
 	for _, part := range parts {
 		pieces := []string{part}
 		if utf8.RuneCountInString(part) > width {
-			pieces = wrapWords(part, width)
+			pieces = WrapWords(part, width)
 		}
 		for k, piece := range pieces {
 			n := len(lines)
@@ -1044,9 +1044,9 @@ func packMapping(parts []string, width int) (lines []string, cont []bool) {
 	return lines, cont
 }
 
-// wrapWords breaks s at spaces into lines of at most width runes.
-func wrapWords(s string, width int) []string {
-	return packParts(strings.Fields(s), " ", width)
+// WrapWords breaks s at spaces into lines of at most width runes.
+func WrapWords(s string, width int) []string {
+	return PackParts(strings.Fields(s), " ", width)
 }
 
 // maxCoreUtilisation is the load of the busiest CPU core (unitLoad: the
@@ -1068,7 +1068,10 @@ func loadNote(count configs.ContentionCount) string {
 		"on a schedulable core, is in front.csv and front.json (utilisation)."
 }
 
-func objectiveValue(o configs.Objective, v float64) string {
+// ObjectiveValue prints the value v of objective o as the front's table
+// does: a chain's latency in ms with three decimals, a utilisation in
+// percent, a margin as its factor, a count as it is.
+func ObjectiveValue(o configs.Objective, v float64) string {
 	switch o.Kind {
 	case configs.ObjectiveChain:
 		return strconv.FormatFloat(v, 'f', 3, 64) // ms, as the heading says
@@ -1097,7 +1100,7 @@ type RunInfo struct {
 	Started time.Time
 	Workers int
 	// Model, when the system was read from an Amalthea model, writes a
-	// front point's mapping into it (configs.ExportAmalthea): the new
+	// front point's mapping into it (amalthea.Export): the new
 	// content of every file of the model, by input path. WriteRun then
 	// writes mappings/point-N.amxmi beside point-N.yaml (for a model in
 	// several files, the folder mappings/point-N/ with all of them).

@@ -21,7 +21,7 @@ func TestLabelsDoNotOverlap(t *testing.T) {
 		t.Fatalf("clusters %v %v", labels, boxes)
 	}
 	area := vg.Rectangle{Max: vg.Point{X: vg.Points(200), Y: vg.Points(190)}}
-	sty := textStyle(8.5)
+	sty := TextStyle(8.5)
 	rng := rand.New(rand.NewSource(1))
 	for trial := range 20 {
 		var pts []vg.Point

@@ -79,7 +79,7 @@ func testRunFilesChecked(t *testing.T, dir string) {
 		for what, do := range map[string]func() error{
 			"report":     func() error { return WriteReportFile(run) },
 			"point page": func() error { _, err := WritePointPage(run, 7); return err },
-			"compare":    func() error { _, err := ReadCompareRun("A", run); return err },
+			"compare":    func() error { _, err := ReadRunPoints(run); return err },
 		} {
 			err := do()
 			var re *ReportError

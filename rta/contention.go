@@ -3,7 +3,7 @@ package rta
 import (
 	"math"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // Contention bounds the delay that the memory accesses of other units (other

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // Sensitivity analysis: how far execution times may grow before a task

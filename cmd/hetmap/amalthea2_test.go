@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// The hand-written pair of configs/testdata: one model in Amalthea 1.0.0
+// The hand-written pair of configs/amalthea/testdata: one model in Amalthea 1.0.0
 // and as APP4MC's model migration writes it in 2.0.0.
 const (
-	slices100 = "../../configs/testdata/gpu-slices-1.0.0.amxmi"
-	slices200 = "../../configs/testdata/gpu-slices-2.0.0.amxmi"
+	slices100 = "../../configs/amalthea/testdata/gpu-slices-1.0.0.amxmi"
+	slices200 = "../../configs/amalthea/testdata/gpu-slices-2.0.0.amxmi"
 )
 
 // TestAmalthea2AnalysesAsItsOriginal: the 2.0.0 migration of a model with

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/configs/amalthea"
 )
 
 // The real Amalthea models of ../shared/amalthea-examples through the
@@ -177,7 +177,7 @@ func TestBrakeByWireRequirements(t *testing.T) {
 		}
 	}
 	// The same placement without priorities: derived by OPA.
-	sys, _, err := configs.ReadAmaltheaFile(args[1])
+	sys, _, err := amalthea.ReadFile(args[1])
 	if err != nil {
 		t.Fatal(err)
 	}

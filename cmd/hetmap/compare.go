@@ -7,6 +7,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/compare"
 	"github.com/spf13/cobra"
 )
 
@@ -31,16 +32,16 @@ FILE, a self-contained page with both fronts plotted; without it nothing is writ
 			if noHTML && htmlOut != "" {
 				return errors.New("--html and --no-html: give --html FILE for a page, or neither")
 			}
-			a, err := results.ReadCompareRun("A", args[0])
+			a, err := compare.ReadRun("A", args[0])
 			if err != nil {
 				return err
 			}
-			var b *results.CompareSide
+			var b *compare.Side
 			switch {
 			case len(args) == 2 && (mapping != "" || sf.config != "" || len(sf.model) > 0):
 				return errors.New("give a second run folder, or --mapping (with --config or --model), not both")
 			case len(args) == 2:
-				if b, err = results.ReadCompareRun("B", args[1]); err != nil {
+				if b, err = compare.ReadRun("B", args[1]); err != nil {
 					return err
 				}
 			case mapping == "":
@@ -68,19 +69,19 @@ FILE, a self-contained page with both fronts plotted; without it nothing is writ
 				if cfg.Source != "" {
 					source += " of " + cfg.Source
 				}
-				if b, err = results.CompareMapping("B", source, cfg, m); err != nil {
+				if b, err = compare.MappingSide("B", source, cfg, m); err != nil {
 					return err
 				}
 			}
-			c := results.NewComparison(a, b)
-			if err := results.WriteComparisonText(cmd.OutOrStdout(), c); err != nil {
+			c := compare.New(a, b)
+			if err := compare.WriteText(cmd.OutOrStdout(), c); err != nil {
 				return err
 			}
 			if htmlOut == "" {
 				return nil
 			}
 			var buf bytes.Buffer
-			if err := results.WriteComparisonHTML(&buf, c); err != nil {
+			if err := compare.WriteHTML(&buf, c); err != nil {
 				return err
 			}
 			if err := results.WriteFileAtomic(htmlOut, buf.Bytes()); err != nil {

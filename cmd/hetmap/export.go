@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/configs/amalthea"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/spf13/cobra"
 )
@@ -67,7 +68,7 @@ in several files is written, every file of it, into the folder -o names.`,
 			if err := e.Evaluate(a, r); err != nil {
 				return err
 			}
-			files, err := configs.ExportAmalthea(cfg.Amalthea, amaltheaMapping(e, a, r))
+			files, err := amalthea.Export(cfg.Amalthea, amaltheaMapping(e, a, r))
 			if err != nil {
 				return err
 			}
@@ -94,8 +95,8 @@ in several files is written, every file of it, into the folder -o names.`,
 
 // amaltheaMapping is what export writes for an evaluated assignment: the
 // mapping and the priorities the analysis used on every core.
-func amaltheaMapping(e *evaluate.Evaluator, a *evaluate.Assignment, r *evaluate.Analysis) configs.ExportMapping {
-	em := configs.ExportMapping{Mapping: e.Mapping(a), Priorities: map[string]int{}, Convention: e.Config().Conventions.Priorities}
+func amaltheaMapping(e *evaluate.Evaluator, a *evaluate.Assignment, r *evaluate.Analysis) amalthea.ExportMapping {
+	em := amalthea.ExportMapping{Mapping: e.Mapping(a), Priorities: map[string]int{}, Convention: e.Config().Conventions.Priorities}
 	// Under the fifo GPU model a mapping carries no time slices; keep those
 	// the model gives the GPU tasks on the GPU.
 	if len(em.Mapping.TimeSlices) == 0 {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/configs/amalthea"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
@@ -184,7 +184,7 @@ proof that no feasible mapping exists).`,
 			info := results.RunInfo{Version: version, Started: started, Workers: nWorkers}
 			if len(cfg.Amalthea) > 0 {
 				info.Model = func(p optimizer.Point) (map[string][]byte, error) {
-					return configs.ExportAmalthea(cfg.Amalthea, amaltheaMapping(e, p.Assignment, p.Analysis))
+					return amalthea.Export(cfg.Amalthea, amaltheaMapping(e, p.Assignment, p.Analysis))
 				}
 			}
 			writing := newWriteProgress(stderr)

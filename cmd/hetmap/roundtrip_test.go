@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/configs/amalthea"
 )
 
 // The round trip of a mapping through the Amalthea model: a front point
@@ -211,7 +212,7 @@ func TestRoundTripEveryModel(t *testing.T) {
 				}
 			}
 			if base == nil {
-				sys, _, err := configs.ReadAmaltheaFiles(files)
+				sys, _, err := amalthea.ReadFiles(files)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -142,7 +142,7 @@ Slurm's $SLURM_ARRAY_TASK_ID). --dry-run lists the runs (of the shard) and exits
 					return err
 				}
 				fmt.Fprintf(stdout, "%d runs, %d with a feasible mapping; summary in %s and %s\n", len(sum.Rows), feasibleRuns(sum),
-					filepath.Join(out, results.SweepSummaryCSV), filepath.Join(out, results.SweepSummaryHTML))
+					filepath.Join(out, sweep.SummaryCSV), filepath.Join(out, sweep.SummaryHTML))
 				return nil
 			}
 			if out == "" {
@@ -198,7 +198,7 @@ Slurm's $SLURM_ARRAY_TASK_ID). --dry-run lists the runs (of the shard) and exits
 				return nil
 			}
 			fmt.Fprintf(stdout, "\n%d runs (%d complete already, %d run now), %d with a feasible mapping; summary in %s and %s\n",
-				rep.Total, rep.Resumed, rep.Ran, feasibleRuns(rep.Summary), filepath.Join(out, results.SweepSummaryCSV), filepath.Join(out, results.SweepSummaryHTML))
+				rep.Total, rep.Resumed, rep.Ran, feasibleRuns(rep.Summary), filepath.Join(out, sweep.SummaryCSV), filepath.Join(out, sweep.SummaryHTML))
 			return nil
 		},
 	}
@@ -216,7 +216,7 @@ Slurm's $SLURM_ARRAY_TASK_ID). --dry-run lists the runs (of the shard) and exits
 }
 
 // feasibleRuns counts the runs of a summary with a feasible mapping.
-func feasibleRuns(sum *results.SweepSummary) int {
+func feasibleRuns(sum *sweep.Summary) int {
 	n := 0
 	for _, r := range sum.Rows {
 		if r.Feasible {

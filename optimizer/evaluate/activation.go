@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/internal/sat"
 	"github.com/hetmap/hetmap/rta"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // Tasks activated by other tasks.

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/rta"

@@ -5,9 +5,9 @@ import (
 	"math"
 	"slices"
 
-	"github.com/hetmap/hetmap/internal/sat"
 	"github.com/hetmap/hetmap/memory"
 	"github.com/hetmap/hetmap/rta"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // MaxRounds bounds the cross-core rounds of the refined analysis. Every

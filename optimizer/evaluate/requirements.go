@@ -5,7 +5,7 @@ import (
 
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // Chain latency requirements (configs.ChainRequirement: Amalthea's

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
+	_ "github.com/hetmap/hetmap/configs/amalthea" // configs.LoadModel reads the model through it
 	"github.com/hetmap/hetmap/internal/sharedtest"
 	"github.com/hetmap/hetmap/internal/synth"
 	"github.com/hetmap/hetmap/optimizer"

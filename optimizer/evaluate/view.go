@@ -4,8 +4,8 @@ import (
 	"slices"
 
 	"github.com/hetmap/hetmap/chains"
-	"github.com/hetmap/hetmap/internal/sat"
 	"github.com/hetmap/hetmap/memory"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // The read-only view of the compiled model that a search needs, and the

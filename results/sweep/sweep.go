@@ -1,9 +1,10 @@
 // Package sweep runs a sweep: the mapping search once per element of the
 // cross product of a sweep file's parameters (see configs.Sweep), each run
 // into its own folder as `hetmap optimize` writes it, and then the summary
-// (summary.csv and summary.html, see results.SweepSummary). It sits above
-// the optimizer and the results package, which it drives, so that both
-// keep looking only down the layers.
+// (summary.csv and summary.html: Summary, NewSummary, WriteSummary, built
+// from the run folders that results writes and reads). It sits above the
+// optimizer and the results package, which it drives, so that both keep
+// looking only down the layers.
 //
 // Runs go one at a time by default; Options.Workers runs several at once,
 // and the evaluation workers of each run's search share the CPUs. The
@@ -214,7 +215,7 @@ type Report struct {
 	// Complete: every run is complete and the summary is written (never
 	// for a shard).
 	Complete bool
-	Summary  *results.SweepSummary
+	Summary  *Summary
 }
 
 // ErrStopped is returned (wrapped with the context's error) when the
@@ -392,7 +393,7 @@ func Run(ctx context.Context, sw *configs.Sweep, opts Options) (*Report, error) 
 	if err != nil {
 		return rep, err
 	}
-	if err := results.WriteSweepSummary(opts.Out, sum); err != nil {
+	if err := WriteSummary(opts.Out, sum); err != nil {
 		return rep, err
 	}
 	rep.Complete, rep.Summary = true, sum
@@ -725,7 +726,7 @@ func (e *MissingError) Error() string {
 // shards of several); otherwise it writes nothing and returns a
 // *MissingError listing the runs still missing. Each run folder is checked
 // to be the run's (as for Resume).
-func SummarizeFolder(sw *configs.Sweep, out string) (*results.SweepSummary, error) {
+func SummarizeFolder(sw *configs.Sweep, out string) (*Summary, error) {
 	st, err := os.Stat(out)
 	if err != nil || !st.IsDir() {
 		return nil, &configs.InputError{What: fmt.Sprintf("nothing to summarise: %s is not a folder", out)}
@@ -754,12 +755,12 @@ func SummarizeFolder(sw *configs.Sweep, out string) (*results.SweepSummary, erro
 	if err != nil {
 		return nil, err
 	}
-	return sum, results.WriteSweepSummary(out, sum)
+	return sum, WriteSummary(out, sum)
 }
 
 // Summarize reads every run folder of a complete sweep and builds its
 // summary.
-func Summarize(sw *configs.Sweep, out string) (*results.SweepSummary, error) {
+func Summarize(sw *configs.Sweep, out string) (*Summary, error) {
 	runs := make([]*results.SweepRunData, len(sw.Runs))
 	for i := range sw.Runs {
 		d, err := results.ReadSweepRun(filepath.Join(out, sw.Runs[i].Name))
@@ -768,5 +769,5 @@ func Summarize(sw *configs.Sweep, out string) (*results.SweepSummary, error) {
 		}
 		runs[i] = d
 	}
-	return results.NewSweepSummary(sw, runs)
+	return NewSummary(sw, runs)
 }

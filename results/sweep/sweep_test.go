@@ -104,7 +104,7 @@ func TestInterruptAndResume(t *testing.T) {
 	if len(first) < 4 || len(first) > 5 || rep.Ran != len(first) || rep.Complete {
 		t.Fatalf("after the stop: %d run folders, report %+v", len(first), rep)
 	}
-	if _, err := os.Stat(filepath.Join(out, results.SweepSummaryCSV)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(out, sweep.SummaryCSV)); !os.IsNotExist(err) {
 		t.Error("a stopped sweep wrote a summary")
 	}
 	type stamp struct {
@@ -195,7 +195,7 @@ func TestInterruptAndResume(t *testing.T) {
 	if _, err := sweep.Run(context.Background(), sw, sweep.Options{Out: fresh, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	a, b := maskWall(t, filepath.Join(out, results.SweepSummaryCSV)), maskWall(t, filepath.Join(fresh, results.SweepSummaryCSV))
+	a, b := maskWall(t, filepath.Join(out, sweep.SummaryCSV)), maskWall(t, filepath.Join(fresh, sweep.SummaryCSV))
 	if a != b {
 		t.Errorf("the resumed sweep's summary differs from the sweep run in one go:\n%s\n---\n%s", a, b)
 	}
@@ -207,7 +207,7 @@ func TestInterruptAndResume(t *testing.T) {
 	if err != nil || rep.Ran != 0 || rep.Resumed != 12 {
 		t.Errorf("resuming a complete sweep: %+v, %v", rep, err)
 	}
-	if maskWall(t, filepath.Join(fresh, results.SweepSummaryCSV)) != b {
+	if maskWall(t, filepath.Join(fresh, sweep.SummaryCSV)) != b {
 		t.Error("resuming a complete sweep changed its summary")
 	}
 }

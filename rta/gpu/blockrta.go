@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // maxTime bounds every time the block analysis computes: the serial bound

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // DefaultMaxEnumerate is the largest number of other kernels whose EE queue

@@ -3,7 +3,7 @@ package gpu
 import (
 	"fmt"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // Priority is a CUDA stream priority on the TX2 (two levels).

@@ -3,7 +3,7 @@ package gpu
 import (
 	"fmt"
 
-	"github.com/hetmap/hetmap/internal/sat"
+	"github.com/hetmap/hetmap/rta/sat"
 )
 
 // TimeSliceAnalyzer bounds the GPU response of periodic GPU tasks that are
