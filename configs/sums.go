@@ -113,15 +113,12 @@ func callList(names []string, value func(string) string) string {
 	return strings.Join(parts, " + ")
 }
 
-// task checks task t: on every unit it can run on, its compute, memory and
-// contention terms and their sum (a GPU task on the GPU: its kernel and
-// copies) are at most MaxTime, and its ticks and lines fit hetmap's
-// counts. It returns what does not fit, in one line, or "".
-func (c *sumChecker) task(t *Task) string {
-	s := c.s
-	var computing []string
-	lines := new(big.Int)
-	copies := new(big.Int) // a GPU task's copies: max(read, written) lines each
+// moves returns what task t's runnables compute and move per job: the
+// runnables with ticks, the lines read and written, and a GPU task's copy
+// lines (max(read, written) of each runnable without ticks).
+func (c *sumChecker) moves(t *Task) (computing []string, lines, copies *big.Int) {
+	lines = new(big.Int)
+	copies = new(big.Int) // a GPU task's copies: max(read, written) lines each
 	for _, name := range t.AllRunnables() {
 		r := c.runs[name]
 		if r == nil {
@@ -147,6 +144,16 @@ func (c *sumChecker) task(t *Task) string {
 			copies.Add(copies, wr)
 		}
 	}
+	return computing, lines, copies
+}
+
+// task checks task t: on every unit it can run on, its compute, memory and
+// contention terms and their sum (a GPU task on the GPU: its kernel and
+// copies) are at most MaxTime, and its ticks and lines fit hetmap's
+// counts. It returns what does not fit, in one line, or "".
+func (c *sumChecker) task(t *Task) string {
+	s := c.s
+	computing, lines, copies := c.moves(t)
 	if len(computing) == 0 {
 		return ""
 	}

@@ -246,14 +246,14 @@ func TestGeneticSearchAgainstExactFront(t *testing.T) {
 // kernel, Detection's short enough for SFM), which random genomes and
 // value-by-value constructions missed; the constructions now set the
 // slices by coordinate descent, and NSGA-II finds a feasible mapping for
-// every seed of 1–10 (1–4 in the reduced run, -short or -race) even with a
+// every seed of 1–10 (1–2 in the reduced run, -short or -race) even with a
 // short run.
 func TestGeneticSearchFindsTimeSliceRegion(t *testing.T) {
 	cfg := synth.Load(t, "model: builtin\nanalysis: {gpu_model: timeslice}\nsearch: {generations: 5}\n")
 	e := evaluator(t, cfg)
 	seeds := int64(10)
 	if testsize.Reduced() {
-		seeds = 4
+		seeds = 2
 	}
 	for seed := int64(1); seed <= seeds; seed++ {
 		out, err := optimizer.Run(context.Background(), e, optimizer.Options{Algorithm: configs.AlgorithmNSGA2, Seed: &seed, Workers: 1})

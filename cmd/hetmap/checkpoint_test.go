@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hetmap/hetmap/internal/testsize"
 )
 
 // checkpointIn returns the checkpoint file in the claim folder of the
@@ -178,9 +180,15 @@ func resumedMatches(t *testing.T, args []string, out, ref, where string) {
 // stops a task: the run suspends its claim; SIGKILL: the claim stays as it
 // was); the sweep resumed says that the run continues from its checkpoint,
 // and its summary is that of the sweep run in one process (the golden of
-// TestSweepCommand).
+// TestSweepCommand). Each signal costs a whole 12-run sweep: the reduced
+// run (-short, -race) sends SIGTERM alone; SIGKILL's claim left as it was is
+// also what TestOptimizeKilledResumes resumes from, in every run.
 func TestSweepResumesFromCheckpoint(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+	signals := []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL}
+	if testsize.Reduced() {
+		signals = signals[:1]
+	}
+	for _, sig := range signals {
 		t.Run(sig.String(), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "sweep")
 			args := []string{"sweep", sweepFile, "--out", out, "--checkpoint-generations", "2"}

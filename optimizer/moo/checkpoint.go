@@ -301,6 +301,90 @@ func (m *model) saveState(pop eaopt.Individuals, base int64, population int) ([]
 	return buf.Bytes(), nil
 }
 
+// restoreCache fills the model's evaluation cache from the state st.
+func (m *model) restoreCache(st *checkpointState, codec CheckpointProblem) error {
+	r := m.r
+	c := m.cache
+	entries := len(st.Cache.Viol)
+	if len(st.Cache.Genes) != entries*c.n || len(st.Cache.Objs) != entries*c.m || len(st.Cache.Tiebreak) != entries || entries > max(0, c.capacity) {
+		return errors.New("moo: checkpoint: the state's cache is malformed")
+	}
+	payloads := map[int]any{}
+	for _, p := range st.Cache.Payloads {
+		sp := statePoint{Payload: p.Data, HasPayload: true}
+		pt, err := decodePoint(codec, &sp)
+		if err != nil {
+			return err
+		}
+		payloads[p.Entry] = pt.Payload
+	}
+	e := Evaluation{}
+	for k := range entries {
+		g := st.Cache.Genes[k*c.n : (k+1)*c.n]
+		if err := r.sp.check(g); err != nil {
+			return fmt.Errorf("moo: checkpoint: %w", err)
+		}
+		e.Objectives, e.Violation, e.Tiebreak, e.Payload = st.Cache.Objs[k*c.m:(k+1)*c.m], st.Cache.Viol[k], st.Cache.Tiebreak[k], payloads[k]
+		c.put(g, hashGenome(g), &e)
+	}
+	return nil
+}
+
+// restoreFronts restores the run's archive and its least-violating points
+// from the state st.
+func (r *run) restoreFronts(st *checkpointState, codec CheckpointProblem) error {
+	a := r.archive
+	a.points = a.points[:0]
+	for i := range st.Archive.Points {
+		p, err := decodePoint(codec, &st.Archive.Points[i])
+		if err != nil {
+			return err
+		}
+		if err := r.checkPoint(&p); err != nil {
+			return err
+		}
+		a.points = append(a.points, p)
+	}
+	a.gridded, a.exp, a.widest = st.Archive.Gridded, st.Archive.Exp, st.Archive.Widest
+	if a.gridded {
+		if len(a.exp) != a.m || len(a.widest) != a.m {
+			return errors.New("moo: checkpoint: the state's archive is malformed")
+		}
+		a.boxes = a.boxes[:0]
+		for i := range a.points {
+			a.box = a.boxOf(a.points[i].Objectives, a.box)
+			a.boxes = append(a.boxes, a.box...)
+		}
+	}
+	a.version = st.Archive.Version
+	r.least.points = r.least.points[:0]
+	for i := range st.Least {
+		p, err := decodePoint(codec, &st.Least[i])
+		if err != nil {
+			return err
+		}
+		if err := r.checkPoint(&p); err != nil {
+			return err
+		}
+		r.least.points = append(r.least.points, p)
+	}
+	r.least.version = st.LeastVersion
+	return nil
+}
+
+// checkPoint checks that a point read from a state fits the run's problem.
+func (r *run) checkPoint(p *Point) error {
+	if p.Genome != nil {
+		if err := r.sp.check(p.Genome); err != nil {
+			return fmt.Errorf("moo: checkpoint: %w", err)
+		}
+	}
+	if len(p.Objectives) != r.sp.m {
+		return errors.New("moo: checkpoint: a point of the state has the wrong number of objectives")
+	}
+	return nil
+}
+
 // restoreState restores the run and model from a saved state and returns
 // the population, in its saved order, and the base seed of the
 // generations' generators.
@@ -331,17 +415,6 @@ func (m *model) restoreState(data []byte, population int) (eaopt.Individuals, in
 			return nil, 0, fmt.Errorf("moo: checkpoint: %w", err)
 		}
 	}
-	check := func(p *Point) error {
-		if p.Genome != nil {
-			if err := r.sp.check(p.Genome); err != nil {
-				return fmt.Errorf("moo: checkpoint: %w", err)
-			}
-		}
-		if len(p.Objectives) != r.sp.m {
-			return errors.New("moo: checkpoint: a point of the state has the wrong number of objectives")
-		}
-		return nil
-	}
 	r.generations, r.evaluations, r.feasible, r.cacheHits, r.analyses = st.Generation, st.Evaluations, st.Feasible, st.CacheHits, st.Analyses
 	m.allowance, m.allowed, m.ranking = st.Allowance, st.Allowed, st.Ranking
 
@@ -351,7 +424,7 @@ func (m *model) restoreState(data []byte, population int) (eaopt.Individuals, in
 		if err != nil {
 			return nil, 0, err
 		}
-		if err := check(&p); err != nil {
+		if err := r.checkPoint(&p); err != nil {
 			return nil, 0, err
 		}
 		g := m.newGenome()
@@ -363,66 +436,12 @@ func (m *model) restoreState(data []byte, population int) (eaopt.Individuals, in
 		inds = append(inds, eaopt.Individual{Genome: g, Fitness: g.fitness(), Evaluated: true})
 	}
 
-	c := m.cache
-	entries := len(st.Cache.Viol)
-	if len(st.Cache.Genes) != entries*c.n || len(st.Cache.Objs) != entries*c.m || len(st.Cache.Tiebreak) != entries || entries > max(0, c.capacity) {
-		return nil, 0, errors.New("moo: checkpoint: the state's cache is malformed")
+	if err := m.restoreCache(&st, codec); err != nil {
+		return nil, 0, err
 	}
-	payloads := map[int]any{}
-	for _, p := range st.Cache.Payloads {
-		sp := statePoint{Payload: p.Data, HasPayload: true}
-		pt, err := decodePoint(codec, &sp)
-		if err != nil {
-			return nil, 0, err
-		}
-		payloads[p.Entry] = pt.Payload
+	if err := r.restoreFronts(&st, codec); err != nil {
+		return nil, 0, err
 	}
-	e := Evaluation{}
-	for k := range entries {
-		g := st.Cache.Genes[k*c.n : (k+1)*c.n]
-		if err := r.sp.check(g); err != nil {
-			return nil, 0, fmt.Errorf("moo: checkpoint: %w", err)
-		}
-		e.Objectives, e.Violation, e.Tiebreak, e.Payload = st.Cache.Objs[k*c.m:(k+1)*c.m], st.Cache.Viol[k], st.Cache.Tiebreak[k], payloads[k]
-		c.put(g, hashGenome(g), &e)
-	}
-
-	a := r.archive
-	a.points = a.points[:0]
-	for i := range st.Archive.Points {
-		p, err := decodePoint(codec, &st.Archive.Points[i])
-		if err != nil {
-			return nil, 0, err
-		}
-		if err := check(&p); err != nil {
-			return nil, 0, err
-		}
-		a.points = append(a.points, p)
-	}
-	a.gridded, a.exp, a.widest = st.Archive.Gridded, st.Archive.Exp, st.Archive.Widest
-	if a.gridded {
-		if len(a.exp) != a.m || len(a.widest) != a.m {
-			return nil, 0, errors.New("moo: checkpoint: the state's archive is malformed")
-		}
-		a.boxes = a.boxes[:0]
-		for i := range a.points {
-			a.box = a.boxOf(a.points[i].Objectives, a.box)
-			a.boxes = append(a.boxes, a.box...)
-		}
-	}
-	a.version = st.Archive.Version
-	r.least.points = r.least.points[:0]
-	for i := range st.Least {
-		p, err := decodePoint(codec, &st.Least[i])
-		if err != nil {
-			return nil, 0, err
-		}
-		if err := check(&p); err != nil {
-			return nil, 0, err
-		}
-		r.least.points = append(r.least.points, p)
-	}
-	r.least.version = st.LeastVersion
 	r.offered = map[uint64]bool{}
 	for _, g := range st.Offered {
 		r.offered[g] = true

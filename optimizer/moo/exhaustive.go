@@ -147,21 +147,13 @@ func (x *Exhaustive) EstimateUpTo(p Problem, rng *rand.Rand, limit float64) (est
 	if err != nil {
 		return 0, false, err
 	}
-	order := x.Order
-	if order == nil {
-		order = make([]int, sp.n)
-		for i := range order {
-			order[i] = i
-		}
+	order, err := x.order(sp.n)
+	if err != nil {
+		return 0, false, err
 	}
-	if len(order) != sp.n {
-		return 0, false, fmt.Errorf("moo: enumeration order %v has %d genes, the problem %d", order, len(order), sp.n)
-	}
-	var wk Walker = domainWalker{sp, order}
-	if x.NewWalker != nil {
-		if wk = x.NewWalker(); wk == nil {
-			return 0, false, errors.New("moo: Exhaustive.NewWalker returned nil")
-		}
+	wk, err := x.walker(sp, order)
+	if err != nil {
+		return 0, false, err
 	}
 	e := estimateExamined(sp, order, wk, rng, limit, nil)
 	return e.mean, e.over, nil
@@ -241,9 +233,9 @@ func estimateExamined(sp *space, order []int, wk Walker, rng *rand.Rand, limit f
 	return est
 }
 
-func (x *Exhaustive) minimize(r *run) (Status, error) {
-	sp := r.sp
-	n := sp.n
+// order is the enumeration's order of the n genes: Order, checked to be a
+// permutation, or the genes in their own order.
+func (x *Exhaustive) order(n int) ([]int, error) {
 	order := x.Order
 	if order == nil {
 		order = make([]int, n)
@@ -252,14 +244,36 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 		}
 	}
 	if len(order) != n {
-		return NotTerminated, fmt.Errorf("moo: enumeration order %v has %d genes, the problem %d", order, len(order), n)
+		return nil, fmt.Errorf("moo: enumeration order %v has %d genes, the problem %d", order, len(order), n)
 	}
 	placed := make([]bool, n)
 	for _, g := range order {
 		if g < 0 || g >= n || placed[g] {
-			return NotTerminated, fmt.Errorf("moo: enumeration order %v is not a permutation of the genes 0 to %d", order, n-1)
+			return nil, fmt.Errorf("moo: enumeration order %v is not a permutation of the genes 0 to %d", order, n-1)
 		}
 		placed[g] = true
+	}
+	return order, nil
+}
+
+// walker is a new Walker of the enumeration: NewWalker's, or the one that
+// offers every value of each gene's domain and prunes nothing.
+func (x *Exhaustive) walker(sp *space, order []int) (Walker, error) {
+	if x.NewWalker == nil {
+		return domainWalker{sp, order}, nil
+	}
+	wk := x.NewWalker()
+	if wk == nil {
+		return nil, errors.New("moo: Exhaustive.NewWalker returned nil")
+	}
+	return wk, nil
+}
+
+func (x *Exhaustive) minimize(r *run) (Status, error) {
+	sp := r.sp
+	order, err := x.order(sp.n)
+	if err != nil {
+		return NotTerminated, err
 	}
 
 	if r.interrupted() {
@@ -279,11 +293,9 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 	// MaxEstimate, and once the walk has examined more than it.
 	estimate, loose := 0.0, true
 	if r.set.Progress != nil {
-		var wk Walker = domainWalker{sp, order}
-		if x.NewWalker != nil {
-			if wk = x.NewWalker(); wk == nil {
-				return NotTerminated, errors.New("moo: Exhaustive.NewWalker returned nil")
-			}
+		wk, err := x.walker(sp, order)
+		if err != nil {
+			return NotTerminated, err
 		}
 		r.stage(StageEstimate, 0, 0, time.Now())
 		est := estimateExamined(sp, order, wk, r.set.Rand, MaxEstimate, r.interrupted)
@@ -309,11 +321,9 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 	// the subtrees completed, which a checkpoint saves and a resumed run
 	// restores, to go on with the next. The frontier is the same in every
 	// run: Values and Prune depend on the partial assignment alone.
-	var wk Walker = domainWalker{sp, order}
-	if x.NewWalker != nil {
-		if wk = x.NewWalker(); wk == nil {
-			return NotTerminated, errors.New("moo: Exhaustive.NewWalker returned nil")
-		}
+	wk, err := x.walker(sp, order)
+	if err != nil {
+		return NotTerminated, err
 	}
 	frontier, examined, pruned, ok, err := e.frontier(wk)
 	switch {
@@ -336,29 +346,8 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 	if e.limit > 0 {
 		e.emitted = r.analyses // one worker: its analyses are the run's
 	}
-	walks := make([]*walk, workers)
-	saving := cp != nil && cp.Save != nil && cp.Due != nil
-	for k := first; k < len(frontier); k++ {
-		e.queue, e.idle, e.over = []task{frontier[k]}, 0, false
-		if !saving {
-			// No state to save: every subtree is queued at once, and
-			// no worker waits for another between two.
-			e.queue, k = frontier[k:], len(frontier)-1
-		}
-		e.wanted()
-		e.runWorkers(x, walks)
-		if e.err != nil || e.interrupted.Load() || e.limited {
-			break
-		}
-		if saving && k+1 < len(frontier) && cp.Due(k+1) {
-			state, err := e.saveState(frontier, k+1)
-			if err == nil {
-				err = cp.Save(state, Progress{Generation: k + 1, Evaluations: r.evaluations, Elapsed: time.Since(r.start)})
-			}
-			if err != nil {
-				return NotTerminated, err
-			}
-		}
+	if err := e.runSubtrees(x, frontier, first, workers, cp); err != nil {
+		return NotTerminated, err
 	}
 	if e.err == nil && !e.interrupted.Load() && !e.limited {
 		e.mu.Lock()
@@ -376,6 +365,40 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 		return EvaluationLimit, nil
 	}
 	return Exhausted, nil
+}
+
+// runSubtrees runs the top-level subtrees frontier[first:] on workers
+// workers, one after the other (all at once when no checkpoint is saved),
+// saving a checkpoint between two where cp says one is due; it stops at an
+// error, an interrupt or the evaluation limit (in e). The error is the
+// checkpoint's.
+func (e *enumeration) runSubtrees(x *Exhaustive, frontier []task, first, workers int, cp *Checkpoint) error {
+	r := e.r
+	walks := make([]*walk, workers)
+	saving := cp != nil && cp.Save != nil && cp.Due != nil
+	for k := first; k < len(frontier); k++ {
+		e.queue, e.idle, e.over = []task{frontier[k]}, 0, false
+		if !saving {
+			// No state to save: every subtree is queued at once, and
+			// no worker waits for another between two.
+			e.queue, k = frontier[k:], len(frontier)-1
+		}
+		e.wanted()
+		e.runWorkers(x, walks)
+		if e.err != nil || e.interrupted.Load() || e.limited {
+			return nil
+		}
+		if saving && k+1 < len(frontier) && cp.Due(k+1) {
+			state, err := e.saveState(frontier, k+1)
+			if err == nil {
+				err = cp.Save(state, Progress{Generation: k + 1, Evaluations: r.evaluations, Elapsed: time.Since(r.start)})
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // runWorkers runs the workers on the task queued until the enumeration is

@@ -609,13 +609,10 @@ func doneShare(r *run) float64 {
 	return done
 }
 
-// minimize samples the initial population from the run's generator and
-// evaluates it on the workers, then hands it to eaopt's GA (through the
-// newGenome function, in order) with the run's generator, from which eaopt
-// seeds the population's own, and lets the GA apply the model generation
-// after generation; eaopt's own parallel evaluation stays off, since the
-// model evaluates everything before eaopt asks.
-func (a *NSGA2) minimize(r *run) (Status, error) {
+// newModel is the model of a run of the algorithm: its operators, cache,
+// pipeline and selection, with the settings' zero values replaced by their
+// defaults; n is the population's size.
+func (a *NSGA2) newModel(r *run) (*model, int, error) {
 	sp := r.sp
 	n := a.Population
 	if n <= 0 {
@@ -649,9 +646,9 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	case ReferenceSelection:
 		m.dirs = referenceDirections(sp.m, n)
 	default:
-		return NotTerminated, fmt.Errorf("moo: unknown selection %d", a.Selection)
+		m.pipe.close()
+		return nil, 0, fmt.Errorf("moo: unknown selection %d", a.Selection)
 	}
-	defer m.pipe.close()
 	switch {
 	case m.crossover == 0:
 		m.crossover = 0.9
@@ -659,11 +656,28 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 		m.crossover = 0
 	}
 	if err := m.Validate(); err != nil {
-		return NotTerminated, err
+		m.pipe.close()
+		return nil, 0, err
 	}
 	if a.Crossover != UniformCrossover && a.Crossover != TwoPointCrossover {
-		return NotTerminated, fmt.Errorf("moo: unknown crossover %d", a.Crossover)
+		m.pipe.close()
+		return nil, 0, fmt.Errorf("moo: unknown crossover %d", a.Crossover)
 	}
+	return m, n, nil
+}
+
+// minimize samples the initial population from the run's generator and
+// evaluates it on the workers, then hands it to eaopt's GA (through the
+// newGenome function, in order) with the run's generator, from which eaopt
+// seeds the population's own, and lets the GA apply the model generation
+// after generation; eaopt's own parallel evaluation stays off, since the
+// model evaluates everything before eaopt asks.
+func (a *NSGA2) minimize(r *run) (Status, error) {
+	m, n, err := a.newModel(r)
+	if err != nil {
+		return NotTerminated, err
+	}
+	defer m.pipe.close()
 
 	// The initial population: the given genomes, then distinct random ones
 	// (repeats only when distinct ones are too hard to find); or, resuming,
@@ -689,30 +703,12 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	first := r.generations // 0, or the checkpoint's generation
 	var saveErr error
 	save := func(pop eaopt.Individuals) {
-		if cp == nil || cp.Due == nil || cp.Save == nil || saveErr != nil || !cp.Due(r.generations) {
-			return
+		if saveErr == nil {
+			saveErr = m.saveIfDue(pop, n)
 		}
-		state, err := m.saveState(pop, m.base, n)
-		if err == nil {
-			err = cp.Save(state, r.report())
-		}
-		saveErr = err
 	}
 
 	var status Status
-	stop := func() Status {
-		switch {
-		case m.cache.len() >= sp.size: // every genome evaluated and remembered
-			return Exhausted
-		case r.set.MaxEvaluations > 0 && r.analyses >= r.set.MaxEvaluations:
-			return EvaluationLimit
-		case r.stall.stalled(r.set.Stall):
-			return Converged
-		case r.interrupted():
-			return Interrupted
-		}
-		return NotTerminated
-	}
 	next := 0
 	ga, err := eaopt.GAConfig{
 		NPops:        1,
@@ -740,7 +736,7 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 			if saveErr != nil {
 				return true
 			}
-			status = stop()
+			status = m.stop()
 			return status != NotTerminated
 		},
 	}.NewGA()
@@ -765,13 +761,45 @@ func (a *NSGA2) minimize(r *run) (Status, error) {
 	if err != nil {
 		return NotTerminated, err
 	}
-	if s := stop(); s == Exhausted || status == NotTerminated && s == EvaluationLimit {
+	if s := m.stop(); s == Exhausted || status == NotTerminated && s == EvaluationLimit {
 		status = s
 	}
 	if status == NotTerminated {
 		status = GenerationLimit
 	}
 	return status, nil
+}
+
+// saveIfDue saves the checkpoint of the population pop (of size n) if the
+// run's checkpoint settings say one is due after this generation.
+func (m *model) saveIfDue(pop eaopt.Individuals, n int) error {
+	r, cp := m.r, m.r.set.Checkpoint
+	if cp == nil || cp.Due == nil || cp.Save == nil || !cp.Due(r.generations) {
+		return nil
+	}
+	state, err := m.saveState(pop, m.base, n)
+	if err == nil {
+		err = cp.Save(state, r.report())
+	}
+	return err
+}
+
+// stop says why the run ends after the generation just made, or
+// NotTerminated: every genome evaluated and remembered, the evaluation
+// budget spent, the front stalled, or an interrupt.
+func (m *model) stop() Status {
+	r := m.r
+	switch {
+	case m.cache.len() >= r.sp.size:
+		return Exhausted
+	case r.set.MaxEvaluations > 0 && r.analyses >= r.set.MaxEvaluations:
+		return EvaluationLimit
+	case r.stall.stalled(r.set.Stall):
+		return Converged
+	case r.interrupted():
+		return Interrupted
+	}
+	return NotTerminated
 }
 
 // initialPopulation makes, evaluates and ranks the initial population of a

@@ -99,46 +99,7 @@ func referenceCut(evals []Evaluation, chosen, last []int, k int, dirs [][]float6
 	}
 	all := append(slices.Clone(chosen), last...)
 	m := len(evals[all[0]].Objectives)
-	ideal := make([]float64, m)
-	for j := range ideal {
-		ideal[j] = math.Inf(1)
-		for _, i := range all {
-			ideal[j] = min(ideal[j], evals[i].Objectives[j])
-		}
-	}
-	// Extreme points: the members that minimise the achievement
-	// scalarising function along each axis.
-	extreme := make([][]float64, m)
-	for j := range m {
-		best := math.Inf(1)
-		for _, i := range all {
-			asf := 0.0
-			for q, v := range evals[i].Objectives {
-				w := 1e-6
-				if q == j {
-					w = 1
-				}
-				asf = max(asf, (v-ideal[q])/w)
-			}
-			if asf < best {
-				best, extreme[j] = asf, evals[i].Objectives
-			}
-		}
-	}
-	scale := intercepts(extreme, ideal)
-	if scale == nil {
-		scale = make([]float64, m)
-		for _, i := range all {
-			for j, v := range evals[i].Objectives {
-				scale[j] = max(scale[j], v-ideal[j])
-			}
-		}
-	}
-	for j := range scale {
-		if !(scale[j] > 1e-10) {
-			scale[j] = 1
-		}
-	}
+	ideal, scale := normalisation(evals, all, m)
 	// Association.
 	niche := func(i int) (int, float64) {
 		f := make([]float64, m)
@@ -213,6 +174,54 @@ func referenceCut(evals []Evaluation, chosen, last []int, k int, dirs [][]float6
 		count[r]++
 	}
 	return out
+}
+
+// normalisation returns the ideal point of the members all (of m
+// objectives) and the scale of each objective: the intercepts of the
+// hyperplane through the extreme points, or the members' widest spread
+// where they span none (Deb and Jain 2014, section IV-C).
+func normalisation(evals []Evaluation, all []int, m int) (ideal, scale []float64) {
+	ideal = make([]float64, m)
+	for j := range ideal {
+		ideal[j] = math.Inf(1)
+		for _, i := range all {
+			ideal[j] = min(ideal[j], evals[i].Objectives[j])
+		}
+	}
+	// Extreme points: the members that minimise the achievement
+	// scalarising function along each axis.
+	extreme := make([][]float64, m)
+	for j := range m {
+		best := math.Inf(1)
+		for _, i := range all {
+			asf := 0.0
+			for q, v := range evals[i].Objectives {
+				w := 1e-6
+				if q == j {
+					w = 1
+				}
+				asf = max(asf, (v-ideal[q])/w)
+			}
+			if asf < best {
+				best, extreme[j] = asf, evals[i].Objectives
+			}
+		}
+	}
+	scale = intercepts(extreme, ideal)
+	if scale == nil {
+		scale = make([]float64, m)
+		for _, i := range all {
+			for j, v := range evals[i].Objectives {
+				scale[j] = max(scale[j], v-ideal[j])
+			}
+		}
+	}
+	for j := range scale {
+		if !(scale[j] > 1e-10) {
+			scale[j] = 1
+		}
+	}
+	return ideal, scale
 }
 
 // intercepts returns, per objective, the distance from the ideal point to

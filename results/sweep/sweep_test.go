@@ -13,22 +13,32 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/results"
 	"github.com/hetmap/hetmap/results/sweep"
 )
 
 // watersSweep: 2 contention values × 2 GPU models × 3 seeds = 12 runs on the
-// built-in WATERS 2019 system, three objectives, a short search.
-const watersSweep = `
+// built-in WATERS 2019 system, three objectives, a short search. Under -short
+// (and -race) the population is 20 instead of the default 100: the runs'
+// constructions (half the population) and generations cost a fifth, and the
+// tests' checks (runs kept, stopped, resumed, summaries equal) are the same.
+func watersSweep() string {
+	population := ""
+	if testsize.Reduced() {
+		population = "\n  population: 20"
+	}
+	return `
 base: builtin
 parameters:
   - {name: memory.per_core, kind: A57, values: [10ns, 40ns]}
   - {name: analysis.gpu_model, values: [fifo, timeslice]}
 seeds: [1, 2, 3]
 search:
-  generations: 30
+  generations: 30` + population + `
   objectives: [{chain: SF-P-DA}, {chain: LD-P-DA}, {chain: Li-Lo-EK-P-DA}]
 `
+}
 
 func writeSweep(t *testing.T, text string) string {
 	t.Helper()
@@ -83,7 +93,7 @@ func maskWall(t *testing.T, path string) string {
 // untouched, the others run, and the summary (wall times aside) is the
 // summary of the same sweep run in one go, one run at a time.
 func TestInterruptAndResume(t *testing.T) {
-	sw := load(t, watersSweep)
+	sw := load(t, watersSweep())
 	if len(sw.Runs) != 12 {
 		t.Fatalf("%d runs, want 12", len(sw.Runs))
 	}
@@ -312,7 +322,7 @@ func TestCountsSweep(t *testing.T) {
 // holds does its other runs first, then waits for that run and takes its
 // claim once the holder gives it up; the held run is reported once.
 func TestHeldRunLast(t *testing.T) {
-	sw := load(t, watersSweep)
+	sw := load(t, watersSweep())
 	out := filepath.Join(t.TempDir(), "sweep")
 	if err := results.SetClaimIdentity("", 400*time.Millisecond); err != nil {
 		t.Fatal(err)

@@ -271,6 +271,15 @@ func Simulate(s Scenario) (Result, error) {
 	if err := m.check(); err != nil {
 		return Result{}, err
 	}
+	m.record()
+	return *res, nil
+}
+
+// record writes what the simulation did into its result: the events, the
+// makespan and every issued operation's times; the block slots of kernels
+// never issued are dropped, keeping the grouping by kernel.
+func (m *sim) record() {
+	res := m.res
 	res.Events = m.nEvents
 	for i := range m.ops {
 		st := &m.ops[i]
@@ -305,7 +314,6 @@ func Simulate(s Scenario) (Result, error) {
 		}
 		res.Blocks = kept
 	}
-	return *res, nil
 }
 
 func (m *sim) push(e event) {

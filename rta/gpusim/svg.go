@@ -312,7 +312,13 @@ func (tl *timeline) Plot(c draw.Canvas, p *plot.Plot) {
 			c.FillText(sty, vg.Point{X: (bx0 + bx1) / 2, Y: (by0 + by1) / 2}, cp.Name)
 		}
 	}
-	// Launch arrows: one per distinct launch time, labelled with the kernels.
+	tl.plotLaunches(c, trX, trY)
+}
+
+// plotLaunches draws the launch arrows: one per distinct launch time,
+// labelled with the kernels.
+func (tl *timeline) plotLaunches(c draw.Canvas, trX, trY func(float64) vg.Length) {
+	r := tl.r
 	type launch struct {
 		t     int64
 		names []string
