@@ -126,31 +126,7 @@ func YAML(s Settings, rng *rand.Rand) (string, error) {
 	}
 	s.defaults()
 	var b strings.Builder
-	fmt.Fprintf(&b, "name: synthetic (%d tasks, %d GPU tasks, %d A57, %d Denver)\nunits:\n", s.Tasks, s.GPUTasks, s.A57, s.Denver)
-	for i := range s.Denver {
-		fmt.Fprintf(&b, "  - {name: D%d, kind: Denver, type: cpu, frequency: 2GHz, read_latency_cycles: 16, write_latency_cycles: 16}\n", i)
-	}
-	for i := range s.A57 {
-		fmt.Fprintf(&b, "  - {name: A%d, kind: A57, type: cpu, frequency: 2GHz, read_latency_cycles: 40, write_latency_cycles: 40}\n", i)
-	}
-	if s.GPUTasks > 0 {
-		b.WriteString(`  - name: GPU
-    kind: GPU_def
-    type: gpu
-    frequency: 1500MHz
-    read_latency_cycles: 5
-    write_latency_cycles: 5
-    gpu: {sms: 2, cores_per_sm: 128, threads_per_sm: 2048, shared_memory_per_sm: 65536, registers_per_sm: 65536, copy_engines: 1, max_threads_per_block: 1024, max_shared_memory_per_block: 49152}
-`)
-	}
-	b.WriteString("memory:\n  line_size: 64\n  cores:\n")
-	if s.Denver > 0 {
-		b.WriteString("    - {kind: Denver, baseline: 8ns, per_core: 2ns, copy_engine: 20ns}\n")
-	}
-	if s.A57 > 0 {
-		b.WriteString("    - {kind: A57, baseline: 20ns, per_core: 20ns, copy_engine: 100ns}\n")
-	}
-	b.WriteString("  copy_engine: {baseline: 3ns, per_core: 500ps}\nlabels:\n")
+	writePlatform(&b, s)
 	for l := range s.Labels {
 		size := 64 << rng.IntN(11) // 64 B … 64 kB
 		fmt.Fprintf(&b, "  - {name: L%d, size_bytes: %d}\n", l, size)
@@ -234,6 +210,48 @@ func YAML(s Settings, rng *rand.Rand) (string, error) {
 	if s.GPUTasks > 0 {
 		fmt.Fprintf(&b, "time_slice: {min: 1ms, max: %s}\n", s.MaxSlice)
 	}
+	writeChains(&b, s, names, rng)
+	if s.Contention != "" {
+		fmt.Fprintf(&b, "analysis: {gpu_model: %s, contention: %s}\n", s.GPUModel, s.Contention)
+	} else {
+		fmt.Fprintf(&b, "analysis: {gpu_model: %s}\n", s.GPUModel)
+	}
+	return b.String(), nil
+}
+
+// writePlatform writes the name, the units and the memory of the system of
+// s, up to its labels' key: what no draw decides.
+func writePlatform(b *strings.Builder, s Settings) {
+	fmt.Fprintf(b, "name: synthetic (%d tasks, %d GPU tasks, %d A57, %d Denver)\nunits:\n", s.Tasks, s.GPUTasks, s.A57, s.Denver)
+	for i := range s.Denver {
+		fmt.Fprintf(b, "  - {name: D%d, kind: Denver, type: cpu, frequency: 2GHz, read_latency_cycles: 16, write_latency_cycles: 16}\n", i)
+	}
+	for i := range s.A57 {
+		fmt.Fprintf(b, "  - {name: A%d, kind: A57, type: cpu, frequency: 2GHz, read_latency_cycles: 40, write_latency_cycles: 40}\n", i)
+	}
+	if s.GPUTasks > 0 {
+		b.WriteString(`  - name: GPU
+    kind: GPU_def
+    type: gpu
+    frequency: 1500MHz
+    read_latency_cycles: 5
+    write_latency_cycles: 5
+    gpu: {sms: 2, cores_per_sm: 128, threads_per_sm: 2048, shared_memory_per_sm: 65536, registers_per_sm: 65536, copy_engines: 1, max_threads_per_block: 1024, max_shared_memory_per_block: 49152}
+`)
+	}
+	b.WriteString("memory:\n  line_size: 64\n  cores:\n")
+	if s.Denver > 0 {
+		b.WriteString("    - {kind: Denver, baseline: 8ns, per_core: 2ns, copy_engine: 20ns}\n")
+	}
+	if s.A57 > 0 {
+		b.WriteString("    - {kind: A57, baseline: 20ns, per_core: 20ns, copy_engine: 100ns}\n")
+	}
+	b.WriteString("  copy_engine: {baseline: 3ns, per_core: 500ps}\nlabels:\n")
+}
+
+// writeChains writes s.Chains chains of random tasks among names, drawn
+// from rng, and a search section whose objectives are their latencies.
+func writeChains(b *strings.Builder, s Settings, names []string, rng *rand.Rand) {
 	if s.Chains > 0 && len(names) > 0 {
 		b.WriteString("chains:\n")
 		var objectives []string
@@ -244,17 +262,11 @@ func YAML(s Settings, rng *rand.Rand) (string, error) {
 			for _, k := range perm {
 				members = append(members, names[k])
 			}
-			fmt.Fprintf(&b, "  - {name: C%d, tasks: [%s]}\n", c, strings.Join(members, ", "))
+			fmt.Fprintf(b, "  - {name: C%d, tasks: [%s]}\n", c, strings.Join(members, ", "))
 			objectives = append(objectives, fmt.Sprintf("{chain: C%d}", c))
 		}
-		fmt.Fprintf(&b, "search:\n  objectives: [%s]\n", strings.Join(objectives, ", "))
+		fmt.Fprintf(b, "search:\n  objectives: [%s]\n", strings.Join(objectives, ", "))
 	}
-	if s.Contention != "" {
-		fmt.Fprintf(&b, "analysis: {gpu_model: %s, contention: %s}\n", s.GPUModel, s.Contention)
-	} else {
-		fmt.Fprintf(&b, "analysis: {gpu_model: %s}\n", s.GPUModel)
-	}
-	return b.String(), nil
 }
 
 // Config returns the system of s, drawn from rng, loaded and validated.
