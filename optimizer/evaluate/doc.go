@@ -366,7 +366,7 @@
 //
 // # Chains
 //
-// ChainMember and ChainMembers give the view of a task that the chains
+// ChainMembers gives the view of a chain's tasks that the chains
 // package needs (period, offset, release jitter, BCRT and BCET — both the
 // best case of "Best case" —, WCRT, deadline, whether bounded, and for a
 // task on a CPU core its core, priority rank and whether it suspends, which
@@ -376,8 +376,8 @@
 // AnalyzeChains fills Analysis.Chains (every metric, both paradigms, the
 // job-level values and every bound for any offsets with their minima, the
 // worst job chain of the configured metric at the model's offsets);
-// ChainObjectives computes only the configured objective, without
-// allocating, for the search. The priority-order variants (variants.go)
+// ChainLatency computes one latency of a chain from its ChainMembers,
+// without allocating once its plan has grown, for the search. The priority-order variants (variants.go)
 // vary the orders that can change a chain latency: through the members'
 // WCRTs and through the hops an order orders.
 package evaluate

@@ -181,7 +181,7 @@ type testHooks struct {
 // scratch is an Evaluator's own state between and during evaluations:
 // buffers, the analyzers, the memo and the GPU-side cache.
 type scratch struct {
-	// chainBuf is the scratch members of ChainObjectives.
+	// chainBuf is the scratch members of chainObjectives.
 	chainBuf []chains.Member
 	// chainPlans keep each chain's plan of its job-level values (its
 	// periods do not depend on the mapping).

@@ -117,7 +117,7 @@ func (e *Evaluator) checkRequirements(r *Analysis) {
 // (partial) mapping in r.
 func (e *Evaluator) chainPlaced(r *Analysis, c int) bool {
 	for _, k := range e.chains[c] {
-		if t := &r.Tasks[e.Representative(r, k)]; t.Role == NotRunning || t.Verdict == Absent {
+		if t := &r.Tasks[e.representative(r, k)]; t.Role == NotRunning || t.Verdict == Absent {
 			return false
 		}
 	}
@@ -142,10 +142,10 @@ type RequirementReport struct {
 	Why string
 }
 
-// RequirementReports explains the requirements of the mapping evaluated in
+// requirementReports explains the requirements of the mapping evaluated in
 // r under every bound. It allocates: it is for reports and the analyze
 // command.
-func (e *Evaluator) RequirementReports(r *Analysis) []RequirementReport {
+func (e *Evaluator) requirementReports(r *Analysis) []RequirementReport {
 	out := make([]RequirementReport, len(e.reqs))
 	for k, q := range e.reqs {
 		rep := RequirementReport{RequirementResult: r.Requirements[k]}

@@ -146,7 +146,7 @@ type TaskResult struct {
 	// WindowContention the contention charged for them under the count, and
 	// PerJobBound reports that the per-job form (C, as under the challenge
 	// count) gave R because the window term gave no less. All zero under
-	// the challenge count. See ContentionDetail for the terms per
+	// the challenge count. See contentionDetail for the terms per
 	// interfering unit.
 	WindowAccesses   int64
 	WindowPauses     int64
@@ -365,7 +365,7 @@ type Analysis struct {
 	RequirementReports []RequirementReport
 	// Windows holds the contention of every running task's response
 	// window under the three counts once AnalyzeContention has run on this
-	// analysis (see ContentionDetail); Evaluate empties it.
+	// analysis (see contentionDetail); Evaluate empties it.
 	Windows []TaskContention
 	// Margins holds the mapping's margins once AnalyzeMargins has run on
 	// this analysis; Evaluate empties it.
