@@ -32,7 +32,7 @@ func bruteForce(t *testing.T, p *Problem) ([][]float64, int) {
 	a, b := e.NewAssignment(), e.NewAssignment()
 	r := e.NewAnalysis()
 	obj := make([]float64, p.NumObjectives())
-	rename, next := make([]int, len(e.Units())), make([]int, len(e.Units()))
+	rename, next := make([]int, len(e.Model().Units())), make([]int, len(e.Model().Units()))
 	canon := e.NewAssignment()
 	var all [][]float64
 	feasible := map[string]bool{}
@@ -49,8 +49,8 @@ func bruteForce(t *testing.T, p *Problem) ([][]float64, int) {
 				// GPU settings only for the GPU tasks on the GPU.
 				p.canonicalise(a, canon, rename, next)
 				key := fmt.Sprint(canon.Unit)
-				for g, task := range e.GPUTasks() {
-					if canon.Unit[task] == e.GPUUnit() {
+				for g, task := range e.Model().GPUTasks() {
+					if canon.Unit[task] == e.Model().GPUUnit() {
 						key += fmt.Sprint(g, canon.Async[g], canon.High[g], canon.Slice[g])
 					}
 				}
@@ -81,7 +81,7 @@ func forEachOrder(t *testing.T, e *evaluate.Evaluator, a, b *evaluate.Assignment
 	}
 	var cores [][]int
 	var perms [][][]int
-	for u, unit := range e.Units() {
+	for u, unit := range e.Model().Units() {
 		if unit.GPU || len(e.OnCore(u)) == 0 {
 			continue
 		}
@@ -338,7 +338,7 @@ func exactFrontDominatesEveryOrder(t *testing.T, cfg *configs.Config, minPairs i
 						return
 					}
 				}
-				t.Errorf("a mapping with explicit priorities, %v, is not dominated by the front: %+v", obj, e.Mapping(b))
+				t.Errorf("a mapping with explicit priorities, %v, is not dominated by the front: %+v", obj, e.Model().Mapping(b))
 			})
 			return
 		}

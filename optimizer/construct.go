@@ -499,7 +499,7 @@ func (p *Problem) gpuSideKey(g, order []int) string {
 // under the genome (or partial genome) g.
 func (p *Problem) onGPU(g []int, k int) bool {
 	gi := p.gpuTasks[k] // unit genes come first, one per task
-	return p.genes[gi].values[g[gi]] == p.e.GPUUnit()
+	return p.genes[gi].values[g[gi]] == p.e.Model().GPUUnit()
 }
 
 // gpuScore analyses the partial mapping of the genes of order and returns

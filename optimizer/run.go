@@ -24,7 +24,7 @@ func Check(e *evaluate.Evaluator, opts Options) error {
 // problemOf applies the options to the configuration's search settings
 // and builds the search problem.
 func problemOf(e *evaluate.Evaluator, opts Options) (*Problem, error) {
-	s := e.Config().Search
+	s := e.Model().Config().Search
 	if opts.Algorithm != "" {
 		s.Algorithm = opts.Algorithm
 	}
@@ -171,7 +171,7 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 	start := time.Now()
 	var method moo.Method
 	constructed := 0
-	cp, resumed, err := mooCheckpoint(opts.Checkpoint, configHash(e.Config(), s), s, &constructed)
+	cp, resumed, err := mooCheckpoint(opts.Checkpoint, configHash(e.Model().Config(), s), s, &constructed)
 	if err != nil {
 		return nil, err
 	}

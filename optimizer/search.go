@@ -108,12 +108,12 @@ type Problem struct {
 // NewProblem builds the search problem of an evaluator's configuration with
 // the search settings (defaults applied).
 func NewProblem(e *evaluate.Evaluator, s configs.Search) (*Problem, error) {
-	sys := e.Config().System
-	s = s.WithDefaults(sys, e.Config().Analysis.ChainLatency)
+	sys := e.Model().Config().System
+	s = s.WithDefaults(sys, e.Model().Config().Analysis.ChainLatency)
 	if err := s.CheckObjectives(); err != nil {
 		return nil, err
 	}
-	p := &Problem{e: e, search: s, tasks: e.Tasks(), units: e.Units(), gpuTasks: e.GPUTasks()}
+	p := &Problem{e: e, search: s, tasks: e.Model().Tasks(), units: e.Model().Units(), gpuTasks: e.Model().GPUTasks()}
 	if s.IsFree(configs.GeneUnits) {
 		p.base = e.NewAssignment()
 	} else {
@@ -138,8 +138,8 @@ func NewProblem(e *evaluate.Evaluator, s configs.Search) (*Problem, error) {
 		}
 		p.objectives = append(p.objectives, spec)
 	}
-	if !e.FIFO() {
-		step := int64(e.Config().Analysis.TimeSliceStep)
+	if !e.Model().FIFO() {
+		step := int64(e.Model().Config().Analysis.TimeSliceStep)
 		lo, hi := int64(sys.TimeSlice.Min), int64(sys.TimeSlice.Max)
 		if lo <= 0 {
 			lo = step
@@ -164,7 +164,7 @@ func NewProblem(e *evaluate.Evaluator, s configs.Search) (*Problem, error) {
 	}
 	p.relevant = make([]bool, len(p.tasks))
 	markChain := func(chain int) {
-		for _, k := range e.ChainTasks(chain) {
+		for _, k := range e.Model().ChainTasks(chain) {
 			p.relevant[k] = true
 			if ts := &p.tasks[k]; ts.GPU >= 0 { // a GPU task and its offloading task stand for each other
 				g := p.gpuTasks[ts.GPU]
@@ -190,7 +190,7 @@ func NewProblem(e *evaluate.Evaluator, s configs.Search) (*Problem, error) {
 	}
 	// A chain latency requirement is a constraint on a chain: its members'
 	// orders matter for feasibility as an objective's do.
-	for _, chain := range e.RequirementChains() {
+	for _, chain := range e.Model().RequirementChains() {
 		markChain(chain)
 	}
 	p.setAlgorithm(s.Algorithm)
@@ -209,7 +209,7 @@ func NewProblem(e *evaluate.Evaluator, s configs.Search) (*Problem, error) {
 			mode.values = []int{0, 1}
 		}
 		p.genes = append(p.genes, mode)
-		if e.FIFO() {
+		if e.Model().FIFO() {
 			prio := gene{kind: genePriority, task: task, gpu: g, values: []int{b2i(p.base.High[g])}}
 			if s.IsFree(configs.GeneGPUPriorities) {
 				prio.values = []int{0, 1}
@@ -259,7 +259,7 @@ func b2i(b bool) int {
 func (p *Problem) setAlgorithm(a string) {
 	p.search.Algorithm = a
 	p.exhaustive = a == configs.AlgorithmExhaustive
-	p.interact = p.e.Count() != memory.ChallengeCount || p.e.Activated()
+	p.interact = p.e.Model().Count() != memory.ChallengeCount || p.e.Model().Activated()
 }
 
 // Search returns the settings in force (defaults applied).
@@ -333,7 +333,7 @@ func (p *Problem) setGene(a *evaluate.Assignment, gi, k int) {
 // one mapping, one form.
 func (p *Problem) normalise(a *evaluate.Assignment) {
 	for g, task := range p.gpuTasks {
-		if a.Unit[task] != evaluate.NoUnit && a.Unit[task] != p.e.GPUUnit() {
+		if a.Unit[task] != evaluate.NoUnit && a.Unit[task] != p.e.Model().GPUUnit() {
 			a.Unit[p.tasks[task].Offloader] = evaluate.NoUnit
 			a.Async[g], a.High[g], a.Slice[g] = p.base.Async[g], p.base.High[g], p.base.Slice[g]
 		}
@@ -474,7 +474,7 @@ func (w *worker) decide(allowance int) int {
 	}
 	seen.incomplete = !jr.Complete
 	if !jr.Complete {
-		w.open[key] = w.e.Describe(w.ca)
+		w.open[key] = w.e.Model().Describe(w.ca)
 	}
 	if seen.schedulable {
 		seen.cost = bud.Cost()
@@ -561,7 +561,7 @@ func (p *Problem) objectivesOf(e *evaluate.Evaluator, a *evaluate.Assignment, r 
 			// the challenge count, the demand of the count under refined
 			// and request (evaluate.UnitResult.Demand), which the verdicts
 			// rest on and C's per-job contention overstates.
-			demand := e.Count() != memory.ChallengeCount
+			demand := e.Model().Count() != memory.ChallengeCount
 			if demand {
 				if err := e.AnalyzeDemand(r); err != nil {
 					panic(fmt.Sprintf("optimizer: the demand of a mapping: %v", err))

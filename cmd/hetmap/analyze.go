@@ -71,7 +71,7 @@ scaled together, per kind of unit and per task alone), kinds (the first two) or 
 			if err != nil {
 				return err
 			}
-			for _, n := range e.Notes() {
+			for _, n := range e.Model().Notes() {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 			}
 			var a *evaluate.Assignment

@@ -68,7 +68,7 @@ func (e *Evaluator) chainMember(r *Analysis, k int, m *chains.Member) {
 }
 
 // NumChains returns the number of chains of the system (System.Chains).
-func (e *Evaluator) NumChains() int { return len(e.chains) }
+func (e *Model) NumChains() int { return len(e.chains) }
 
 // ChainMembers writes the members of chain c (System.Chains order) under
 // the mapping evaluated in r into buf[:0] and returns it; with a buffer of

@@ -589,10 +589,10 @@ func (e *Evaluator) stopped() bool { return e.stop != nil && e.stop() }
 // Notes says, in plain words, where the evaluator analyses otherwise than
 // the configuration asks (for example a contention count it cannot combine
 // with the system); the command line prints them.
-func (e *Evaluator) Notes() []string { return e.notes }
+func (e *Model) Notes() []string { return e.notes }
 
 // Config returns the configuration the Evaluator was built for.
-func (e *Evaluator) Config() *configs.Config { return e.cfg }
+func (e *Model) Config() *configs.Config { return e.cfg }
 
 // SetLimit chooses how far the response time of a task that misses its
 // deadline is iterated (rta.Limit). The default, rta.LimitNone, iterates to
@@ -863,7 +863,7 @@ type TaskSpec struct {
 }
 
 // Tasks describes the tasks of the model, in System.Tasks order.
-func (e *Evaluator) Tasks() []TaskSpec {
+func (e *Model) Tasks() []TaskSpec {
 	out := make([]TaskSpec, len(e.tasks))
 	for i, ti := range e.tasks {
 		ts := TaskSpec{Name: ti.name, Kind: TaskKind(ti.kind), Period: ti.period, Deadline: ti.deadline, GPU: ti.gpu, Offloader: ti.pre}
@@ -883,7 +883,7 @@ func (e *Evaluator) Tasks() []TaskSpec {
 
 // GPUTasks returns the task indices of the GPU tasks, in GPU-task order (the
 // order of Assignment.Async, High and Slice and of Analysis.GPU).
-func (e *Evaluator) GPUTasks() []int {
+func (e *Model) GPUTasks() []int {
 	out := make([]int, len(e.gpus))
 	for g, gi := range e.gpus {
 		out[g] = gi.task
@@ -892,4 +892,4 @@ func (e *Evaluator) GPUTasks() []int {
 }
 
 // GPUUnit returns the index of the GPU in System.Units, or -1.
-func (e *Evaluator) GPUUnit() int { return e.gpuUnit }
+func (e *Model) GPUUnit() int { return e.gpuUnit }

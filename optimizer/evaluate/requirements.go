@@ -80,7 +80,7 @@ func (e *Evaluator) newRequirementResults() []RequirementResult {
 }
 
 // NumRequirements returns the number of chain latency requirements.
-func (e *Evaluator) NumRequirements() int { return len(e.reqs) }
+func (e *Model) NumRequirements() int { return len(e.reqs) }
 
 // checkRequirements evaluates the requirements for the mapping evaluated
 // in r (called at the end of Evaluate; it does not allocate once the

@@ -19,7 +19,7 @@ type UnitSpec struct {
 }
 
 // Units describes the processing units, in System.Units order.
-func (e *Evaluator) Units() []UnitSpec {
+func (e *Model) Units() []UnitSpec {
 	out := make([]UnitSpec, len(e.units))
 	for u, ui := range e.units {
 		out[u] = UnitSpec{Name: ui.name, Kind: ui.kind, GPU: ui.gpu}
@@ -29,23 +29,23 @@ func (e *Evaluator) Units() []UnitSpec {
 
 // FIFO reports whether the GPU is analysed under the fifo model (stream
 // priorities) rather than the timeslice model (time slices).
-func (e *Evaluator) FIFO() bool { return e.fifo }
+func (e *Model) FIFO() bool { return e.fifo }
 
 // Count returns the contention count the evaluator analyses with: the
 // configured one, or the challenge count where Notes says it could not
 // be combined with the system.
-func (e *Evaluator) Count() memory.Count { return e.count }
+func (e *Model) Count() memory.Count { return e.count }
 
 // Activated reports whether some task is activated by another task
 // (activation.go), which makes the cores' priority orders interact.
-func (e *Evaluator) Activated() bool { return e.activated }
+func (e *Model) Activated() bool { return e.activated }
 
 // ChainTasks returns the task indices of chain c (System.Chains order).
-func (e *Evaluator) ChainTasks(c int) []int { return slices.Clone(e.chains[c]) }
+func (e *Model) ChainTasks(c int) []int { return slices.Clone(e.chains[c]) }
 
 // RequirementChains returns, per chain latency requirement (in the order
 // of Analysis.Requirements), the index of its chain.
-func (e *Evaluator) RequirementChains() []int {
+func (e *Model) RequirementChains() []int {
 	out := make([]int, len(e.reqs))
 	for k, q := range e.reqs {
 		out[k] = q.chain
@@ -70,7 +70,7 @@ func (e *Evaluator) OnCore(u int) []int { return e.onCore[u] }
 // (its execution without memory accesses, in ps, as compiled: for an
 // offloading task its pre- and post-processing, for a GPU task its merged
 // variant), and whether the task can run there.
-func (e *Evaluator) ComputeTime(i, u int) (int64, bool) {
+func (e *Model) ComputeTime(i, u int) (int64, bool) {
 	if c := e.tasks[i].cpu; u >= 0 && u < len(c) && c[u].ok {
 		return c[u].exec, true
 	}
@@ -89,7 +89,7 @@ func (e *Evaluator) ComputeTime(i, u int) (int64, bool) {
 // given (or analysis.copy_engine_active), since more memory users only
 // raise it; under the refined and request counts, which charge contention
 // by windows, the uncontended latency (their C⁰ without a GPU wait).
-func (e *Evaluator) DemandBound(i, u, others int, copies bool) (int64, bool) {
+func (e *Model) DemandBound(i, u, others int, copies bool) (int64, bool) {
 	c := e.tasks[i].cpu
 	if u < 0 || u >= len(c) || !c[u].ok || e.units[u].gpu {
 		return 0, false
@@ -113,14 +113,14 @@ func (e *Evaluator) DemandBound(i, u, others int, copies bool) (int64, bool) {
 // MovesLines reports whether task i moves a DRAM line on CPU unit u in
 // every role (its own runnables, without those only asynchronous
 // offloading adds).
-func (e *Evaluator) MovesLines(i, u int) bool {
+func (e *Model) MovesLines(i, u int) bool {
 	c := e.tasks[i].cpu
 	return u >= 0 && u < len(c) && c[u].ok && !e.units[u].gpu && c[u].lines > 0
 }
 
 // CopiesLines reports whether GPU task g, on the GPU, copies lines (its
 // copy engine is then active).
-func (e *Evaluator) CopiesLines(g int) bool {
+func (e *Model) CopiesLines(g int) bool {
 	gi := &e.gpus[g]
 	return gi.copyInLines+gi.copyOutLines > 0
 }
