@@ -452,7 +452,7 @@ func TestDecideMatters(t *testing.T) {
 	}
 	want, _ := bruteForceOf(t, cfg)
 	for _, decide := range []bool{true, false} {
-		_, got := exhaustiveFront(t, cfg, 1, func(e *evaluate.Evaluator) { e.SetHooks(evaluate.Hooks{NoDecide: !decide}) })
+		_, got := exhaustiveFront(t, cfg, 1, func(e *evaluate.Evaluator) { evaluate.SetHooks(e, evaluate.Hooks{NoDecide: !decide}) })
 		if equal := fmt.Sprint(got) == fmt.Sprint(want); equal != decide {
 			t.Errorf("with decide %v: exhaustive front %v, brute force %v (equal %v)\n%s", decide, got, want, equal, y)
 		}
@@ -507,7 +507,7 @@ func TestExhaustiveEqualsJointBruteForce(t *testing.T) {
 			stats[count+": with the margin objective"]++
 		}
 		run := func(broken bool) (*Outcome, [][]float64) {
-			return exhaustiveFront(t, cfg, 1+sys%2, func(e *evaluate.Evaluator) { e.SetHooks(evaluate.Hooks{JointBroken: broken}) })
+			return exhaustiveFront(t, cfg, 1+sys%2, func(e *evaluate.Evaluator) { evaluate.SetHooks(e, evaluate.Hooks{JointBroken: broken}) })
 		}
 		want, wantFeasible := bruteForceOf(t, cfg)
 		out, got := run(false)

@@ -49,8 +49,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 	return &moo.Exhaustive{
 		Order: order,
 		NewWalker: func() moo.Walker {
-			e := p.e.Clone()
-			e.SetLimit(rta.LimitDeadline) // a cut needs only the verdicts
+			e := p.e.With(evaluate.Options{Limit: rta.LimitDeadline}) // a cut needs only the verdicts
 			return &walker{en: en, e: e, a: e.NewAssignment(), r: e.NewAnalysis(), used: make([]bool, len(p.units)),
 				moves: make([]bool, len(p.units)), load: make([]float64, len(p.units)), loadMore: make([]float64, len(p.units))}
 		},

@@ -49,7 +49,7 @@ func (w *worker) feasibleMapping(feasible bool, allowance int, out *moo.Evaluati
 		w.feasible[key] = seen
 		w.report(key, out)
 	}()
-	if !p.anyRelevant || p.e.Hooks().NoVariants {
+	if !p.anyRelevant || p.hooks.NoVariants {
 		return 0
 	}
 	emit := w.keepVariant(&seen)

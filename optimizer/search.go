@@ -86,10 +86,13 @@ type Problem struct {
 	choice string
 	// stop, when set, says that the run is interrupted (Run sets it from
 	// its context): the evaluators of the workers and the constructions
-	// get it (Evaluator.SetStop).
+	// get it (evaluate.Options.Stop).
 	stop func() bool
+	// hooks are the search's test hooks, read from the evaluator once
+	// (evaluate.HooksOf): NoVariants and NoDecide.
+	hooks evaluate.Hooks
 	// tasks, units and gpuTasks are the evaluator's view of the model
-	// (Evaluator.Tasks, Units, GPUTasks).
+	// (evaluate.Model's Tasks, Units, GPUTasks).
 	tasks    []evaluate.TaskSpec
 	units    []evaluate.UnitSpec
 	gpuTasks []int
@@ -113,7 +116,7 @@ func NewProblem(e *evaluate.Evaluator, s configs.Search) (*Problem, error) {
 	if err := s.CheckObjectives(); err != nil {
 		return nil, err
 	}
-	p := &Problem{e: e, search: s, tasks: e.Model().Tasks(), units: e.Model().Units(), gpuTasks: e.Model().GPUTasks()}
+	p := &Problem{e: e, search: s, hooks: evaluate.HooksOf(e), tasks: e.Model().Tasks(), units: e.Model().Units(), gpuTasks: e.Model().GPUTasks()}
 	if s.IsFree(configs.GeneUnits) {
 		p.base = e.NewAssignment()
 	} else {
@@ -344,13 +347,10 @@ func (p *Problem) normalise(a *evaluate.Assignment) {
 // collects what Run reports about the run: the distinct feasible mappings it
 // met and the priority-order variants (variants.go) of the feasible ones.
 func (p *Problem) NewWorker() moo.Evaluator {
-	e := p.e.Clone()
-	e.SetStop(p.stop)
 	// An infeasible genome needs only a rank (how badly it misses), not
 	// every response time iterated to its fixed point; Run re-evaluates
 	// the mappings it reports with the evaluator's own limit.
-	e.SetLimit(rta.LimitRank)
-	e.SetRefuteFirst(true)
+	e := p.e.With(evaluate.Options{Limit: rta.LimitRank, RefuteFirst: true, Stop: p.stop})
 	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewAnalysis(), ca: e.NewAssignment(), b: e.NewAssignment(),
 		rc: e.NewAnalysis(), rb: e.NewAnalysis(),
 		obj: make([]float64, len(p.objectives)), feasible: map[uint64]mappingSeen{}, decided: map[uint64]int{}, open: map[uint64]string{},
@@ -426,7 +426,7 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	out.Cost = 0
 	if w.r.Schedulable {
 		out.Cost = w.feasibleMapping(feasible, w.allowance(out.Allowance), out)
-	} else if w.p.exhaustive && !w.r.Refuted() && !w.p.e.Hooks().NoVariants && !w.p.e.Hooks().NoDecide && (w.p.interact || w.r.Undecided > 0) {
+	} else if w.p.exhaustive && !w.r.Refuted() && !w.p.hooks.NoVariants && !w.p.hooks.NoDecide && (w.p.interact || w.r.Undecided > 0) {
 		out.Cost = w.decide(out.Allowance)
 	}
 	if !feasible {

@@ -186,3 +186,20 @@ func (e *Evaluator) TimelineWindow(r *Analysis, window int64) (*Timeline, error)
 func (e *Evaluator) SimulationInput(r *Analysis) (*syssim.System, error) {
 	return e.simulationInput(r)
 }
+
+// The settings that a search gives its evaluators once (Options, With),
+// switched in place on an evaluator by the package's tests.
+
+// SetLimit sets Options.Limit.
+func (e *Evaluator) SetLimit(l rta.Limit) { e.setLimit(l) }
+
+// SetRefuteFirst sets Options.RefuteFirst.
+func (e *Evaluator) SetRefuteFirst(on bool) { e.setRefuteFirst(on) }
+
+// SetStop sets Options.Stop.
+func (e *Evaluator) SetStop(stop func() bool) { e.stop = stop }
+
+// SetMemo turns the per-core memo on (the default) or off. Results are the
+// same either way; off, every evaluation analyses every core (for
+// benchmarks of the analysis itself and for the tests that prove that).
+func (e *Evaluator) SetMemo(on bool) { e.noMemo = !on }

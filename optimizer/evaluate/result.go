@@ -373,7 +373,7 @@ type Analysis struct {
 
 	owner *configs.Config // the configuration the static fields are for
 	// refuted: the relaxed test decided the mapping (Evaluate with
-	// SetRefuteFirst): no priority order of its cores meets every deadline.
+	// Options.RefuteFirst): no priority order of its cores meets every deadline.
 	refuted bool
 	// partial: this is EvaluatePartial's analysis of a partial mapping
 	// (set by every evaluation, read while it runs).

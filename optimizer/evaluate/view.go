@@ -8,9 +8,9 @@ import (
 	"github.com/hetmap/hetmap/memory"
 )
 
-// The read-only view of the compiled model that a search needs, and the
-// settings a search gives its evaluators. None of these methods changes
-// what an evaluation gives.
+// The read-only view of the compiled model that a search needs (Model),
+// and what a search asks of its own evaluator beside the analyses. None of
+// these methods changes what an evaluation gives.
 
 // UnitSpec describes a processing unit of the model for a search.
 type UnitSpec struct {
@@ -125,58 +125,10 @@ func (e *Model) CopiesLines(g int) bool {
 	return gi.copyInLines+gi.copyOutLines > 0
 }
 
-// SetStop sets the function that says that the run this evaluator serves
-// is interrupted (nil: never): PriorityVariants and JointOrders look at it
-// between their analyses and stop, incomplete. A search sets it on its
-// own clones; Clone does not copy it.
-func (e *Evaluator) SetStop(stop func() bool) { e.stop = stop }
-
 // Analyses returns the number of evaluations (complete and partial) this
 // evaluator has made, so that a search can account for what its
 // constructions spent.
 func (e *Evaluator) Analyses() int { return e.analyses }
-
-// Hooks are switches for tests: each makes the evaluator, or the search
-// that uses it, deliberately incomplete or unsound, so that a test can show
-// that it notices. They are all off unless a test sets them; Clone copies
-// them.
-type Hooks struct {
-	// PartialByChallenge makes EvaluatePartial judge a partial mapping by
-	// the challenge count even under the refined ones: an unsound cut
-	// that the exhaustive search's tests must be able to catch.
-	PartialByChallenge bool
-	// NoVariants turns the priority-order variants of the search off.
-	NoVariants bool
-	// JointBroken breaks JointOrders on purpose: each core keeps only its
-	// first order that passes the relaxed test.
-	JointBroken bool
-	// NoDecide turns the exhaustive search's decision of a mapping over
-	// its joint orders off.
-	NoDecide bool
-}
-
-// SetPartialByChallenge makes EvaluatePartial and Refutes judge a partial
-// mapping under the challenge count even when the evaluator's count is a
-// refined one: a stricter test than the relaxed one (the challenge count
-// charges every access every other memory user), cheaper, and memoised
-// per core. A partial mapping that passes it passes the relaxed test, so a
-// heuristic that looks for feasible mappings loses no mapping it accepts;
-// but it may reject partial mappings with feasible completions, so a
-// search that must be exact (the exhaustive one) must not use it, and the
-// genetic search's constructions no longer do (on the WATERS model it
-// rejects 12 of the 22 points of the exact front). It is the hook
-// Hooks.PartialByChallenge.
-func (e *Evaluator) SetPartialByChallenge(on bool) { e.partialByChallenge = on }
-
-// Hooks returns the evaluator's test hooks.
-func (e *Evaluator) Hooks() Hooks {
-	return Hooks{PartialByChallenge: e.partialByChallenge, NoVariants: e.noVariants, JointBroken: e.jointBroken, NoDecide: e.noDecide}
-}
-
-// SetHooks sets the evaluator's test hooks.
-func (e *Evaluator) SetHooks(h Hooks) {
-	e.testHooks = testHooks{partialByChallenge: h.PartialByChallenge, noVariants: h.NoVariants, jointBroken: h.JointBroken, noDecide: h.NoDecide}
-}
 
 // MaxVariantTasks is the most tasks a core may have for its priority
 // orders to be varied (PriorityVariants, JointOrders); a larger core keeps
