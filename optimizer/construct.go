@@ -495,7 +495,7 @@ func (p *Problem) gpuSideKey(g, order []int) string {
 	return b.String()
 }
 
-// onGPU reports whether GPU task k (Evaluator.GPUTasks order) is on the GPU
+// onGPU reports whether GPU task k (evaluate.Model.GPUTasks order) is on the GPU
 // under the genome (or partial genome) g.
 func (p *Problem) onGPU(g []int, k int) bool {
 	gi := p.gpuTasks[k] // unit genes come first, one per task

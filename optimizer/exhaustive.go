@@ -177,7 +177,7 @@ func (w *walker) overloads(i, u int) bool {
 }
 
 // demandLoad is task i's least utilisation on CPU unit u with others
-// other units moving lines (evaluate.Evaluator.DemandBound over its
+// other units moving lines (evaluate.Model.DemandBound over its
 // period).
 func (p *Problem) demandLoad(i, u, others int, copies bool) float64 {
 	c, ok := p.e.Model().DemandBound(i, u, others, copies)

@@ -17,7 +17,7 @@ const NoPriority = math.MinInt32
 
 // Assignment is the compact form of a mapping that Evaluate reads and a
 // search mutates. Tasks are indexed as in System.Tasks, units as in
-// System.Units and GPU tasks as in Evaluator.GPUTasks.
+// System.Units and GPU tasks as in Model.GPUTasks.
 type Assignment struct {
 	// Unit[i] is the unit of task i. A GPU task on the GPU needs its
 	// offloading task on a core; a GPU task on a core is merged with its

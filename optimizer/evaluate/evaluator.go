@@ -841,7 +841,7 @@ type TaskSpec struct {
 	Name             string
 	Kind             TaskKind
 	Period, Deadline int64 // ps; a GPU task: its offloading task's; Deadline 0: none
-	// GPU is the GPU-task index (Evaluator.GPUTasks) of an offloading or GPU
+	// GPU is the GPU-task index (Model.GPUTasks) of an offloading or GPU
 	// task, else -1; Offloader is a GPU task's offloading task, else -1.
 	GPU, Offloader int
 	// Units are the units the task can run on (a GPU task: the GPU, if it

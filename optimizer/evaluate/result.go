@@ -322,7 +322,7 @@ type Analysis struct {
 	Misses    int
 	Violation int64
 	// Tasks per task of the model (System.Tasks order), GPU per GPU task
-	// (Evaluator.GPUTasks order), Units per unit (System.Units order).
+	// (Model.GPUTasks order), Units per unit (System.Units order).
 	Tasks []TaskResult
 	GPU   []GPUResult
 	Units []UnitResult
