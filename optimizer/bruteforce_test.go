@@ -32,7 +32,7 @@ func bruteForce(t *testing.T, p *Problem) ([][]float64, int) {
 	a, b := e.NewAssignment(), e.NewAssignment()
 	r := e.NewAnalysis()
 	obj := make([]float64, p.NumObjectives())
-	rename, next := make([]int, len(e.Units())), make([]int, len(e.Units()))
+	rename, next := make([]int, len(e.Model().Units())), make([]int, len(e.Model().Units()))
 	canon := e.NewAssignment()
 	var all [][]float64
 	feasible := map[string]bool{}
@@ -49,8 +49,8 @@ func bruteForce(t *testing.T, p *Problem) ([][]float64, int) {
 				// GPU settings only for the GPU tasks on the GPU.
 				p.canonicalise(a, canon, rename, next)
 				key := fmt.Sprint(canon.Unit)
-				for g, task := range e.GPUTasks() {
-					if canon.Unit[task] == e.GPUUnit() {
+				for g, task := range e.Model().GPUTasks() {
+					if canon.Unit[task] == e.Model().GPUUnit() {
 						key += fmt.Sprint(g, canon.Async[g], canon.High[g], canon.Slice[g])
 					}
 				}
@@ -81,7 +81,7 @@ func forEachOrder(t *testing.T, e *evaluate.Evaluator, a, b *evaluate.Assignment
 	}
 	var cores [][]int
 	var perms [][][]int
-	for u, unit := range e.Units() {
+	for u, unit := range e.Model().Units() {
 		if unit.GPU || len(e.OnCore(u)) == 0 {
 			continue
 		}
@@ -338,7 +338,7 @@ func exactFrontDominatesEveryOrder(t *testing.T, cfg *configs.Config, minPairs i
 						return
 					}
 				}
-				t.Errorf("a mapping with explicit priorities, %v, is not dominated by the front: %+v", obj, e.Mapping(b))
+				t.Errorf("a mapping with explicit priorities, %v, is not dominated by the front: %+v", obj, e.Model().Mapping(b))
 			})
 			return
 		}
@@ -452,7 +452,7 @@ func TestDecideMatters(t *testing.T) {
 	}
 	want, _ := bruteForceOf(t, cfg)
 	for _, decide := range []bool{true, false} {
-		_, got := exhaustiveFront(t, cfg, 1, func(e *evaluate.Evaluator) { e.SetHooks(evaluate.Hooks{NoDecide: !decide}) })
+		_, got := exhaustiveFront(t, cfg, 1, func(e *evaluate.Evaluator) { evaluate.SetHooks(e, evaluate.Hooks{NoDecide: !decide}) })
 		if equal := fmt.Sprint(got) == fmt.Sprint(want); equal != decide {
 			t.Errorf("with decide %v: exhaustive front %v, brute force %v (equal %v)\n%s", decide, got, want, equal, y)
 		}
@@ -507,7 +507,7 @@ func TestExhaustiveEqualsJointBruteForce(t *testing.T) {
 			stats[count+": with the margin objective"]++
 		}
 		run := func(broken bool) (*Outcome, [][]float64) {
-			return exhaustiveFront(t, cfg, 1+sys%2, func(e *evaluate.Evaluator) { e.SetHooks(evaluate.Hooks{JointBroken: broken}) })
+			return exhaustiveFront(t, cfg, 1+sys%2, func(e *evaluate.Evaluator) { evaluate.SetHooks(e, evaluate.Hooks{JointBroken: broken}) })
 		}
 		want, wantFeasible := bruteForceOf(t, cfg)
 		out, got := run(false)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
+	"github.com/hetmap/hetmap/rta"
 )
 
 // genomeOf encodes the model's own mapping, if every gene can take its value.
@@ -251,8 +252,7 @@ type builder struct {
 }
 
 func (p *Problem) newBuilder(ex *moo.Exhaustive, memo *sliceMemo) *builder {
-	e := p.e.Clone()
-	e.SetStop(p.stop)
+	e := p.e.With(evaluate.Options{Limit: rta.LimitNone, Stop: p.stop})
 	walk := ex.NewWalker().(*walker)
 	// The constructions' descents keep every placement (walker.noLoadCut):
 	// with the load cut they took other random paths, and the default
@@ -260,7 +260,7 @@ func (p *Problem) newBuilder(ex *moo.Exhaustive, memo *sliceMemo) *builder {
 	walk.noLoadCut = true
 	// Partial mappings are judged by the search's own count (under the
 	// refined counts, the relaxed test), never by the stricter challenge
-	// count (evaluate.Evaluator.SetPartialByChallenge), which is cheaper
+	// count (evaluate.Hooks.PartialByChallenge), which is cheaper
 	// but rejects partial mappings with feasible completions: on the
 	// built-in WATERS model it rejected 12 of the 22 points of the exact
 	// front, among them the 6 feasible mappings (of 19) that no mapping of
@@ -495,11 +495,11 @@ func (p *Problem) gpuSideKey(g, order []int) string {
 	return b.String()
 }
 
-// onGPU reports whether GPU task k (Evaluator.GPUTasks order) is on the GPU
+// onGPU reports whether GPU task k (evaluate.Model.GPUTasks order) is on the GPU
 // under the genome (or partial genome) g.
 func (p *Problem) onGPU(g []int, k int) bool {
 	gi := p.gpuTasks[k] // unit genes come first, one per task
-	return p.genes[gi].values[g[gi]] == p.e.GPUUnit()
+	return p.genes[gi].values[g[gi]] == p.e.Model().GPUUnit()
 }
 
 // gpuScore analyses the partial mapping of the genes of order and returns

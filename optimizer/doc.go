@@ -6,8 +6,22 @@
 // analysis, or the least-violating mappings when none is feasible, and
 // what the run proved (Outcome.Proof). The analysis of one mapping is
 // package evaluate's (optimizer/evaluate, a layer below): the search
-// evaluates every mapping it meets with an evaluate.Evaluator (a clone per
-// worker) and ranks its evaluate.Analysis.
+// evaluates every mapping it meets with an evaluate.Evaluator (one per
+// worker, made with evaluate.Options: rta.LimitRank and the relaxed test
+// first for the genetic search's workers, rta.LimitDeadline for the
+// exhaustive search's cuts, the run's stop for both) and ranks its
+// evaluate.Analysis; it asks the model's facts of evaluate.Model.
+//
+// Run takes its settings as one value: the configuration's search settings
+// with the Options' overrides (algorithm, seed, workers), resolved once
+// (problemOf, then chooseAlgorithm for auto) into the Problem's settings,
+// from which runSettings derives moo's. The Problem says what is searched
+// and does not change during a run; what a run changes (its workers, its
+// stop, why auto chose its algorithm, what a checkpoint it continues had
+// met) is a runState that Run makes at its start. NewProblem decides the
+// problem in steps, one function each: the base mapping, the objectives,
+// the time-slice grid, the interchangeable cores, the tasks whose orders
+// matter and the genes.
 //
 // # Model and assumptions
 //

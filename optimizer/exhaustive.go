@@ -35,7 +35,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 		ts := &p.tasks[g.task]
 		best := -1.0
 		for _, u := range g.values {
-			if exec, ok := p.e.ComputeTime(g.task, u); ok && ts.Period > 0 {
+			if exec, ok := p.e.Model().ComputeTime(g.task, u); ok && ts.Period > 0 {
 				if v := float64(exec) / float64(ts.Period); best < 0 || v < best {
 					best = v
 				}
@@ -49,8 +49,7 @@ func (p *Problem) Exhaustive() *moo.Exhaustive {
 	return &moo.Exhaustive{
 		Order: order,
 		NewWalker: func() moo.Walker {
-			e := p.e.Clone()
-			e.SetLimit(rta.LimitDeadline) // a cut needs only the verdicts
+			e := p.e.With(evaluate.Options{Limit: rta.LimitDeadline}) // a cut needs only the verdicts
 			return &walker{en: en, e: e, a: e.NewAssignment(), r: e.NewAnalysis(), used: make([]bool, len(p.units)),
 				moves: make([]bool, len(p.units)), load: make([]float64, len(p.units)), loadMore: make([]float64, len(p.units))}
 		},
@@ -112,13 +111,13 @@ func (w *walker) loads(partial []int, depth int) {
 		if w.noLoadCut {
 			continue
 		}
-		if u == p.e.GPUUnit() {
-			if p.tasks[pg.task].Kind == evaluate.GPUTask && p.e.CopiesLines(p.tasks[pg.task].GPU) {
+		if u == p.e.Model().GPUUnit() {
+			if p.tasks[pg.task].Kind == evaluate.GPUTask && p.e.Model().CopiesLines(p.tasks[pg.task].GPU) {
 				w.copies = true
 			}
 			continue
 		}
-		if p.e.MovesLines(pg.task, u) {
+		if p.e.Model().MovesLines(pg.task, u) {
 			w.moves[u] = true
 		}
 	}
@@ -137,7 +136,7 @@ func (w *walker) loads(partial []int, depth int) {
 			continue
 		}
 		u := pg.values[partial[prev]]
-		if u == p.e.GPUUnit() {
+		if u == p.e.Model().GPUUnit() {
 			continue
 		}
 		others := moving
@@ -156,7 +155,7 @@ func (w *walker) loads(partial []int, depth int) {
 // another core whose tasks' line latency that raises.
 func (w *walker) overloads(i, u int) bool {
 	p := w.en.p
-	if u == p.e.GPUUnit() {
+	if u == p.e.Model().GPUUnit() {
 		return false
 	}
 	others := w.moving
@@ -166,7 +165,7 @@ func (w *walker) overloads(i, u int) bool {
 	if w.load[u]+p.demandLoad(i, u, others, w.copies) > 1+overload {
 		return true
 	}
-	if w.moves[u] || !p.e.MovesLines(i, u) {
+	if w.moves[u] || !p.e.Model().MovesLines(i, u) {
 		return false
 	}
 	for v := range w.loadMore {
@@ -178,10 +177,10 @@ func (w *walker) overloads(i, u int) bool {
 }
 
 // demandLoad is task i's least utilisation on CPU unit u with others
-// other units moving lines (evaluate.Evaluator.DemandBound over its
+// other units moving lines (evaluate.Model.DemandBound over its
 // period).
 func (p *Problem) demandLoad(i, u, others int, copies bool) float64 {
-	c, ok := p.e.DemandBound(i, u, others, copies)
+	c, ok := p.e.Model().DemandBound(i, u, others, copies)
 	if !ok || p.tasks[i].Period <= 0 {
 		return 0
 	}
@@ -226,7 +225,7 @@ func (w *walker) Values(partial []int, depth int, dst []int) []int {
 			// completion is feasible (loads).
 			continue
 		}
-		if u == p.e.GPUUnit() || used[u] {
+		if u == p.e.Model().GPUUnit() || used[u] {
 			dst = append(dst, k)
 			continue
 		}

@@ -11,18 +11,18 @@ import (
 // refined counts, with which the exhaustive search's brute-force test must
 // fail (TestExhaustiveMatchesBruteForceRefined).
 func SetPartialByChallenge(e *evaluate.Evaluator, on bool) {
-	h := e.Hooks()
+	h := evaluate.HooksOf(e)
 	h.PartialByChallenge = on
-	e.SetHooks(h)
+	evaluate.SetHooks(e, h)
 }
 
 // SetPriorityVariants turns the priority-order variants of feasible
 // mappings (evaluate/variants.go) on (the default) or off, so that a test can compare
 // a search over derived priorities with a brute force over them.
 func SetPriorityVariants(e *evaluate.Evaluator, on bool) {
-	h := e.Hooks()
+	h := evaluate.HooksOf(e)
 	h.NoVariants = !on
-	e.SetHooks(h)
+	evaluate.SetHooks(e, h)
 }
 
 // SetFrontGrace sets how long an interrupted run still analyses its front

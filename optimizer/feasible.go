@@ -49,7 +49,7 @@ func (w *worker) feasibleMapping(feasible bool, allowance int, out *moo.Evaluati
 		w.feasible[key] = seen
 		w.report(key, out)
 	}()
-	if !p.anyRelevant || p.e.Hooks().NoVariants {
+	if !p.anyRelevant || p.hooks.NoVariants {
 		return 0
 	}
 	emit := w.keepVariant(&seen)
@@ -257,7 +257,7 @@ func (p *Problem) canonicalise(a, dst *evaluate.Assignment, rename, next []int) 
 		rename[u], next[u] = -1, 0
 	}
 	for i, u := range a.Unit {
-		if u < 0 || u == p.e.GPUUnit() {
+		if u < 0 || u == p.e.Model().GPUUnit() {
 			continue
 		}
 		if rename[u] < 0 {
@@ -280,7 +280,7 @@ func (p *Problem) hashAssignment(a *evaluate.Assignment) uint64 {
 		h = mixHash(h, uint64(i)<<32|uint64(uint32(u)))
 	}
 	for g, task := range p.gpuTasks {
-		if a.Unit[task] != e.GPUUnit() {
+		if a.Unit[task] != e.Model().GPUUnit() {
 			continue
 		}
 		h = mixHash(h, uint64(g)<<2|uint64(b2i(a.Async[g]))<<1|uint64(b2i(a.High[g])))

@@ -215,7 +215,7 @@ func (p *Problem) variantPoint(e *evaluate.Evaluator, v *sidePoint) Point {
 	if err := e.AnalyzeDemand(r); err != nil {
 		panic(fmt.Sprintf("optimizer: the demand of a priority variant: %v", err))
 	}
-	return Point{Mapping: e.Mapping(a), Assignment: a, Analysis: r, Objectives: slices.Clone(v.obj)}
+	return Point{Mapping: e.Model().Mapping(a), Assignment: a, Analysis: r, Objectives: slices.Clone(v.obj)}
 }
 
 // distinctLeastViolating evaluates the least-violating genomes in full and
@@ -276,6 +276,6 @@ func (p *Problem) pointWith(e *evaluate.Evaluator, pt moo.Point) Point {
 	if violation > 0 {
 		violation = max(float64(r.Violation)/psPerMs, 1/psPerMs)
 	}
-	return Point{Mapping: e.Mapping(a), Assignment: a, Analysis: r,
+	return Point{Mapping: e.Model().Mapping(a), Assignment: a, Analysis: r,
 		Objectives: append([]float64(nil), pt.Objectives...), Violation: violation}
 }

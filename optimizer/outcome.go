@@ -169,7 +169,7 @@ func (p *Problem) proof(e *evaluate.Evaluator, st moo.Status, out *Outcome) Proo
 	if out.VariantsIncomplete > 0 {
 		pr.Reasons = append(pr.Reasons, fmt.Sprintf("%d feasible mapping(s) have a core of more than %d tasks or more priority orders than search.max_joint_orders (%d) allows, so not every order that can change an objective was tried", out.VariantsIncomplete, evaluate.MaxVariantTasks, p.search.MaxJointOrders))
 	}
-	if e.Activated() {
+	if e.Model().Activated() {
 		// JointOrders varies the activators' orders too, but no brute-force
 		// test checks the claim for activated tasks (activation.go).
 		pr.Reasons = append(pr.Reasons, "tasks activated by tasks of other cores couple the cores' priority orders, and the joint search over them is not checked against brute force")

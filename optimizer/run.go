@@ -24,7 +24,7 @@ func Check(e *evaluate.Evaluator, opts Options) error {
 // problemOf applies the options to the configuration's search settings
 // and builds the search problem.
 func problemOf(e *evaluate.Evaluator, opts Options) (*Problem, error) {
-	s := e.Config().Search
+	s := e.Model().Config().Search
 	if opts.Algorithm != "" {
 		s.Algorithm = opts.Algorithm
 	}
@@ -142,7 +142,7 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 	if err != nil {
 		return nil, err
 	}
-	p.stop = func() bool { return ctx.Err() != nil }
+	p.runState = &runState{stop: func() bool { return ctx.Err() != nil }}
 	stage := func(name string, step, steps int, since time.Time) {
 		if opts.Progress != nil {
 			opts.Progress(moo.Progress{Stage: name, Step: step, Steps: steps, Elapsed: time.Since(since)})
@@ -152,26 +152,11 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 		stage(StageChoose, 0, 0, time.Now())
 	}
 	p.chooseAlgorithm()
-	s := p.search
-	settings := &moo.Settings{Generations: s.Generations, MaxEvaluations: s.MaxEvaluations, Workers: s.Workers, Seed: s.Seed,
-		Progress: opts.Progress, Context: ctx, KeepInfeasible: leastViolatingKept}
-	if s.Algorithm != configs.AlgorithmExhaustive {
-		// The genetic search's archive is bounded (search.max_front); the
-		// limit in force goes to the outcome's settings. It stops when its
-		// front stops improving.
-		limit := s.FrontLimit(false)
-		settings.MaxFront, s.MaxFront = limit, &limit
-		settings.Stall = moo.Stall{Generations: *s.StallGenerations, Tolerance: s.StallTolerance}
-		s.Selection = s.SelectionFor(len(p.objectives))
-	} else {
-		// Settings of the genetic search only, left out of what the
-		// exhaustive search's outcome records.
-		s.StallGenerations, s.StallTolerance, s.Selection = nil, 0, ""
-	}
+	s, settings := p.runSettings(ctx, opts)
 	start := time.Now()
 	var method moo.Method
 	constructed := 0
-	cp, resumed, err := mooCheckpoint(opts.Checkpoint, configHash(e.Config(), s), s, &constructed)
+	cp, resumed, err := mooCheckpoint(opts.Checkpoint, configHash(e.Model().Config(), s), s, &constructed)
 	if err != nil {
 		return nil, err
 	}
@@ -179,41 +164,18 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 		method = p.Exhaustive()
 		settings.Checkpoint = cp
 	} else {
-		nsga := &moo.NSGA2{Population: s.Population, Mutate: p.SwapMutation}
-		if s.Selection == configs.SelectionReference {
-			nsga.Selection = moo.ReferenceSelection
-		}
-		// Open the population with the model's own mapping, when the search
-		// can reach it, and with greedy constructions (half the population;
-		// random genomes fill the rest, for diversity). The constructions
-		// draw from their own generator, seeded from the search's seed.
-		if g, ok := p.genomeOf(e); ok {
-			nsga.Initial = [][]int{g}
-		}
-		rng := rand.New(rand.NewSource(s.Seed))
-		// The constructions take at most half of an evaluation budget,
-		// and run on the search's workers.
-		workers := s.Workers
-		if workers <= 0 {
-			workers = runtime.GOMAXPROCS(0)
-		}
-		var genomes [][]int
 		settings.Checkpoint = cp
+		// A resumed search continues from its checkpoint's population, not
+		// from constructions, and counts those of the run it continues
+		// (mooCheckpoint restored them).
+		nsga, built := p.geneticMethod(ctx, e, s, resumed == nil, stage)
 		if resumed == nil {
-			// A resumed search continues from its checkpoint's population,
-			// not from constructions.
-			began := time.Now()
-			stage(StageConstruct, 0, s.Population/2, began)
-			var built atomic.Int64
-			genomes, constructed = p.construct(ctx, rng, s.Population/2, s.MaxEvaluations/2, workers, func() {
-				stage(StageConstruct, int(built.Add(1)), s.Population/2, began)
-			})
-			nsga.Initial = append(nsga.Initial, genomes...)
+			constructed = built
 		}
+		method = nsga
 		if settings.MaxEvaluations > 0 {
 			settings.MaxEvaluations = max(1, settings.MaxEvaluations-constructed)
 		}
-		method = nsga
 	}
 	p.mu.Lock()
 	p.workers = nil
@@ -249,17 +211,87 @@ func Run(ctx context.Context, e *evaluate.Evaluator, opts Options) (*Outcome, er
 	out.Proof = p.proof(e, res.Status, out)
 	out.LeastViolatingBy = s.Algorithm
 	if !res.Feasible && len(res.LeastViolating) == 0 && s.Algorithm == configs.AlgorithmExhaustive && ctx.Err() == nil {
-		nsga := &moo.NSGA2{Population: s.Population, Mutate: p.SwapMutation}
-		short := *settings
-		short.Generations, short.Progress = min(s.Generations, 200), nil
-		if more, err := moo.Minimize(p, nsga, &short); err == nil {
-			res.LeastViolating = more.LeastViolating
-			out.LeastViolatingBy = configs.AlgorithmNSGA2
-		}
+		p.leastViolatingByGenetic(res, out, settings)
 	}
 	out.LeastViolating = p.distinctLeastViolating(res.LeastViolating)
 	out.Wall = time.Since(start)
 	return out, nil
+}
+
+// runSettings derives the settings of moo.Minimize from the search
+// settings in force (p.search: the configuration's, with Options'
+// overrides and the defaults, resolved by problemOf and chooseAlgorithm),
+// and returns them with the search settings the outcome records.
+func (p *Problem) runSettings(ctx context.Context, opts Options) (configs.Search, *moo.Settings) {
+	s := p.search
+	settings := &moo.Settings{Generations: s.Generations, MaxEvaluations: s.MaxEvaluations, Workers: s.Workers, Seed: s.Seed,
+		Progress: opts.Progress, Context: ctx, KeepInfeasible: leastViolatingKept}
+	if s.Algorithm != configs.AlgorithmExhaustive {
+		// The genetic search's archive is bounded (search.max_front); the
+		// limit in force goes to the outcome's settings. It stops when its
+		// front stops improving.
+		limit := s.FrontLimit(false)
+		settings.MaxFront, s.MaxFront = limit, &limit
+		settings.Stall = moo.Stall{Generations: *s.StallGenerations, Tolerance: s.StallTolerance}
+		s.Selection = s.SelectionFor(len(p.objectives))
+	} else {
+		// Settings of the genetic search only, left out of what the
+		// exhaustive search's outcome records.
+		s.StallGenerations, s.StallTolerance, s.Selection = nil, 0, ""
+	}
+	return s, settings
+}
+
+// geneticMethod makes the genetic search of settings s, with its initial
+// population of constructions unless the run continues from a checkpoint
+// (construct false), and returns it with the number of analyses its
+// constructions made (0 without).
+func (p *Problem) geneticMethod(ctx context.Context, e *evaluate.Evaluator, s configs.Search, construct bool, stage func(name string, step, steps int, since time.Time)) (*moo.NSGA2, int) {
+	nsga := &moo.NSGA2{Population: s.Population, Mutate: p.SwapMutation}
+	if s.Selection == configs.SelectionReference {
+		nsga.Selection = moo.ReferenceSelection
+	}
+	// Open the population with the model's own mapping, when the search
+	// can reach it, and with greedy constructions (half the population;
+	// random genomes fill the rest, for diversity). The constructions
+	// draw from their own generator, seeded from the search's seed.
+	if g, ok := p.genomeOf(e); ok {
+		nsga.Initial = [][]int{g}
+	}
+	rng := rand.New(rand.NewSource(s.Seed))
+	// The constructions take at most half of an evaluation budget,
+	// and run on the search's workers.
+	workers := s.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	constructed := 0
+	if construct {
+		began := time.Now()
+		stage(StageConstruct, 0, s.Population/2, began)
+		var built atomic.Int64
+		var genomes [][]int
+		genomes, constructed = p.construct(ctx, rng, s.Population/2, s.MaxEvaluations/2, workers, func() {
+			stage(StageConstruct, int(built.Add(1)), s.Population/2, began)
+		})
+		nsga.Initial = append(nsga.Initial, genomes...)
+	}
+	return nsga, constructed
+}
+
+// leastViolatingByGenetic looks for the least-violating mappings with a
+// short genetic search, after an exhaustive search that found no feasible
+// mapping and kept none (its settings, at most 200 generations, no
+// progress).
+func (p *Problem) leastViolatingByGenetic(res *moo.Result, out *Outcome, settings *moo.Settings) {
+	s := p.search
+	nsga := &moo.NSGA2{Population: s.Population, Mutate: p.SwapMutation}
+	short := *settings
+	short.Generations, short.Progress = min(s.Generations, 200), nil
+	if more, err := moo.Minimize(p, nsga, &short); err == nil {
+		res.LeastViolating = more.LeastViolating
+		out.LeastViolatingBy = configs.AlgorithmNSGA2
+	}
 }
 
 // front merges the search's front (derived priorities) with the workers'

@@ -3,7 +3,6 @@ package optimizer
 import (
 	"fmt"
 	"sort"
-	"sync"
 
 	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/configs"
@@ -82,47 +81,66 @@ type Problem struct {
 	// evaluation (the margin, the demand of the busiest core), after which
 	// the evaluator no longer describes the mapping alone (feasibleMapping).
 	analysedAgain bool
-	// choice says why an auto search chose its algorithm (chooseAlgorithm).
-	choice string
-	// stop, when set, says that the run is interrupted (Run sets it from
-	// its context): the evaluators of the workers and the constructions
-	// get it (Evaluator.SetStop).
-	stop func() bool
+	// hooks are the search's test hooks, read from the evaluator once
+	// (evaluate.HooksOf): NoVariants and NoDecide.
+	hooks evaluate.Hooks
 	// tasks, units and gpuTasks are the evaluator's view of the model
-	// (Evaluator.Tasks, Units, GPUTasks).
+	// (evaluate.Model's Tasks, Units, GPUTasks).
 	tasks    []evaluate.TaskSpec
 	units    []evaluate.UnitSpec
 	gpuTasks []int
-
-	mu      sync.Mutex
-	workers []*worker // the workers of the run in progress
-
-	// resumed is what the workers of the run a checkpoint continues had
-	// met (RestoreState): read-only, every worker's as well as its own.
-	resumed          map[uint64]mappingSeen
-	resumedUndecided int
-	resumedSide      []sidePoint       // the exhaustive search's variants kept (worker.side)
-	resumedOpen      map[uint64]string // and mappings left undecided (worker.open)
+	// runState is the state of the run in progress, which Run makes at
+	// its start; a Problem from NewProblem has an idle one, with which its
+	// workers can be made and used outside a run.
+	*runState
 }
 
 // NewProblem builds the search problem of an evaluator's configuration with
-// the search settings (defaults applied).
+// the search settings (defaults applied). What it decides, each in a
+// function of its own: the mapping the genes start from (baseAssignment),
+// the objectives (objectiveSpecs), the time-slice grid (sliceGrid), the
+// interchangeable cores (coreClasses), the tasks whose priority orders
+// matter (markRelevant) and the genes (buildGenes).
 func NewProblem(e *evaluate.Evaluator, s configs.Search) (*Problem, error) {
-	sys := e.Config().System
-	s = s.WithDefaults(sys, e.Config().Analysis.ChainLatency)
+	m := e.Model()
+	sys := m.Config().System
+	s = s.WithDefaults(sys, m.Config().Analysis.ChainLatency)
 	if err := s.CheckObjectives(); err != nil {
 		return nil, err
 	}
-	p := &Problem{e: e, search: s, tasks: e.Tasks(), units: e.Units(), gpuTasks: e.GPUTasks()}
-	if s.IsFree(configs.GeneUnits) {
-		p.base = e.NewAssignment()
-	} else {
-		a, err := e.DefaultAssignment()
-		if err != nil {
-			return nil, fmt.Errorf("search.free leaves the units fixed, but the model's own mapping cannot be used: %w", err)
-		}
-		p.base = a
+	p := &Problem{e: e, search: s, hooks: evaluate.HooksOf(e), tasks: m.Tasks(), units: m.Units(), gpuTasks: m.GPUTasks(), runState: &runState{}}
+	var err error
+	if p.base, err = baseAssignment(e, s); err != nil {
+		return nil, err
 	}
+	if p.objectives, err = objectiveSpecs(sys, s); err != nil {
+		return nil, err
+	}
+	p.slices = sliceGrid(m, sys)
+	p.class, p.classCores = coreClasses(sys)
+	p.markRelevant(m)
+	p.setAlgorithm(s.Algorithm)
+	p.buildGenes(m.FIFO())
+	return p, nil
+}
+
+// baseAssignment is the mapping the genes start from: no task placed when
+// the search places the tasks, else the model's own mapping.
+func baseAssignment(e *evaluate.Evaluator, s configs.Search) (*evaluate.Assignment, error) {
+	if s.IsFree(configs.GeneUnits) {
+		return e.NewAssignment(), nil
+	}
+	a, err := e.DefaultAssignment()
+	if err != nil {
+		return nil, fmt.Errorf("search.free leaves the units fixed, but the model's own mapping cannot be used: %w", err)
+	}
+	return a, nil
+}
+
+// objectiveSpecs resolves the search's objectives against the system: a
+// chain objective's chain index and latency.
+func objectiveSpecs(sys *configs.System, s configs.Search) ([]objectiveSpec, error) {
+	var out []objectiveSpec
 	for i, o := range s.Objectives {
 		spec := objectiveSpec{cfg: o, chain: -1}
 		if o.Kind == configs.ObjectiveChain {
@@ -136,35 +154,58 @@ func NewProblem(e *evaluate.Evaluator, s configs.Search) (*Problem, error) {
 			}
 			spec.obj = evaluate.ChainObjective(configs.ChainLatency{Paradigm: o.Paradigm, Metric: o.Metric, Bound: o.Bound})
 		}
-		p.objectives = append(p.objectives, spec)
+		out = append(out, spec)
 	}
-	if !e.FIFO() {
-		step := int64(e.Config().Analysis.TimeSliceStep)
+	return out, nil
+}
+
+// sliceGrid is the grid of time slices (ps) of the timeslice model, from
+// the system's minimum (or one step) to its maximum in the analysis's
+// steps; none under the fifo model. buildGenes adds the model's own
+// slices where they are off the grid.
+func sliceGrid(m *evaluate.Model, sys *configs.System) []int64 {
+	var slices []int64
+	if !m.FIFO() {
+		step := int64(m.Config().Analysis.TimeSliceStep)
 		lo, hi := int64(sys.TimeSlice.Min), int64(sys.TimeSlice.Max)
 		if lo <= 0 {
 			lo = step
 		}
 		for v := lo; hi > 0 && v <= hi; v += step {
-			p.slices = append(p.slices, v)
+			slices = append(slices, v)
 		}
 	}
-	// Interchangeable cores.
+	return slices
+}
+
+// coreClasses groups interchangeable units (same kind, type, memory
+// latencies and frequency): class[u] is unit u's class, classCores[c] the
+// units of class c in unit order.
+func coreClasses(sys *configs.System) (class []int, classCores [][]int) {
 	keys := map[string]int{}
-	p.class = make([]int, len(sys.Units))
+	class = make([]int, len(sys.Units))
 	for u, unit := range sys.Units {
 		k := fmt.Sprintf("%s/%s/%d/%d/%s", unit.Kind, unit.Type, unit.ReadLatency, unit.WriteLatency, unit.Frequency)
 		if _, ok := keys[k]; !ok {
 			keys[k] = len(keys)
 		}
-		p.class[u] = keys[k]
+		class[u] = keys[k]
 	}
-	p.classCores = make([][]int, len(keys))
-	for u, c := range p.class {
-		p.classCores[c] = append(p.classCores[c], u)
+	classCores = make([][]int, len(keys))
+	for u, c := range class {
+		classCores[c] = append(classCores[c], u)
 	}
+	return class, classCores
+}
+
+// markRelevant marks the tasks whose priority orders the objectives and
+// the chain latency requirements depend on (relevant, anyRelevant), and
+// whether an objective is the margin or analyses the mapping beyond its
+// evaluation (margin, analysedAgain).
+func (p *Problem) markRelevant(m *evaluate.Model) {
 	p.relevant = make([]bool, len(p.tasks))
 	markChain := func(chain int) {
-		for _, k := range e.ChainTasks(chain) {
+		for _, k := range m.ChainTasks(chain) {
 			p.relevant[k] = true
 			if ts := &p.tasks[k]; ts.GPU >= 0 { // a GPU task and its offloading task stand for each other
 				g := p.gpuTasks[ts.GPU]
@@ -190,10 +231,16 @@ func NewProblem(e *evaluate.Evaluator, s configs.Search) (*Problem, error) {
 	}
 	// A chain latency requirement is a constraint on a chain: its members'
 	// orders matter for feasibility as an objective's do.
-	for _, chain := range e.RequirementChains() {
+	for _, chain := range m.RequirementChains() {
 		markChain(chain)
 	}
-	p.setAlgorithm(s.Algorithm)
+}
+
+// buildGenes makes the genes: per task its unit, and per GPU task its
+// offloading mode and its stream priority (fifo) or time slice; the genes
+// the search does not free keep the base mapping's value.
+func (p *Problem) buildGenes(fifo bool) {
+	s := p.search
 	specs := p.tasks
 	unitsFree := s.IsFree(configs.GeneUnits)
 	for i, ts := range specs {
@@ -209,7 +256,7 @@ func NewProblem(e *evaluate.Evaluator, s configs.Search) (*Problem, error) {
 			mode.values = []int{0, 1}
 		}
 		p.genes = append(p.genes, mode)
-		if e.FIFO() {
+		if fifo {
 			prio := gene{kind: genePriority, task: task, gpu: g, values: []int{b2i(p.base.High[g])}}
 			if s.IsFree(configs.GeneGPUPriorities) {
 				prio.values = []int{0, 1}
@@ -245,7 +292,6 @@ func NewProblem(e *evaluate.Evaluator, s configs.Search) (*Problem, error) {
 			g.values = []int{k}
 		}
 	}
-	return p, nil
 }
 
 func b2i(b bool) int {
@@ -259,7 +305,7 @@ func b2i(b bool) int {
 func (p *Problem) setAlgorithm(a string) {
 	p.search.Algorithm = a
 	p.exhaustive = a == configs.AlgorithmExhaustive
-	p.interact = p.e.Count() != memory.ChallengeCount || p.e.Activated()
+	p.interact = p.e.Model().Count() != memory.ChallengeCount || p.e.Model().Activated()
 }
 
 // Search returns the settings in force (defaults applied).
@@ -333,7 +379,7 @@ func (p *Problem) setGene(a *evaluate.Assignment, gi, k int) {
 // one mapping, one form.
 func (p *Problem) normalise(a *evaluate.Assignment) {
 	for g, task := range p.gpuTasks {
-		if a.Unit[task] != evaluate.NoUnit && a.Unit[task] != p.e.GPUUnit() {
+		if a.Unit[task] != evaluate.NoUnit && a.Unit[task] != p.e.Model().GPUUnit() {
 			a.Unit[p.tasks[task].Offloader] = evaluate.NoUnit
 			a.Async[g], a.High[g], a.Slice[g] = p.base.Async[g], p.base.High[g], p.base.Slice[g]
 		}
@@ -344,13 +390,10 @@ func (p *Problem) normalise(a *evaluate.Assignment) {
 // collects what Run reports about the run: the distinct feasible mappings it
 // met and the priority-order variants (variants.go) of the feasible ones.
 func (p *Problem) NewWorker() moo.Evaluator {
-	e := p.e.Clone()
-	e.SetStop(p.stop)
 	// An infeasible genome needs only a rank (how badly it misses), not
 	// every response time iterated to its fixed point; Run re-evaluates
 	// the mappings it reports with the evaluator's own limit.
-	e.SetLimit(rta.LimitRank)
-	e.SetRefuteFirst(true)
+	e := p.e.With(evaluate.Options{Limit: rta.LimitRank, RefuteFirst: true, Stop: p.stop})
 	w := &worker{p: p, e: e, a: e.NewAssignment(), r: e.NewAnalysis(), ca: e.NewAssignment(), b: e.NewAssignment(),
 		rc: e.NewAnalysis(), rb: e.NewAnalysis(),
 		obj: make([]float64, len(p.objectives)), feasible: map[uint64]mappingSeen{}, decided: map[uint64]int{}, open: map[uint64]string{},
@@ -426,7 +469,7 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	out.Cost = 0
 	if w.r.Schedulable {
 		out.Cost = w.feasibleMapping(feasible, w.allowance(out.Allowance), out)
-	} else if w.p.exhaustive && !w.r.Refuted() && !w.p.e.Hooks().NoVariants && !w.p.e.Hooks().NoDecide && (w.p.interact || w.r.Undecided > 0) {
+	} else if w.p.exhaustive && !w.r.Refuted() && !w.p.hooks.NoVariants && !w.p.hooks.NoDecide && (w.p.interact || w.r.Undecided > 0) {
 		out.Cost = w.decide(out.Allowance)
 	}
 	if !feasible {
@@ -474,7 +517,7 @@ func (w *worker) decide(allowance int) int {
 	}
 	seen.incomplete = !jr.Complete
 	if !jr.Complete {
-		w.open[key] = w.e.Describe(w.ca)
+		w.open[key] = w.e.Model().Describe(w.ca)
 	}
 	if seen.schedulable {
 		seen.cost = bud.Cost()
@@ -561,7 +604,7 @@ func (p *Problem) objectivesOf(e *evaluate.Evaluator, a *evaluate.Assignment, r 
 			// the challenge count, the demand of the count under refined
 			// and request (evaluate.UnitResult.Demand), which the verdicts
 			// rest on and C's per-job contention overstates.
-			demand := e.Count() != memory.ChallengeCount
+			demand := e.Model().Count() != memory.ChallengeCount
 			if demand {
 				if err := e.AnalyzeDemand(r); err != nil {
 					panic(fmt.Sprintf("optimizer: the demand of a mapping: %v", err))

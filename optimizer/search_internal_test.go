@@ -69,7 +69,7 @@ func TestGeneticVariantsReachJointOrders(t *testing.T) {
 	}
 	for _, pt := range exact {
 		if !slices.ContainsFunc(got, func(o []float64) bool { return slices.Equal(o, pt.Objectives) }) {
-			t.Errorf("%v of the exact front (%s) is neither a mapping's point nor a variant", pt.Objectives, p.e.Describe(pt.Assignment))
+			t.Errorf("%v of the exact front (%s) is neither a mapping's point nor a variant", pt.Objectives, p.e.Model().Describe(pt.Assignment))
 		}
 	}
 }

@@ -74,7 +74,7 @@ analysis.gpu_model, analysis.priorities and conventions.deadlines over the confi
 			if err != nil {
 				return err
 			}
-			for _, n := range e.Notes() {
+			for _, n := range e.Model().Notes() {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 			}
 			var a *evaluate.Assignment

@@ -36,32 +36,32 @@ func largeSystem(tb testing.TB, dir string) (config, mapping string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	specs := e.Tasks()
-	units := e.Units()
+	specs := e.Model().Tasks()
+	units := e.Model().Units()
 	load := make([]float64, len(units))
 	var b strings.Builder
 	b.WriteString("units:\n")
 	for i, t := range specs {
 		if t.Kind == evaluate.GPUTask {
-			fmt.Fprintf(&b, "  - {task: %s, unit: %s}\n", t.Name, units[e.GPUUnit()].Name)
+			fmt.Fprintf(&b, "  - {task: %s, unit: %s}\n", t.Name, units[e.Model().GPUUnit()].Name)
 			continue
 		}
 		best, least := -1, 0.0
 		for _, u := range t.Units {
-			if c, ok := e.DemandBound(i, u, 0, false); ok && (best < 0 || load[u]+float64(c)/float64(t.Period) < least) {
+			if c, ok := e.Model().DemandBound(i, u, 0, false); ok && (best < 0 || load[u]+float64(c)/float64(t.Period) < least) {
 				best, least = u, load[u]+float64(c)/float64(t.Period)
 			}
 		}
-		c, _ := e.DemandBound(i, best, 0, false)
+		c, _ := e.Model().DemandBound(i, best, 0, false)
 		load[best] += float64(c) / float64(t.Period)
 		fmt.Fprintf(&b, "  - {task: %s, unit: %s}\n", t.Name, units[best].Name)
 	}
 	b.WriteString("offloading:\n")
-	for _, g := range e.GPUTasks() {
+	for _, g := range e.Model().GPUTasks() {
 		fmt.Fprintf(&b, "  - {task: %s, mode: async}\n", specs[g].Name)
 	}
 	b.WriteString("gpu_priorities:\n")
-	for _, g := range e.GPUTasks() {
+	for _, g := range e.Model().GPUTasks() {
 		p := "low"
 		if specs[g].Period <= 20*int64(configs.Millisecond) {
 			p = "high"

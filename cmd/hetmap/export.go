@@ -96,13 +96,13 @@ in several files is written, every file of it, into the folder -o names.`,
 // amaltheaMapping is what export writes for an evaluated assignment: the
 // mapping and the priorities the analysis used on every core.
 func amaltheaMapping(e *evaluate.Evaluator, a *evaluate.Assignment, r *evaluate.Analysis) amalthea.ExportMapping {
-	em := amalthea.ExportMapping{Mapping: e.Mapping(a), Priorities: map[string]int{}, Convention: e.Config().Conventions.Priorities}
+	em := amalthea.ExportMapping{Mapping: e.Model().Mapping(a), Priorities: map[string]int{}, Convention: e.Model().Config().Conventions.Priorities}
 	// Under the fifo GPU model a mapping carries no time slices; keep those
 	// the model gives the GPU tasks on the GPU.
 	if len(em.Mapping.TimeSlices) == 0 {
-		model := e.Config().System.Mapping.TimeSlices
-		for g, k := range e.GPUTasks() {
-			if a.Unit[k] != e.GPUUnit() {
+		model := e.Model().Config().System.Mapping.TimeSlices
+		for g, k := range e.Model().GPUTasks() {
+			if a.Unit[k] != e.Model().GPUUnit() {
 				continue
 			}
 			for _, ts := range model {

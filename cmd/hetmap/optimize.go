@@ -94,7 +94,7 @@ proof that no feasible mapping exists).`,
 			if err != nil {
 				return err
 			}
-			for _, n := range e.Notes() {
+			for _, n := range e.Model().Notes() {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 			}
 			opts := optimizer.Options{Algorithm: algorithm}

@@ -102,7 +102,7 @@ func (e *Evaluator) activations(a *Assignment, r *Analysis) error {
 					continue
 				}
 				j := ti.jitter
-				src := &r.Tasks[e.Representative(r, ti.activator)]
+				src := &r.Tasks[e.representative(r, ti.activator)]
 				switch {
 				case src.Role == NotRunning || src.Verdict == Absent:
 					// Not placed yet (a partial mapping): the jitter is at least the task's own.
@@ -140,7 +140,7 @@ func (e *Evaluator) activations(a *Assignment, r *Analysis) error {
 		if ti.activator < 0 || !tr.Role.OnCPU() {
 			continue
 		}
-		src := &r.Tasks[e.Representative(r, ti.activator)]
+		src := &r.Tasks[e.representative(r, ti.activator)]
 		switch {
 		case src.Role != NotRunning && src.Verdict != Absent && !src.Verdict.Bounded():
 			tr.Verdict = ActivatorNoBound

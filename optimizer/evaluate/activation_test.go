@@ -42,7 +42,7 @@ func TestActivatedTaskJitter(t *testing.T) {
 	ms := int64(configs.Millisecond)
 	prio := func(p map[string]int) func(*evaluate.Assignment) {
 		return func(a *evaluate.Assignment) {
-			for k, tk := range e.Config().System.Tasks {
+			for k, tk := range e.Model().Config().System.Tasks {
 				if v, ok := p[tk.Name]; ok {
 					a.Priority[k] = v
 				}

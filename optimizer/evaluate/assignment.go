@@ -17,7 +17,7 @@ const NoPriority = math.MinInt32
 
 // Assignment is the compact form of a mapping that Evaluate reads and a
 // search mutates. Tasks are indexed as in System.Tasks, units as in
-// System.Units and GPU tasks as in Evaluator.GPUTasks.
+// System.Units and GPU tasks as in Model.GPUTasks.
 type Assignment struct {
 	// Unit[i] is the unit of task i. A GPU task on the GPU needs its
 	// offloading task on a core; a GPU task on a core is merged with its
@@ -213,7 +213,7 @@ func doesDo(n int) string {
 // Mapping converts an assignment back to the configuration's form, for
 // writing a mapping file. Priorities are written where the assignment has
 // them; GPU settings are written for the GPU tasks on the GPU.
-func (e *Evaluator) Mapping(a *Assignment) configs.Mapping {
+func (e *Model) Mapping(a *Assignment) configs.Mapping {
 	s := e.cfg.System
 	var m configs.Mapping
 	for i, u := range a.Unit {
@@ -308,7 +308,7 @@ func (e *Evaluator) placeErr(i, u int) error {
 
 // Describe writes mapping a by unit on one line, as a search names the
 // mappings it left undecided: "Core0: A, B | Core1: C | GP10B: D (high priority)".
-func (e *Evaluator) Describe(a *Assignment) string {
+func (e *Model) Describe(a *Assignment) string {
 	var parts []string
 	for u := range e.units {
 		var names []string

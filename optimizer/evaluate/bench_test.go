@@ -151,8 +151,8 @@ func BenchmarkChains(b *testing.B) {
 	})
 	objectives := func(e *evaluate.Evaluator, r *evaluate.Analysis) func(b *testing.B) {
 		return func(b *testing.B) {
-			out := make([]int64, e.NumChains())
-			ok := make([]bool, e.NumChains())
+			out := make([]int64, e.Model().NumChains())
+			ok := make([]bool, e.Model().NumChains())
 			e.ChainObjectives(r, out, ok)
 			b.ReportAllocs()
 			b.ResetTimer()

@@ -123,7 +123,7 @@ func (e *Evaluator) because(r *Analysis, i, late int) int {
 	switch v {
 	case ActivatorNoBound:
 		if a := e.tasks[i].activator; a >= 0 {
-			return e.Representative(r, a)
+			return e.representative(r, a)
 		}
 	case InterfererNoBound, Overloaded, NoBound, Misses:
 		// A value computed with the C, S or jitter of a task above that

@@ -7,11 +7,11 @@ import (
 	"github.com/hetmap/hetmap/configs"
 )
 
-// Representative returns the task that stands for task k in a chain under
+// representative returns the task that stands for task k in a chain under
 // the mapping evaluated in r: a GPU task on the GPU is represented by its
 // offloading (PRE) task, whose response includes the GPU's; the PRE task of
 // a merged GPU task by the merged task; every other task by itself.
-func (e *Evaluator) Representative(r *Analysis, k int) int {
+func (e *Evaluator) representative(r *Analysis, k int) int {
 	ti := &e.tasks[k]
 	switch {
 	case ti.kind == kindGPU && r.Tasks[k].Role == OnGPU:
@@ -22,10 +22,10 @@ func (e *Evaluator) Representative(r *Analysis, k int) int {
 	return k
 }
 
-// ChainMember returns task k as a chain analysis sees it under the mapping
-// evaluated in r (see Representative): period, offset, release jitter,
-// best- and worst-case response time, deadline, and Unbounded with the
-// verdict when its response time is not a sound bound; for a task on a
+// chainMember writes into *m task k as a chain analysis sees it under the
+// mapping evaluated in r (see representative): period, offset, release
+// jitter, best- and worst-case response time, deadline, and Unbounded with
+// the verdict when its response time is not a sound bound; for a task on a
 // CPU core, the core (Unit, the unit's index + 1), its priority rank there
 // and whether it suspends (asynchronous offloading), which order its hops
 // to the chain's other tasks of that core (package chains, "Same-core
@@ -38,18 +38,12 @@ func (e *Evaluator) Representative(r *Analysis, k int) int {
 // BCRT = BCET = WCRT = T (and deadline T) and no unit, which the implicit
 // analysis then treats exactly as LET (package chains, "Model"), so a chain
 // may mix LET and implicit tasks.
-func (e *Evaluator) ChainMember(r *Analysis, k int) chains.Member {
-	var m chains.Member
-	e.chainMember(r, k, &m)
-	return m
-}
-
-// chainMember writes ChainMember(r, k) into *m. It clears *m and sets the
-// fields one by one: in the search's inner loop this is cheaper than
+//
+// It clears *m and sets the fields one by one: in the search's inner loop this is cheaper than
 // returning the struct and appending it, or assigning a composite literal,
 // which the compiler builds in a temporary and copies.
 func (e *Evaluator) chainMember(r *Analysis, k int, m *chains.Member) {
-	rep := e.Representative(r, k)
+	rep := e.representative(r, k)
 	t := &r.Tasks[rep]
 	*m = chains.Member{}
 	m.Name, m.Period, m.Offset, m.Deadline = t.Name, t.T, t.Offset, t.D
@@ -74,7 +68,7 @@ func (e *Evaluator) chainMember(r *Analysis, k int, m *chains.Member) {
 }
 
 // NumChains returns the number of chains of the system (System.Chains).
-func (e *Evaluator) NumChains() int { return len(e.chains) }
+func (e *Model) NumChains() int { return len(e.chains) }
 
 // ChainMembers writes the members of chain c (System.Chains order) under
 // the mapping evaluated in r into buf[:0] and returns it; with a buffer of
@@ -123,7 +117,7 @@ func ChainObjective(c configs.ChainLatency) chains.Objective {
 type ChainResult struct {
 	Name string
 	// Tasks are the chain's tasks as the system names them; Members are
-	// what stands for them under the mapping (see Representative).
+	// what stands for them under the mapping (see representative).
 	Tasks   []string
 	Members []chains.Member
 	// Units[k] is the unit Members[k] runs on.
@@ -142,7 +136,7 @@ type ChainResult struct {
 
 // AnalyzeChains computes every chain's latencies for the mapping evaluated
 // in r and stores them in r.Chains. It allocates (it is for reports and
-// the analyze command); the search uses ChainObjectives.
+// the analyze command); the search uses ChainMembers and ChainLatency.
 func (e *Evaluator) AnalyzeChains(r *Analysis) []ChainResult {
 	obj := ChainObjective(e.cfg.Analysis.ChainLatency)
 	opts := chains.Options{Objective: obj}
@@ -151,7 +145,7 @@ func (e *Evaluator) AnalyzeChains(r *Analysis) []ChainResult {
 		cr := ChainResult{Name: e.cfg.System.Chains[c].Name, Tasks: e.cfg.System.Chains[c].Tasks, Objective: obj}
 		cr.Members = e.ChainMembers(r, c, nil)
 		for _, k := range idx {
-			cr.Units = append(cr.Units, r.Tasks[e.Representative(r, k)].UnitName)
+			cr.Units = append(cr.Units, r.Tasks[e.representative(r, k)].UnitName)
 		}
 		cr.Analysis = chains.Analyze(cr.Members, opts)
 		cr.Value, cr.Status = obj.Value(&cr.Analysis)
@@ -160,16 +154,16 @@ func (e *Evaluator) AnalyzeChains(r *Analysis) []ChainResult {
 		}
 		r.Chains = append(r.Chains, cr)
 	}
-	r.RequirementReports = e.RequirementReports(r)
+	r.RequirementReports = e.requirementReports(r)
 	return r.Chains
 }
 
-// ChainObjectives writes the configured latency of every chain for the
+// chainObjectives writes the configured latency of every chain for the
 // mapping evaluated in r into out (one entry per chain) and returns, per
 // chain, whether it has a value (a chain with an unschedulable or unbounded
 // member has none). It does not allocate once the evaluator's buffer has
 // grown to the longest chain.
-func (e *Evaluator) ChainObjectives(r *Analysis, out []int64, ok []bool) {
+func (e *Evaluator) chainObjectives(r *Analysis, out []int64, ok []bool) {
 	opts := chains.Options{Objective: e.chainObjective}
 	for c := range e.chains {
 		e.chainBuf = e.ChainMembers(r, c, e.chainBuf)

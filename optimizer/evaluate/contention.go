@@ -30,7 +30,7 @@ type InterfererOverlap struct {
 }
 
 // TaskContention is the contention of one task's response window under
-// the three counts, for reports (Evaluator.ContentionDetail).
+// the three counts, for reports (Evaluator.contentionDetail).
 type TaskContention struct {
 	Task int // index into Analysis.Tasks
 	// Window is the length w of the task's level-i window (its R; hetmap's
@@ -55,7 +55,7 @@ type TaskContention struct {
 	Interferers []InterfererOverlap
 }
 
-// ContentionDetail returns, per running CPU task with a response-time
+// contentionDetail returns, per running CPU task with a response-time
 // bound, the contention of its response window under the three counts and
 // the overlap of every interferer with the term of its minimum that binds.
 // Under the refined and request counts the windows are the analysed ones,
@@ -66,7 +66,7 @@ type TaskContention struct {
 // counts would charge for the same windows. It allocates; call it for
 // reports, not in a search loop. r must come from Evaluate of this
 // Evaluator (not EvaluatePartial).
-func (e *Evaluator) ContentionDetail(r *Analysis) ([]TaskContention, error) {
+func (e *Evaluator) contentionDetail(r *Analysis) ([]TaskContention, error) {
 	if err := e.rebuildWindows(r); err != nil {
 		return nil, err
 	}
@@ -178,10 +178,10 @@ func (e *Evaluator) AnalyzeDemand(r *Analysis) error {
 	return nil
 }
 
-// AnalyzeContention fills r.Windows with ContentionDetail(r) and every
+// AnalyzeContention fills r.Windows with contentionDetail(r) and every
 // core's UnitResult.Demand, for reports.
 func (e *Evaluator) AnalyzeContention(r *Analysis) error {
-	d, err := e.ContentionDetail(r)
+	d, err := e.contentionDetail(r)
 	if err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ const demandHorizons = 1000
 // system: the constant terms
 // (the carry-in jobs of other cores, the +2 per phase, the floors) cancel,
 // and under the challenge count (O_c = N_p for every active interferer) it
-// is Σ C/T exactly. It reads the windows ContentionDetail left in e.ref.
+// is Σ C/T exactly. It reads the windows contentionDetail left in e.ref.
 func (e *Evaluator) countedDemand(r *Analysis) {
 	count := e.count
 	rs := &e.ref

@@ -26,7 +26,7 @@ func TestWindowAccessesMatchRTA(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			specs := e.Tasks()
+			specs := e.Model().Tasks()
 			r := e.NewAnalysis()
 			for range 200 {
 				a := e.NewAssignment()
@@ -37,7 +37,7 @@ func TestWindowAccessesMatchRTA(t *testing.T) {
 					case GPUTask:
 						u := s.Units[rng.IntN(len(s.Units))]
 						a.Unit[i] = u
-						if u == e.GPUUnit() {
+						if u == e.Model().GPUUnit() {
 							a.Unit[s.Offloader] = specs[s.Offloader].Units[rng.IntN(len(specs[s.Offloader].Units))]
 						} else {
 							a.Unit[s.Offloader] = NoUnit

@@ -126,7 +126,7 @@ func TestPropertyRefinedMonotone(t *testing.T) {
 	if testsize.Reduced() {
 		cases = 20
 	}
-	sys := base.Config().System
+	sys := base.Model().Config().System
 	for range cases {
 		// Execution time.
 		cfg := refined(t)

@@ -14,11 +14,37 @@
 //
 // The package does not search. Package optimizer, which searches
 // for the best mappings, is a layer above it and evaluates every mapping it
-// meets with it; evaluate imports neither optimizer nor optimizer/moo. It
-// offers the search a read-only view of the compiled model (Tasks, Units,
-// GPUTasks, ChainTasks, …), the priority-order variants of a mapping
-// (PriorityVariants, JointOrders) and the relaxed test of a partial
-// mapping (EvaluatePartial), on which the search's exactness rests.
+// meets with it; evaluate imports neither optimizer nor optimizer/moo.
+//
+// # The package's face, by who uses it
+//
+//   - Model (Evaluator.Model) is the read-only view of the compiled model,
+//     shared by every clone and safe for any number of goroutines: what a
+//     search, a report or the command line may ask (Tasks, Units, GPUTasks,
+//     GPUUnit, ChainTasks, RequirementChains, Count, FIFO, Activated,
+//     Config, Notes), the bounds an exhaustive search cuts with
+//     (ComputeTime, DemandBound, MovesLines, CopiesLines) and the
+//     conversion of an assignment to the configuration's form (Mapping,
+//     Describe).
+//   - Evaluator is what one goroutine holds: the analyses (Evaluate,
+//     EvaluatePartial, Refutes, EvaluateForReport, AnalyzeChains,
+//     AnalyzeContention, AnalyzeDemand, Margins, AnalyzeMargins, Timeline),
+//     the values they fill (NewAssignment, FromMapping, DefaultAssignment,
+//     NewAnalysis), what a search needs beside them (the priority-order
+//     variants of a mapping, PriorityVariants and JointOrders, on which
+//     with the relaxed test of EvaluatePartial the search's exactness
+//     rests; ChainMembers and ChainLatency for its chain objectives; OnCore,
+//     Analyses), and its scratch. Clone gives another goroutine its own.
+//   - Options are a worker's settings (the iteration limit of a miss, the
+//     relaxed test first, the stop of an interrupted run), given once to
+//     With, which clones; NewEvaluator's evaluator iterates to the fixed
+//     point and is never stopped, which a report needs.
+//   - Hooks are switches for tests that make the evaluation or the search
+//     deliberately unsound; they are set with the function SetHooks, not a
+//     method, since the optimizer's tests set them on the evaluator they
+//     give the search. Switches only the package's own tests use (the
+//     memo off, the analysis by task, the bisection of the margins, and
+//     the analyses' helpers by name) are in export_test.go.
 //
 // # Assumptions
 //
@@ -117,7 +143,7 @@
 // would not are withdrawn (GPUResult.AssumptionMissedBy). A task's
 // deadline is the model's (the period under the default convention). The
 // response of a task that misses is iterated past its deadline (rta.LimitNone
-// by default, see Evaluator.SetLimit), so that Analysis.Violation ranks
+// by default, see Options.Limit), so that Analysis.Violation ranks
 // infeasible mappings by how much they miss; a value past the period is only
 // a lower bound and has the verdict NoBound. Every task without a bound,
 // whether its own iteration passed the period or its bound was withdrawn
@@ -308,7 +334,7 @@
 //     a core and what surrounds it take that core's results from the memo;
 //     only what changed is analysed again. TestWindowMemoChangesNothing
 //     compares every result with the memo off.
-//   - The relaxed test first (Evaluator.SetRefuteFirst, a search's
+//   - The relaxed test first (Options.RefuteFirst, a search's
 //     evaluators). Most mappings a search meets are infeasible; a mapping
 //     that fails the relaxed test, which counts the other cores' tasks at
 //     bounds no order can lower, fails in every priority order, so it is
@@ -366,7 +392,7 @@
 //
 // # Chains
 //
-// ChainMember and ChainMembers give the view of a task that the chains
+// ChainMembers gives the view of a chain's tasks that the chains
 // package needs (period, offset, release jitter, BCRT and BCET — both the
 // best case of "Best case" —, WCRT, deadline, whether bounded, and for a
 // task on a CPU core its core, priority rank and whether it suspends, which
@@ -376,8 +402,8 @@
 // AnalyzeChains fills Analysis.Chains (every metric, both paradigms, the
 // job-level values and every bound for any offsets with their minima, the
 // worst job chain of the configured metric at the model's offsets);
-// ChainObjectives computes only the configured objective, without
-// allocating, for the search. The priority-order variants (variants.go)
+// ChainLatency computes one latency of a chain from its ChainMembers,
+// without allocating once its plan has grown, for the search. The priority-order variants (variants.go)
 // vary the orders that can change a chain latency: through the members'
 // WCRTs and through the hops an order orders.
 package evaluate

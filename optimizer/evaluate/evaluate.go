@@ -18,7 +18,7 @@ import (
 // unplaced or on a unit it has no ticks for, mismatched slice lengths) or an
 // analysis input out of range.
 //
-// With SetRefuteFirst on, under the refined and request counts, the
+// With Options.RefuteFirst, under the refined and request counts, the
 // mapping first takes the relaxed test (EvaluatePartial's, here of a
 // complete mapping), core after core, the most utilised first: a core that
 // fails it, with its priority search decided, refutes the mapping (no
@@ -57,16 +57,12 @@ func (e *Evaluator) Refutes(a *Assignment, r *Analysis) (bool, error) {
 	return r.refuted, nil
 }
 
-// SetRefuteFirst turns on the relaxed test before the full analysis of
-// a mapping (see Evaluate) in an evaluator whose limit is rta.LimitRank or
-// rta.LimitDeadline: a search's, which needs of an infeasible mapping its
-// verdict and a rank only. The verdicts do not change
-// (TestRefuteFirstKeepsVerdicts); the response times and the violation of
-// an infeasible mapping may.
-func (e *Evaluator) SetRefuteFirst(on bool) { e.refuteFirst = on }
+// setRefuteFirst sets Options.RefuteFirst of an evaluator (a margin's
+// probes switch it per probe).
+func (e *Evaluator) setRefuteFirst(on bool) { e.refuteFirst = on }
 
 // Refuted reports whether the relaxed test decided the analysis (Evaluate
-// with SetRefuteFirst): no priority order of the mapping's cores meets
+// with Options.RefuteFirst): no priority order of the mapping's cores meets
 // every deadline, so no other order need be tried.
 func (r *Analysis) Refuted() bool { return r.refuted }
 

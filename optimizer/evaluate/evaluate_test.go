@@ -83,7 +83,7 @@ func evaluatePlaced(t *testing.T, e *evaluate.Evaluator, units map[string]string
 func place(t *testing.T, e *evaluate.Evaluator, units map[string]string) *evaluate.Assignment {
 	t.Helper()
 	a := e.NewAssignment()
-	sys := e.Config().System
+	sys := e.Model().Config().System
 	for task, unit := range units {
 		i, u := -1, -1
 		for k := range sys.Tasks {

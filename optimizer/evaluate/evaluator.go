@@ -103,24 +103,25 @@ type unitInfo struct {
 // buffers and a cache of GPU-side results; it must not be used by two
 // goroutines at once (Clone gives each goroutine its own scratch over the
 // same model, as a regexp.Regexp shares its compiled program between the
-// machines of its matches).
+// machines of its matches; With gives it a worker's Options). Model is the
+// read-only view of that compiled model.
 type Evaluator struct {
 	// compiled is the model of the configuration, shared by every clone
 	// and never written after NewEvaluator.
 	*compiled
 	// testHooks are settings for tests, which Clone copies.
 	testHooks
-	// maxLimit is the iteration limit of a miss (SetLimit), which Clone
+	// maxLimit is the iteration limit of a miss (Options.Limit), which Clone
 	// copies.
 	maxLimit rta.Limit
-	// noMemo turns the memo off (SetMemo; a clone has it on).
+	// noMemo turns the memo off (tests' SetMemo; a clone has it on).
 	noMemo bool
-	// refuteFirst: Evaluate tries the relaxed test first (SetRefuteFirst;
+	// refuteFirst: Evaluate tries the relaxed test first (Options.RefuteFirst;
 	// a clone has it off).
 	refuteFirst bool
 	// stop, when set, says that the run is interrupted: PriorityVariants
 	// and JointOrders look at it between their analyses and stop,
-	// incomplete. A search sets it on its own clones (SetStop).
+	// incomplete. A search sets it on its own clones (Options.Stop).
 	stop func() bool
 	// analyses counts the evaluations (complete and partial) this
 	// evaluator made, so that a search can account for what its
@@ -183,7 +184,7 @@ type testHooks struct {
 // scratch is an Evaluator's own state between and during evaluations:
 // buffers, the analyzers, the memo and the GPU-side cache.
 type scratch struct {
-	// chainBuf is the scratch members of ChainObjectives.
+	// chainBuf is the scratch members of chainObjectives.
 	chainBuf []chains.Member
 	// chainPlans keep each chain's plan of its job-level values (its
 	// periods do not depend on the mapping).
@@ -580,7 +581,7 @@ func (e *Evaluator) initScratch() {
 
 // Clone returns an Evaluator for the same configuration that shares the
 // compiled, read-only model but has its own scratch buffers and cache, for
-// use in another goroutine. It keeps the limit (SetLimit) and the test
+// use in another goroutine. It keeps the limit (Options.Limit) and the test
 // hooks; the memo is on and no stop is set.
 func (e *Evaluator) Clone() *Evaluator {
 	c := &Evaluator{compiled: e.compiled, testHooks: e.testHooks, maxLimit: e.maxLimit}
@@ -594,31 +595,17 @@ func (e *Evaluator) stopped() bool { return e.stop != nil && e.stop() }
 // Notes says, in plain words, where the evaluator analyses otherwise than
 // the configuration asks (for example a contention count it cannot combine
 // with the system); the command line prints them.
-func (e *Evaluator) Notes() []string { return e.notes }
+func (e *Model) Notes() []string { return e.notes }
 
 // Config returns the configuration the Evaluator was built for.
-func (e *Evaluator) Config() *configs.Config { return e.cfg }
+func (e *Model) Config() *configs.Config { return e.cfg }
 
-// SetLimit chooses how far the response time of a task that misses its
-// deadline is iterated (rta.Limit). The default, rta.LimitNone, iterates to
-// the fixed point so that a search can rank infeasible mappings by how much
-// they miss; rta.LimitDeadline stops at the deadline and is faster on
-// infeasible mappings, and rta.LimitRank (the search's workers) goes only
-// as far as ranking needs. Under these two, the response times of a
-// mapping that misses a deadline serve for the verdicts and the rank only:
-// under the refined counts they may be those of the rounds that assumed
-// every deadline met, which that mapping refutes (refineOnce); it is
-// unschedulable all the same (a task that misses there misses from the
-// unconditional start too), but fewer of its tasks may show a miss.
-func (e *Evaluator) SetLimit(l rta.Limit) {
+// setLimit sets Options.Limit of an evaluator in use (a margin's probes
+// need the verdicts only) and empties the memo, whose results depend on it.
+func (e *Evaluator) setLimit(l rta.Limit) {
 	e.maxLimit = l
 	e.resetMemo()
 }
-
-// SetMemo turns the per-core memo on (the default) or off. Results are the
-// same either way; off, every evaluation analyses every core (for
-// benchmarks of the analysis itself and for the tests that prove that).
-func (e *Evaluator) SetMemo(on bool) { e.noMemo = !on }
 
 // runCost sums the cost of runnables on a CPU unit.
 func runCost(s *configs.System, lines map[string]int64, runnables []string, u *unitInfo) (cpuCost, error) {
@@ -859,7 +846,7 @@ type TaskSpec struct {
 	Name             string
 	Kind             TaskKind
 	Period, Deadline int64 // ps; a GPU task: its offloading task's; Deadline 0: none
-	// GPU is the GPU-task index (Evaluator.GPUTasks) of an offloading or GPU
+	// GPU is the GPU-task index (Model.GPUTasks) of an offloading or GPU
 	// task, else -1; Offloader is a GPU task's offloading task, else -1.
 	GPU, Offloader int
 	// Units are the units the task can run on (a GPU task: the GPU, if it
@@ -868,7 +855,7 @@ type TaskSpec struct {
 }
 
 // Tasks describes the tasks of the model, in System.Tasks order.
-func (e *Evaluator) Tasks() []TaskSpec {
+func (e *Model) Tasks() []TaskSpec {
 	out := make([]TaskSpec, len(e.tasks))
 	for i, ti := range e.tasks {
 		ts := TaskSpec{Name: ti.name, Kind: TaskKind(ti.kind), Period: ti.period, Deadline: ti.deadline, GPU: ti.gpu, Offloader: ti.pre}
@@ -888,7 +875,7 @@ func (e *Evaluator) Tasks() []TaskSpec {
 
 // GPUTasks returns the task indices of the GPU tasks, in GPU-task order (the
 // order of Assignment.Async, High and Slice and of Analysis.GPU).
-func (e *Evaluator) GPUTasks() []int {
+func (e *Model) GPUTasks() []int {
 	out := make([]int, len(e.gpus))
 	for g, gi := range e.gpus {
 		out[g] = gi.task
@@ -897,4 +884,4 @@ func (e *Evaluator) GPUTasks() []int {
 }
 
 // GPUUnit returns the index of the GPU in System.Units, or -1.
-func (e *Evaluator) GPUUnit() int { return e.gpuUnit }
+func (e *Model) GPUUnit() int { return e.gpuUnit }

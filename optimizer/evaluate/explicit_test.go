@@ -57,12 +57,12 @@ func TestExplicitEqualsDerived(t *testing.T) {
 					schedulable++
 				}
 				if r.Schedulable != rb.Schedulable {
-					t.Errorf("%s: schedulable %v derived, %v explicit: %+v", count, r.Schedulable, rb.Schedulable, e.Mapping(b))
+					t.Errorf("%s: schedulable %v derived, %v explicit: %+v", count, r.Schedulable, rb.Schedulable, e.Model().Mapping(b))
 				}
 				for i := range r.Tasks {
 					d, x := &r.Tasks[i], &rb.Tasks[i]
 					if d.R != x.R || d.Status != x.Status || d.Verdict != x.Verdict {
-						t.Errorf("%s: %s: R %d %v %v derived, %d %v %v explicit: %+v", count, d.Name, d.R, d.Status, d.Verdict, x.R, x.Status, x.Verdict, e.Mapping(b))
+						t.Errorf("%s: %s: R %d %v %v derived, %d %v %v explicit: %+v", count, d.Name, d.R, d.Status, d.Verdict, x.R, x.Status, x.Verdict, e.Model().Mapping(b))
 						break
 					}
 				}

@@ -3,7 +3,9 @@ package evaluate
 import (
 	"slices"
 
+	"github.com/hetmap/hetmap/chains"
 	"github.com/hetmap/hetmap/rta"
+	"github.com/hetmap/hetmap/rta/syssim"
 )
 
 // SetByTask makes the evaluator's analysis iterate over every interferer
@@ -142,3 +144,62 @@ func (e *Evaluator) AnyFailsAlone(a *Assignment, r *Analysis, kind string, task 
 	}
 	return false, nil
 }
+
+// The analyses' helpers that only the package's own tests call by name.
+
+// ChainMember returns task k as a chain analysis sees it under the mapping
+// evaluated in r (chainMember).
+func (e *Evaluator) ChainMember(r *Analysis, k int) chains.Member {
+	var m chains.Member
+	e.chainMember(r, k, &m)
+	return m
+}
+
+// Representative is representative: the task that stands for task k in a
+// chain under the mapping evaluated in r.
+func (e *Evaluator) Representative(r *Analysis, k int) int { return e.representative(r, k) }
+
+// ChainObjectives is chainObjectives: the configured latency of every
+// chain into out, and per chain whether it has a value.
+func (e *Evaluator) ChainObjectives(r *Analysis, out []int64, ok []bool) {
+	e.chainObjectives(r, out, ok)
+}
+
+// ContentionDetail is contentionDetail: the contention of every task.
+func (e *Evaluator) ContentionDetail(r *Analysis) ([]TaskContention, error) {
+	return e.contentionDetail(r)
+}
+
+// RequirementReports is requirementReports: how each chain latency
+// requirement stands.
+func (e *Evaluator) RequirementReports(r *Analysis) []RequirementReport {
+	return e.requirementReports(r)
+}
+
+// TimelineWindow is timelineOver: the timeline over window.
+func (e *Evaluator) TimelineWindow(r *Analysis, window int64) (*Timeline, error) {
+	return e.timelineOver(r, window)
+}
+
+// SimulationInput is simulationInput: the system simulator's input of
+// the mapping evaluated in r.
+func (e *Evaluator) SimulationInput(r *Analysis) (*syssim.System, error) {
+	return e.simulationInput(r)
+}
+
+// The settings that a search gives its evaluators once (Options, With),
+// switched in place on an evaluator by the package's tests.
+
+// SetLimit sets Options.Limit.
+func (e *Evaluator) SetLimit(l rta.Limit) { e.setLimit(l) }
+
+// SetRefuteFirst sets Options.RefuteFirst.
+func (e *Evaluator) SetRefuteFirst(on bool) { e.setRefuteFirst(on) }
+
+// SetStop sets Options.Stop.
+func (e *Evaluator) SetStop(stop func() bool) { e.stop = stop }
+
+// SetMemo turns the per-core memo on (the default) or off. Results are the
+// same either way; off, every evaluation analyses every core (for
+// benchmarks of the analysis itself and for the tests that prove that).
+func (e *Evaluator) SetMemo(on bool) { e.noMemo = !on }

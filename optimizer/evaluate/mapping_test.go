@@ -104,7 +104,7 @@ func TestFromMappingErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	back := e.Mapping(a)
+	back := e.Model().Mapping(a)
 	b, err := e.FromMapping(&back)
 	if err != nil {
 		t.Fatal(err)

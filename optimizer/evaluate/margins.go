@@ -293,7 +293,7 @@ func (e *Evaluator) prepareMargins(a *Assignment, r *Analysis) {
 	ms := &e.margin
 	if ms.sc == nil {
 		ms.sc = newScaler(e)
-		ms.sc.e.SetLimit(rta.LimitDeadline) // a probe needs the verdicts only
+		ms.sc.e.setLimit(rta.LimitDeadline) // a probe needs the verdicts only
 		ms.b, ms.rb = e.NewAssignment(), e.NewAnalysis()
 	}
 	r.WithPriorities(a, ms.b)
@@ -321,7 +321,7 @@ const maxPerMille = configs.MaxExecutionScale * 1000
 func (e *Evaluator) probe(s scaling, k int64, relaxed bool) (bool, error) {
 	s.ppm = k * 1000
 	se := e.margin.sc.at(s)
-	se.SetRefuteFirst(relaxed)
+	se.setRefuteFirst(relaxed)
 	if err := se.Evaluate(e.margin.b, e.margin.rb); err != nil {
 		return false, err
 	}

@@ -165,7 +165,7 @@ func TestMarginsBisect(t *testing.T) {
 				switch mg.Status {
 				case evaluate.MarginFound:
 					if !holds(kind, task, mg.PerMille) || holds(kind, task, mg.PerMille+2) {
-						t.Errorf("system %d, %s: margin %v does not hold at its factor, or still holds 0.2 %% above: %+v", n, what, mg, e.Mapping(b))
+						t.Errorf("system %d, %s: margin %v does not hold at its factor, or still holds 0.2 %% above: %+v", n, what, mg, e.Model().Mapping(b))
 					}
 				case evaluate.MarginNone:
 					if holds(kind, task, 1) || holds(kind, task, 500) {
@@ -330,7 +330,7 @@ func TestMarginsFastEqualBisection(t *testing.T) {
 				if got.Status != want.Status || got.PerMille != want.PerMille || got.Binding != want.Binding ||
 					strings.Join(got.Consequences, "; ") != strings.Join(want.Consequences, "; ") {
 					t.Errorf("system %d (%s), %s: %v (%q; %q), bisection %v (%q; %q); mapping %+v", n, count, what,
-						got, got.Binding, got.Consequences, want, want.Binding, want.Consequences, e.Mapping(a))
+						got, got.Binding, got.Consequences, want, want.Binding, want.Consequences, e.Model().Mapping(a))
 				}
 			}
 			bare, err := e.Margins(a, r, evaluate.MarginOptions{Workers: 1, NoConsequences: true})

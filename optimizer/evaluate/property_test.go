@@ -15,7 +15,7 @@ import (
 // offloading modes and stream priorities are drawn too.
 func randomAssignment(e *evaluate.Evaluator, rng *rand.Rand) *evaluate.Assignment {
 	a := e.NewAssignment()
-	specs := e.Tasks()
+	specs := e.Model().Tasks()
 	for i, s := range specs {
 		switch s.Kind {
 		case evaluate.PeriodicTask:
@@ -23,7 +23,7 @@ func randomAssignment(e *evaluate.Evaluator, rng *rand.Rand) *evaluate.Assignmen
 		case evaluate.GPUTask:
 			u := s.Units[rng.IntN(len(s.Units))]
 			a.Unit[i] = u
-			if u == e.GPUUnit() {
+			if u == e.Model().GPUUnit() {
 				pre := specs[s.Offloader]
 				a.Unit[s.Offloader] = pre.Units[rng.IntN(len(pre.Units))]
 			} else {
@@ -166,7 +166,7 @@ func TestPropertyMoreInterferenceNeverLowersATime(t *testing.T) {
 func TestPropertyLongerExecutionNeverLowersAResponse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	base := evaluator(t, dmConfig(t))
-	nRun := len(base.Config().System.Runnables)
+	nRun := len(base.Model().Config().System.Runnables)
 	raises := 150
 	if testsize.Reduced() {
 		raises = 50
@@ -205,7 +205,7 @@ func TestPropertyLongerExecutionNeverLowersAResponse(t *testing.T) {
 func TestPropertyLowestPriorityTaskChangesNoOther(t *testing.T) {
 	e := evaluator(t, dmConfig(t))
 	rng := rand.New(rand.NewPCG(7, 8))
-	specs := e.Tasks()
+	specs := e.Model().Tasks()
 	os := -1
 	for i, s := range specs {
 		if s.Name == "OS_Overhead" {

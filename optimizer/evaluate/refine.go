@@ -315,7 +315,7 @@ func (e *Evaluator) refineOnce(a *Assignment, r *Analysis) error {
 			// The assumption fails, and with it the mapping: the bounds
 			// from the unconditional start are at least these, so the
 			// same task misses there too. A search needs no more than
-			// the verdicts and a rank (SetLimit), and keeps these.
+			// the verdicts and a rank (Options.Limit), and keeps these.
 			done = true
 		default:
 			// The assumption fails: the unconditional start, rounds again.

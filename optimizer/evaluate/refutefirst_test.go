@@ -63,13 +63,13 @@ func TestRefuteFirstKeepsVerdicts(t *testing.T) {
 				t.Fatal(err)
 			}
 			if rf.Schedulable != rq.Schedulable {
-				t.Fatalf("%s: mapping %v: schedulable %v by the full analysis, %v with the relaxed test first", s.name, full.Mapping(a), rf.Schedulable, rq.Schedulable)
+				t.Fatalf("%s: mapping %v: schedulable %v by the full analysis, %v with the relaxed test first", s.name, full.Model().Mapping(a), rf.Schedulable, rq.Schedulable)
 			}
 			if rq.Schedulable {
 				schedulable++
 				for i := range rf.Tasks {
 					if rf.Tasks[i].R != rq.Tasks[i].R {
-						t.Fatalf("%s: mapping %v: task %d: R %d by the full analysis, %d with the relaxed test first", s.name, full.Mapping(a), i, rf.Tasks[i].R, rq.Tasks[i].R)
+						t.Fatalf("%s: mapping %v: task %d: R %d by the full analysis, %d with the relaxed test first", s.name, full.Model().Mapping(a), i, rf.Tasks[i].R, rq.Tasks[i].R)
 					}
 				}
 			} else if rq.Rounds == 0 && rf.Rounds > 0 {

@@ -82,7 +82,7 @@ func (e *Evaluator) newRequirementResults() []RequirementResult {
 }
 
 // NumRequirements returns the number of chain latency requirements.
-func (e *Evaluator) NumRequirements() int { return len(e.reqs) }
+func (e *Model) NumRequirements() int { return len(e.reqs) }
 
 // checkRequirements evaluates the requirements for the mapping evaluated
 // in r (called at the end of Evaluate; it does not allocate once the
@@ -119,7 +119,7 @@ func (e *Evaluator) checkRequirements(r *Analysis) {
 // (partial) mapping in r.
 func (e *Evaluator) chainPlaced(r *Analysis, c int) bool {
 	for _, k := range e.chains[c] {
-		if t := &r.Tasks[e.Representative(r, k)]; t.Role == NotRunning || t.Verdict == Absent {
+		if t := &r.Tasks[e.representative(r, k)]; t.Role == NotRunning || t.Verdict == Absent {
 			return false
 		}
 	}
@@ -144,10 +144,10 @@ type RequirementReport struct {
 	Why string
 }
 
-// RequirementReports explains the requirements of the mapping evaluated in
+// requirementReports explains the requirements of the mapping evaluated in
 // r under every bound. It allocates: it is for reports and the analyze
 // command.
-func (e *Evaluator) RequirementReports(r *Analysis) []RequirementReport {
+func (e *Evaluator) requirementReports(r *Analysis) []RequirementReport {
 	out := make([]RequirementReport, len(e.reqs))
 	for k, q := range e.reqs {
 		rep := RequirementReport{RequirementResult: r.Requirements[k]}

@@ -146,7 +146,7 @@ type TaskResult struct {
 	// WindowContention the contention charged for them under the count, and
 	// PerJobBound reports that the per-job form (C, as under the challenge
 	// count) gave R because the window term gave no less. All zero under
-	// the challenge count. See ContentionDetail for the terms per
+	// the challenge count. See contentionDetail for the terms per
 	// interfering unit.
 	WindowAccesses   int64
 	WindowPauses     int64
@@ -322,7 +322,7 @@ type Analysis struct {
 	Misses    int
 	Violation int64
 	// Tasks per task of the model (System.Tasks order), GPU per GPU task
-	// (Evaluator.GPUTasks order), Units per unit (System.Units order).
+	// (Model.GPUTasks order), Units per unit (System.Units order).
 	Tasks []TaskResult
 	GPU   []GPUResult
 	Units []UnitResult
@@ -364,7 +364,7 @@ type Analysis struct {
 	RequirementReports []RequirementReport
 	// Windows holds the contention of every running task's response
 	// window under the three counts once AnalyzeContention has run on this
-	// analysis (see ContentionDetail); Evaluate empties it.
+	// analysis (see contentionDetail); Evaluate empties it.
 	Windows []TaskContention
 	// Margins holds the mapping's margins once AnalyzeMargins has run on
 	// this analysis; Evaluate empties it.
@@ -372,7 +372,7 @@ type Analysis struct {
 
 	owner *configs.Config // the configuration the static fields are for
 	// refuted: the relaxed test decided the mapping (Evaluate with
-	// SetRefuteFirst): no priority order of its cores meets every deadline.
+	// Options.RefuteFirst): no priority order of its cores meets every deadline.
 	refuted bool
 	// partial: this is EvaluatePartial's analysis of a partial mapping
 	// (set by every evaluation, read while it runs).

@@ -52,15 +52,15 @@ func TestWindowShortcutChangesNothing(t *testing.T) {
 		rng := rand.New(rand.NewPCG(43, uint64(c)))
 		for range 80 {
 			a := e.NewAssignment()
-			for i, s := range e.Tasks() {
+			for i, s := range e.Model().Tasks() {
 				switch s.Kind {
 				case PeriodicTask:
 					a.Unit[i] = s.Units[rng.IntN(len(s.Units))]
 				case GPUTask:
 					u := s.Units[rng.IntN(len(s.Units))]
 					a.Unit[i] = u
-					if u == e.GPUUnit() {
-						pre := e.Tasks()[s.Offloader]
+					if u == e.Model().GPUUnit() {
+						pre := e.Model().Tasks()[s.Offloader]
 						a.Unit[s.Offloader] = pre.Units[rng.IntN(len(pre.Units))]
 					} else {
 						a.Unit[s.Offloader] = NoUnit
@@ -77,7 +77,7 @@ func TestWindowShortcutChangesNothing(t *testing.T) {
 				}
 			}
 			if !reflect.DeepEqual(res[0].Tasks, res[1].Tasks) || res[0].Rounds != res[1].Rounds || res[0].Schedulable != res[1].Schedulable {
-				t.Fatalf("config %d, mapping %v: the shortcut changes the analysis", c, e.Mapping(a))
+				t.Fatalf("config %d, mapping %v: the shortcut changes the analysis", c, e.Model().Mapping(a))
 			}
 			compared++
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/hetmap/hetmap/rta/syssim"
 )
 
-// SimulationInput builds the input of the system simulator (rta/syssim)
+// simulationInput builds the input of the system simulator (rta/syssim)
 // for the mapping evaluated in r by this Evaluator: one syssim.Core per CPU
 // unit, in System.Units order, with its running tasks in the analysed
 // priority order (Rank, then task order); per task its runnables' lines
@@ -28,7 +28,7 @@ import (
 // nothing varies. Callers change these fields (offsets, Horizon, End,
 // Memory, Vary) to explore other schedules; the analysed bounds must hold
 // for all of them.
-func (e *Evaluator) SimulationInput(r *Analysis) (*syssim.System, error) {
+func (e *Evaluator) simulationInput(r *Analysis) (*syssim.System, error) {
 	if r == nil || r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.GPU) != len(e.gpus) || len(r.Units) != len(e.units) {
 		return nil, errors.New("optimizer: the simulation needs a result evaluated by the same evaluator")
 	}

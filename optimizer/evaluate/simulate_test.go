@@ -195,7 +195,7 @@ func mustMapping(t testing.TB, e *evaluate.Evaluator, m *configs.Mapping) *evalu
 // GPU and a core takes its offloading task along), an offloading mode or a
 // stream priority.
 func mutate(e *evaluate.Evaluator, a *evaluate.Assignment, rng *rand.Rand) {
-	specs := e.Tasks()
+	specs := e.Model().Tasks()
 	i := rng.IntN(len(specs))
 	s := specs[i]
 	switch s.Kind {
@@ -211,7 +211,7 @@ func mutate(e *evaluate.Evaluator, a *evaluate.Assignment, rng *rand.Rand) {
 			u := s.Units[rng.IntN(len(s.Units))]
 			a.Unit[i] = u
 			switch {
-			case u != e.GPUUnit():
+			case u != e.Model().GPUUnit():
 				a.Unit[s.Offloader] = evaluate.NoUnit
 			case a.Unit[s.Offloader] == evaluate.NoUnit:
 				pre := specs[s.Offloader]
@@ -237,14 +237,14 @@ func feasibleWalk(t *testing.T, e *evaluate.Evaluator, start *evaluate.Assignmen
 	seen := map[string]bool{}
 	var out []*evaluate.Assignment
 	cur := start
-	gpus := e.GPUTasks()
+	gpus := e.Model().GPUTasks()
 	for range steps {
 		b := cur.Clone()
 		for range rng.IntN(2) + 1 {
 			mutate(e, b, rng)
 		}
 		for g, task := range gpus {
-			if b.Unit[task] != e.GPUUnit() {
+			if b.Unit[task] != e.Model().GPUUnit() {
 				b.Async[g], b.High[g] = false, false
 			}
 		}
@@ -335,7 +335,7 @@ func timeSliceStart(t *testing.T, e *evaluate.Evaluator) *evaluate.Assignment {
 	a := mustMapping(t, e, feasibleWATERS())
 	r := e.NewAnalysis()
 	slicesMs := []int64{1, 2, 5, 10, 20}
-	gpus := e.GPUTasks()
+	gpus := e.Model().GPUTasks()
 	var try func(g int) bool
 	try = func(g int) bool {
 		if g == len(gpus) {
@@ -344,7 +344,7 @@ func timeSliceStart(t *testing.T, e *evaluate.Evaluator) *evaluate.Assignment {
 			}
 			return r.Schedulable
 		}
-		if a.Unit[gpus[g]] != e.GPUUnit() {
+		if a.Unit[gpus[g]] != e.Model().GPUUnit() {
 			return try(g + 1)
 		}
 		for _, s := range slicesMs {

@@ -32,7 +32,7 @@ func TestVariantsStop(t *testing.T) {
 	for i := range a.Priority {
 		a.Priority[i] = evaluate.NoPriority // derived, so that the orders vary
 	}
-	relevant := make([]bool, len(e.Tasks()))
+	relevant := make([]bool, len(e.Model().Tasks()))
 	for i := range relevant {
 		relevant[i] = true
 	}

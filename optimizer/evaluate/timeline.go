@@ -153,13 +153,13 @@ type Timeline struct {
 //     preempted); timeslice model: kernels take turns round-robin, each for
 //     at most its time slice while another waits; no switch cost.
 func (e *Evaluator) Timeline(r *Analysis) (*Timeline, error) {
-	return e.TimelineWindow(r, 0)
+	return e.timelineOver(r, 0)
 }
 
-// TimelineWindow is Timeline with the given window (ps); window ≤ 0 chooses
+// timelineOver is Timeline with the given window (ps); window ≤ 0 chooses
 // the default (the longest period of the running tasks, cut to TimelineCap).
-func (e *Evaluator) TimelineWindow(r *Analysis, window int64) (*Timeline, error) {
-	in, err := e.SimulationInput(r)
+func (e *Evaluator) timelineOver(r *Analysis, window int64) (*Timeline, error) {
+	in, err := e.simulationInput(r)
 	if err != nil {
 		return nil, err
 	}

@@ -62,7 +62,7 @@ func TestTimelinePreemption(t *testing.T) {
 	e := evaluator(t, load(t, preemptSystem))
 	r := evaluatePlaced(t, e, map[string]string{"A": "Core0", "B": "Core0", "C": "Core0"}, nil)
 	tl := timeline(t, e, r)
-	sys := e.Config().System
+	sys := e.Model().Config().System
 	if tl.Window != 20*ms || tl.Capped || tl.Truncated {
 		t.Fatalf("window %d ps, capped %v, truncated %v; want the longest period, 20 ms", tl.Window, tl.Capped, tl.Truncated)
 	}
@@ -106,7 +106,7 @@ A#3 run 15000.000–16002.000
 //	async adds AsyncCost 5000 ticks / 2 GHz                        = 2.5 µs
 func TestTimelineOffloading(t *testing.T) {
 	e := evaluator(t, load(t, challengeCount(offloadSystem)))
-	sys := e.Config().System
+	sys := e.Model().Config().System
 	onGPU := map[string]string{"P": "Core0", "G": "GPU", "L": "Core0"}
 
 	// Synchronous: P spins on Core0 during the GPU job; L runs only after
@@ -195,7 +195,7 @@ tasks:
   - {name: GB, runnables: [KB], triggered_by: PB}
 `
 	e := evaluator(t, load(t, sys2))
-	sys := e.Config().System
+	sys := e.Model().Config().System
 	units := map[string]string{"PA": "Core0", "GA": "GPU", "PB": "Core1", "GB": "GPU"}
 	// GA: 4 ms kernel in 1 ms waves (default geometry), submitted at 1 µs;
 	// GB: 1 ms kernel, submitted at 100 µs.

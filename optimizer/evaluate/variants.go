@@ -203,7 +203,7 @@ func anyRelevant(ids []int, relevant []bool) bool {
 
 // hopPairs appends to pairs the hops of the chains whose order a core's
 // priority order decides (see "Which orders can matter"): for every two
-// consecutive members of a chain (as Representative gives them under the
+// consecutive members of a chain (as representative gives them under the
 // mapping evaluated in r) that are both relevant, both among the core's
 // tasks ids, distinct, not LET tasks, the first not suspending, the
 // positions in ids of the producer and of the consumer, each pair once.
@@ -219,7 +219,7 @@ func (e *Evaluator) hopPairs(r *Analysis, ids []int, relevant []bool, pairs []in
 	}
 	for _, chain := range e.chains {
 		for k := 1; k < len(chain); k++ {
-			p, c := e.Representative(r, chain[k-1]), e.Representative(r, chain[k])
+			p, c := e.representative(r, chain[k-1]), e.representative(r, chain[k])
 			if p == c || !relevant[p] || !relevant[c] || e.tasks[p].let || e.tasks[c].let || r.Tasks[p].Role == OffloadAsync {
 				continue
 			}

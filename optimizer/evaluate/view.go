@@ -8,9 +8,9 @@ import (
 	"github.com/hetmap/hetmap/rta/sat"
 )
 
-// The read-only view of the compiled model that a search needs, and the
-// settings a search gives its evaluators. None of these methods changes
-// what an evaluation gives.
+// The read-only view of the compiled model that a search needs (Model),
+// and what a search asks of its own evaluator beside the analyses. None of
+// these methods changes what an evaluation gives.
 
 // UnitSpec describes a processing unit of the model for a search.
 type UnitSpec struct {
@@ -19,7 +19,7 @@ type UnitSpec struct {
 }
 
 // Units describes the processing units, in System.Units order.
-func (e *Evaluator) Units() []UnitSpec {
+func (e *Model) Units() []UnitSpec {
 	out := make([]UnitSpec, len(e.units))
 	for u, ui := range e.units {
 		out[u] = UnitSpec{Name: ui.name, Kind: ui.kind, GPU: ui.gpu}
@@ -29,23 +29,23 @@ func (e *Evaluator) Units() []UnitSpec {
 
 // FIFO reports whether the GPU is analysed under the fifo model (stream
 // priorities) rather than the timeslice model (time slices).
-func (e *Evaluator) FIFO() bool { return e.fifo }
+func (e *Model) FIFO() bool { return e.fifo }
 
 // Count returns the contention count the evaluator analyses with: the
 // configured one, or the challenge count where Notes says it could not
 // be combined with the system.
-func (e *Evaluator) Count() memory.Count { return e.count }
+func (e *Model) Count() memory.Count { return e.count }
 
 // Activated reports whether some task is activated by another task
 // (activation.go), which makes the cores' priority orders interact.
-func (e *Evaluator) Activated() bool { return e.activated }
+func (e *Model) Activated() bool { return e.activated }
 
 // ChainTasks returns the task indices of chain c (System.Chains order).
-func (e *Evaluator) ChainTasks(c int) []int { return slices.Clone(e.chains[c]) }
+func (e *Model) ChainTasks(c int) []int { return slices.Clone(e.chains[c]) }
 
 // RequirementChains returns, per chain latency requirement (in the order
 // of Analysis.Requirements), the index of its chain.
-func (e *Evaluator) RequirementChains() []int {
+func (e *Model) RequirementChains() []int {
 	out := make([]int, len(e.reqs))
 	for k, q := range e.reqs {
 		out[k] = q.chain
@@ -70,7 +70,7 @@ func (e *Evaluator) OnCore(u int) []int { return e.onCore[u] }
 // (its execution without memory accesses, in ps, as compiled: for an
 // offloading task its pre- and post-processing, for a GPU task its merged
 // variant), and whether the task can run there.
-func (e *Evaluator) ComputeTime(i, u int) (int64, bool) {
+func (e *Model) ComputeTime(i, u int) (int64, bool) {
 	if c := e.tasks[i].cpu; u >= 0 && u < len(c) && c[u].ok {
 		return c[u].exec, true
 	}
@@ -89,7 +89,7 @@ func (e *Evaluator) ComputeTime(i, u int) (int64, bool) {
 // given (or analysis.copy_engine_active), since more memory users only
 // raise it; under the refined and request counts, which charge contention
 // by windows, the uncontended latency (their C⁰ without a GPU wait).
-func (e *Evaluator) DemandBound(i, u, others int, copies bool) (int64, bool) {
+func (e *Model) DemandBound(i, u, others int, copies bool) (int64, bool) {
 	c := e.tasks[i].cpu
 	if u < 0 || u >= len(c) || !c[u].ok || e.units[u].gpu {
 		return 0, false
@@ -113,70 +113,22 @@ func (e *Evaluator) DemandBound(i, u, others int, copies bool) (int64, bool) {
 // MovesLines reports whether task i moves a DRAM line on CPU unit u in
 // every role (its own runnables, without those only asynchronous
 // offloading adds).
-func (e *Evaluator) MovesLines(i, u int) bool {
+func (e *Model) MovesLines(i, u int) bool {
 	c := e.tasks[i].cpu
 	return u >= 0 && u < len(c) && c[u].ok && !e.units[u].gpu && c[u].lines > 0
 }
 
 // CopiesLines reports whether GPU task g, on the GPU, copies lines (its
 // copy engine is then active).
-func (e *Evaluator) CopiesLines(g int) bool {
+func (e *Model) CopiesLines(g int) bool {
 	gi := &e.gpus[g]
 	return gi.copyInLines+gi.copyOutLines > 0
 }
-
-// SetStop sets the function that says that the run this evaluator serves
-// is interrupted (nil: never): PriorityVariants and JointOrders look at it
-// between their analyses and stop, incomplete. A search sets it on its
-// own clones; Clone does not copy it.
-func (e *Evaluator) SetStop(stop func() bool) { e.stop = stop }
 
 // Analyses returns the number of evaluations (complete and partial) this
 // evaluator has made, so that a search can account for what its
 // constructions spent.
 func (e *Evaluator) Analyses() int { return e.analyses }
-
-// Hooks are switches for tests: each makes the evaluator, or the search
-// that uses it, deliberately incomplete or unsound, so that a test can show
-// that it notices. They are all off unless a test sets them; Clone copies
-// them.
-type Hooks struct {
-	// PartialByChallenge makes EvaluatePartial judge a partial mapping by
-	// the challenge count even under the refined ones: an unsound cut
-	// that the exhaustive search's tests must be able to catch.
-	PartialByChallenge bool
-	// NoVariants turns the priority-order variants of the search off.
-	NoVariants bool
-	// JointBroken breaks JointOrders on purpose: each core keeps only its
-	// first order that passes the relaxed test.
-	JointBroken bool
-	// NoDecide turns the exhaustive search's decision of a mapping over
-	// its joint orders off.
-	NoDecide bool
-}
-
-// SetPartialByChallenge makes EvaluatePartial and Refutes judge a partial
-// mapping under the challenge count even when the evaluator's count is a
-// refined one: a stricter test than the relaxed one (the challenge count
-// charges every access every other memory user), cheaper, and memoised
-// per core. A partial mapping that passes it passes the relaxed test, so a
-// heuristic that looks for feasible mappings loses no mapping it accepts;
-// but it may reject partial mappings with feasible completions, so a
-// search that must be exact (the exhaustive one) must not use it, and the
-// genetic search's constructions no longer do (on the WATERS model it
-// rejects 12 of the 22 points of the exact front). It is the hook
-// Hooks.PartialByChallenge.
-func (e *Evaluator) SetPartialByChallenge(on bool) { e.partialByChallenge = on }
-
-// Hooks returns the evaluator's test hooks.
-func (e *Evaluator) Hooks() Hooks {
-	return Hooks{PartialByChallenge: e.partialByChallenge, NoVariants: e.noVariants, JointBroken: e.jointBroken, NoDecide: e.noDecide}
-}
-
-// SetHooks sets the evaluator's test hooks.
-func (e *Evaluator) SetHooks(h Hooks) {
-	e.testHooks = testHooks{partialByChallenge: h.PartialByChallenge, noVariants: h.NoVariants, jointBroken: h.JointBroken, noDecide: h.NoDecide}
-}
 
 // MaxVariantTasks is the most tasks a core may have for its priority
 // orders to be varied (PriorityVariants, JointOrders); a larger core keeps

@@ -85,7 +85,7 @@ func TestWindowMemoChangesNothing(t *testing.T) {
 			for range 60 {
 				a := randomAssignment(on, rng)
 				if mode == 2 { // a partial mapping: some periodic tasks not yet placed
-					for i, s := range on.Tasks() {
+					for i, s := range on.Model().Tasks() {
 						if s.Kind == evaluate.PeriodicTask && rng.IntN(3) == 0 {
 							a.Unit[i] = evaluate.NoUnit
 						}
@@ -97,7 +97,7 @@ func TestWindowMemoChangesNothing(t *testing.T) {
 				// per-core shapes and fingerprints then serve again).
 				for range 2 {
 					b := a.Clone()
-					specs := on.Tasks()
+					specs := on.Model().Tasks()
 					for range 20 {
 						i := rng.IntN(len(specs))
 						if s := specs[i]; s.Kind == evaluate.PeriodicTask && b.Unit[i] != evaluate.NoUnit {
@@ -119,7 +119,7 @@ func TestWindowMemoChangesNothing(t *testing.T) {
 				}
 				evaluated++
 				if !reflect.DeepEqual(resultFields(ron), resultFields(roff)) {
-					t.Fatalf("%s, mode %d, mapping %v: with the memo\n%+v\nwithout\n%+v", names[c], mode, on.Mapping(a), resultFields(ron), resultFields(roff))
+					t.Fatalf("%s, mode %d, mapping %v: with the memo\n%+v\nwithout\n%+v", names[c], mode, on.Model().Mapping(a), resultFields(ron), resultFields(roff))
 				}
 			}
 		}
