@@ -9,6 +9,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
@@ -35,7 +36,7 @@ func epsCovered(front [][]float64, f, eps []float64) bool {
 // point is analysed in full, with its margin, and the priority-order
 // variants reach the bounded front.
 func TestGeneticFrontBounded(t *testing.T) {
-	if testing.Short() {
+	if testsize.Reduced() {
 		t.Skip("two searches on 60 tasks")
 	}
 	s := synth.Settings{Tasks: 56, GPUTasks: 2, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 3}
@@ -124,7 +125,7 @@ func TestExactFrontThinnedWhenAsked(t *testing.T) {
 // built-in WATERS model (22 points under the default any-offset chain
 // objectives): only its points, every one of them.
 func TestDefaultGeneticSearchReachesWatersFront(t *testing.T) {
-	if testing.Short() {
+	if testsize.Reduced() {
 		t.Skip("ten genetic searches on WATERS")
 	}
 	cfg := synth.Load(t, "model: builtin\n")

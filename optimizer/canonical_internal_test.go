@@ -8,6 +8,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 )
 
@@ -23,7 +24,7 @@ func TestCanonicalFormSameObjectives(t *testing.T) {
 		systems["60 tasks, "+string(count)] = synthetic60(t, count)
 	}
 	n := 100
-	if testing.Short() {
+	if testsize.Reduced() {
 		n = 20
 	}
 	for name, cfg := range systems {

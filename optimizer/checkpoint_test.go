@@ -9,6 +9,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
@@ -74,7 +75,7 @@ func save(states *[][]byte) func([]byte) error {
 func TestCheckpointResume(t *testing.T) {
 	cfg := synth.LoadFile(t, "../configs/examples/waters-3obj.yaml")
 	cfg.Search.Generations, cfg.Search.Population = 16, 24
-	if testing.Short() {
+	if testsize.Reduced() {
 		cfg.Search.Generations = 8
 	}
 	budget := *cfg

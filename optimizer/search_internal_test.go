@@ -8,6 +8,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 )
@@ -84,7 +85,7 @@ func TestGeneticVariantsReachJointOrders(t *testing.T) {
 // count (SetPartialByChallenge, which rejects mappings the refined count
 // admits) none did, for any seed, nor of the 50 of the default run.
 func TestConstructionsReachEveryFeasibleGroup(t *testing.T) {
-	if testing.Short() {
+	if testsize.Reduced() {
 		t.Skip("100 constructions on WATERS")
 	}
 	p, exact := watersExact(t)

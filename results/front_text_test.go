@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
@@ -236,7 +237,7 @@ func TestStatusInWords(t *testing.T) {
 // is, and nothing beyond the bound; without a bound it shows every point's
 // mapping.
 func TestFrontTextBounded(t *testing.T) {
-	if testing.Short() {
+	if testsize.Reduced() {
 		t.Skip("a search on 250 tasks")
 	}
 	// Seed 2: the test needs a front of some size, which 1 500 analyses

@@ -570,7 +570,7 @@ func TestLeastViolatingHaveNoObjectives(t *testing.T) {
 // tasks: a section takes most of a megabyte (timelines and tables of 250
 // tasks), so that a budget of 2 MB holds one or two of the five.
 func TestReportBounded(t *testing.T) {
-	if testing.Short() {
+	if testsize.Reduced() {
 		t.Skip("a search on 250 tasks")
 	}
 	cfg, out, err := scaleSearch(1500, 20, optimizer.Options{Workers: 2, NoMargins: true})

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/testsize"
 )
 
 // TestSensitivityHandComputed: T1 (C 2, T = D 10) above T2 (C 3, T = D 20),
@@ -57,7 +59,7 @@ func scaleBy(x, part int64, lambda float64, up bool) int64 {
 func TestSensitivityMatchesResponseTime(t *testing.T) {
 	rng := rand.New(rand.NewSource(32))
 	cases := 20000
-	if testing.Short() {
+	if testsize.Reduced() {
 		cases = 3000
 	}
 	checked, found, below := 0, 0, 0

@@ -184,6 +184,9 @@ func resumedMatches(t *testing.T, args []string, out, ref, where string) {
 // run (-short, -race) sends SIGTERM alone; SIGKILL's claim left as it was is
 // also what TestOptimizeKilledResumes resumes from, in every run.
 func TestSweepResumesFromCheckpoint(t *testing.T) {
+	if testsize.Race {
+		t.Skip("under -race: the sweep's workers and claims race in TestSweepCommand and TestSweepCtrlC, a checkpoint resumed in TestOptimizeKilledResumes")
+	}
 	signals := []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL}
 	if testsize.Reduced() {
 		signals = signals[:1]

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer"
 )
 
@@ -225,8 +226,8 @@ func largeConfig(t *testing.T, search ...string) string {
 // moo's TestInterruptedWithinABatch check without a clock that the search
 // stops within an analysis.
 func TestOptimizeCtrlCLarge(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a 250-task system: skipped under -short")
+	if testsize.Reduced() {
+		t.Skip("a 250-task system: skipped in the reduced run (-short, -race)")
 	}
 	cfg := largeConfig(t, "generations: 1000000")
 	out := filepath.Join(t.TempDir(), "run")
@@ -266,8 +267,8 @@ func TestOptimizeCtrlCLarge(t *testing.T) {
 // from the signal to the exit is logged (a user-facing figure, 2 s on a
 // quiet machine); the test allows a minute, for -race on a loaded machine.
 func TestOptimizeCtrlCEveryStage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("five runs on a 250-task system: skipped under -short")
+	if testsize.Reduced() {
+		t.Skip("five runs on a 250-task system: skipped in the reduced run (-short, -race)")
 	}
 	// A small population and few generations: the stages after the search
 	// come soon; the system, the analyses and the files are full size.

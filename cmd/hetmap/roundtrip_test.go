@@ -12,6 +12,7 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/configs/amalthea"
+	"github.com/hetmap/hetmap/internal/testsize"
 )
 
 // The round trip of a mapping through the Amalthea model: a front point
@@ -184,8 +185,8 @@ func TestRoundTripEveryModel(t *testing.T) {
 	for _, name := range names {
 		files := models[name]
 		t.Run(name, func(t *testing.T) {
-			if testing.Short() && name != "WATERS 2019" && name != "brake-by-wire" && name != "hand-written, Amalthea 2.0.0" {
-				t.Skip("-short: the round trip of three models only")
+			if testsize.Reduced() && name != "WATERS 2019" && name != "brake-by-wire" && name != "hand-written, Amalthea 2.0.0" {
+				t.Skip("the reduced run (-short, -race): the round trip of three models only")
 			}
 			args := modelArgs(files)
 			dir := filepath.Join(t.TempDir(), "run")

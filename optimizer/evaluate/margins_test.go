@@ -260,7 +260,7 @@ func marginCase(m evaluate.Margin, feasible bool) string {
 func TestMarginsFastEqualBisection(t *testing.T) {
 	rng := rand.New(rand.NewPCG(32, 1))
 	systems := 200
-	if testing.Short() {
+	if testsize.Reduced() {
 		systems = 40
 	}
 	cases := map[string]int{}

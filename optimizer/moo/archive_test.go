@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/testsize"
 )
 
 // randomFrontPoints draws n points of m objectives near a front: a random
@@ -68,7 +70,7 @@ func epsDominates(a, f, eps []float64) bool {
 func TestBoundedArchiveProperty(t *testing.T) {
 	rng := rand.New(rand.NewSource(27))
 	cases := 400
-	if testing.Short() {
+	if testsize.Reduced() {
 		cases = 60
 	}
 	gridded, refined := 0, 0

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/testsize"
 )
 
 // ckptProblem is a random knapsack of 24 genes (0…3 items each) and three
@@ -166,7 +168,7 @@ func TestCheckpointResume(t *testing.T) {
 				t.Fatalf("%d generations, %d states saved: want at least 5 generations and a state after each and after the initial population", want.Generations, len(states))
 			}
 			stride := 1
-			if testing.Short() {
+			if testsize.Reduced() {
 				stride = 4
 			}
 			for g := 0; g < len(states); g += stride {
