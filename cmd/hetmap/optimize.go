@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/configs/amalthea"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
@@ -17,12 +19,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// optimizeFlags are optimize's flags, set by cobra.
+type optimizeFlags struct {
+	sf                             systemFlags
+	algorithm, out, resume         string
+	seed                           int64
+	workers, checkpointGenerations int
+	wide, all                      bool
+}
+
 func newOptimizeCmd() *cobra.Command {
-	var sf systemFlags
-	var algorithm, out, resume string
-	var seed int64
-	var workers, checkpointGenerations int
-	var wide, all bool
+	o := &optimizeFlags{}
 	cmd := &cobra.Command{
 		Use:   "optimize",
 		Short: "Search the mappings that are Pareto-optimal for the chain latencies",
@@ -75,174 +82,226 @@ differ): a checkpoint of another is refused. Exit code 1 when no mapping is feas
 least-violating mappings are shown with what they miss (with the exhaustive algorithm, a
 proof that no feasible mapping exists).`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if err := checkWorkersFlag(cmd, "workers", workers); err != nil {
-				return err
-			}
-			if cmd.Flags().Changed("seed") && seed == 0 {
-				return errSeedZero("--seed")
-			}
-			if seed < 0 {
-				return fmt.Errorf("--seed %d: seeds are positive (1, 2, …)", seed)
-			}
-			cfg, err := sf.load()
-			if err != nil {
-				return err
-			}
-			e, err := evaluate.NewEvaluator(cfg)
-			if err != nil {
-				return err
-			}
-			for _, n := range e.Model().Notes() {
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
-			}
-			opts := optimizer.Options{Algorithm: algorithm}
-			if cmd.Flags().Changed("seed") {
-				opts.Seed = &seed
-			}
-			if cpuNote != "" {
-				fmt.Fprintln(stderr, "note:", cpuNote)
-			}
-			opts.Workers = capWorkers(stderr, workers, cfg.Search.Workers)
-			if resume != "" {
-				if cmd.Flags().Changed("out") {
-					return fmt.Errorf("--resume %s continues the run into that folder: leave --out out", resume)
-				}
-				if _, err := os.Stat(resume); err == nil {
-					return fmt.Errorf("--resume %s: the folder exists: its run ended and wrote it (an interrupted run's front is in it); a run continues only from a checkpoint it left before it wrote its folder", resume)
-				}
-				out = resume
-			}
-			if err := optimizer.Check(e, opts); err != nil {
-				return err
-			}
-			// Claim the output folder before searching: a folder that
-			// cannot be written, or that another run writes, fails now.
-			var claim *results.Claim
-			if out == "" {
-				claim, err = claimDefault(filepath.Join(runsFolder, time.Now().UTC().Format("20060102T150405Z")))
-			} else {
-				claim, err = results.ClaimDir(out)
-			}
-			if err != nil {
-				return err
-			}
-			defer claim.Release()
-			out = claim.Dir()
-			checkpoint := claim.Checkpoint()
-			if resume != "" && checkpoint == nil {
-				return fmt.Errorf("--resume %s: no checkpoint of a run into that folder was found (a run saves one every search.checkpoint_seconds, into %s)", resume, filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp"))
-			}
-			if checkpoint != nil {
-				h, _, err := optimizer.ReadCheckpointHeader(checkpoint)
-				if err != nil {
-					claim.Suspend()
-					return fmt.Errorf("the checkpoint left in the claim of %s: %w (remove %s to start the run afresh)", out, err, filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp"))
-				}
-				fmt.Fprintf(stderr, "note: continuing the search from its checkpoint after %s, saved %s\n", h.Position(), h.Saved.Format(time.RFC3339))
-			}
-			opts.Checkpoint = &optimizer.Checkpoint{Every: cfg.Search.CheckpointEvery(), Generations: checkpointGenerations, Save: claim.SaveCheckpoint, Resume: checkpoint}
-			if checkpointGenerations > 0 {
-				opts.Checkpoint.Every = 0
-			}
-			for _, r := range claim.Removed {
-				fmt.Fprintf(stderr, "note: removed %s, left by a run that ended without finishing (killed, or stopped by a second Ctrl-C)\n", r)
-			}
-			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the search; the front found so far goes to "+out)
-			defer stop()
-			started := time.Now()
-			search := cfg.Search.WithDefaults(cfg.System, cfg.Analysis.ChainLatency)
-			if algorithm != "" {
-				search.Algorithm = algorithm
-			}
-			progress := newSearchProgress(stderr, search)
-			opts.Progress = func(p moo.Progress) {
-				if stageHook != nil {
-					name := p.Stage
-					if name == "" {
-						name = optimizer.StageSearch
-					}
-					stageHook(ctx, name)
-				}
-				progress.update(p)
-			}
-			res, err := optimizer.Run(ctx, e, opts)
-			progress.finish()
-			if errors.Is(err, optimizer.ErrCheckpoint) {
-				claim.Suspend() // the checkpoint stays for a run with its configuration
-			}
-			if err != nil {
-				return err
-			}
-			nWorkers := res.Search.Workers
-			if nWorkers == 0 {
-				nWorkers = defaultWorkers()
-			}
-			// The run folder first: a failing standard output (a full
-			// disk, a closed pipe) loses nothing.
-			info := results.RunInfo{Version: version, Started: started, Workers: nWorkers}
-			if len(cfg.Amalthea) > 0 {
-				info.Model = func(p optimizer.Point) (map[string][]byte, error) {
-					return amalthea.Export(cfg.Amalthea, amaltheaMapping(e, p.Assignment, p.Analysis))
-				}
-			}
-			writing := newWriteProgress(stderr)
-			info.Progress, info.Context = func(p results.WriteProgress) {
-				if stageHook != nil {
-					stageHook(ctx, optimizer.StageWriting)
-				}
-				writing.update(p)
-			}, ctx
-			err = claim.WriteRun(cfg, res, info)
-			writing.finish()
-			if err != nil {
-				return err
-			}
-			werr := error(nil)
-			if res.AlgorithmChoice != "" {
-				_, werr = fmt.Fprintf(stdout, "Search: %s.\n\n", res.AlgorithmChoice)
-			}
-			if werr == nil {
-				text := results.TextOptions{Wide: wide, MaxLines: consoleLines - 5}
-				if all {
-					text.MaxLines = 0
-				}
-				werr = results.WriteFrontText(stdout, cfg, res, text)
-			}
-			if werr == nil {
-				_, werr = fmt.Fprintf(stdout, "\n%s, %s in %s; %s.\nFiles in %s: %s\n",
-					describe(res), evaluations(res), res.Wall.Round(time.Millisecond), feasibleCount(res), out, strings.Join(results.RunFiles, ", "))
-			}
-			switch {
-			case werr != nil:
-				return fmt.Errorf("cannot write to standard output (%v); the results are complete in %s", werr, out)
-			case res.Status == moo.Interrupted:
-				return &interruptedError{fmt.Sprintf("interrupted: what the search found in %d evaluations is in %s, marked interrupted", res.Evaluations, out)}
-			case res.Interrupted():
-				return &interruptedError{fmt.Sprintf("interrupted while %s, after the search had ended: the run's files are in %s, marked interrupted", res.InterruptedIn, out)}
-			case ctx.Err() != nil:
-				// The signal came once every file was written.
-				return &interruptedError{fmt.Sprintf("interrupted once the run was complete: its files are in %s", out)}
-			case !res.Feasible:
-				return &problemError{"no feasible mapping found"}
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
-	sf.add(cmd)
-	sf.addOptions(cmd)
-	cmd.Flags().StringVar(&algorithm, "algorithm", "", "auto, nsga2 or exhaustive (default: the configuration's search.algorithm, auto: the exhaustive search when it is estimated to finish quickly)")
-	cmd.Flags().Int64Var(&seed, "seed", 0, "seed of the search's random generator (default: the configuration's search.seed, 1)")
-	cmd.Flags().StringVar(&out, "out", "", "folder for the result files (default runs/<UTC time>)")
-	cmd.Flags().IntVar(&workers, "workers", 0, "parallel evaluations; 0: the configuration's search.workers, else the number of CPUs")
-	cmd.Flags().BoolVar(&wide, "wide", false, "print every objective's full name and every unit's utilisation in one table, however wide")
-	cmd.Flags().BoolVar(&all, "all", false, fmt.Sprintf("print every point of the front and its mapping (default: a summary and the first points, within %d lines)", consoleLines))
-	cmd.Flags().StringVar(&resume, "resume", "", "continue the run into folder DIR from the checkpoint it left when it was killed (same configuration and options)")
+	o.sf.add(cmd)
+	o.sf.addOptions(cmd)
+	cmd.Flags().StringVar(&o.algorithm, "algorithm", "", "auto, nsga2 or exhaustive (default: the configuration's search.algorithm, auto: the exhaustive search when it is estimated to finish quickly)")
+	cmd.Flags().Int64Var(&o.seed, "seed", 0, "seed of the search's random generator (default: the configuration's search.seed, 1)")
+	cmd.Flags().StringVar(&o.out, "out", "", "folder for the result files (default runs/<UTC time>)")
+	cmd.Flags().IntVar(&o.workers, "workers", 0, "parallel evaluations; 0: the configuration's search.workers, else the number of CPUs")
+	cmd.Flags().BoolVar(&o.wide, "wide", false, "print every objective's full name and every unit's utilisation in one table, however wide")
+	cmd.Flags().BoolVar(&o.all, "all", false, fmt.Sprintf("print every point of the front and its mapping (default: a summary and the first points, within %d lines)", consoleLines))
+	cmd.Flags().StringVar(&o.resume, "resume", "", "continue the run into folder DIR from the checkpoint it left when it was killed (same configuration and options)")
 	// The tests' checkpoints, by generations rather than by the clock.
-	cmd.Flags().IntVar(&checkpointGenerations, "checkpoint-generations", 0, "save a checkpoint every N generations (exhaustive: top-level subtrees) instead of every search.checkpoint_seconds")
+	cmd.Flags().IntVar(&o.checkpointGenerations, "checkpoint-generations", 0, "save a checkpoint every N generations (exhaustive: top-level subtrees) instead of every search.checkpoint_seconds")
 	_ = cmd.Flags().MarkHidden("checkpoint-generations")
 	return cmd
+}
+
+// run is optimize: it checks the flags, loads the system, claims the output
+// folder, searches, writes the run folder and prints the summary.
+func (o *optimizeFlags) run(cmd *cobra.Command) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	out := o.out
+	if err := o.checkNumbers(cmd); err != nil {
+		return err
+	}
+	cfg, err := o.sf.load()
+	if err != nil {
+		return err
+	}
+	e, err := evaluate.NewEvaluator(cfg)
+	if err != nil {
+		return err
+	}
+	for _, n := range e.Model().Notes() {
+		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
+	}
+	opts := optimizer.Options{Algorithm: o.algorithm}
+	if cmd.Flags().Changed("seed") {
+		opts.Seed = &o.seed
+	}
+	if cpuNote != "" {
+		fmt.Fprintln(stderr, "note:", cpuNote)
+	}
+	opts.Workers = capWorkers(stderr, o.workers, cfg.Search.Workers)
+	if o.resume != "" {
+		if err := o.checkResume(cmd); err != nil {
+			return err
+		}
+		out = o.resume
+	}
+	if err := optimizer.Check(e, opts); err != nil {
+		return err
+	}
+	// Claim the output folder before searching: a folder that
+	// cannot be written, or that another run writes, fails now.
+	claim, checkpoint, err := o.claim(stderr, out)
+	if err != nil {
+		return err
+	}
+	defer claim.Release()
+	out = claim.Dir()
+	opts.Checkpoint = &optimizer.Checkpoint{Every: cfg.Search.CheckpointEvery(), Generations: o.checkpointGenerations, Save: claim.SaveCheckpoint, Resume: checkpoint}
+	if o.checkpointGenerations > 0 {
+		opts.Checkpoint.Every = 0
+	}
+	for _, r := range claim.Removed {
+		fmt.Fprintf(stderr, "note: removed %s, left by a run that ended without finishing (killed, or stopped by a second Ctrl-C)\n", r)
+	}
+	ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the search; the front found so far goes to "+out)
+	defer stop()
+	started := time.Now()
+	search := cfg.Search.WithDefaults(cfg.System, cfg.Analysis.ChainLatency)
+	if o.algorithm != "" {
+		search.Algorithm = o.algorithm
+	}
+	progress := newSearchProgress(stderr, search)
+	opts.Progress = func(p moo.Progress) {
+		if stageHook != nil {
+			name := p.Stage
+			if name == "" {
+				name = optimizer.StageSearch
+			}
+			stageHook(ctx, name)
+		}
+		progress.update(p)
+	}
+	res, err := optimizer.Run(ctx, e, opts)
+	progress.finish()
+	if errors.Is(err, optimizer.ErrCheckpoint) {
+		claim.Suspend() // the checkpoint stays for a run with its configuration
+	}
+	if err != nil {
+		return err
+	}
+	if err := writeRun(ctx, stderr, claim, cfg, e, res, started); err != nil {
+		return err
+	}
+	return o.print(ctx, stdout, cfg, res, out)
+}
+
+// writeRun writes the run folder of the search's outcome res through its
+// claim, with a progress bar on stderr; the run's files first, so that a
+// failing standard output loses nothing.
+func writeRun(ctx context.Context, stderr io.Writer, claim *results.Claim, cfg *configs.Config, e *evaluate.Evaluator, res *optimizer.Outcome, started time.Time) error {
+	nWorkers := res.Search.Workers
+	if nWorkers == 0 {
+		nWorkers = defaultWorkers()
+	}
+	// The run folder first: a failing standard output (a full
+	// disk, a closed pipe) loses nothing.
+	info := results.RunInfo{Version: version, Started: started, Workers: nWorkers}
+	if len(cfg.Amalthea) > 0 {
+		info.Model = func(p optimizer.Point) (map[string][]byte, error) {
+			return amalthea.Export(cfg.Amalthea, amaltheaMapping(e, p.Assignment, p.Analysis))
+		}
+	}
+	writing := newWriteProgress(stderr)
+	info.Progress, info.Context = func(p results.WriteProgress) {
+		if stageHook != nil {
+			stageHook(ctx, optimizer.StageWriting)
+		}
+		writing.update(p)
+	}, ctx
+	err := claim.WriteRun(cfg, res, info)
+	writing.finish()
+	return err
+}
+
+// checkNumbers checks the numbers given as flags: --workers and --seed.
+func (o *optimizeFlags) checkNumbers(cmd *cobra.Command) error {
+	if err := checkWorkersFlag(cmd, "workers", o.workers); err != nil {
+		return err
+	}
+	if cmd.Flags().Changed("seed") && o.seed == 0 {
+		return errSeedZero("--seed")
+	}
+	if o.seed < 0 {
+		return fmt.Errorf("--seed %d: seeds are positive (1, 2, …)", o.seed)
+	}
+	return nil
+}
+
+// checkResume checks --resume DIR: a run into DIR that left a checkpoint
+// and no folder, with no --out beside it.
+func (o *optimizeFlags) checkResume(cmd *cobra.Command) error {
+	if cmd.Flags().Changed("out") {
+		return fmt.Errorf("--resume %s continues the run into that folder: leave --out out", o.resume)
+	}
+	if _, err := os.Stat(o.resume); err == nil {
+		return fmt.Errorf("--resume %s: the folder exists: its run ended and wrote it (an interrupted run's front is in it); a run continues only from a checkpoint it left before it wrote its folder", o.resume)
+	}
+	return nil
+}
+
+// print writes the run's summary and front to stdout, once its folder out
+// is written, and returns the error that gives optimize's exit code: 130
+// for an interrupt, 1 when no mapping is feasible.
+func (o *optimizeFlags) print(ctx context.Context, stdout io.Writer, cfg *configs.Config, res *optimizer.Outcome, out string) error {
+	werr := error(nil)
+	if res.AlgorithmChoice != "" {
+		_, werr = fmt.Fprintf(stdout, "Search: %s.\n\n", res.AlgorithmChoice)
+	}
+	if werr == nil {
+		text := results.TextOptions{Wide: o.wide, MaxLines: consoleLines - 5}
+		if o.all {
+			text.MaxLines = 0
+		}
+		werr = results.WriteFrontText(stdout, cfg, res, text)
+	}
+	if werr == nil {
+		_, werr = fmt.Fprintf(stdout, "\n%s, %s in %s; %s.\nFiles in %s: %s\n",
+			describe(res), evaluations(res), res.Wall.Round(time.Millisecond), feasibleCount(res), out, strings.Join(results.RunFiles, ", "))
+	}
+	switch {
+	case werr != nil:
+		return fmt.Errorf("cannot write to standard output (%v); the results are complete in %s", werr, out)
+	case res.Status == moo.Interrupted:
+		return &interruptedError{fmt.Sprintf("interrupted: what the search found in %d evaluations is in %s, marked interrupted", res.Evaluations, out)}
+	case res.Interrupted():
+		return &interruptedError{fmt.Sprintf("interrupted while %s, after the search had ended: the run's files are in %s, marked interrupted", res.InterruptedIn, out)}
+	case ctx.Err() != nil:
+		// The signal came once every file was written.
+		return &interruptedError{fmt.Sprintf("interrupted once the run was complete: its files are in %s", out)}
+	case !res.Feasible:
+		return &problemError{"no feasible mapping found"}
+	}
+	return nil
+}
+
+// claim claims the run's output folder out (runs/<UTC time> when "") and
+// reads the checkpoint a killed run left in the claim, saying so on
+// stderr; the caller releases the claim.
+func (o *optimizeFlags) claim(stderr io.Writer, out string) (*results.Claim, []byte, error) {
+	var claim *results.Claim
+	var err error
+	if out == "" {
+		claim, err = claimDefault(filepath.Join(runsFolder, time.Now().UTC().Format("20060102T150405Z")))
+	} else {
+		claim, err = results.ClaimDir(out)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	out = claim.Dir()
+	tmp := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp")
+	checkpoint := claim.Checkpoint()
+	if o.resume != "" && checkpoint == nil {
+		claim.Release()
+		return nil, nil, fmt.Errorf("--resume %s: no checkpoint of a run into that folder was found (a run saves one every search.checkpoint_seconds, into %s)", o.resume, tmp)
+	}
+	if checkpoint != nil {
+		h, _, err := optimizer.ReadCheckpointHeader(checkpoint)
+		if err != nil {
+			claim.Suspend()
+			claim.Release()
+			return nil, nil, fmt.Errorf("the checkpoint left in the claim of %s: %w (remove %s to start the run afresh)", out, err, tmp)
+		}
+		fmt.Fprintf(stderr, "note: continuing the search from its checkpoint after %s, saved %s\n", h.Position(), h.Saved.Format(time.RFC3339))
+	}
+	return claim, checkpoint, nil
 }
 
 // stageHook, when set (by the tests only), is called with the run's
