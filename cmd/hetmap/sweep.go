@@ -19,10 +19,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// sweepFlags are sweep's flags, set by cobra.
+type sweepFlags struct {
+	out, shardFlag, shardIndex     string
+	workers, checkpointGenerations int
+	resume, summarize, dryRun      bool
+}
+
 func newSweepCmd() *cobra.Command {
-	var out, shardFlag, shardIndex string
-	var workers, checkpointGenerations int
-	var resume, summarize, dryRun bool
+	o := &sweepFlags{}
 	cmd := &cobra.Command{
 		Use:   "sweep FILE.yaml",
 		Short: "Run the search over the cross product of varied parameters and summarise",
@@ -59,160 +64,187 @@ folders in --out, or lists the runs still missing (exit code 1). --shard-index I
 --shard I+1/N, for job arrays that count from 0 (Kubernetes' $(JOB_COMPLETION_INDEX),
 Slurm's $SLURM_ARRAY_TASK_ID). --dry-run lists the runs (of the shard) and exits.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			file := args[0]
-			stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
-			if cmd.Flags().Changed("workers") && workers < 1 {
-				return fmt.Errorf("--workers %d: give at least 1 run at a time", workers)
-			}
-			var shard *sweep.Shard
-			var err error
-			switch {
-			case shardFlag != "" && shardIndex != "":
-				return errors.New("--shard and --shard-index name the same shard two ways: give one")
-			case shardFlag != "":
-				shard, err = sweep.ParseShard(shardFlag)
-			case shardIndex != "":
-				shard, err = sweep.ParseShardIndex(shardIndex)
-			}
-			if err != nil {
-				return err
-			}
-			switch {
-			case summarize && (shard != nil || resume || dryRun):
-				return errors.New("--summarize only reads the run folders: give it without --shard, --resume and --dry-run")
-			case summarize && out == "":
-				return errors.New("--summarize needs --out: the folder of the sweep")
-			case shard != nil && out == "" && !dryRun:
-				return errors.New("--shard needs --out: the folder that every shard of the sweep shares")
-			case resume && out == "" && !dryRun:
-				return errors.New("--resume needs --out: the folder of the sweep to finish")
-			case shard != nil && resume:
-				return errors.New("--shard keeps the complete runs in --out already: give it without --resume")
-			}
-			sw, err := sweep.Load(file)
-			if err != nil {
-				return err
-			}
-			if workers > runtimeCPUs() {
-				fmt.Fprintf(stderr, "note: --workers %d is more than the %d CPUs; running %d runs at a time\n", workers, runtimeCPUs(), runtimeCPUs())
-				workers = runtimeCPUs()
-			}
-			if dryRun {
-				runs := shard.Runs(sw)
-				for _, run := range runs {
-					fmt.Fprintln(stdout, run.Name)
-				}
-				what := fmt.Sprintf("%d runs", len(runs))
-				if shard != nil {
-					what = fmt.Sprintf("shard %s: %d of the %d runs", shard, len(runs), len(sw.Runs))
-				}
-				fmt.Fprintf(stdout, "%s; nothing run (--dry-run)\n", what)
-				return nil
-			}
-			if summarize {
-				sum, err := sweep.SummarizeFolder(sw, out)
-				var missing *sweep.MissingError
-				if errors.As(err, &missing) {
-					fmt.Fprintf(stdout, "%d of %d runs are not complete in %s:\n", len(missing.Missing), missing.Total, out)
-					var shards []string
-					seen := map[string]bool{}
-					for _, run := range missing.Missing {
-						sh := missing.Owner(run)
-						if sh == nil {
-							fmt.Fprintln(stdout, "  "+run.Name)
-							continue
-						}
-						fmt.Fprintf(stdout, "  %s  (shard %s)\n", run.Name, sh)
-						if !seen[sh.String()] {
-							seen[sh.String()] = true
-							shards = append(shards, sh.String())
-						}
-					}
-					if len(shards) > 0 {
-						more := ""
-						if len(shards) > 1 {
-							more = "; the same with --shard " + strings.Join(shards[1:], ", --shard ")
-						}
-						return &problemError{fmt.Sprintf("no summary yet: %d runs are missing; run again the shards that own them (their complete runs are kept): hetmap sweep %s --out %s --shard %s%s", len(missing.Missing), file, out, shards[0], more)}
-					}
-					return &problemError{fmt.Sprintf("no summary yet: %d runs are missing; run the shards that hold them (or hetmap sweep %s --out %s --resume)", len(missing.Missing), file, out)}
-				}
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "%d runs, %d with a feasible mapping; summary in %s and %s\n", len(sum.Rows), feasibleRuns(sum),
-					filepath.Join(out, sweep.SummaryCSV), filepath.Join(out, sweep.SummaryHTML))
-				return nil
-			}
-			if out == "" {
-				out = filepath.Join(runsFolder, "sweep-"+time.Now().UTC().Format("20060102T150405Z"))
-			}
-			if n := maxSearchWorkers(sw); n > runtimeCPUs() {
-				fmt.Fprintf(stderr, "note: search.workers %d is more than the %d CPUs; each run uses at most %d\n", n, runtimeCPUs(), runtimeCPUs())
-			}
-			fmt.Fprintln(stderr, workersLine(shard.Runs(sw), workers))
-			ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the runs in progress (with --resume a run continues from its last checkpoint); no further run starts")
-			defer stop()
-			total := len(shard.Runs(sw))
-			bar := newSweepProgress(stderr, total)
-			plain := newSweepLog(stderr, total, bar.bar == nil)
-			opts := sweep.Options{Out: out, Resume: resume, Shard: shard, Workers: workers, Version: version, CheckpointGenerations: checkpointGenerations,
-				OnRun: func(ev sweep.Event) {
-					plain.done(ev)
-					bar.clear()
-					what := "complete already, kept"
-					switch {
-					case ev.ByOther:
-						what = "completed by another process, kept"
-					case ev.Outcome != nil:
-						what = fmt.Sprintf("%s, %d evaluations in %s", describe(ev.Outcome), ev.Outcome.Evaluations, ev.Outcome.Wall.Round(time.Millisecond))
-					}
-					fmt.Fprintf(stdout, "%*d/%d  %s: %s\n", len(fmt.Sprint(ev.Total)), ev.Done, ev.Total, ev.Run.Name, what)
-					bar.set(ev)
-				},
-				OnHeld:     plain.held,
-				OnTakeover: plain.tookOver,
-				OnProgress: plain.progress,
-			}
-			rep, err := sweep.Run(ctx, sw, opts)
-			plain.stop()
-			bar.finish()
-			resumeHint := fmt.Sprintf("hetmap sweep %s --out %s --resume", file, out)
-			if shard != nil {
-				resumeHint = fmt.Sprintf("hetmap sweep %s --out %s --shard %s", file, out, shard)
-			}
-			if errors.Is(err, sweep.ErrStopped) {
-				return &interruptedError{fmt.Sprintf("interrupted: %d of %d runs are complete in %s; finish with: %s",
-					rep.Resumed+rep.Ran, rep.Total, out, resumeHint)}
-			}
-			if err != nil {
-				if rep != nil && rep.Resumed+rep.Ran > 0 {
-					return fmt.Errorf("%w\n(the %d complete runs stay in %s: after fixing the cause, finish with: %s)", err, rep.Resumed+rep.Ran, out, resumeHint)
-				}
-				return err
-			}
-			if shard != nil {
-				fmt.Fprintf(stdout, "\nshard %s: %d runs (%d complete already, %d run now) in %s; when every shard is done: hetmap sweep %s --out %s --summarize\n",
-					shard, rep.Total, rep.Resumed, rep.Ran, out, file, out)
-				return nil
-			}
-			fmt.Fprintf(stdout, "\n%d runs (%d complete already, %d run now), %d with a feasible mapping; summary in %s and %s\n",
-				rep.Total, rep.Resumed, rep.Ran, feasibleRuns(rep.Summary), filepath.Join(out, sweep.SummaryCSV), filepath.Join(out, sweep.SummaryHTML))
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return o.run(cmd, args[0]) },
 	}
-	cmd.Flags().StringVar(&out, "out", "", "folder of the sweep (default runs/sweep-<UTC time>)")
-	cmd.Flags().IntVar(&workers, "workers", 1, "runs at a time; their searches share the CPUs")
-	cmd.Flags().BoolVar(&resume, "resume", false, "finish an interrupted sweep in --out, keeping its complete runs")
-	cmd.Flags().StringVar(&shardFlag, "shard", "", "K/N: run only shard K of N (the runs i with (i-1) mod N = K-1) into the shared --out")
-	cmd.Flags().StringVar(&shardIndex, "shard-index", "", "I/N: the same as --shard I+1/N, for job arrays that count from 0 (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID)")
-	cmd.Flags().BoolVar(&summarize, "summarize", false, "write the summary of the sweep in --out from its run folders (after the shards)")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "list the runs (of the shard) and exit")
+	cmd.Flags().StringVar(&o.out, "out", "", "folder of the sweep (default runs/sweep-<UTC time>)")
+	cmd.Flags().IntVar(&o.workers, "workers", 1, "runs at a time; their searches share the CPUs")
+	cmd.Flags().BoolVar(&o.resume, "resume", false, "finish an interrupted sweep in --out, keeping its complete runs")
+	cmd.Flags().StringVar(&o.shardFlag, "shard", "", "K/N: run only shard K of N (the runs i with (i-1) mod N = K-1) into the shared --out")
+	cmd.Flags().StringVar(&o.shardIndex, "shard-index", "", "I/N: the same as --shard I+1/N, for job arrays that count from 0 (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID)")
+	cmd.Flags().BoolVar(&o.summarize, "summarize", false, "write the summary of the sweep in --out from its run folders (after the shards)")
+	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "list the runs (of the shard) and exit")
 	// The tests' checkpoints, by generations rather than by the clock.
-	cmd.Flags().IntVar(&checkpointGenerations, "checkpoint-generations", 0, "save each run's checkpoint every N generations (exhaustive: top-level subtrees) instead of every search.checkpoint_seconds")
+	cmd.Flags().IntVar(&o.checkpointGenerations, "checkpoint-generations", 0, "save each run's checkpoint every N generations (exhaustive: top-level subtrees) instead of every search.checkpoint_seconds")
 	_ = cmd.Flags().MarkHidden("checkpoint-generations")
 	return cmd
+}
+
+// run is sweep of the sweep file file: it checks the flags, loads the
+// sweep, and lists its runs, summarises its folder or runs it.
+func (o *sweepFlags) run(cmd *cobra.Command, file string) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	out, workers := o.out, o.workers
+	if cmd.Flags().Changed("workers") && workers < 1 {
+		return fmt.Errorf("--workers %d: give at least 1 run at a time", workers)
+	}
+	shard, err := o.shard()
+	if err != nil {
+		return err
+	}
+	sw, err := sweep.Load(file)
+	if err != nil {
+		return err
+	}
+	if workers > runtimeCPUs() {
+		fmt.Fprintf(stderr, "note: --workers %d is more than the %d CPUs; running %d runs at a time\n", workers, runtimeCPUs(), runtimeCPUs())
+		workers = runtimeCPUs()
+	}
+	if o.dryRun {
+		listRuns(stdout, sw, shard)
+		return nil
+	}
+	if o.summarize {
+		return summarizeFolder(stdout, sw, file, out)
+	}
+	if out == "" {
+		out = filepath.Join(runsFolder, "sweep-"+time.Now().UTC().Format("20060102T150405Z"))
+	}
+	if n := maxSearchWorkers(sw); n > runtimeCPUs() {
+		fmt.Fprintf(stderr, "note: search.workers %d is more than the %d CPUs; each run uses at most %d\n", n, runtimeCPUs(), runtimeCPUs())
+	}
+	fmt.Fprintln(stderr, workersLine(shard.Runs(sw), workers))
+	ctx, stop := withInterrupt(cmd.Context(), stderr, "interrupted: stopping the runs in progress (with --resume a run continues from its last checkpoint); no further run starts")
+	defer stop()
+	total := len(shard.Runs(sw))
+	bar := newSweepProgress(stderr, total)
+	plain := newSweepLog(stderr, total, bar.bar == nil)
+	opts := sweep.Options{Out: out, Resume: o.resume, Shard: shard, Workers: workers, Version: version, CheckpointGenerations: o.checkpointGenerations,
+		OnRun: func(ev sweep.Event) {
+			plain.done(ev)
+			bar.clear()
+			what := "complete already, kept"
+			switch {
+			case ev.ByOther:
+				what = "completed by another process, kept"
+			case ev.Outcome != nil:
+				what = fmt.Sprintf("%s, %d evaluations in %s", describe(ev.Outcome), ev.Outcome.Evaluations, ev.Outcome.Wall.Round(time.Millisecond))
+			}
+			fmt.Fprintf(stdout, "%*d/%d  %s: %s\n", len(fmt.Sprint(ev.Total)), ev.Done, ev.Total, ev.Run.Name, what)
+			bar.set(ev)
+		},
+		OnHeld:     plain.held,
+		OnTakeover: plain.tookOver,
+		OnProgress: plain.progress,
+	}
+	rep, err := sweep.Run(ctx, sw, opts)
+	plain.stop()
+	bar.finish()
+	resumeHint := fmt.Sprintf("hetmap sweep %s --out %s --resume", file, out)
+	if shard != nil {
+		resumeHint = fmt.Sprintf("hetmap sweep %s --out %s --shard %s", file, out, shard)
+	}
+	if errors.Is(err, sweep.ErrStopped) {
+		return &interruptedError{fmt.Sprintf("interrupted: %d of %d runs are complete in %s; finish with: %s",
+			rep.Resumed+rep.Ran, rep.Total, out, resumeHint)}
+	}
+	if err != nil {
+		if rep != nil && rep.Resumed+rep.Ran > 0 {
+			return fmt.Errorf("%w\n(the %d complete runs stay in %s: after fixing the cause, finish with: %s)", err, rep.Resumed+rep.Ran, out, resumeHint)
+		}
+		return err
+	}
+	if shard != nil {
+		fmt.Fprintf(stdout, "\nshard %s: %d runs (%d complete already, %d run now) in %s; when every shard is done: hetmap sweep %s --out %s --summarize\n",
+			shard, rep.Total, rep.Resumed, rep.Ran, out, file, out)
+		return nil
+	}
+	fmt.Fprintf(stdout, "\n%d runs (%d complete already, %d run now), %d with a feasible mapping; summary in %s and %s\n",
+		rep.Total, rep.Resumed, rep.Ran, feasibleRuns(rep.Summary), filepath.Join(out, sweep.SummaryCSV), filepath.Join(out, sweep.SummaryHTML))
+	return nil
+}
+
+// shard is the shard that --shard or --shard-index names (nil: the whole
+// sweep), with the flags checked against each other.
+func (o *sweepFlags) shard() (*sweep.Shard, error) {
+	var shard *sweep.Shard
+	var err error
+	switch {
+	case o.shardFlag != "" && o.shardIndex != "":
+		return nil, errors.New("--shard and --shard-index name the same shard two ways: give one")
+	case o.shardFlag != "":
+		shard, err = sweep.ParseShard(o.shardFlag)
+	case o.shardIndex != "":
+		shard, err = sweep.ParseShardIndex(o.shardIndex)
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case o.summarize && (shard != nil || o.resume || o.dryRun):
+		return nil, errors.New("--summarize only reads the run folders: give it without --shard, --resume and --dry-run")
+	case o.summarize && o.out == "":
+		return nil, errors.New("--summarize needs --out: the folder of the sweep")
+	case shard != nil && o.out == "" && !o.dryRun:
+		return nil, errors.New("--shard needs --out: the folder that every shard of the sweep shares")
+	case o.resume && o.out == "" && !o.dryRun:
+		return nil, errors.New("--resume needs --out: the folder of the sweep to finish")
+	case shard != nil && o.resume:
+		return nil, errors.New("--shard keeps the complete runs in --out already: give it without --resume")
+	}
+	return shard, nil
+}
+
+// listRuns lists the runs of the sweep sw (of its shard, if not nil), for
+// --dry-run.
+func listRuns(stdout io.Writer, sw *configs.Sweep, shard *sweep.Shard) {
+	runs := shard.Runs(sw)
+	for _, run := range runs {
+		fmt.Fprintln(stdout, run.Name)
+	}
+	what := fmt.Sprintf("%d runs", len(runs))
+	if shard != nil {
+		what = fmt.Sprintf("shard %s: %d of the %d runs", shard, len(runs), len(sw.Runs))
+	}
+	fmt.Fprintf(stdout, "%s; nothing run (--dry-run)\n", what)
+}
+
+// summarizeFolder writes the summary of the sweep sw (read from file) from
+// the run folders in out, or lists the runs still missing there and the
+// shards that own them (exit code 1).
+func summarizeFolder(stdout io.Writer, sw *configs.Sweep, file, out string) error {
+	sum, err := sweep.SummarizeFolder(sw, out)
+	var missing *sweep.MissingError
+	if errors.As(err, &missing) {
+		fmt.Fprintf(stdout, "%d of %d runs are not complete in %s:\n", len(missing.Missing), missing.Total, out)
+		var shards []string
+		seen := map[string]bool{}
+		for _, run := range missing.Missing {
+			sh := missing.Owner(run)
+			if sh == nil {
+				fmt.Fprintln(stdout, "  "+run.Name)
+				continue
+			}
+			fmt.Fprintf(stdout, "  %s  (shard %s)\n", run.Name, sh)
+			if !seen[sh.String()] {
+				seen[sh.String()] = true
+				shards = append(shards, sh.String())
+			}
+		}
+		if len(shards) > 0 {
+			more := ""
+			if len(shards) > 1 {
+				more = "; the same with --shard " + strings.Join(shards[1:], ", --shard ")
+			}
+			return &problemError{fmt.Sprintf("no summary yet: %d runs are missing; run again the shards that own them (their complete runs are kept): hetmap sweep %s --out %s --shard %s%s", len(missing.Missing), file, out, shards[0], more)}
+		}
+		return &problemError{fmt.Sprintf("no summary yet: %d runs are missing; run the shards that hold them (or hetmap sweep %s --out %s --resume)", len(missing.Missing), file, out)}
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d runs, %d with a feasible mapping; summary in %s and %s\n", len(sum.Rows), feasibleRuns(sum),
+		filepath.Join(out, sweep.SummaryCSV), filepath.Join(out, sweep.SummaryHTML))
+	return nil
 }
 
 // feasibleRuns counts the runs of a summary with a feasible mapping.
