@@ -77,29 +77,9 @@ analysis.gpu_model, analysis.priorities and conventions.deadlines over the confi
 			for _, n := range e.Model().Notes() {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 			}
-			var a *evaluate.Assignment
-			name := mapping
-			if mapping == "default" {
-				name = "default (the model's own mapping)"
-				if err := ownMappingComplete(cfg.System); err != nil {
-					return err
-				}
-				if a, err = ownAssignment(cfg, e); err != nil {
-					return fmt.Errorf("the model's own mapping: %w", err)
-				}
-			} else {
-				m, err := configs.LoadMappingFile(mapping)
-				if err != nil {
-					return err
-				}
-				if a, err = e.FromMapping(m); err != nil {
-					var ie *configs.InputError
-					if errors.As(err, &ie) && ie.File == "" {
-						// The keys of a mapping file are at its top level.
-						ie.File, ie.Where = mapping, strings.TrimPrefix(ie.Where, "mapping.")
-					}
-					return err
-				}
+			a, name, err := assignmentOf(cfg, e, mapping)
+			if err != nil {
+				return err
 			}
 			r := e.NewAnalysis()
 			if err := e.EvaluateForReport(a, r); err != nil {
@@ -133,6 +113,35 @@ analysis.gpu_model, analysis.priorities and conventions.deadlines over the confi
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON instead of text")
 	cmd.Flags().StringVar(&margins, "margins", "all", "margins on execution demand: all (every task scaled together, per kind of unit, per task), kinds (the first two) or none")
 	return cmd
+}
+
+// assignmentOf reads the mapping analyze is given: the file mapping, or
+// the model's own when it is "default"; name is how the text names it.
+func assignmentOf(cfg *configs.Config, e *evaluate.Evaluator, mapping string) (a *evaluate.Assignment, name string, err error) {
+	name = mapping
+	if mapping == "default" {
+		name = "default (the model's own mapping)"
+		if err := ownMappingComplete(cfg.System); err != nil {
+			return nil, "", err
+		}
+		if a, err = ownAssignment(cfg, e); err != nil {
+			return nil, "", fmt.Errorf("the model's own mapping: %w", err)
+		}
+	} else {
+		m, err := configs.LoadMappingFile(mapping)
+		if err != nil {
+			return nil, "", err
+		}
+		if a, err = e.FromMapping(m); err != nil {
+			var ie *configs.InputError
+			if errors.As(err, &ie) && ie.File == "" {
+				// The keys of a mapping file are at its top level.
+				ie.File, ie.Where = mapping, strings.TrimPrefix(ie.Where, "mapping.")
+			}
+			return nil, "", err
+		}
+	}
+	return a, name, nil
 }
 
 // ownMappingComplete reports, as a usage error (exit 2) in one line, a
