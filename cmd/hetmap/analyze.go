@@ -57,14 +57,9 @@ analysis.gpu_model, analysis.priorities and conventions.deadlines over the confi
 			if mapping == "" {
 				return errors.New("give --mapping FILE.yaml, or --mapping default for the model's own mapping")
 			}
-			var mopts evaluate.MarginOptions
-			switch margins {
-			case "all":
-			case "kinds":
-				mopts.NoTasks = true
-			case "none":
-			default:
-				return fmt.Errorf("--margins: %q is not all, kinds or none", margins)
+			mopts, err := marginOptions(margins)
+			if err != nil {
+				return err
 			}
 			cfg, err := sf.load()
 			if err != nil {
@@ -113,6 +108,20 @@ analysis.gpu_model, analysis.priorities and conventions.deadlines over the confi
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON instead of text")
 	cmd.Flags().StringVar(&margins, "margins", "all", "margins on execution demand: all (every task scaled together, per kind of unit, per task), kinds (the first two) or none")
 	return cmd
+}
+
+// marginOptions are the margins --margins asks for: all, kinds (the margins
+// per kind of unit, not per task) or none (no margin: the options unused).
+func marginOptions(margins string) (evaluate.MarginOptions, error) {
+	var mopts evaluate.MarginOptions
+	switch margins {
+	case "all", "none":
+	case "kinds":
+		mopts.NoTasks = true
+	default:
+		return mopts, fmt.Errorf("--margins: %q is not all, kinds or none", margins)
+	}
+	return mopts, nil
 }
 
 // assignmentOf reads the mapping analyze is given: the file mapping, or
