@@ -192,8 +192,8 @@ type scratch struct {
 	// memo remembers core results (see memo.go).
 	memo      map[uint64]int32 // key hash → index into memoCores
 	memoCores []coreMemo
-	memoTasks []taskMemo
-	memoRTA   []rta.Task // per memoTasks entry, the task as rta analyses it (refined counts)
+	memoTasks chunks[taskMemo]
+	memoRTA   chunks[rta.Task] // per memoTasks entry, the task as rta analyses it (refined counts)
 	// wmemo remembers the cores' windowed analyses (see windowmemo.go).
 	wmemo windowMemo
 

@@ -168,7 +168,11 @@ type marginScratch struct {
 	seq     []int
 	hpIdx   []int
 	gpuPart []int64
-	passed  []bool
+	// sensitivity's interferers of a core, in priority order
+	// (coreInterferers).
+	allHP  []rta.Interferer
+	allEh  []int64
+	passed []bool
 	// certs are the certificates' bounds of the current mapping (nil
 	// where it does not hold or they do not apply), consequences whether
 	// its margins say what follows from what binds.

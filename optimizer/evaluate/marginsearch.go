@@ -163,10 +163,21 @@ func (e *Evaluator) sensitivity(a *Assignment, r *Analysis, s scaling) (float64,
 		}
 		slices.SortStableFunc(seq, func(x, y int) int { return cmp.Compare(slack(x), slack(y)) })
 		e.margin.seq = seq
-		hp, eh := e.margin.hp[:0], e.margin.eh[:0]
+		// Where the priorities are distinct, the interferers of the task
+		// at position n of order are the n tasks above it, in order, with
+		// the jitters of their responses: one list per core serves every
+		// task as its prefix (what interferers would build for each).
+		all, allEh, distinct := e.coreInterferers(r, u, ids, ts, order, s, gpuPart)
 		for _, n := range seq {
 			k := order[n]
-			hp, eh = e.interferers(r, u, ids, ts, order, n, s, gpuPart, hp[:0], eh[:0])
+			var hp []rta.Interferer
+			var eh []int64
+			if distinct {
+				hp, eh = all[:n], allEh[:n]
+			} else {
+				hp, eh = e.interferers(r, u, ids, ts, order, n, s, gpuPart, e.margin.hp[:0], e.margin.eh[:0])
+				e.margin.hp, e.margin.eh = hp, eh
+			}
 			own := e.scaledPart(r, s, u, ids[k], gpuPart, true)
 			from := int64(1)
 			if out[k].Status == rta.Schedulable {
@@ -176,9 +187,28 @@ func (e *Evaluator) sensitivity(a *Assignment, r *Analysis, s scaling) (float64,
 				f, hint = g, ids[k]
 			}
 		}
-		e.margin.hp, e.margin.eh = hp, eh
 	}
 	return f, hint
+}
+
+// coreInterferers returns every task of core u in order (most urgent
+// first) as an interferer with the jitter of its response in the analysis
+// e holds, with its part that s scales (as interferers gives them), and
+// whether the priorities are distinct along order, so that the
+// interferers of the task at position n are the first n of them.
+func (e *Evaluator) coreInterferers(r *Analysis, u int, ids []int, ts []rta.Task, order []int, s scaling, gpuPart []int64) ([]rta.Interferer, []int64, bool) {
+	out := e.coreOut[u]
+	hp, eh := e.margin.allHP[:0], e.margin.allEh[:0]
+	distinct := true
+	for m, k := range order {
+		if m > 0 && ts[k].Priority >= ts[order[m-1]].Priority {
+			distinct = false
+		}
+		hp = append(hp, ts[k].Interferer(min(max(out[k].R, 0), rta.MaxTime)))
+		eh = append(eh, e.scaledPart(r, s, u, ids[k], gpuPart, false))
+	}
+	e.margin.allHP, e.margin.allEh = hp, eh
+	return hp, eh, distinct
 }
 
 // perTaskStarts returns, per task, the sensitivity of the tests of its

@@ -46,8 +46,10 @@ type taskMemo struct {
 }
 
 type coreMemo struct {
-	key         coreKey   // checked on every hit: the map is keyed by its hash
-	off, n      int32     // into Evaluator.memoTasks (and memoRTA under the refined counts)
+	key         coreKey // checked on every hit: the map is keyed by its hash
+	blk, off, n int32   // the tasks' run in Evaluator.memoTasks
+	rtaBlk      int32   // … and in memoRTA under the refined counts (rtaOff)
+	rtaOff      int32
 	own         windowKey // the tasks' fingerprint in the challenge order (refined counts)
 	utilisation float64
 	policy      rta.Policy
@@ -106,8 +108,9 @@ func (e *Evaluator) recall(k coreKey, h uint64, r *Analysis, u int, ids []int, o
 	m := &e.memoCores[idx]
 	ur := &r.Units[u]
 	ur.Utilisation, ur.Explicit, ur.Policy, ur.Undecided = m.utilisation, false, m.policy, m.undecided
+	ms := e.memoTasks.at(m.blk, m.off, m.n)
 	for j, i := range ids {
-		t := &e.memoTasks[int(m.off)+j]
+		t := &ms[j]
 		tr := &r.Tasks[i]
 		tr.C, tr.Compute, tr.Memory, tr.Contention, tr.GPUWait, tr.Suspension, tr.BCRT = t.C, t.Compute, t.Memory, t.Contention, t.GPUWait, t.Suspension, t.BCRT
 		out[j] = rta.Result{R: t.R, Status: t.Status, Rank: t.Rank}
@@ -115,7 +118,7 @@ func (e *Evaluator) recall(k coreKey, h uint64, r *Analysis, u int, ids []int, o
 	if e.count != memory.ChallengeCount {
 		// The refined rounds need the core's tasks, and their
 		// fingerprint in this order (the one the rounds start from).
-		e.coreTasks[u] = append(e.coreTasks[u][:0], e.memoRTA[m.off:m.off+m.n]...)
+		e.coreTasks[u] = append(e.coreTasks[u][:0], e.memoRTA.at(m.rtaBlk, m.rtaOff, m.n)...)
 		e.wmemo.pre[u], e.wmemo.preSet[u] = m.own, true
 	}
 	return true
@@ -124,19 +127,21 @@ func (e *Evaluator) recall(k coreKey, h uint64, r *Analysis, u int, ids []int, o
 // remember stores core u's result as computed into r and out. On a hash
 // collision the newer result takes the place.
 func (e *Evaluator) remember(k coreKey, h uint64, r *Analysis, u int, ids []int, out []rta.Result) {
-	if len(e.memoCores) >= memoEntries || len(e.memoTasks)+len(ids) > memoTaskEntries {
+	if len(e.memoCores) >= memoEntries || e.memoTasks.len()+len(ids) > memoTaskEntries {
 		e.resetCoreMemo()
 	}
-	m := coreMemo{key: k, off: int32(len(e.memoTasks)), n: int32(len(ids)), utilisation: r.Units[u].Utilisation, policy: r.Units[u].Policy, undecided: r.Units[u].Undecided}
+	m := coreMemo{key: k, n: int32(len(ids)), utilisation: r.Units[u].Utilisation, policy: r.Units[u].Policy, undecided: r.Units[u].Undecided}
+	var run []taskMemo
+	run, m.blk, m.off = e.memoTasks.grow(len(ids))
 	for j, i := range ids {
 		tr := &r.Tasks[i]
 		res := out[j]
-		e.memoTasks = append(e.memoTasks, taskMemo{C: tr.C, Compute: tr.Compute, Memory: tr.Memory, Contention: tr.Contention,
-			GPUWait: tr.GPUWait, Suspension: tr.Suspension, BCRT: tr.BCRT, R: res.R, Status: res.Status, Rank: res.Rank})
+		run[j] = taskMemo{C: tr.C, Compute: tr.Compute, Memory: tr.Memory, Contention: tr.Contention,
+			GPUWait: tr.GPUWait, Suspension: tr.Suspension, BCRT: tr.BCRT, R: res.R, Status: res.Status, Rank: res.Rank}
 	}
 	if e.count != memory.ChallengeCount {
 		ts := e.coreTasks[u][:len(ids)]
-		e.memoRTA = append(e.memoRTA, ts...)
+		m.rtaBlk, m.rtaOff = e.memoRTA.add(ts)
 		m.own = ownFingerprint(ts, func(k int) int { return len(ids) - out[k].Rank })
 		e.wmemo.pre[u], e.wmemo.preSet[u] = m.own, true
 	}
@@ -154,5 +159,7 @@ func (e *Evaluator) resetMemo() {
 // resetCoreMemo empties the per-core memo of the challenge pass.
 func (e *Evaluator) resetCoreMemo() {
 	clear(e.memo)
-	e.memoCores, e.memoTasks, e.memoRTA = e.memoCores[:0], e.memoTasks[:0], e.memoRTA[:0]
+	e.memoCores = e.memoCores[:0]
+	e.memoTasks.reset()
+	e.memoRTA.reset()
 }

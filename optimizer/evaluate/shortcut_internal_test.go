@@ -52,22 +52,7 @@ func TestWindowShortcutChangesNothing(t *testing.T) {
 		rng := rand.New(rand.NewPCG(43, uint64(c)))
 		for range 80 {
 			a := e.NewAssignment()
-			for i, s := range e.Model().Tasks() {
-				switch s.Kind {
-				case PeriodicTask:
-					a.Unit[i] = s.Units[rng.IntN(len(s.Units))]
-				case GPUTask:
-					u := s.Units[rng.IntN(len(s.Units))]
-					a.Unit[i] = u
-					if u == e.Model().GPUUnit() {
-						pre := e.Model().Tasks()[s.Offloader]
-						a.Unit[s.Offloader] = pre.Units[rng.IntN(len(pre.Units))]
-					} else {
-						a.Unit[s.Offloader] = NoUnit
-					}
-					a.Async[s.GPU] = rng.IntN(2) == 0
-				}
-			}
+			placeAnywhere(e, a, rng)
 			var res [2]*Analysis
 			for k, on := range []bool{true, false} {
 				windowShortcut = on
@@ -84,5 +69,27 @@ func TestWindowShortcutChangesNothing(t *testing.T) {
 	}
 	if compared == 0 {
 		t.Fatal("nothing compared")
+	}
+}
+
+// placeAnywhere places every task of a on one of the units it can run on,
+// a GPU task's offloading task on a core where the GPU task is on the GPU,
+// and draws each offloading's mode, from rng.
+func placeAnywhere(e *Evaluator, a *Assignment, rng *rand.Rand) {
+	for i, s := range e.Model().Tasks() {
+		switch s.Kind {
+		case PeriodicTask:
+			a.Unit[i] = s.Units[rng.IntN(len(s.Units))]
+		case GPUTask:
+			u := s.Units[rng.IntN(len(s.Units))]
+			a.Unit[i] = u
+			if u == e.Model().GPUUnit() {
+				pre := e.Model().Tasks()[s.Offloader]
+				a.Unit[s.Offloader] = pre.Units[rng.IntN(len(pre.Units))]
+			} else {
+				a.Unit[s.Offloader] = NoUnit
+			}
+			a.Async[s.GPU] = rng.IntN(2) == 0
+		}
 	}
 }

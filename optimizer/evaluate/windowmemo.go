@@ -41,9 +41,10 @@ var windowMemoResults = 1 << 19
 type windowKey [2]uint64
 
 type windowEntry struct {
-	key                    windowKey
-	off, n, stabOff, stabN int32
-	decided                bool // rta.Analyzer.Decided after the analysis
+	key                     windowKey
+	blk, off, n             int32 // the results' run in windowMemo.results
+	stabBlk, stabOff, stabN int32 // the Stabilities' run in windowMemo.stabs
+	decided                 bool  // rta.Analyzer.Decided after the analysis
 }
 
 type windowMemo struct {
@@ -77,13 +78,15 @@ type windowMemo struct {
 	// insert), windowMemoSlots long: 0 is empty.
 	slots   []int32
 	entries []windowEntry
-	results []rta.Result
-	stabs   []memory.Stability
+	results chunks[rta.Result]
+	stabs   chunks[memory.Stability]
 }
 
 func (m *windowMemo) reset() {
 	clear(m.slots)
-	m.entries, m.results, m.stabs = m.entries[:0], m.results[:0], m.stabs[:0]
+	m.entries = m.entries[:0]
+	m.results.reset()
+	m.stabs.reset()
 }
 
 // windowMemoSlots is the length of the memo's table, twice its entries so
@@ -355,8 +358,8 @@ func (e *Evaluator) analyseMemo(r *Analysis, u int, policy rta.Policy, out []rta
 	if i := m.find(k); i >= 0 {
 		en := &m.entries[i]
 		if int(en.n) == len(out) && int(en.stabN) == len(stab) {
-			copy(out, m.results[en.off:en.off+en.n])
-			copy(stab, m.stabs[en.stabOff:en.stabOff+en.stabN])
+			copy(out, m.results.at(en.blk, en.off, en.n))
+			copy(stab, m.stabs.at(en.stabBlk, en.stabOff, en.stabN))
 			copy(rs.used[u], rs.resp)
 			copy(rs.usedCE[u], rs.ceResp)
 			rs.valid[u] = true
@@ -368,12 +371,12 @@ func (e *Evaluator) analyseMemo(r *Analysis, u int, policy rta.Policy, out []rta
 		return false, err
 	}
 	decided = e.an.Decided()
-	if len(m.entries) >= windowMemoEntries || len(m.results)+len(out) > windowMemoResults {
+	if len(m.entries) >= windowMemoEntries || m.results.len()+len(out) > windowMemoResults {
 		m.reset()
 	}
 	m.insert(k, int32(len(m.entries)))
-	m.entries = append(m.entries, windowEntry{key: k, off: int32(len(m.results)), n: int32(len(out)), stabOff: int32(len(m.stabs)), stabN: int32(len(stab)), decided: decided})
-	m.results = append(m.results, out...)
-	m.stabs = append(m.stabs, stab...)
+	blk, off := m.results.add(out)
+	stabBlk, stabOff := m.stabs.add(stab)
+	m.entries = append(m.entries, windowEntry{key: k, blk: blk, off: off, n: int32(len(out)), stabBlk: stabBlk, stabOff: stabOff, stabN: int32(len(stab)), decided: decided})
 	return decided, nil
 }

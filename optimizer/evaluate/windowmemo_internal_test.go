@@ -236,8 +236,8 @@ func TestCoreMemoBounded(t *testing.T) {
 		case len(e.memoCores) > before:
 			remembered += len(e.memoCores) - before
 		}
-		if len(e.memoTasks) > memoTaskEntries || len(e.memoRTA) != len(e.memoTasks) {
-			t.Fatalf("the memo holds %d tasks (%d rta tasks), more than %d", len(e.memoTasks), len(e.memoRTA), memoTaskEntries)
+		if e.memoTasks.len() > memoTaskEntries || e.memoRTA.len() != e.memoTasks.len() {
+			t.Fatalf("the memo holds %d tasks (%d rta tasks), more than %d", e.memoTasks.len(), e.memoRTA.len(), memoTaskEntries)
 		}
 	}
 	if restarts == 0 {
@@ -264,8 +264,8 @@ func TestWindowMemoBounded(t *testing.T) {
 		if len(e.wmemo.entries) < before {
 			restarts++
 		}
-		if len(e.wmemo.results) > windowMemoResults {
-			t.Fatalf("the windowed memo holds %d results, more than %d", len(e.wmemo.results), windowMemoResults)
+		if e.wmemo.results.len() > windowMemoResults {
+			t.Fatalf("the windowed memo holds %d results, more than %d", e.wmemo.results.len(), windowMemoResults)
 		}
 	}
 	if restarts == 0 {
