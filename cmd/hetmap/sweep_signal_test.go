@@ -10,13 +10,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hetmap/hetmap/internal/testsize"
 )
 
 // TestSweepCtrlC presses Ctrl-C (SIGINT to this process) during the 12-run
 // sweep: the run in progress stops and is dropped, no other starts, the exit
 // code is 130 with the command that resumes; --resume then keeps the complete runs and
 // gives the summary of the sweep run in one go (the golden of
-// TestSweepCommand).
+// TestSweepCommand): not in the reduced run (-short, -race), where the
+// rest of the sweep would cost eight more runs.
 func TestSweepCtrlC(t *testing.T) {
 	// While this test runs, SIGINT never ends the test process, whatever
 	// the command does with its own handler.
@@ -74,6 +77,9 @@ func TestSweepCtrlC(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "summary.csv")); !os.IsNotExist(err) {
 		t.Error("an interrupted sweep wrote a summary")
+	}
+	if testsize.Reduced() {
+		return // the reduced run resumes a stopped sweep in TestSweepResumesFromCheckpoint
 	}
 	stdout, errOut, code := hetmap(t, "sweep", sweepFile, "--out", out, "--resume")
 	if code != 0 || strings.Count(stdout, "complete already, kept") != n {

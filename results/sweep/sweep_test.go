@@ -20,20 +20,20 @@ import (
 
 // watersSweep: 2 contention values × 2 GPU models × 3 seeds = 12 runs on the
 // built-in WATERS 2019 system, three objectives, a short search. Under -short
-// (and -race) the population is 20 instead of the default 100: the runs'
-// constructions (half the population) and generations cost a fifth, and the
-// tests' checks (runs kept, stopped, resumed, summaries equal) are the same.
+// (and -race) the population is 20 instead of the default 100 and the seeds
+// are 1 and 2 (8 runs): the runs cost a fifth, and the tests' checks (runs
+// kept, stopped, resumed, summaries equal) are the same.
 func watersSweep() string {
-	population := ""
+	seeds, population := "[1, 2, 3]", ""
 	if testsize.Reduced() {
-		population = "\n  population: 20"
+		seeds, population = "[1, 2]", "\n  population: 20"
 	}
 	return `
 base: builtin
 parameters:
   - {name: memory.per_core, kind: A57, values: [10ns, 40ns]}
   - {name: analysis.gpu_model, values: [fifo, timeslice]}
-seeds: [1, 2, 3]
+seeds: ` + seeds + `
 search:
   generations: 30` + population + `
   objectives: [{chain: SF-P-DA}, {chain: LD-P-DA}, {chain: Li-Lo-EK-P-DA}]
@@ -88,20 +88,24 @@ func maskWall(t *testing.T, path string) string {
 	return b.String()
 }
 
-// TestInterruptAndResume: a sweep of 12 runs on the WATERS model is stopped
-// by its context after 4 runs, then resumed: the complete runs are kept
+// TestInterruptAndResume: a sweep of 12 runs on the WATERS model (8 in the
+// reduced run) is stopped by its context after 4 runs (3), then resumed: the complete runs are kept
 // untouched, the others run, and the summary (wall times aside) is the
 // summary of the same sweep run in one go, one run at a time.
 func TestInterruptAndResume(t *testing.T) {
 	sw := load(t, watersSweep())
-	if len(sw.Runs) != 12 {
-		t.Fatalf("%d runs, want 12", len(sw.Runs))
+	n, stopAt := 12, 4
+	if testsize.Reduced() {
+		n, stopAt = 8, 3
+	}
+	if len(sw.Runs) != n {
+		t.Fatalf("%d runs, want %d", len(sw.Runs), n)
 	}
 	out := filepath.Join(t.TempDir(), "sweep")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	rep, err := sweep.Run(ctx, sw, sweep.Options{Out: out, Workers: 2, OnRun: func(ev sweep.Event) {
-		if ev.Done == 4 {
+		if ev.Done == stopAt {
 			cancel()
 		}
 	}})
@@ -109,9 +113,9 @@ func TestInterruptAndResume(t *testing.T) {
 		t.Fatalf("stopped sweep: %v", err)
 	}
 	first := runFolders(t, out)
-	// The fourth run to complete cancels; the run beside it in progress
+	// The stopAt-th run to complete cancels; the run beside it in progress
 	// stops and is dropped (unless it completed first).
-	if len(first) < 4 || len(first) > 5 || rep.Ran != len(first) || rep.Complete {
+	if len(first) < stopAt || len(first) > stopAt+1 || rep.Ran != len(first) || rep.Complete {
 		t.Fatalf("after the stop: %d run folders, report %+v", len(first), rep)
 	}
 	if _, err := os.Stat(filepath.Join(out, sweep.SummaryCSV)); !os.IsNotExist(err) {
@@ -135,7 +139,7 @@ func TestInterruptAndResume(t *testing.T) {
 	}
 	// What killed runs leave behind: the claim of a run whose process is
 	// gone, and the temporary folder of an older hetmap, an hour old.
-	leftover := filepath.Join(out, "."+sw.Runs[11].Name+".tmp")
+	leftover := filepath.Join(out, "."+sw.Runs[n-1].Name+".tmp")
 	if err := os.MkdirAll(filepath.Join(leftover, "x"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +148,7 @@ func TestInterruptAndResume(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(leftover, ".hetmap-owner.json"), []byte(owner), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	legacy := filepath.Join(out, "."+sw.Runs[10].Name+".tmp-123")
+	legacy := filepath.Join(out, "."+sw.Runs[n-2].Name+".tmp-123")
 	if err := os.MkdirAll(filepath.Join(legacy, "x"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -166,11 +170,11 @@ func TestInterruptAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !rep.Complete || rep.Resumed != len(first) || rep.Ran != 12-len(first) || len(kept) != len(first) {
+	if !rep.Complete || rep.Resumed != len(first) || rep.Ran != n-len(first) || len(kept) != len(first) {
 		t.Errorf("resumed: report %+v, kept %v", rep, kept)
 	}
-	if got := runFolders(t, out); len(got) != 12 {
-		t.Errorf("%d run folders, want 12", len(got))
+	if got := runFolders(t, out); len(got) != n {
+		t.Errorf("%d run folders, want %d", len(got), n)
 	}
 	for name, st := range before {
 		fi, err := os.Stat(filepath.Join(out, name))
@@ -187,7 +191,7 @@ func TestInterruptAndResume(t *testing.T) {
 			t.Errorf("the leftover temporary folder %s is still there", dir)
 		}
 	}
-	if len(rep.Summary.Rows) != 12 {
+	if len(rep.Summary.Rows) != n {
 		t.Errorf("summary has %d rows", len(rep.Summary.Rows))
 	}
 	feasible := 0
@@ -209,12 +213,12 @@ func TestInterruptAndResume(t *testing.T) {
 	if a != b {
 		t.Errorf("the resumed sweep's summary differs from the sweep run in one go:\n%s\n---\n%s", a, b)
 	}
-	if lines := strings.Count(a, "\n"); lines != 13 {
-		t.Errorf("summary.csv has %d lines, want a header and 12 rows", lines)
+	if lines := strings.Count(a, "\n"); lines != n+1 {
+		t.Errorf("summary.csv has %d lines, want a header and %d rows", lines, n)
 	}
 	// Resuming a complete sweep runs nothing and writes the same summary.
 	rep, err = sweep.Run(context.Background(), sw, sweep.Options{Out: fresh, Resume: true})
-	if err != nil || rep.Ran != 0 || rep.Resumed != 12 {
+	if err != nil || rep.Ran != 0 || rep.Resumed != n {
 		t.Errorf("resuming a complete sweep: %+v, %v", rep, err)
 	}
 	if maskWall(t, filepath.Join(fresh, sweep.SummaryCSV)) != b {
@@ -323,6 +327,11 @@ func TestCountsSweep(t *testing.T) {
 // claim once the holder gives it up; the held run is reported once.
 func TestHeldRunLast(t *testing.T) {
 	sw := load(t, watersSweep())
+	// Shard 1/4 holds runs 1, 5 and 9 (1 and 5 of the reduced run's 8).
+	var others []string
+	for i := 4; i < len(sw.Runs); i += 4 {
+		others = append(others, sw.Runs[i].Name)
+	}
 	out := filepath.Join(t.TempDir(), "sweep")
 	if err := results.SetClaimIdentity("", 400*time.Millisecond); err != nil {
 		t.Fatal(err)
@@ -343,15 +352,15 @@ func TestHeldRunLast(t *testing.T) {
 		},
 		OnRun: func(ev sweep.Event) {
 			order = append(order, ev.Run.Name)
-			if ev.Done == 2 {
+			if ev.Done == len(others) {
 				holder.Release()
 			}
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{sw.Runs[4].Name, sw.Runs[8].Name, sw.Runs[0].Name}
-	if strings.Join(order, " ") != strings.Join(want, " ") || rep.Ran != 3 || len(held) != 1 || held[0] != sw.Runs[0].Name {
+	want := append(others, sw.Runs[0].Name)
+	if strings.Join(order, " ") != strings.Join(want, " ") || rep.Ran != len(want) || len(held) != 1 || held[0] != sw.Runs[0].Name {
 		t.Errorf("runs in the order %v (want %v), held %v, report %+v", order, want, held, rep)
 	}
 	if n, err := sweep.RecordedShards(out); n != 4 || err != nil {
