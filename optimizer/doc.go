@@ -136,7 +136,7 @@
 // genome counts one, plus what its priority-order variants or joint orders
 // cost (evaluate.Budget: every evaluation one, the order enumerations one
 // per len(tasks) task-level steps), reported as moo.Evaluation.Cost within
-// the Allowance the run gives it; the initial constructions count what they
+// the EvaluationsLeft the run gives it; the initial constructions count what they
 // analyse. NSGA-II gives every genome of a batch of n an allowance of
 // ⌊(remaining − n)/n⌋, never more than an earlier batch's, so a batch
 // cannot exceed the budget, and a mapping first met with some allowance is

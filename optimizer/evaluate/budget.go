@@ -12,8 +12,9 @@ package evaluate
 // evaluator remembers, so a search that counts it stops at the same point
 // with any number of workers (moo.Evaluation.Cost).
 type Budget struct {
-	// Allowance is the analyses the variants may make; negative, no bound.
-	Allowance int
+	// EvaluationsLeft is what the search leaves the variants: the analyses
+	// they may make; negative, no bound.
+	EvaluationsLeft int
 	// Analyses made so far, and Steps: the task-level response-time
 	// analyses of the order enumerations, charged ⌈Steps/perAnalysis⌉.
 	Analyses, Steps int
@@ -21,7 +22,7 @@ type Budget struct {
 }
 
 // Unbounded is the Budget of a caller that counts nothing.
-func Unbounded() *Budget { return &Budget{Allowance: -1} }
+func Unbounded() *Budget { return &Budget{EvaluationsLeft: -1} }
 
 // Cost is what the budget has charged: the whole analyses plus the steps
 // in whole analyses.
@@ -31,7 +32,7 @@ func (b *Budget) Cost() int {
 }
 
 // bounded reports whether the budget has an allowance.
-func (b *Budget) bounded() bool { return b.Allowance >= 0 }
+func (b *Budget) bounded() bool { return b.EvaluationsLeft >= 0 }
 
 // stepsLeft is how many more enumeration steps the allowance pays for (0:
 // none; -1: no bound).
@@ -40,14 +41,14 @@ func (b *Budget) stepsLeft() int {
 		return -1
 	}
 	per := max(1, b.perAnalysis)
-	return max(0, (b.Allowance-b.Analyses)*per-b.Steps)
+	return max(0, (b.EvaluationsLeft-b.Analyses)*per-b.Steps)
 }
 
-// AnalysesLeft is how many more whole analyses the allowance pays for, or
+// Left is how many more whole analyses the allowance pays for, or
 // -1 for no bound.
-func (b *Budget) AnalysesLeft() int {
+func (b *Budget) Left() int {
 	if !b.bounded() {
 		return -1
 	}
-	return max(0, b.Allowance-b.Cost())
+	return max(0, b.EvaluationsLeft-b.Cost())
 }

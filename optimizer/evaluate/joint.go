@@ -80,7 +80,7 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, bud *Budget, b *Assign
 	}
 	bud.perAnalysis = len(e.tasks)
 	res := JointResult{Complete: true}
-	if bud.AnalysesLeft() == 0 {
+	if bud.Left() == 0 {
 		res.Complete = false
 		return res, nil
 	}
@@ -125,7 +125,7 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, bud *Budget, b *Assign
 			return res, nil
 		}
 	}
-	if left := bud.AnalysesLeft(); left >= 0 && combos > left {
+	if left := bud.Left(); left >= 0 && combos > left {
 		combos = left
 		res.Complete = false
 	}

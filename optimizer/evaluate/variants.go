@@ -183,7 +183,7 @@ func (e *Evaluator) PriorityVariants(a *Assignment, r *Analysis, relevant []bool
 			break
 		}
 	}
-	if left := bud.AnalysesLeft(); left >= 0 && combos > left {
+	if left := bud.Left(); left >= 0 && combos > left {
 		combos = left
 		complete = false
 	}

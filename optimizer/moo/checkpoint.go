@@ -190,7 +190,7 @@ func payloadCodec(p Problem) CheckpointProblem {
 
 func encodePoint(codec CheckpointProblem, p *Point) (statePoint, error) {
 	sp := statePoint{Genome: p.Genome, Objectives: p.Objectives, Violation: p.Violation, Tiebreak: p.Tiebreak,
-		Allowance: p.Allowance, Cost: p.Cost, Variant: p.Variant, Group: p.Group}
+		Allowance: p.EvaluationsLeft, Cost: p.Cost, Variant: p.Variant, Group: p.Group}
 	if p.Payload != nil {
 		data, err := encodePayload(codec, p.Payload)
 		if err != nil {
@@ -210,7 +210,7 @@ func encodePayload(codec CheckpointProblem, payload any) ([]byte, error) {
 
 func decodePoint(codec CheckpointProblem, sp *statePoint) (Point, error) {
 	p := Point{Genome: sp.Genome, Evaluation: Evaluation{Objectives: sp.Objectives, Violation: sp.Violation, Tiebreak: sp.Tiebreak,
-		Allowance: sp.Allowance, Cost: sp.Cost}, Variant: sp.Variant, Group: sp.Group}
+		EvaluationsLeft: sp.Allowance, Cost: sp.Cost}, Variant: sp.Variant, Group: sp.Group}
 	if sp.HasPayload {
 		if codec == nil {
 			return p, errors.New("moo: checkpoint: the state holds payloads, and the problem does not implement CheckpointProblem")
@@ -231,7 +231,7 @@ func (m *model) saveState(pop eaopt.Individuals, base int64, population int) ([]
 	codec := payloadCodec(r.problem)
 	st := checkpointState{Format: checkpointFormat, Genes: r.sp.n, Objects: r.sp.m, Population: population, CacheCapacity: m.cache.capacity,
 		Base: base, Generation: r.generations, Evaluations: r.evaluations, Feasible: r.feasible, CacheHits: r.cacheHits, Analyses: r.analyses,
-		Allowance: m.allowance, Allowed: m.allowed, Ranking: m.ranking, LeastVersion: r.least.version}
+		Allowance: m.genomeEvaluationsLeft, Allowed: m.allowed, Ranking: m.ranking, LeastVersion: r.least.version}
 	for _, ind := range pop {
 		g := asGenome(ind)
 		pt := Point{Genome: g.genes, Evaluation: g.eval}
@@ -416,7 +416,7 @@ func (m *model) restoreState(data []byte, population int) (eaopt.Individuals, in
 		}
 	}
 	r.generations, r.evaluations, r.feasible, r.cacheHits, r.analyses = st.Generation, st.Evaluations, st.Feasible, st.CacheHits, st.Analyses
-	m.allowance, m.allowed, m.ranking = st.Allowance, st.Allowed, st.Ranking
+	m.genomeEvaluationsLeft, m.allowed, m.ranking = st.Allowance, st.Allowed, st.Ranking
 
 	inds := make(eaopt.Individuals, 0, population)
 	for _, sm := range st.Members {
@@ -431,7 +431,7 @@ func (m *model) restoreState(data []byte, population int) (eaopt.Individuals, in
 		copy(g.genes, p.Genome)
 		g.hash = hashGenome(g.genes)
 		copy(g.eval.Objectives, p.Objectives)
-		g.eval.Violation, g.eval.Tiebreak, g.eval.Payload, g.eval.Allowance, g.eval.Cost = p.Violation, p.Tiebreak, p.Payload, p.Allowance, p.Cost
+		g.eval.Violation, g.eval.Tiebreak, g.eval.Payload, g.eval.EvaluationsLeft, g.eval.Cost = p.Violation, p.Tiebreak, p.Payload, p.EvaluationsLeft, p.Cost
 		g.evaluated, g.rank, g.crowding, g.kept = true, sm.Rank, sm.Crowding, m.ranking
 		inds = append(inds, eaopt.Individual{Genome: g, Fitness: g.fitness(), Evaluated: true})
 	}

@@ -23,7 +23,7 @@ type Settings struct {
 
 	// MaxEvaluations bounds the analyses made: every genome evaluated
 	// counts one, plus the Cost its Evaluator reports for it (see
-	// Evaluation.Allowance). 0, the default, means no bound. NSGA-II never
+	// Evaluation.EvaluationsLeft). 0, the default, means no bound. NSGA-II never
 	// exceeds it: its initial population is made no larger, a generation
 	// breeds only the offspring the remaining budget can evaluate, and
 	// every genome of a batch of n (at most the population) is allowed
@@ -369,8 +369,8 @@ func (r *run) interrupted() bool {
 	return r.set.Context != nil && r.set.Context.Err() != nil
 }
 
-// budget returns how many more analyses may be made, or -1 for no bound.
-func (r *run) budget() int {
+// evaluationsLeft returns how many more analyses may be made, or -1 for no bound.
+func (r *run) evaluationsLeft() int {
 	if r.set.MaxEvaluations == 0 {
 		return -1
 	}

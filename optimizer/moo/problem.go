@@ -73,17 +73,17 @@ type Evaluation struct {
 	// and never looks inside; an Evaluator must not reuse what it attaches.
 	Payload any
 
-	// Allowance is set by the run before Evaluate: how many analyses
+	// EvaluationsLeft is set by the run before Evaluate: how many analyses
 	// beyond the genome's own the Evaluator may make for it (for example of
 	// variants of the genome that the Problem keeps besides it, such as
 	// other priority orders of one mapping); NoAllowanceBound means no
 	// bound. Evaluate must not change it.
-	Allowance int
+	EvaluationsLeft int
 
 	// Cost is set by Evaluate: how many analyses beyond the genome's own
-	// it made, at most Allowance (when bounded). The run counts 1 + Cost
+	// it made, at most EvaluationsLeft (when bounded). The run counts 1 + Cost
 	// against Settings.MaxEvaluations. Like the rest of the evaluation it
-	// must depend only on the genome and Allowance, not on what the
+	// must depend only on the genome and EvaluationsLeft, not on what the
 	// Evaluator remembers from earlier genomes, or runs with different
 	// numbers of workers would stop at different points.
 	Cost int
@@ -114,7 +114,7 @@ type Variant struct {
 	Payload any
 }
 
-// NoAllowanceBound is the Allowance of a run without
+// NoAllowanceBound is the EvaluationsLeft of a run without
 // Settings.MaxEvaluations.
 const NoAllowanceBound = -1
 
@@ -226,8 +226,8 @@ func (sp *space) checkEvaluation(g []int, e *Evaluation) error {
 			}
 		}
 	}
-	if e.Cost < 0 || (e.Allowance != NoAllowanceBound && e.Cost > e.Allowance) {
-		return fmt.Errorf("moo: evaluation of genome %v: cost %d, allowance %d", g, e.Cost, e.Allowance)
+	if e.Cost < 0 || (e.EvaluationsLeft != NoAllowanceBound && e.Cost > e.EvaluationsLeft) {
+		return fmt.Errorf("moo: evaluation of genome %v: cost %d, allowance %d", g, e.Cost, e.EvaluationsLeft)
 	}
 	return nil
 }
