@@ -128,7 +128,7 @@ func (p *Problem) Construct(rng *rand.Rand, n int) [][]int {
 
 // construct is Construct on workers goroutines that stops constructing
 // once ctx is done (looked at before every analysis) or the constructions
-// have cost maxEvaluations analyses (0: no limit), filling the remaining
+// have cost maxEvaluations analyses (moo.NoLimit: no limit), filling the remaining
 // genomes at random; it also returns how many mappings, complete and
 // partial, they analysed. built, if not nil, is called as each genome of
 // the parallel pass is built, from the goroutine that built it, one call
@@ -194,9 +194,9 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxEvaluatio
 	paid := map[*descent]bool{}
 	for i := range made {
 		switch {
-		case maxEvaluations == 0:
+		case maxEvaluations == moo.NoLimit:
 		case left <= 0:
-			made[i] = b.genome(ctx, i, seeds[i], -1, paid)
+			made[i] = b.genome(ctx, i, seeds[i], noEvaluationsLeft, paid)
 		case !done[i] || made[i].cost >= maxEvaluations || made[i].costBesides(paid) > left:
 			// Not built, or perhaps cut by the budget, or over what is
 			// left: build it again within what is left.
@@ -274,9 +274,14 @@ func (p *Problem) newBuilder(ex *moo.Exhaustive, memo *sliceMemo) *builder {
 // analyses counts the mappings, complete and partial, b has analysed.
 func (b *builder) analyses() int { return b.e.Analyses() + b.walk.e.Analyses() }
 
+// noEvaluationsLeft is the maxEvaluations of a genome built once the
+// constructions' budget is spent: it may make no analysis (0, moo.NoLimit,
+// would be no limit).
+const noEvaluationsLeft = -1
+
 // genome builds a genome from its seed, at a cost of at most
-// maxEvaluations analyses (0: no limit, negative: none, the genome is filled
-// at random), a slice descent costing the analyses it took, whoever ran
+// maxEvaluations analyses (moo.NoLimit: no limit; noEvaluationsLeft: none,
+// the genome is filled at random), a slice descent costing the analyses it took, whoever ran
 // it, unless it is in paid. line is the genome's number, which picks its
 // slice descents (descentLines).
 func (b *builder) genome(ctx context.Context, line int, seed int64, maxEvaluations int, paid map[*descent]bool) construction {
@@ -293,7 +298,7 @@ func (b *builder) genome(ctx context.Context, line int, seed int64, maxEvaluatio
 		return c.costBesides(paid)
 	}
 	spent := func() bool {
-		return maxEvaluations < 0 || maxEvaluations > 0 && cost() >= maxEvaluations || ctx.Err() != nil
+		return maxEvaluations == noEvaluationsLeft || maxEvaluations > 0 && cost() >= maxEvaluations || ctx.Err() != nil
 	}
 	feasible := func(g []int) bool {
 		p.Decode(g, b.a)

@@ -102,7 +102,7 @@ func (e ckptEvaluator) Evaluate(x []int, out *Evaluation) {
 	out.Tiebreak = float64(sum)
 	out.Payload = ckptPayload{Weight: w, Tag: "genome"}
 	out.Cost = min(x[0]+x[1], max(0, out.EvaluationsLeft))
-	if out.EvaluationsLeft == NoAllowanceBound {
+	if out.Unlimited {
 		out.Cost = x[0] + x[1]
 	}
 	if out.Violation == 0 {

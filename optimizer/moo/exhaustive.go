@@ -739,9 +739,9 @@ func (w *walk) leaf() bool {
 	ev := &w.eval
 	// emitted counts analyses: with a limit (one worker) the genome may
 	// cost what remains after its own.
-	ev.EvaluationsLeft = NoAllowanceBound
+	ev.EvaluationsLeft, ev.Unlimited = 0, true
 	if w.e.maxEvaluations > 0 {
-		ev.EvaluationsLeft = w.e.maxEvaluations - w.emitted - 1
+		ev.EvaluationsLeft, ev.Unlimited = w.e.maxEvaluations-w.emitted-1, false
 	}
 	if err := evaluateOne(w.ev, w.partial, ev); err != nil {
 		w.e.fail(err)

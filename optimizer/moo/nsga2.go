@@ -247,7 +247,8 @@ type model struct {
 	offspring, all, next eaopt.Individuals
 
 	pipe                  *pipeline
-	evaluationsLeft       int       // analyses the batch may make, or -1
+	evaluationsLeft       int       // analyses the batch may make, unless unlimited
+	unlimited             bool      // the run has no Settings.MaxEvaluations
 	genomeEvaluationsLeft int       // Evaluation.EvaluationsLeft of the batch's genomes
 	allowed               bool      // genomeEvaluationsLeft holds an earlier batch's
 	leaders               []*genome // the batch's genomes to evaluate, distinct
@@ -428,14 +429,14 @@ func (m *model) breed(parents eaopt.Individuals, rng *rand.Rand) eaopt.Individua
 
 // begin starts a batch of at most size individuals.
 func (m *model) begin(size int) {
-	m.evaluationsLeft = m.r.evaluationsLeft()
+	m.evaluationsLeft, m.unlimited = m.r.evaluationsLeft()
 	// Every genome of the batch may cost ⌊(budget − size)/size⌋ analyses
 	// more than its own, so that the batch cannot exceed the budget, and no
 	// more than a genome of an earlier batch was allowed (Settings.
 	// MaxEvaluations): what a Problem keeps of the first genome to meet
 	// something is then the most any run keeps, whichever worker met it.
-	a := NoAllowanceBound
-	if m.evaluationsLeft >= 0 {
+	a := 0
+	if !m.unlimited {
 		a = max(0, (m.evaluationsLeft-size)/max(1, size))
 		if m.allowed {
 			a = min(a, m.genomeEvaluationsLeft)
@@ -463,12 +464,12 @@ func (m *model) admit(i int, g *genome, cached int) bool {
 		} else if k, added := m.pending.add(g.genes, g.hash); !added {
 			m.followers = append(m.followers, i, k)
 		} else {
-			if m.evaluationsLeft >= 0 && len(m.leaders) == m.evaluationsLeft {
+			if !m.unlimited && len(m.leaders) == m.evaluationsLeft {
 				m.cut = true
 				return false
 			}
 			m.leaders = append(m.leaders, g)
-			g.eval.EvaluationsLeft = m.genomeEvaluationsLeft
+			g.eval.EvaluationsLeft, g.eval.Unlimited = m.genomeEvaluationsLeft, m.unlimited
 			m.pipe.add(g.genes, &g.eval)
 		}
 	}

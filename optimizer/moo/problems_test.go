@@ -146,7 +146,7 @@ func (e *knapsackEvaluator) Evaluate(x []int, out *Evaluation) {
 	out.Payload = knapsackPayload{Weight: w}
 	if k.costly {
 		out.Cost = (x[5] + x[6]) * 3
-		if out.EvaluationsLeft != NoAllowanceBound {
+		if !out.Unlimited {
 			out.Cost = min(out.Cost, out.EvaluationsLeft)
 		}
 		k.spent.Add(int64(1 + out.Cost))
