@@ -55,24 +55,7 @@ func TestOptionScanFinds(t *testing.T) {
 	l := loadModule(t)
 	bad := filepath.Join("testdata", "optionscan", "bad.go.txt")
 	found := l.scan(t, "optionscan", []string{bad})
-	src, err := os.ReadFile(bad)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want []int
-	for i, line := range strings.Split(string(src), "\n") {
-		if strings.Contains(line, "// want") {
-			want = append(want, i+1)
-		}
-	}
-	var got []int
-	for _, f := range found {
-		n, _ := strconv.Atoi(strings.Split(f, ":")[1])
-		got = append(got, n)
-	}
-	slices.Sort(got)
-	got = slices.Compact(got)
-	if !slices.Equal(got, want) {
+	if got, want := findingLines(t, bad, found); !slices.Equal(got, want) {
 		t.Errorf("findings on lines %v, want %v:\n%s", got, want, strings.Join(found, "\n"))
 	}
 	if found := l.scan(t, "optionscan", []string{filepath.Join("testdata", "optionscan", "good.go.txt")}); len(found) > 0 {

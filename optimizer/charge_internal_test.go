@@ -28,7 +28,7 @@ func TestCostIndependentOfMemory(t *testing.T) {
 	}
 	genomes := p.Construct(rand.New(rand.NewSource(1)), 12)
 	evaluation := func(w *worker, g []int, allowance int) moo.Evaluation {
-		ev := moo.Evaluation{Objectives: make([]float64, p.NumObjectives()), Allowance: allowance}
+		ev := moo.Evaluation{Objectives: make([]float64, p.NumObjectives()), EvaluationsLeft: allowance}
 		w.Evaluate(g, &ev)
 		return ev
 	}

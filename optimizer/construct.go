@@ -128,7 +128,7 @@ func (p *Problem) Construct(rng *rand.Rand, n int) [][]int {
 
 // construct is Construct on workers goroutines that stops constructing
 // once ctx is done (looked at before every analysis) or the constructions
-// have cost maxAnalyses analyses (0: no limit), filling the remaining
+// have cost maxEvaluations analyses (moo.NoLimit: no limit), filling the remaining
 // genomes at random; it also returns how many mappings, complete and
 // partial, they analysed. built, if not nil, is called as each genome of
 // the parallel pass is built, from the goroutine that built it, one call
@@ -142,13 +142,13 @@ func (p *Problem) Construct(rng *rand.Rand, n int) [][]int {
 // again within what was left (the same steps, cut where the budget ends),
 // and every later one is filled at random. A descent's cost is what it
 // took whoever ran it, so that no count depends on the workers.
-func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses, workers int, built func()) ([][]int, int) {
+func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxEvaluations, workers int, built func()) ([][]int, int) {
 	if n <= 0 {
 		return nil, 0
 	}
 	ex := p.Exhaustive()
 	memo := &sliceMemo{lines: descentLines, seed: rng.Int63(), m: map[string]*descent{}}
-	if maxAnalyses > 0 {
+	if maxEvaluations > 0 {
 		memo.lines = 1
 	}
 	seeds := make([]int64, n)
@@ -167,12 +167,12 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses,
 			for {
 				i := int(next.Add(1) - 1)
 				mu.Lock()
-				over := maxAnalyses > 0 && prefixCost >= maxAnalyses
+				over := maxEvaluations > 0 && prefixCost >= maxEvaluations
 				mu.Unlock()
 				if i >= n || over {
 					return
 				}
-				c := b.genome(ctx, i, seeds[i], maxAnalyses, nil)
+				c := b.genome(ctx, i, seeds[i], maxEvaluations, nil)
 				mu.Lock()
 				made[i], done[i] = c, true
 				for prefix < n && done[prefix] {
@@ -190,14 +190,14 @@ func (p *Problem) construct(ctx context.Context, rng *rand.Rand, n, maxAnalyses,
 	// In order: each genome spends what those before it left, a descent
 	// costing only the first genome that uses it.
 	b := p.newBuilder(ex, memo)
-	left, total := maxAnalyses, 0
+	left, total := maxEvaluations, 0
 	paid := map[*descent]bool{}
 	for i := range made {
 		switch {
-		case maxAnalyses == 0:
+		case maxEvaluations == moo.NoLimit:
 		case left <= 0:
-			made[i] = b.genome(ctx, i, seeds[i], -1, paid)
-		case !done[i] || made[i].cost >= maxAnalyses || made[i].costBesides(paid) > left:
+			made[i] = b.genome(ctx, i, seeds[i], noEvaluationsLeft, paid)
+		case !done[i] || made[i].cost >= maxEvaluations || made[i].costBesides(paid) > left:
 			// Not built, or perhaps cut by the budget, or over what is
 			// left: build it again within what is left.
 			made[i] = b.genome(ctx, i, seeds[i], left, paid)
@@ -274,12 +274,17 @@ func (p *Problem) newBuilder(ex *moo.Exhaustive, memo *sliceMemo) *builder {
 // analyses counts the mappings, complete and partial, b has analysed.
 func (b *builder) analyses() int { return b.e.Analyses() + b.walk.e.Analyses() }
 
+// noEvaluationsLeft is the maxEvaluations of a genome built once the
+// constructions' budget is spent: it may make no analysis (0, moo.NoLimit,
+// would be no limit).
+const noEvaluationsLeft = -1
+
 // genome builds a genome from its seed, at a cost of at most
-// maxAnalyses analyses (0: no limit, negative: none, the genome is filled
-// at random), a slice descent costing the analyses it took, whoever ran
+// maxEvaluations analyses (moo.NoLimit: no limit; noEvaluationsLeft: none,
+// the genome is filled at random), a slice descent costing the analyses it took, whoever ran
 // it, unless it is in paid. line is the genome's number, which picks its
 // slice descents (descentLines).
-func (b *builder) genome(ctx context.Context, line int, seed int64, maxAnalyses int, paid map[*descent]bool) construction {
+func (b *builder) genome(ctx context.Context, line int, seed int64, maxEvaluations int, paid map[*descent]bool) construction {
 	p, ex, walk := b.p, b.ex, b.walk
 	// The GPU's knobs (offloading modes, stream priorities, slices) sit
 	// between the GPU tasks' units and the CPU tasks in the order.
@@ -293,7 +298,7 @@ func (b *builder) genome(ctx context.Context, line int, seed int64, maxAnalyses 
 		return c.costBesides(paid)
 	}
 	spent := func() bool {
-		return maxAnalyses < 0 || maxAnalyses > 0 && cost() >= maxAnalyses || ctx.Err() != nil
+		return maxEvaluations == noEvaluationsLeft || maxEvaluations > 0 && cost() >= maxEvaluations || ctx.Err() != nil
 	}
 	feasible := func(g []int) bool {
 		p.Decode(g, b.a)
@@ -346,7 +351,7 @@ func (b *builder) genome(ctx context.Context, line int, seed int64, maxAnalyses 
 			// spent, not only the context: a dive whose analyses are
 			// spent would otherwise go on trying the values of every
 			// level above (each an analysis) until its own budget of
-			// values ended, far past maxAnalyses.
+			// values ended, far past maxEvaluations.
 			if budget--; budget < 0 || spent() {
 				return false
 			}

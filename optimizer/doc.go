@@ -136,10 +136,11 @@
 // genome counts one, plus what its priority-order variants or joint orders
 // cost (evaluate.Budget: every evaluation one, the order enumerations one
 // per len(tasks) task-level steps), reported as moo.Evaluation.Cost within
-// the Allowance the run gives it; the initial constructions count what they
-// analyse. NSGA-II gives every genome of a batch of n an allowance of
-// ⌊(remaining − n)/n⌋, never more than an earlier batch's, so a batch
-// cannot exceed the budget, and a mapping first met with some allowance is
+// the moo.Evaluation.EvaluationsLeft the run gives it (no bound where it
+// is Unlimited: search.max_evaluations 0, moo.NoLimit); the initial
+// constructions count what they analyse. NSGA-II leaves every genome of a
+// batch of n ⌊(remaining − n)/n⌋, never more than an earlier batch's, so a
+// batch cannot exceed the budget, and a mapping first met with some left is
 // never met later with more: what the workers keep of it is what the first
 // meeting kept, whichever worker that was, and a genome's cost does not
 // depend on what its worker remembers (charge), so runs with any number of

@@ -26,23 +26,23 @@ import (
 // (out.Variants, grouped by the canonical mapping's hash), so that they join
 // its bounded archive (moo.Evaluation.Variants) as its own points do.
 //
-// The variants are charged to an evaluate.Budget of the given allowance;
-// the cost is returned (moo.Evaluation.Cost), for a mapping met before as
-// if its variants were made again (charge).
-func (w *worker) feasibleMapping(feasible bool, allowance int, out *moo.Evaluation) int {
+// The variants are charged to left (a fresh evaluate.Budget); the cost is
+// returned (moo.Evaluation.Cost), for a mapping met before as if its
+// variants were made again (charge).
+func (w *worker) feasibleMapping(feasible bool, left evaluate.Budget, out *moo.Evaluation) int {
 	p := w.p
 	if p.exhaustive {
 		p.canonicalise(w.a, w.ca, w.rename, w.next)
 	}
 	key := p.hashAssignment(w.ca)
 	if seen, ok := w.feasible[key]; ok {
-		return charge(allowance, seen.cost)
+		return charge(left, seen.cost)
 	}
 	if seen, ok := p.resumed[key]; ok {
-		return charge(allowance, seen.cost)
+		return charge(left, seen.cost)
 	}
 	seen := mappingSeen{feasible: feasible, schedulable: true}
-	bud := &evaluate.Budget{Allowance: allowance}
+	bud := &left
 	w.own = w.own[:0]
 	defer func() {
 		seen.cost = bud.Cost()
@@ -65,8 +65,8 @@ func (w *worker) feasibleMapping(feasible bool, allowance int, out *moo.Evaluati
 		// search enumerates them as the exhaustive search does where their
 		// combinations are at most maxVariantAnalyses, and falls back to
 		// the per-core variants with what is left where they are more.
-		// The limit does not depend on the allowance, so that the cost
-		// stays min(allowance, the cost at the most allowance) (charge).
+		// The limit does not depend on what is left, so that the cost
+		// stays min(left, the cost with the most left) (charge).
 		limit := p.search.MaxJointOrders
 		if !p.exhaustive {
 			limit = min(limit, maxVariantAnalyses)
@@ -89,7 +89,7 @@ func (w *worker) feasibleMapping(feasible bool, allowance int, out *moo.Evaluati
 		seen.incomplete = tooLarge
 		return bud.Cost()
 	}
-	if bud.AnalysesLeft() == 0 {
+	if left, unlimited := bud.Left(); !unlimited && left == 0 {
 		seen.incomplete = true
 		return bud.Cost()
 	}

@@ -271,7 +271,12 @@ func (p *Problem) geneticMethod(ctx context.Context, e *evaluate.Evaluator, s co
 		stage(StageConstruct, 0, s.Population/2, began)
 		var built atomic.Int64
 		var genomes [][]int
-		genomes, constructed = p.construct(ctx, rng, s.Population/2, s.MaxEvaluations/2, workers, func() {
+		// Half of a budget of 1 is none, not 0, which is moo.NoLimit.
+		half := s.MaxEvaluations / 2
+		if s.MaxEvaluations != moo.NoLimit && half == 0 {
+			half = noEvaluationsLeft
+		}
+		genomes, constructed = p.construct(ctx, rng, s.Population/2, half, workers, func() {
 			stage(StageConstruct, int(built.Add(1)), s.Population/2, began)
 		})
 		nsga.Initial = append(nsga.Initial, genomes...)

@@ -468,9 +468,9 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 	feasible := w.r.Schedulable && w.r.RequirementsMet
 	out.Cost = 0
 	if w.r.Schedulable {
-		out.Cost = w.feasibleMapping(feasible, w.allowance(out.Allowance), out)
+		out.Cost = w.feasibleMapping(feasible, w.variantBudget(out), out)
 	} else if w.p.exhaustive && !w.r.Refuted() && !w.p.hooks.NoVariants && !w.p.hooks.NoDecide && (w.p.interact || w.r.Undecided > 0) {
-		out.Cost = w.decide(out.Allowance)
+		out.Cost = w.decide(w.variantBudget(out))
 	}
 	if !feasible {
 		out.Violation = float64(w.r.Violation) / psPerMs
@@ -497,17 +497,17 @@ func (w *worker) Evaluate(genome []int, out *moo.Evaluation) {
 // refuted (evaluate.Analysis.Refuted) needs no deciding: no combination
 // passes.
 //
-// It returns the analyses it made (moo.Evaluation.Cost), within allowance;
+// It returns the analyses it made (moo.Evaluation.Cost), within left;
 // for a mapping met before, what it made then, as if made again.
-func (w *worker) decide(allowance int) int {
+func (w *worker) decide(left evaluate.Budget) int {
 	p := w.p
 	p.canonicalise(w.a, w.ca, w.rename, w.next)
 	key := p.hashAssignment(w.ca)
 	if cost, ok := w.decided[key]; ok {
-		return charge(allowance, cost)
+		return charge(left, cost)
 	}
 	seen := mappingSeen{}
-	bud := &evaluate.Budget{Allowance: allowance}
+	bud := &left
 	defer func() { w.decided[key] = bud.Cost() }()
 	jr, err := w.e.JointOrders(w.ca, p.search.MaxJointOrders, bud, w.b, w.rb, w.keepVariant(&seen))
 	if err != nil {
@@ -527,15 +527,15 @@ func (w *worker) decide(allowance int) int {
 }
 
 // charge is the cost of a mapping met again whose variants cost cost when
-// first met: what they would cost now with allowance, since the search
-// never allows a mapping met later more than it allowed it earlier (see
+// first met: what they would cost now with left, since the search never
+// allows a mapping met later more than it allowed it earlier (see
 // moo.Settings.MaxEvaluations), and the variants of a mapping cost
-// min(allowance, what they cost unbounded) (evaluate.Budget).
-func charge(allowance, cost int) int {
-	if allowance < 0 {
+// min(left.EvaluationsLeft, what they cost unbounded) (evaluate.Budget).
+func charge(left evaluate.Budget, cost int) int {
+	if left.Unlimited {
 		return cost
 	}
-	return min(allowance, cost)
+	return min(left.EvaluationsLeft, cost)
 }
 
 // maxVariantAnalyses bounds, in the genetic search, the analyses the
@@ -545,17 +545,17 @@ func charge(allowance, cost int) int {
 // TestCompareVariantBudgets can compare bounds.
 var maxVariantAnalyses = 16
 
-// allowance is what the worker allows a feasible mapping's priority-order
-// variants: the search's (moo.Evaluation.Allowance), and in the genetic
-// search at most maxVariantAnalyses.
-func (w *worker) allowance(search int) int {
+// variantBudget is what the worker allows the priority-order variants of
+// the mapping of out: what the search leaves them (moo.Evaluation.
+// EvaluationsLeft), and in the genetic search at most maxVariantAnalyses.
+func (w *worker) variantBudget(out *moo.Evaluation) evaluate.Budget {
 	if w.p.exhaustive {
-		return search
+		return evaluate.Budget{EvaluationsLeft: out.EvaluationsLeft, Unlimited: out.Unlimited}
 	}
-	if search < 0 {
-		return maxVariantAnalyses
+	if out.Unlimited {
+		return evaluate.Budget{EvaluationsLeft: maxVariantAnalyses}
 	}
-	return min(search, maxVariantAnalyses)
+	return evaluate.Budget{EvaluationsLeft: min(out.EvaluationsLeft, maxVariantAnalyses)}
 }
 
 // objectivesOf computes the objectives of an evaluated, schedulable mapping

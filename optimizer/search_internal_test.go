@@ -55,7 +55,7 @@ func TestGeneticVariantsReachJointOrders(t *testing.T) {
 			t.Fatalf("the mapping of %v has no genome", pt.Objectives)
 		}
 		w := p.NewWorker().(*worker) // a fresh worker: none remembers the mapping
-		ev := moo.Evaluation{Objectives: make([]float64, p.NumObjectives()), Allowance: moo.NoAllowanceBound}
+		ev := moo.Evaluation{Objectives: make([]float64, p.NumObjectives()), Unlimited: true}
 		w.Evaluate(g, &ev)
 		if !ev.Feasible() {
 			t.Fatalf("the mapping of %v is not feasible under its derived orders", pt.Objectives)

@@ -12,8 +12,10 @@ package evaluate
 // evaluator remembers, so a search that counts it stops at the same point
 // with any number of workers (moo.Evaluation.Cost).
 type Budget struct {
-	// Allowance is the analyses the variants may make; negative, no bound.
-	Allowance int
+	// EvaluationsLeft is what the search leaves the variants: the analyses
+	// they may make, unless Unlimited (moo.NoLimit: no bound).
+	EvaluationsLeft int
+	Unlimited       bool
 	// Analyses made so far, and Steps: the task-level response-time
 	// analyses of the order enumerations, charged ⌈Steps/perAnalysis⌉.
 	Analyses, Steps int
@@ -21,7 +23,7 @@ type Budget struct {
 }
 
 // Unbounded is the Budget of a caller that counts nothing.
-func Unbounded() *Budget { return &Budget{Allowance: -1} }
+func Unbounded() *Budget { return &Budget{Unlimited: true} }
 
 // Cost is what the budget has charged: the whole analyses plus the steps
 // in whole analyses.
@@ -30,24 +32,22 @@ func (b *Budget) Cost() int {
 	return b.Analyses + (b.Steps+per-1)/per
 }
 
-// bounded reports whether the budget has an allowance.
-func (b *Budget) bounded() bool { return b.Allowance >= 0 }
-
-// stepsLeft is how many more enumeration steps the allowance pays for (0:
-// none; -1: no bound).
-func (b *Budget) stepsLeft() int {
-	if !b.bounded() {
-		return -1
+// stepsLeft is how many more enumeration steps the budget pays for (0:
+// none), and whether any number (Unlimited; steps is then 0, which
+// rta.Analyzer.FeasibleOrdersWithin reads as no bound).
+func (b *Budget) stepsLeft() (steps int, unlimited bool) {
+	if b.Unlimited {
+		return 0, true
 	}
 	per := max(1, b.perAnalysis)
-	return max(0, (b.Allowance-b.Analyses)*per-b.Steps)
+	return max(0, (b.EvaluationsLeft-b.Analyses)*per-b.Steps), false
 }
 
-// AnalysesLeft is how many more whole analyses the allowance pays for, or
-// -1 for no bound.
-func (b *Budget) AnalysesLeft() int {
-	if !b.bounded() {
-		return -1
+// Left is how many more whole analyses the budget pays for (0: none), and
+// whether any number (Unlimited; evaluations is then 0).
+func (b *Budget) Left() (evaluations int, unlimited bool) {
+	if b.Unlimited {
+		return 0, true
 	}
-	return max(0, b.Allowance-b.Cost())
+	return max(0, b.EvaluationsLeft-b.Cost()), false
 }

@@ -348,8 +348,9 @@
 //     mappings that the verdicts and a schedulable mapping's response times
 //     are those of the full analysis.
 //   - Budgets (Budget). The priority-order variants and joint orders of a
-//     mapping are charged, in whole analyses of the mapping, against an
-//     allowance: every evaluation they make counts one, and the order
+//     mapping are charged, in whole analyses of the mapping, against what
+//     the search leaves them (Budget.EvaluationsLeft, or no bound where
+//     Budget.Unlimited): every evaluation they make counts one, and the order
 //     enumerations, which analyse one task at one priority level at a time,
 //     one per len(tasks) such steps. A search counts the charge in
 //     search.max_evaluations (moo.Evaluation.Cost).

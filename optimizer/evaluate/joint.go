@@ -80,7 +80,7 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, bud *Budget, b *Assign
 	}
 	bud.perAnalysis = len(e.tasks)
 	res := JointResult{Complete: true}
-	if bud.AnalysesLeft() == 0 {
+	if left, unlimited := bud.Left(); !unlimited && left == 0 {
 		res.Complete = false
 		return res, nil
 	}
@@ -125,7 +125,7 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, bud *Budget, b *Assign
 			return res, nil
 		}
 	}
-	if left := bud.AnalysesLeft(); left >= 0 && combos > left {
+	if left, unlimited := bud.Left(); !unlimited && combos > left {
 		combos = left
 		res.Complete = false
 	}
@@ -143,7 +143,7 @@ func (e *Evaluator) JointOrders(a *Assignment, limit int, bud *Budget, b *Assign
 // or when the steps bud pays for are spent (each response-time analysis of
 // one task at one level is one step).
 func (e *Evaluator) relaxedOrders(u int, c *variantCore, limit int, bud *Budget) bool {
-	maxSteps := bud.stepsLeft()
+	maxSteps, unlimited := bud.stepsLeft()
 	j := &e.joint
 	src := e.coreTasks[u]
 	j.ts = append(j.ts[:0], src...)
@@ -195,7 +195,7 @@ func (e *Evaluator) relaxedOrders(u int, c *variantCore, limit int, bud *Budget)
 			if j.placed[x] {
 				continue
 			}
-			if maxSteps == 0 {
+			if !unlimited && maxSteps == 0 {
 				ok = false
 				return
 			}

@@ -148,8 +148,8 @@ func (e *Evaluator) PriorityVariants(a *Assignment, r *Analysis, relevant []bool
 		ids = v.ids[c.at : c.at+c.k]
 		v.pairs = e.hopPairs(r, ids, relevant, v.pairs)
 		c.h = (len(v.pairs) - c.pat) / 2
-		left := bud.stepsLeft()
-		if left == 0 {
+		left, unlimited := bud.stepsLeft()
+		if !unlimited && left == 0 {
 			complete = false
 			v.ids = v.ids[:c.at]
 			break
@@ -183,7 +183,7 @@ func (e *Evaluator) PriorityVariants(a *Assignment, r *Analysis, relevant []bool
 			break
 		}
 	}
-	if left := bud.AnalysesLeft(); left >= 0 && combos > left {
+	if left, unlimited := bud.Left(); !unlimited && combos > left {
 		combos = left
 		complete = false
 	}

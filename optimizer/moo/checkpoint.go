@@ -188,9 +188,24 @@ func payloadCodec(p Problem) CheckpointProblem {
 	return cp
 }
 
+// checkpointUnlimited is what the Allowance fields of a checkpoint (format
+// 1) hold for no bound (Evaluation.Unlimited, a batch of a run without
+// Settings.MaxEvaluations): the format keeps the value it always had, and
+// only checkpointAllowance writes it.
+const checkpointUnlimited = -1
+
+// checkpointAllowance is what a checkpoint stores for evaluationsLeft, or
+// for no bound.
+func checkpointAllowance(evaluationsLeft int, unlimited bool) int {
+	if unlimited {
+		return checkpointUnlimited
+	}
+	return evaluationsLeft
+}
+
 func encodePoint(codec CheckpointProblem, p *Point) (statePoint, error) {
 	sp := statePoint{Genome: p.Genome, Objectives: p.Objectives, Violation: p.Violation, Tiebreak: p.Tiebreak,
-		Allowance: p.Allowance, Cost: p.Cost, Variant: p.Variant, Group: p.Group}
+		Allowance: checkpointAllowance(p.EvaluationsLeft, p.Unlimited), Cost: p.Cost, Variant: p.Variant, Group: p.Group}
 	if p.Payload != nil {
 		data, err := encodePayload(codec, p.Payload)
 		if err != nil {
@@ -210,7 +225,7 @@ func encodePayload(codec CheckpointProblem, payload any) ([]byte, error) {
 
 func decodePoint(codec CheckpointProblem, sp *statePoint) (Point, error) {
 	p := Point{Genome: sp.Genome, Evaluation: Evaluation{Objectives: sp.Objectives, Violation: sp.Violation, Tiebreak: sp.Tiebreak,
-		Allowance: sp.Allowance, Cost: sp.Cost}, Variant: sp.Variant, Group: sp.Group}
+		EvaluationsLeft: max(0, sp.Allowance), Unlimited: sp.Allowance == checkpointUnlimited, Cost: sp.Cost}, Variant: sp.Variant, Group: sp.Group}
 	if sp.HasPayload {
 		if codec == nil {
 			return p, errors.New("moo: checkpoint: the state holds payloads, and the problem does not implement CheckpointProblem")
@@ -229,9 +244,10 @@ func decodePoint(codec CheckpointProblem, sp *statePoint) (Point, error) {
 func (m *model) saveState(pop eaopt.Individuals, base int64, population int) ([]byte, error) {
 	r := m.r
 	codec := payloadCodec(r.problem)
+	_, unlimited := r.evaluationsLeft()
 	st := checkpointState{Format: checkpointFormat, Genes: r.sp.n, Objects: r.sp.m, Population: population, CacheCapacity: m.cache.capacity,
 		Base: base, Generation: r.generations, Evaluations: r.evaluations, Feasible: r.feasible, CacheHits: r.cacheHits, Analyses: r.analyses,
-		Allowance: m.allowance, Allowed: m.allowed, Ranking: m.ranking, LeastVersion: r.least.version}
+		Allowance: checkpointAllowance(m.genomeEvaluationsLeft, m.allowed && unlimited), Allowed: m.allowed, Ranking: m.ranking, LeastVersion: r.least.version}
 	for _, ind := range pop {
 		g := asGenome(ind)
 		pt := Point{Genome: g.genes, Evaluation: g.eval}
@@ -416,7 +432,7 @@ func (m *model) restoreState(data []byte, population int) (eaopt.Individuals, in
 		}
 	}
 	r.generations, r.evaluations, r.feasible, r.cacheHits, r.analyses = st.Generation, st.Evaluations, st.Feasible, st.CacheHits, st.Analyses
-	m.allowance, m.allowed, m.ranking = st.Allowance, st.Allowed, st.Ranking
+	m.genomeEvaluationsLeft, m.allowed, m.ranking = max(0, st.Allowance), st.Allowed, st.Ranking
 
 	inds := make(eaopt.Individuals, 0, population)
 	for _, sm := range st.Members {
@@ -431,7 +447,7 @@ func (m *model) restoreState(data []byte, population int) (eaopt.Individuals, in
 		copy(g.genes, p.Genome)
 		g.hash = hashGenome(g.genes)
 		copy(g.eval.Objectives, p.Objectives)
-		g.eval.Violation, g.eval.Tiebreak, g.eval.Payload, g.eval.Allowance, g.eval.Cost = p.Violation, p.Tiebreak, p.Payload, p.Allowance, p.Cost
+		g.eval.Violation, g.eval.Tiebreak, g.eval.Payload, g.eval.EvaluationsLeft, g.eval.Unlimited, g.eval.Cost = p.Violation, p.Tiebreak, p.Payload, p.EvaluationsLeft, p.Unlimited, p.Cost
 		g.evaluated, g.rank, g.crowding, g.kept = true, sm.Rank, sm.Crowding, m.ranking
 		inds = append(inds, eaopt.Individual{Genome: g, Fitness: g.fitness(), Evaluated: true})
 	}

@@ -103,8 +103,8 @@ func (e ckptEvaluator) Evaluate(x []int, out *Evaluation) {
 	out.Violation = float64(max(0, w-p.capacity))
 	out.Tiebreak = float64(sum)
 	out.Payload = ckptPayload{Weight: w, Tag: "genome"}
-	out.Cost = min(x[0]+x[1], max(0, out.Allowance))
-	if out.Allowance == NoAllowanceBound {
+	out.Cost = min(x[0]+x[1], max(0, out.EvaluationsLeft))
+	if out.Unlimited {
 		out.Cost = x[0] + x[1]
 	}
 	if out.Violation == 0 {

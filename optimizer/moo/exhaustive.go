@@ -283,7 +283,7 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 	if r.set.MaxEvaluations > 0 {
 		workers = 1
 	}
-	e := &enumeration{r: r, order: order, limit: r.set.MaxEvaluations, walkers: workers, flushed: make(chan struct{}, 1)}
+	e := &enumeration{r: r, order: order, maxEvaluations: r.set.MaxEvaluations, walkers: workers, flushed: make(chan struct{}, 1)}
 	r.exhaustive = true
 	// Progress.Done: the children examined (Values offered them) over an
 	// estimate of how many the walk examines in all, which grows so that
@@ -343,7 +343,7 @@ func (x *Exhaustive) minimize(r *run) (Status, error) {
 		e.examined.Add(int64(examined))
 		e.cuts.Add(int64(pruned))
 	}
-	if e.limit > 0 {
+	if e.maxEvaluations > 0 {
 		e.emitted = r.analyses // one worker: its analyses are the run's
 	}
 	if err := e.runSubtrees(x, frontier, first, workers, cp); err != nil {
@@ -472,12 +472,12 @@ func (e *enumeration) runWorkers(x *Exhaustive, walks []*walk) {
 
 // enumeration is the state the workers of an Exhaustive run share.
 type enumeration struct {
-	r       *run
-	order   []int
-	limit   int // Settings.MaxEvaluations; then there is one worker
-	walkers int
-	emitted int    // with a limit, the analyses of a resumed run's checkpoint
-	setDone func() // sets the run's Progress.Done and counts; e.mu held
+	r              *run
+	order          []int
+	maxEvaluations int // Settings.MaxEvaluations; then there is one worker
+	walkers        int
+	emitted        int    // with a limit, the analyses of a resumed run's checkpoint
+	setDone        func() // sets the run's Progress.Done and counts; e.mu held
 
 	mu     sync.Mutex  // guards what follows, and r's archive and counts
 	cond   sync.Cond   // signalled when a task is queued or the run ends
@@ -730,7 +730,7 @@ func (w *walk) share(depth int) {
 // is to stop: at the genome beyond the evaluation limit, or on an invalid
 // evaluation.
 func (w *walk) leaf() bool {
-	if w.e.limit > 0 && w.emitted >= w.e.limit {
+	if w.e.maxEvaluations > 0 && w.emitted >= w.e.maxEvaluations {
 		w.e.mu.Lock()
 		w.e.limited = true
 		w.e.mu.Unlock()
@@ -739,9 +739,9 @@ func (w *walk) leaf() bool {
 	ev := &w.eval
 	// emitted counts analyses: with a limit (one worker) the genome may
 	// cost what remains after its own.
-	ev.Allowance = NoAllowanceBound
-	if w.e.limit > 0 {
-		ev.Allowance = w.e.limit - w.emitted - 1
+	ev.EvaluationsLeft, ev.Unlimited = 0, true
+	if w.e.maxEvaluations > 0 {
+		ev.EvaluationsLeft, ev.Unlimited = w.e.maxEvaluations-w.emitted-1, false
 	}
 	if err := evaluateOne(w.ev, w.partial, ev); err != nil {
 		w.e.fail(err)

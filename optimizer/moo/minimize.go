@@ -23,7 +23,7 @@ type Settings struct {
 
 	// MaxEvaluations bounds the analyses made: every genome evaluated
 	// counts one, plus the Cost its Evaluator reports for it (see
-	// Evaluation.Allowance). 0, the default, means no bound. NSGA-II never
+	// Evaluation.EvaluationsLeft). 0 (NoLimit), the default, means no bound. NSGA-II never
 	// exceeds it: its initial population is made no larger, a generation
 	// breeds only the offspring the remaining budget can evaluate, and
 	// every genome of a batch of n (at most the population) is allowed
@@ -369,12 +369,13 @@ func (r *run) interrupted() bool {
 	return r.set.Context != nil && r.set.Context.Err() != nil
 }
 
-// budget returns how many more analyses may be made, or -1 for no bound.
-func (r *run) budget() int {
-	if r.set.MaxEvaluations == 0 {
-		return -1
+// evaluationsLeft returns how many more analyses may be made, and whether
+// any number may (no Settings.MaxEvaluations; left is then 0).
+func (r *run) evaluationsLeft() (left int, unlimited bool) {
+	if r.set.MaxEvaluations == NoLimit {
+		return 0, true
 	}
-	return max(0, r.set.MaxEvaluations-r.analyses)
+	return max(0, r.set.MaxEvaluations-r.analyses), false
 }
 
 func (r *run) progress() {

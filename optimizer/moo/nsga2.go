@@ -246,14 +246,15 @@ type model struct {
 
 	offspring, all, next eaopt.Individuals
 
-	pipe      *pipeline
-	budget    int       // analyses the batch may make, or -1
-	allowance int       // Evaluation.Allowance of the batch's genomes
-	allowed   bool      // allowance holds an earlier batch's
-	leaders   []*genome // the batch's genomes to evaluate, distinct
-	followers []int     // pairs: a batch index, its leader's index in leaders
-	admitted  int       // individuals of the batch admitted so far
-	cut       bool      // the budget has cut the batch
+	pipe                  *pipeline
+	evaluationsLeft       int       // analyses the batch may make, unless unlimited
+	unlimited             bool      // the run has no Settings.MaxEvaluations
+	genomeEvaluationsLeft int       // Evaluation.EvaluationsLeft of the batch's genomes
+	allowed               bool      // genomeEvaluationsLeft holds an earlier batch's
+	leaders               []*genome // the batch's genomes to evaluate, distinct
+	followers             []int     // pairs: a batch index, its leader's index in leaders
+	admitted              int       // individuals of the batch admitted so far
+	cut                   bool      // the budget has cut the batch
 
 	sorter sorter
 	evals  []Evaluation
@@ -428,20 +429,20 @@ func (m *model) breed(parents eaopt.Individuals, rng *rand.Rand) eaopt.Individua
 
 // begin starts a batch of at most size individuals.
 func (m *model) begin(size int) {
-	m.budget = m.r.budget()
+	m.evaluationsLeft, m.unlimited = m.r.evaluationsLeft()
 	// Every genome of the batch may cost ⌊(budget − size)/size⌋ analyses
 	// more than its own, so that the batch cannot exceed the budget, and no
 	// more than a genome of an earlier batch was allowed (Settings.
 	// MaxEvaluations): what a Problem keeps of the first genome to meet
 	// something is then the most any run keeps, whichever worker met it.
-	a := NoAllowanceBound
-	if m.budget >= 0 {
-		a = max(0, (m.budget-size)/max(1, size))
+	a := 0
+	if !m.unlimited {
+		a = max(0, (m.evaluationsLeft-size)/max(1, size))
 		if m.allowed {
-			a = min(a, m.allowance)
+			a = min(a, m.genomeEvaluationsLeft)
 		}
 	}
-	m.allowance, m.allowed = a, true
+	m.genomeEvaluationsLeft, m.allowed = a, true
 	m.leaders, m.followers = m.leaders[:0], m.followers[:0]
 	m.pending.reset(size)
 	m.admitted, m.cut = 0, false
@@ -463,12 +464,12 @@ func (m *model) admit(i int, g *genome, cached int) bool {
 		} else if k, added := m.pending.add(g.genes, g.hash); !added {
 			m.followers = append(m.followers, i, k)
 		} else {
-			if m.budget >= 0 && len(m.leaders) == m.budget {
+			if !m.unlimited && len(m.leaders) == m.evaluationsLeft {
 				m.cut = true
 				return false
 			}
 			m.leaders = append(m.leaders, g)
-			g.eval.Allowance = m.allowance
+			g.eval.EvaluationsLeft, g.eval.Unlimited = m.genomeEvaluationsLeft, m.unlimited
 			m.pipe.add(g.genes, &g.eval)
 		}
 	}

@@ -73,17 +73,19 @@ type Evaluation struct {
 	// and never looks inside; an Evaluator must not reuse what it attaches.
 	Payload any
 
-	// Allowance is set by the run before Evaluate: how many analyses
-	// beyond the genome's own the Evaluator may make for it (for example of
-	// variants of the genome that the Problem keeps besides it, such as
-	// other priority orders of one mapping); NoAllowanceBound means no
-	// bound. Evaluate must not change it.
-	Allowance int
+	// EvaluationsLeft and Unlimited are set by the run before Evaluate:
+	// how many analyses beyond the genome's own the Evaluator may make for
+	// it (for example of variants of the genome that the Problem keeps
+	// besides it, such as other priority orders of one mapping), what is
+	// left of Settings.MaxEvaluations; Unlimited, with EvaluationsLeft 0,
+	// when the run has no bound (NoLimit). Evaluate must not change them.
+	EvaluationsLeft int
+	Unlimited       bool
 
 	// Cost is set by Evaluate: how many analyses beyond the genome's own
-	// it made, at most Allowance (when bounded). The run counts 1 + Cost
+	// it made, at most EvaluationsLeft (unless Unlimited). The run counts 1 + Cost
 	// against Settings.MaxEvaluations. Like the rest of the evaluation it
-	// must depend only on the genome and Allowance, not on what the
+	// must depend only on the genome and EvaluationsLeft, not on what the
 	// Evaluator remembers from earlier genomes, or runs with different
 	// numbers of workers would stop at different points.
 	Cost int
@@ -114,9 +116,13 @@ type Variant struct {
 	Payload any
 }
 
-// NoAllowanceBound is the Allowance of a run without
-// Settings.MaxEvaluations.
-const NoAllowanceBound = -1
+// NoLimit is the one value of an evaluation budget that bounds nothing:
+// Settings.MaxEvaluations (and search.max_evaluations, which sets it) is 0
+// by default, and 0 means no limit. What is left of a budget can be 0
+// (nothing left), so it says "no limit" with a flag of its own
+// (Evaluation.Unlimited, evaluate.Budget.Unlimited), never with a
+// negative number.
+const NoLimit = 0
 
 // Feasible reports whether the evaluation satisfies every constraint.
 func (e *Evaluation) Feasible() bool { return e.Violation == 0 }
@@ -226,8 +232,8 @@ func (sp *space) checkEvaluation(g []int, e *Evaluation) error {
 			}
 		}
 	}
-	if e.Cost < 0 || (e.Allowance != NoAllowanceBound && e.Cost > e.Allowance) {
-		return fmt.Errorf("moo: evaluation of genome %v: cost %d, allowance %d", g, e.Cost, e.Allowance)
+	if e.Cost < 0 || (!e.Unlimited && e.Cost > e.EvaluationsLeft) {
+		return fmt.Errorf("moo: evaluation of genome %v: cost %d, allowance %d", g, e.Cost, e.EvaluationsLeft)
 	}
 	return nil
 }

@@ -79,7 +79,7 @@ type knapsack struct {
 	calls      atomic.Int64
 	seen       func(genome []int) // if set, called with every genome evaluated (one worker only)
 	// costly makes a genome cost (x₅ + x₆)·3 analyses more than its own,
-	// within its Allowance; spent sums what the evaluations cost.
+	// within its EvaluationsLeft; spent sums what the evaluations cost.
 	costly bool
 	spent  atomic.Int64
 }
@@ -146,8 +146,8 @@ func (e *knapsackEvaluator) Evaluate(x []int, out *Evaluation) {
 	out.Payload = knapsackPayload{Weight: w}
 	if k.costly {
 		out.Cost = (x[5] + x[6]) * 3
-		if out.Allowance != NoAllowanceBound {
-			out.Cost = min(out.Cost, out.Allowance)
+		if !out.Unlimited {
+			out.Cost = min(out.Cost, out.EvaluationsLeft)
 		}
 		k.spent.Add(int64(1 + out.Cost))
 	}
