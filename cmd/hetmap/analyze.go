@@ -61,16 +61,9 @@ analysis.gpu_model, analysis.priorities and conventions.deadlines over the confi
 			if err != nil {
 				return err
 			}
-			cfg, err := sf.load()
+			cfg, e, err := sf.evaluator(cmd.ErrOrStderr())
 			if err != nil {
 				return err
-			}
-			e, err := evaluate.NewEvaluator(cfg)
-			if err != nil {
-				return err
-			}
-			for _, n := range e.Model().Notes() {
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 			}
 			a, name, err := assignmentOf(cfg, e, mapping)
 			if err != nil {

@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
@@ -52,6 +54,23 @@ func (f *systemFlags) load() (*configs.Config, error) {
 		err = configs.Override(cfg, f.options, "the command line")
 	}
 	return cfg, err
+}
+
+// evaluator loads the system and compiles its evaluator, writing the
+// evaluator's notes on stderr (analyze and optimize).
+func (f *systemFlags) evaluator(stderr io.Writer) (*configs.Config, *evaluate.Evaluator, error) {
+	cfg, err := f.load()
+	if err != nil {
+		return nil, nil, err
+	}
+	e, err := evaluate.NewEvaluator(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, n := range e.Model().Notes() {
+		fmt.Fprintf(stderr, "note: %s\n", n)
+	}
+	return cfg, e, nil
 }
 
 // optionFlags are the analysis choices that users sweep, as flags: each

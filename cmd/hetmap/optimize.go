@@ -107,16 +107,9 @@ func (o *optimizeFlags) run(cmd *cobra.Command) error {
 	if err := o.checkNumbers(cmd); err != nil {
 		return err
 	}
-	cfg, err := o.sf.load()
+	cfg, e, err := o.sf.evaluator(stderr)
 	if err != nil {
 		return err
-	}
-	e, err := evaluate.NewEvaluator(cfg)
-	if err != nil {
-		return err
-	}
-	for _, n := range e.Model().Notes() {
-		fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", n)
 	}
 	opts := optimizer.Options{Algorithm: o.algorithm}
 	if cmd.Flags().Changed("seed") {
