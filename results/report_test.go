@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/golden"
 	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
@@ -138,7 +139,7 @@ func TestReport(t *testing.T) {
 // and chains, one SVG per plot.
 func testReportStructure(t *testing.T, dir string) {
 	html := readReport(t, dir)
-	golden(t, "report_structure_3obj.txt", skeleton(t, html))
+	golden.Check(t, "report_structure_3obj.txt", skeleton(t, html))
 	for _, want := range []string{`data-plot="front-scatter"`, "<h2>Pareto front</h2>", `<details id="point-1" class="point" open>`,
 		"C = compute + memory (uncontended) + contention + GPU wait", "time since the synchronous release [ms]",
 		// The model's requirement that deadlines: period sets aside, near
@@ -162,7 +163,7 @@ func testReportStructure(t *testing.T, dir string) {
 func TestReportInfeasible(t *testing.T) {
 	dir := runFolder(t, infeasible, "")
 	html := readReport(t, dir)
-	golden(t, "report_structure_infeasible.txt", skeleton(t, html))
+	golden.Check(t, "report_structure_infeasible.txt", skeleton(t, html))
 	for _, want := range []string{"<h2>No feasible mapping</h2>", `<details id="least-violating-1"`, "Planner on", "exceeds D = 12 ms"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the report lacks %q", want)
@@ -236,7 +237,7 @@ func testReportFrontCSVColumns(t *testing.T, dir string) {
 			t.Errorf("row %d has %d columns, the header %d", i, len(r), len(rows[0]))
 		}
 	}
-	golden(t, "front_csv_columns.txt", strings.Join(rows[0], "\n")+"\n")
+	golden.Check(t, "front_csv_columns.txt", strings.Join(rows[0], "\n")+"\n")
 }
 
 // writeOlderManifest writes the manifest of the run folder from into the

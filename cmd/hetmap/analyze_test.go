@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/golden"
 )
 
 // The model's own mapping is infeasible, and the output says why (under
@@ -15,7 +17,7 @@ func TestAnalyzeDefaultMapping(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "not schedulable") {
 		t.Fatalf("exit %d, stderr %q; want 1 and the verdict", code, errOut)
 	}
-	golden(t, "analyze_default.txt", out)
+	golden.Check(t, "analyze_default.txt", out)
 	for _, want := range []string{
 		"Verdict: NOT schedulable",
 		"Core0 is overloaded: utilisation 116.7 % > 100 %",
@@ -35,7 +37,7 @@ func TestAnalyzeFeasibleMapping(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	golden(t, "analyze_feasible.txt", out)
+	golden.Check(t, "analyze_feasible.txt", out)
 	if !strings.Contains(out, "Verdict: schedulable: all 12 running tasks meet their deadlines.") {
 		t.Error("no verdict line")
 	}
@@ -49,7 +51,7 @@ func TestAnalyzeRefined(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "not schedulable") {
 		t.Fatalf("exit %d, stderr %q; want 1 and the verdict", code, errOut)
 	}
-	golden(t, "analyze_default_refined.txt", out)
+	golden.Check(t, "analyze_default_refined.txt", out)
 	for _, want := range []string{
 		"contention count: refined",
 		"Core0 is overloaded: utilisation without the contention of other units 108.3 % (116.7 % with C's per-job contention)",
@@ -67,7 +69,7 @@ func TestAnalyzeRefined(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	golden(t, "analyze_feasible_refined.txt", out)
+	golden.Check(t, "analyze_feasible_refined.txt", out)
 	for _, want := range []string{
 		"Verdict: schedulable: all 12 running tasks meet their deadlines.",
 		"converged after 2 cross-core round(s)",

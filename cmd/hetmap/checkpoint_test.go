@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hetmap/hetmap/internal/golden"
 	"github.com/hetmap/hetmap/internal/testsize"
 )
 
@@ -210,7 +211,7 @@ func TestSweepResumesFromCheckpoint(t *testing.T) {
 			if code != 0 || !strings.Contains(errOut, "the run continues from its checkpoint after generation") {
 				t.Fatalf("the sweep resumed: exit %d, stderr:\n%s\n%s", code, errOut, stdout)
 			}
-			golden(t, "sweep_summary.csv", sweepCSV(t, out))
+			golden.Check(t, "sweep_summary.csv", sweepCSV(t, out))
 			if left, _ := filepath.Glob(filepath.Join(out, ".*")); len(left) > 0 {
 				t.Errorf("left in the sweep folder: %v", left)
 			}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/golden"
 )
 
 // optimizeInto runs optimize with the configuration text into dir/name and
@@ -39,7 +41,7 @@ func TestCompareContentionCounts(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	golden(t, "compare_counts.txt", strings.ReplaceAll(out, dir+string(filepath.Separator), ""))
+	golden.Check(t, "compare_counts.txt", strings.ReplaceAll(out, dir+string(filepath.Separator), ""))
 	for _, want := range []string{
 		"analysis.contention: refined (A), challenge (B)",
 		"A2     ×1.019  B1",

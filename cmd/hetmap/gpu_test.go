@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/golden"
 )
 
 // The thesis example (gpu-block-rta.md): f = {4, 10, 12, 11} s.
@@ -14,7 +16,7 @@ func TestGPURTAThesisExample(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	golden(t, "gpu_rta_thesis.txt", out)
+	golden.Check(t, "gpu_rta_thesis.txt", out)
 
 	out, _, _ = hetmap(t, "gpu", "rta", "--json", "testdata/thesis.yaml")
 	var rep struct {
@@ -58,7 +60,7 @@ func TestGPUSimulateThesisExample(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	golden(t, "gpu_simulate_thesis.txt", out)
+	golden.Check(t, "gpu_simulate_thesis.txt", out)
 	data, err := os.ReadFile(svg)
 	if err != nil || !strings.Contains(string(data), "<svg") || !strings.Contains(string(data), "K2:6") {
 		t.Errorf("SVG missing or without block labels (%v)", err)

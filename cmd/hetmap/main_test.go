@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,10 +13,9 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/golden"
 	"github.com/hetmap/hetmap/internal/sharedtest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // TestMain runs the test binary as hetmap itself when HETMAP_TEST_MAIN is
 // set, so that tests can start hetmap as a separate process (signals, exit
@@ -70,24 +68,6 @@ func hetmap(t *testing.T, args ...string) (string, string, int) {
 	return out.String(), errOut.String(), code
 }
 
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./cmd/hetmap -update` to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run with -update after checking the change):\n--- got\n%s", path, got)
-	}
-}
-
 // needShared fails the test when ../shared is absent, saying where it is
 // expected, or skips it under -short.
 func needShared(t *testing.T) {
@@ -100,7 +80,7 @@ func TestModelText(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	golden(t, "model_default.txt", out)
+	golden.Check(t, "model_default.txt", out)
 }
 
 func TestModelTextFromAmalthea(t *testing.T) {
@@ -109,7 +89,7 @@ func TestModelTextFromAmalthea(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	golden(t, "model_mobstr.txt", out)
+	golden.Check(t, "model_mobstr.txt", out)
 }
 
 func TestModelJSON(t *testing.T) {

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/internal/golden"
 )
 
 type frontFile struct {
@@ -165,7 +167,7 @@ func TestOptimizeExhaustiveGolden(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		golden(t, tc.golden, wallTime.ReplaceAllString(stdout, "evaluations$1 in (time);$2.\nFiles in (folder)"))
+		golden.Check(t, tc.golden, wallTime.ReplaceAllString(stdout, "evaluations$1 in (time);$2.\nFiles in (folder)"))
 		if n := strings.Count(stdout, "\n"); tc.args == nil && n > consoleLines {
 			t.Errorf("%d lines by default, more than %d", n, consoleLines)
 		}

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hetmap/hetmap/internal/golden"
 )
 
 // liveClaim returns a claim folder of a run in out (.run-….tmp) that
@@ -111,7 +113,7 @@ func finishShards(t *testing.T, out string) {
 	if _, errOut, code := hetmap(t, "sweep", sweepFile, "--out", out, "--summarize"); code != 0 {
 		t.Fatalf("--summarize: exit %d: %s", code, errOut)
 	}
-	golden(t, "sweep_summary.csv", sweepCSV(t, out))
+	golden.Check(t, "sweep_summary.csv", sweepCSV(t, out))
 }
 
 // TestShardStalledWakesUp: shard 1/2 (process A) is stopped with SIGSTOP

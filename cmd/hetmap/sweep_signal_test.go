@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hetmap/hetmap/internal/golden"
 	"github.com/hetmap/hetmap/internal/testsize"
 )
 
@@ -88,5 +89,5 @@ func TestSweepCtrlC(t *testing.T) {
 	if len(sweepRuns(t, out)) != 12 {
 		t.Errorf("%d run folders after resuming", len(sweepRuns(t, out)))
 	}
-	golden(t, "sweep_summary.csv", sweepCSV(t, out))
+	golden.Check(t, "sweep_summary.csv", sweepCSV(t, out))
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hetmap/hetmap/internal/golden"
 	"github.com/hetmap/hetmap/internal/testsize"
 )
 
@@ -91,7 +92,7 @@ func TestSweepCommand(t *testing.T) {
 	if n := strings.Count(csv, "\n"); n != 13 {
 		t.Errorf("summary.csv has %d lines, want a header and 12 rows", n)
 	}
-	golden(t, "sweep_summary.csv", csv)
+	golden.Check(t, "sweep_summary.csv", csv)
 	page, err := os.ReadFile(filepath.Join(out, "summary.html"))
 	if err != nil {
 		t.Fatal(err)
@@ -246,7 +247,7 @@ func TestSweepShards(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "12 runs, ") {
 		t.Fatalf("summarize: exit %d\n%s\n%s", code, stdout, errOut)
 	}
-	golden(t, "sweep_summary.csv", sweepCSV(t, out))
+	golden.Check(t, "sweep_summary.csv", sweepCSV(t, out))
 	// A shard run again keeps its complete runs.
 	stdout, errOut, code = hetmap(t, "sweep", sweepFile, "--out", out, "--shard", "2/3")
 	if code != 0 || strings.Count(stdout, "complete already, kept") != 4 {

@@ -41,6 +41,7 @@ var layer = map[string]int{
 	// Helpers of tests only.
 	"internal/sharedtest":  1,
 	"internal/testsize":    1,
+	"internal/golden":      1,
 	"internal/layering":    1,
 	"internal/fetchshared": 1,
 	"internal/synth":       2,

@@ -2,40 +2,17 @@ package sweep
 
 import (
 	"bytes"
-	"flag"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/internal/golden"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/results"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares got with testdata/name, or rewrites the file with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run `go test ./results/sweep -update` to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run with -update after checking the change):\n--- got\n%s", path, got)
-	}
-}
 
 // syntheticSweep is a 2 × 2 sweep on the built-in system with two
 // objectives and made-up run folders: run 3 does not know its feasible
@@ -116,7 +93,7 @@ func TestSweepSummary(t *testing.T) {
 	if err := WriteCSV(&buf, s); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "sweep_summary.csv", buf.String())
+	golden.Check(t, "sweep_summary.csv", buf.String())
 }
 
 // TestSweepHTML: summary.html is self-contained and has its sections, one

@@ -1,4 +1,7 @@
-package results
+// Package golden compares a test's output with a golden file in the test's
+// testdata folder, or rewrites the file when the test runs with -update.
+// It is a helper of tests only.
+package golden
 
 import (
 	"flag"
@@ -9,8 +12,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// golden compares got with testdata/name, or rewrites the file with -update.
-func golden(t *testing.T, name, got string) {
+// Check compares got with testdata/name, or rewrites that file (creating
+// testdata/) under -update.
+func Check(t testing.TB, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
 	if *update {
@@ -24,7 +28,7 @@ func golden(t *testing.T, name, got string) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run `go test ./results -update` to create it)", err)
+		t.Fatalf("%v (run this package's tests with -update to create it)", err)
 	}
 	if got != string(want) {
 		t.Errorf("output differs from %s (run with -update after checking the change):\n--- got\n%s", path, got)
