@@ -86,7 +86,8 @@ search:
   generations: 30
 `
 
-// smallGPU is the GPU unit of SmallYAML's systems: two SMs, as the TX2's.
+// smallGPU is the GPU unit of every synthetic system (YAML's and
+// SmallYAML's): two SMs, as the TX2's.
 const smallGPU = `  - name: GPU
     kind: GPU_def
     type: gpu

@@ -230,14 +230,7 @@ func writePlatform(b *strings.Builder, s Settings) {
 		fmt.Fprintf(b, "  - {name: A%d, kind: A57, type: cpu, frequency: 2GHz, read_latency_cycles: 40, write_latency_cycles: 40}\n", i)
 	}
 	if s.GPUTasks > 0 {
-		b.WriteString(`  - name: GPU
-    kind: GPU_def
-    type: gpu
-    frequency: 1500MHz
-    read_latency_cycles: 5
-    write_latency_cycles: 5
-    gpu: {sms: 2, cores_per_sm: 128, threads_per_sm: 2048, shared_memory_per_sm: 65536, registers_per_sm: 65536, copy_engines: 1, max_threads_per_block: 1024, max_shared_memory_per_block: 49152}
-`)
+		b.WriteString(smallGPU)
 	}
 	b.WriteString("memory:\n  line_size: 64\n  cores:\n")
 	if s.Denver > 0 {
