@@ -127,6 +127,69 @@ var (
 	ChainBounds    = []ChainBound{BoundAnyOffset, BoundSynchronous, BoundDavare}
 )
 
+// Algorithm is search.algorithm.
+type Algorithm string
+
+// Search algorithms.
+const (
+	// AlgorithmAuto chooses between the two others when the search starts.
+	AlgorithmAuto       Algorithm = "auto"
+	AlgorithmNSGA2      Algorithm = "nsga2"
+	AlgorithmExhaustive Algorithm = "exhaustive"
+)
+
+// Algorithms lists the search algorithms, the default first.
+var Algorithms = []Algorithm{AlgorithmAuto, AlgorithmNSGA2, AlgorithmExhaustive}
+
+// Selection is search.selection: how the genetic search keeps, of the
+// last front of a generation that fits only in part, its survivors.
+type Selection string
+
+// Selections of the genetic search.
+const (
+	// SelectionAuto chooses SelectionReference from ManyObjectives
+	// objectives on, SelectionCrowding below (Search.SelectionFor).
+	SelectionAuto      Selection = "auto"
+	SelectionCrowding  Selection = "crowding"
+	SelectionReference Selection = "reference-directions"
+)
+
+// Selections lists the selections, the default first.
+var Selections = []Selection{SelectionAuto, SelectionCrowding, SelectionReference}
+
+// ObjectiveKind is search.objectives[i].kind.
+type ObjectiveKind string
+
+// Objective kinds.
+const (
+	ObjectiveChain          ObjectiveKind = "chain"
+	ObjectiveCoresUsed      ObjectiveKind = "cores-used"
+	ObjectiveMaxUtilisation ObjectiveKind = "max-utilisation"
+	// ObjectiveMargin maximises the mapping's margin on execution demand
+	// (optimizer.Margins: the largest factor on every task's execution
+	// demand that keeps it feasible), minimised as its negative and shown
+	// as a factor.
+	ObjectiveMargin ObjectiveKind = "margin"
+)
+
+// ObjectiveKinds lists the objective kinds, the default first.
+var ObjectiveKinds = []ObjectiveKind{ObjectiveChain, ObjectiveCoresUsed, ObjectiveMaxUtilisation, ObjectiveMargin}
+
+// Gene is an entry of search.free: a part of the mapping the search may
+// change.
+type Gene string
+
+// Search genes.
+const (
+	GeneUnits         Gene = "units"
+	GeneOffloading    Gene = "offloading"
+	GeneGPUPriorities Gene = "gpu_priorities"
+	GeneTimeSlices    Gene = "time_slices"
+)
+
+// AllGenes lists the search genes (every one is free by default).
+var AllGenes = []Gene{GeneUnits, GeneOffloading, GeneGPUPriorities, GeneTimeSlices}
+
 func (c DeadlineConvention) String() string { return string(c) }
 func (c PriorityConvention) String() string { return string(c) }
 func (m GPUModel) String() string           { return string(m) }
@@ -135,6 +198,10 @@ func (c ContentionCount) String() string    { return string(c) }
 func (p ChainParadigm) String() string      { return string(p) }
 func (m ChainMetric) String() string        { return string(m) }
 func (b ChainBound) String() string         { return string(b) }
+func (a Algorithm) String() string          { return string(a) }
+func (s Selection) String() string          { return string(s) }
+func (k ObjectiveKind) String() string      { return string(k) }
+func (g Gene) String() string               { return string(g) }
 
 // ParseDeadlineConvention reads a deadline convention (period or model).
 func ParseDeadlineConvention(s string) (DeadlineConvention, error) {
@@ -174,6 +241,26 @@ func ParseChainMetric(s string) (ChainMetric, error) {
 // ParseChainBound reads a chain latency bound.
 func ParseChainBound(s string) (ChainBound, error) {
 	return parseOption(s, ChainBounds, "a bound")
+}
+
+// ParseAlgorithm reads a search algorithm (auto, nsga2 or exhaustive).
+func ParseAlgorithm(s string) (Algorithm, error) {
+	return parseOption(s, Algorithms, "an algorithm")
+}
+
+// ParseSelection reads a selection of the genetic search.
+func ParseSelection(s string) (Selection, error) {
+	return parseOption(s, Selections, "a selection")
+}
+
+// ParseObjectiveKind reads an objective kind.
+func ParseObjectiveKind(s string) (ObjectiveKind, error) {
+	return parseOption(s, ObjectiveKinds, "an objective")
+}
+
+// ParseGene reads a search gene.
+func ParseGene(s string) (Gene, error) {
+	return parseOption(s, AllGenes, "a gene")
 }
 
 // parseOption returns the value of values spelled s (exactly, as the

@@ -11,7 +11,7 @@ import (
 type Search struct {
 	// Algorithm is "auto" (default: the exhaustive search when an estimate
 	// says it finishes quickly, NSGA-II otherwise), "nsga2" or "exhaustive".
-	Algorithm string `json:"algorithm" yaml:"algorithm,omitempty"`
+	Algorithm Algorithm `json:"algorithm" yaml:"algorithm,omitempty"`
 	// Objectives are minimised together; the default is every chain's
 	// latency as analysis.chain_latency chooses it (maximum reaction time
 	// under implicit communication, bounded for any release offsets), and for a
@@ -21,7 +21,7 @@ type Search struct {
 	// Free lists the genes the search may change: "units", "offloading",
 	// "gpu_priorities" (fifo model), "time_slices" (timeslice model). The
 	// default is all of them; a gene not free keeps the model's mapping.
-	Free []string `json:"free" yaml:"free,omitempty"`
+	Free []Gene `json:"free" yaml:"free,omitempty"`
 	// Population (default 100), Generations (default 1000) and
 	// MaxEvaluations (default 0: no limit) bound NSGA-II.
 	Population     int `json:"population" yaml:"population,omitempty"`
@@ -59,7 +59,7 @@ type Search struct {
 	// SelectionCrowding (NSGA-II's crowding distance),
 	// SelectionReference (NSGA-III's reference directions) or
 	// SelectionAuto (the default; see SelectionFor).
-	Selection string `json:"selection,omitempty" yaml:"selection,omitempty"`
+	Selection Selection `json:"selection,omitempty" yaml:"selection,omitempty"`
 	// CheckpointSeconds is how often a search saves its state into its
 	// claim's work folder (the genetic search between generations, the
 	// exhaustive one between its top-level subtrees), so that a run killed, stopped at its time
@@ -93,39 +93,12 @@ func (s Search) CheckpointEvery() time.Duration {
 // count, the demand of the count under refined and request) or "margin"
 // (the margin on execution demand, maximised: minimised as its negative).
 type Objective struct {
-	Kind     string        `json:"kind,omitempty" yaml:"kind,omitempty"`
+	Kind     ObjectiveKind `json:"kind,omitempty" yaml:"kind,omitempty"`
 	Chain    string        `json:"chain,omitempty" yaml:"chain,omitempty"`
 	Paradigm ChainParadigm `json:"paradigm,omitempty" yaml:"paradigm,omitempty"`
 	Metric   ChainMetric   `json:"metric,omitempty" yaml:"metric,omitempty"`
 	Bound    ChainBound    `json:"bound,omitempty" yaml:"bound,omitempty"`
 }
-
-// Objective kinds and search genes.
-const (
-	ObjectiveChain          = "chain"
-	ObjectiveCoresUsed      = "cores-used"
-	ObjectiveMaxUtilisation = "max-utilisation"
-	// ObjectiveMargin maximises the mapping's margin on execution demand
-	// (optimizer.Margins: the largest factor on every task's execution
-	// demand that keeps it feasible), minimised as its negative and shown
-	// as a factor.
-	ObjectiveMargin = "margin"
-
-	AlgorithmNSGA2      = "nsga2"
-	AlgorithmExhaustive = "exhaustive"
-	// AlgorithmAuto chooses between the two when the search starts.
-	AlgorithmAuto = "auto"
-
-	// Selections of the genetic search (search.selection).
-	SelectionAuto      = "auto"
-	SelectionCrowding  = "crowding"
-	SelectionReference = "reference-directions"
-
-	GeneUnits         = "units"
-	GeneOffloading    = "offloading"
-	GeneGPUPriorities = "gpu_priorities"
-	GeneTimeSlices    = "time_slices"
-)
 
 // Bounds of the search settings, checked before a search starts. The
 // genetic search keeps every genome it evaluates (to evaluate each once):
@@ -156,16 +129,13 @@ const (
 	DefaultStallTolerance   = 0.005
 )
 
-// AllGenes lists the search genes.
-var AllGenes = []string{GeneUnits, GeneOffloading, GeneGPUPriorities, GeneTimeSlices}
-
 // WithDefaults returns the search with its zero values replaced by the
 // documented defaults; the chain objectives need the system's chains and the
 // analysis's chain latency. The configuration keeps what the user gave, so
 // that writing it back does not freeze the defaults.
 func (s Search) WithDefaults(sys *System, latency ChainLatency) Search {
 	s.Objectives = append([]Objective(nil), s.Objectives...)
-	s.Free = append([]string(nil), s.Free...)
+	s.Free = append([]Gene(nil), s.Free...)
 	s.defaults(sys, latency)
 	return s
 }
@@ -200,7 +170,7 @@ func (s *Search) defaults(sys *System, latency ChainLatency) {
 		}
 	}
 	if len(s.Free) == 0 {
-		s.Free = append([]string(nil), AllGenes...)
+		s.Free = append([]Gene(nil), AllGenes...)
 	}
 	if s.Population == 0 {
 		s.Population = 100
@@ -235,7 +205,7 @@ const ManyObjectives = 4
 // SelectionFor is the selection in force (search.selection) with
 // objectives objectives: SelectionAuto chooses SelectionReference from
 // ManyObjectives objectives on, SelectionCrowding below.
-func (s *Search) SelectionFor(objectives int) string {
+func (s *Search) SelectionFor(objectives int) Selection {
 	if s.Selection == SelectionAuto || s.Selection == "" {
 		if objectives >= ManyObjectives {
 			return SelectionReference
@@ -259,15 +229,18 @@ func (s *Search) FrontLimit(exhaustive bool) int {
 	return DefaultMaxFront
 }
 
+// FreeGenes names the free genes, "units, offloading, …".
+func (s *Search) FreeGenes() string { return strings.Join(optionStrings(s.Free), ", ") }
+
 // IsFree reports whether a gene is free in the search.
-func (s *Search) IsFree(gene string) bool { return contains(s.Free, gene) }
+func (s *Search) IsFree(gene Gene) bool { return known(s.Free, gene) }
 
 // Name is how tables and files name the objective, e.g.
 // "CA-P-DA reaction-time" (the default bound, any-offset, is not named) or
 // "cores-used".
 func (o Objective) Name() string {
 	if o.Kind != ObjectiveChain {
-		return o.Kind
+		return string(o.Kind)
 	}
 	n := o.Chain + " " + string(o.Metric)
 	if o.Paradigm != ParadigmImplicit {
@@ -294,10 +267,8 @@ func (s *Search) CheckObjectives() error {
 }
 
 func (s *Search) validate(sys *System) error {
-	switch s.Algorithm {
-	case AlgorithmNSGA2, AlgorithmExhaustive, AlgorithmAuto:
-	default:
-		return inputErrorf("search.algorithm", "%q is not an algorithm (auto, nsga2 or exhaustive)", s.Algorithm)
+	if !known(Algorithms, s.Algorithm) {
+		return inputErrorf("search.algorithm", "%q is not an algorithm (%s)", s.Algorithm, orList(Algorithms))
 	}
 	seen := map[string]bool{}
 	for i, o := range s.Objectives {
@@ -320,7 +291,7 @@ func (s *Search) validate(sys *System) error {
 				return inputErrorf(where, "objective %s takes no chain, paradigm, metric or bound", o.Kind)
 			}
 		default:
-			return inputErrorf(where+".kind", "%q is not an objective (chain, cores-used, max-utilisation, margin)", o.Kind)
+			return inputErrorf(where+".kind", "%q is not an objective (%s)", o.Kind, strings.Join(optionStrings(ObjectiveKinds), ", "))
 		}
 		if seen[o.Name()] {
 			return inputErrorf(where, "objective %q is given twice", o.Name())
@@ -328,8 +299,8 @@ func (s *Search) validate(sys *System) error {
 		seen[o.Name()] = true
 	}
 	for i, g := range s.Free {
-		if !contains(AllGenes, g) {
-			return inputErrorf(fmt.Sprintf("search.free[%d]", i), "%q is not a gene (%s)", g, strings.Join(AllGenes, ", "))
+		if !known(AllGenes, g) {
+			return inputErrorf(fmt.Sprintf("search.free[%d]", i), "%q is not a gene (%s)", g, strings.Join(optionStrings(AllGenes), ", "))
 		}
 	}
 	switch {
@@ -349,8 +320,8 @@ func (s *Search) validate(sys *System) error {
 		return inputErrorf("search.stall_generations", "must be 0 (run every generation) or up to %d, got %d", MaxGenerations, *s.StallGenerations)
 	case s.StallTolerance < 0 || s.StallTolerance >= 1 || math.IsNaN(s.StallTolerance):
 		return inputErrorf("search.stall_tolerance", "must be a share of the front's extent above 0 and below 1, got %v", s.StallTolerance)
-	case s.Selection != "" && s.Selection != SelectionAuto && s.Selection != SelectionCrowding && s.Selection != SelectionReference:
-		return inputErrorf("search.selection", "%q is not a selection (auto, crowding or reference-directions)", s.Selection)
+	case s.Selection != "" && !known(Selections, s.Selection):
+		return inputErrorf("search.selection", "%q is not a selection (%s)", s.Selection, orList(Selections))
 	case s.CheckpointSeconds < 0 || s.CheckpointSeconds > MaxCheckpointSeconds:
 		return inputErrorf("search.checkpoint_seconds", "must be between 1 and %d (a week), got %d", MaxCheckpointSeconds, s.CheckpointSeconds)
 	case s.MaxFront != nil && (*s.MaxFront < 0 || *s.MaxFront > MaxFront):

@@ -586,8 +586,8 @@ var sweepSpecs = []*sweepSpec{
 	{name: "search.generations", typ: svInt, positive: true, apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Search.Generations = int(v.n) }},
 	{name: "search.max_joint_orders", typ: svInt, positive: true, apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Search.MaxJointOrders = int(v.n) }},
 	{name: "search.max_evaluations", typ: svInt, apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Search.MaxEvaluations = int(v.n) }},
-	{name: "search.algorithm", typ: svChoice, choices: []string{AlgorithmAuto, AlgorithmNSGA2, AlgorithmExhaustive},
-		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Search.Algorithm = v.s }},
+	{name: "search.algorithm", typ: svChoice, choices: optionStrings(Algorithms),
+		apply: func(c *Config, _ *SweepParameter, v sweepValue) { c.Search.Algorithm = Algorithm(v.s) }},
 }
 
 // SweepParameterNames lists the parameters a sweep file may vary.

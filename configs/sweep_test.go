@@ -127,7 +127,7 @@ parameters:
 			slice = ts.Slice
 		}
 	}
-	if slice != 6*Millisecond || !reflect.DeepEqual(c.Search.Free, []string{GeneUnits, GeneOffloading, GeneGPUPriorities}) {
+	if slice != 6*Millisecond || !reflect.DeepEqual(c.Search.Free, []Gene{GeneUnits, GeneOffloading, GeneGPUPriorities}) {
 		t.Errorf("slice %s, free %v", slice, c.Search.Free)
 	}
 	_, err = loadSweep(t, `

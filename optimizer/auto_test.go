@@ -14,7 +14,9 @@ import (
 // with 1 ms steps: tens of millions), and says which and why.
 func TestAutoAlgorithm(t *testing.T) {
 	for _, c := range []struct {
-		config, want, says string
+		config string
+		want   configs.Algorithm
+		says   string
 	}{
 		{"model: builtin\n", configs.AlgorithmExhaustive, "auto: the exhaustive search, estimated at "},
 		{"model: builtin\nanalysis: {gpu_model: timeslice}\n", configs.AlgorithmNSGA2, "auto: NSGA-II, since the exhaustive search is estimated at "},

@@ -75,9 +75,9 @@ var ErrCheckpoint = errors.New("checkpoint cannot be resumed")
 type CheckpointHeader struct {
 	// Config is the SHA-256 of the configuration the search ran (Run's
 	// ConfigHash).
-	Config    string `json:"config_sha256"`
-	Algorithm string `json:"algorithm"`
-	Seed      int64  `json:"seed"`
+	Config    string            `json:"config_sha256"`
+	Algorithm configs.Algorithm `json:"algorithm"`
+	Seed      int64             `json:"seed"`
 	// Generation is the generations evolved, or for the exhaustive search
 	// the top-level subtrees enumerated.
 	Generation  int `json:"generation"`

@@ -48,7 +48,7 @@ func outcomeText(t *testing.T, out *optimizer.Outcome) string {
 // checkpointedRun returns a function that runs the search of algorithm
 // with seed on e, without margins, with the given workers, checkpoints and
 // progress.
-func checkpointedRun(t *testing.T, e *evaluate.Evaluator, algorithm string, seed int64) func(ctx context.Context, workers int, cp *optimizer.Checkpoint, progress func(moo.Progress)) *optimizer.Outcome {
+func checkpointedRun(t *testing.T, e *evaluate.Evaluator, algorithm configs.Algorithm, seed int64) func(ctx context.Context, workers int, cp *optimizer.Checkpoint, progress func(moo.Progress)) *optimizer.Outcome {
 	return func(ctx context.Context, workers int, cp *optimizer.Checkpoint, progress func(moo.Progress)) *optimizer.Outcome {
 		t.Helper()
 		out, err := optimizer.Run(ctx, e, optimizer.Options{Algorithm: algorithm, Seed: &seed, Workers: workers, NoMargins: true,

@@ -27,7 +27,7 @@ import (
 func TestInterruptedInEveryStage(t *testing.T) {
 	cfg := synth.LoadFile(t, "../configs/examples/waters-3obj.yaml")
 	cfg.Search.Generations = 50
-	run := func(alg string, at func(moo.Progress) bool) (*optimizer.Outcome, []string) {
+	run := func(alg configs.Algorithm, at func(moo.Progress) bool) (*optimizer.Outcome, []string) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		var stages []string

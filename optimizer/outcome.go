@@ -14,7 +14,7 @@ import (
 type Options struct {
 	// Algorithm, Seed and Workers override the configuration when set
 	// (Workers when positive; a negative Workers is an error).
-	Algorithm string
+	Algorithm configs.Algorithm
 	Seed      *int64
 	Workers   int
 	// Progress, if set, is called as the search goes (see moo.Settings),
@@ -80,7 +80,7 @@ type Outcome struct {
 	// exhaustive search cuts partial mappings without completing them, so
 	// when it proves that none is feasible a short genetic search supplies
 	// complete mappings to show.
-	LeastViolatingBy string
+	LeastViolatingBy configs.Algorithm
 
 	// FeasibleMappings is the number of distinct feasible mappings the
 	// search met (up to interchangeable cores; priorities derived). For a

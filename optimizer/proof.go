@@ -65,8 +65,8 @@ type Proof struct {
 	// Selection, for the genetic search, how it chose its survivors
 	// (configs.SelectionCrowding: NSGA-II; configs.SelectionReference:
 	// NSGA-III).
-	Algorithm string `json:"algorithm"`
-	Selection string `json:"selection,omitempty"`
+	Algorithm configs.Algorithm `json:"algorithm"`
+	Selection configs.Selection `json:"selection,omitempty"`
 	// Reasons say why the front is not exact (empty for an exact one).
 	Reasons []string `json:"reasons,omitempty"`
 	// Undecided names the mappings the exhaustive search could not

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -37,9 +38,10 @@ func problemOf(e *evaluate.Evaluator, opts Options) (*Problem, error) {
 	case opts.Workers < 0:
 		return nil, fmt.Errorf("workers: must not be negative, got %d", opts.Workers)
 	}
-	switch s.Algorithm {
-	case "", configs.AlgorithmAuto, configs.AlgorithmNSGA2, configs.AlgorithmExhaustive:
-	default:
+	if s.Algorithm != "" && !slices.Contains(configs.Algorithms, s.Algorithm) {
+		// The configuration and the flags are checked where they are read
+		// (configs.ParseAlgorithm); this guards a caller that set the
+		// options by hand.
 		return nil, fmt.Errorf("unknown algorithm %q (auto, nsga2 or exhaustive)", s.Algorithm)
 	}
 	return NewProblem(e, s)

@@ -47,7 +47,7 @@ func BenchmarkSearch(b *testing.B) {
 	for _, c := range []struct {
 		name      string
 		cfg       *configs.Config
-		algorithm string
+		algorithm configs.Algorithm
 	}{
 		{"NSGA2Default", def, configs.AlgorithmNSGA2},
 		{"ExhaustiveTimeSlice3ms", timeSlice, configs.AlgorithmExhaustive},

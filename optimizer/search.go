@@ -302,7 +302,7 @@ func b2i(b bool) int {
 }
 
 // setAlgorithm sets the algorithm of the search and what depends on it.
-func (p *Problem) setAlgorithm(a string) {
+func (p *Problem) setAlgorithm(a configs.Algorithm) {
 	p.search.Algorithm = a
 	p.exhaustive = a == configs.AlgorithmExhaustive
 	p.interact = p.e.Model().Count() != memory.ChallengeCount || p.e.Model().Activated()

@@ -45,7 +45,7 @@ func TestCompareSelections(t *testing.T) {
 		"60":     {"60 tasks (8 chains)", synthetic(56, 2), 300_000},
 		"250":    {"250 tasks (8 chains)", synthetic(240, 5), 60_000},
 	}
-	selections := []string{configs.SelectionCrowding, configs.SelectionReference}
+	selections := []configs.Selection{configs.SelectionCrowding, configs.SelectionReference}
 	def := (&configs.Search{}).SelectionFor(8)
 	var table strings.Builder
 	fmt.Fprintf(&table, "| system | budget (analyses) | selection | hypervolume, mean ± sd | min – max | wins | front | exact front reached |\n|---|---|---|---|---|---|---|---|\n")
@@ -62,7 +62,7 @@ func TestCompareSelections(t *testing.T) {
 			}
 			exact = objectives(out.Front)
 		}
-		fronts := map[string][][][]float64{}
+		fronts := map[configs.Selection][][][]float64{}
 		for _, sel := range selections {
 			for seed := int64(1); seed <= 10; seed++ {
 				cfg := sys.cfg()
@@ -85,7 +85,7 @@ func TestCompareSelections(t *testing.T) {
 		}
 		all = append(all, exact...)
 		ref := optimizer.ReferencePoint(all)
-		hv := map[string][]float64{}
+		hv := map[configs.Selection][]float64{}
 		for _, sel := range selections {
 			for _, f := range fronts[sel] {
 				hv[sel] = append(hv[sel], moo.Hypervolume(f, ref))

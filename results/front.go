@@ -28,22 +28,22 @@ import (
 // cited: the tool, the configuration (its hash, and its canonical text in
 // config.yaml beside it), the seed and settings, and what the run did.
 type Manifest struct {
-	Tool         string         `json:"tool"`
-	Version      string         `json:"version"`
-	GoVersion    string         `json:"go_version"`
-	ConfigSource string         `json:"config_source"`
-	ConfigSHA256 string         `json:"config_sha256"`
-	Algorithm    string         `json:"algorithm"`
-	Seed         int64          `json:"seed"`
-	Workers      int            `json:"workers"`
-	Settings     configs.Search `json:"settings"`
-	Objectives   []string       `json:"objectives"`
-	Status       string         `json:"status"`
-	Feasible     bool           `json:"feasible"`
-	FrontSize    int            `json:"front_size"`
-	Evaluations  int            `json:"evaluations"`
-	Pruned       int            `json:"pruned,omitempty"`
-	Generations  int            `json:"generations,omitempty"`
+	Tool         string            `json:"tool"`
+	Version      string            `json:"version"`
+	GoVersion    string            `json:"go_version"`
+	ConfigSource string            `json:"config_source"`
+	ConfigSHA256 string            `json:"config_sha256"`
+	Algorithm    configs.Algorithm `json:"algorithm"`
+	Seed         int64             `json:"seed"`
+	Workers      int               `json:"workers"`
+	Settings     configs.Search    `json:"settings"`
+	Objectives   []string          `json:"objectives"`
+	Status       string            `json:"status"`
+	Feasible     bool              `json:"feasible"`
+	FrontSize    int               `json:"front_size"`
+	Evaluations  int               `json:"evaluations"`
+	Pruned       int               `json:"pruned,omitempty"`
+	Generations  int               `json:"generations,omitempty"`
 	// FeasibleMappings: the distinct feasible mappings the search met (up
 	// to interchangeable cores); for an exact front, all that exist.
 	FeasibleMappings int `json:"feasible_mappings"`

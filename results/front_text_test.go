@@ -17,7 +17,7 @@ import (
 )
 
 // search runs a short search on a configuration text.
-func search(t *testing.T, text string, algorithm string) (*configs.Config, *optimizer.Outcome) {
+func search(t *testing.T, text string, algorithm configs.Algorithm) (*configs.Config, *optimizer.Outcome) {
 	t.Helper()
 	cfg, err := configs.Load(strings.NewReader(text), "test.yaml", ".")
 	if err != nil {

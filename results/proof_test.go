@@ -27,7 +27,7 @@ func TestProofAgreesEverywhere(t *testing.T) {
 	cases := []struct {
 		name      string
 		yaml      string
-		algorithm string
+		algorithm configs.Algorithm
 		cancel    bool
 		want      optimizer.Exactness
 		reason    string // a part of the reasons, for a front that is not exact

@@ -24,7 +24,7 @@ import (
 
 // runFolder writes the run folder of a search on a configuration into a
 // temporary folder of the test.
-func runFolder(t *testing.T, config string, algorithm string) string {
+func runFolder(t *testing.T, config string, algorithm configs.Algorithm) string {
 	t.Helper()
 	cfg, err := configs.LoadFile(config)
 	if err != nil {

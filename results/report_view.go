@@ -1235,7 +1235,7 @@ func manifestRows(m *Manifest) ([]keyValue, []keyValue) {
 		{Key: "Tool", Value: m.Tool + " " + m.Version + " (" + m.GoVersion + ")"},
 		{Key: "Configuration", Value: m.ConfigSource},
 		{Key: "Configuration SHA-256", Value: m.ConfigSHA256, Code: true},
-		{Key: "Algorithm", Value: m.Algorithm},
+		{Key: "Algorithm", Value: m.Algorithm.String()},
 		{Key: "Seed", Value: strconv.FormatInt(m.Seed, 10)},
 		{Key: "Workers", Value: strconv.Itoa(m.Workers)},
 		{Key: "Status", Value: StatusText(m)},
@@ -1263,7 +1263,7 @@ func manifestRows(m *Manifest) ([]keyValue, []keyValue) {
 	}
 	settings := []keyValue{
 		{Key: "Objectives", Value: strings.Join(objs, "; ")},
-		{Key: "Free genes", Value: strings.Join(st.Free, ", ")},
+		{Key: "Free genes", Value: st.FreeGenes()},
 	}
 	if st.Algorithm != configs.AlgorithmExhaustive {
 		limit := "none"

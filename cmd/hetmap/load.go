@@ -126,6 +126,29 @@ func (v *optionValue) Set(s string) error {
 	return nil
 }
 
+// choiceFlag is a flag that takes one of a typed option's values (a
+// search setting, not a configuration key), parsed when the flag is.
+type choiceFlag[T ~string] struct {
+	value *T
+	parse func(string) (T, error)
+}
+
+func (f choiceFlag[T]) String() string {
+	if f.value == nil {
+		return ""
+	}
+	return string(*f.value)
+}
+func (f choiceFlag[T]) Type() string { return "string" }
+func (f choiceFlag[T]) Set(s string) error {
+	v, err := f.parse(s)
+	if err != nil {
+		return &optionError{err: err}
+	}
+	*f.value = v
+	return nil
+}
+
 // optionError is a flag's value that is not one of the option's values.
 type optionError struct{ err error }
 

@@ -218,7 +218,7 @@ func TestExitCodesAndErrors(t *testing.T) {
 		{[]string{"optimize", "--config", "/dev/zero"}, 2, "/dev/zero: the configuration is a device, not a regular file"},
 		{[]string{"optimize", "--workers", "-1"}, 2, "--workers -1: must not be negative (0 means the number of CPUs)"},
 		{[]string{"optimize", "--seed", "0"}, 2, "--seed 0: 0 is not a seed hetmap takes"},
-		{[]string{"optimize", "--algorithm", "annealing"}, 2, `unknown algorithm "annealing" (auto, nsga2 or exhaustive)`},
+		{[]string{"optimize", "--algorithm", "annealing"}, 2, `--algorithm: "annealing" is not an algorithm (auto, nsga2 or exhaustive)`},
 		{[]string{"sweep", sweepFile, "--workers", "0"}, 2, "--workers 0: give at least 1 run at a time"},
 		{[]string{"sweep", sweepFile, "--workers", "-3"}, 2, "--workers -3: give at least 1 run at a time"},
 		// Where results go.

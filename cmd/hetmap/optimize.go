@@ -22,7 +22,8 @@ import (
 // optimizeFlags are optimize's flags, set by cobra.
 type optimizeFlags struct {
 	sf                             systemFlags
-	algorithm, out, resume         string
+	algorithm                      configs.Algorithm
+	out, resume                    string
 	seed                           int64
 	workers, checkpointGenerations int
 	wide, all                      bool
@@ -86,7 +87,7 @@ proof that no feasible mapping exists).`,
 	}
 	o.sf.add(cmd)
 	o.sf.addOptions(cmd)
-	cmd.Flags().StringVar(&o.algorithm, "algorithm", "", "auto, nsga2 or exhaustive (default: the configuration's search.algorithm, auto: the exhaustive search when it is estimated to finish quickly)")
+	cmd.Flags().Var(choiceFlag[configs.Algorithm]{&o.algorithm, configs.ParseAlgorithm}, "algorithm", optionList(configs.Algorithms)+" (default: the configuration's search.algorithm, auto: the exhaustive search when it is estimated to finish quickly)")
 	cmd.Flags().Int64Var(&o.seed, "seed", 0, "seed of the search's random generator (default: the configuration's search.seed, 1)")
 	cmd.Flags().StringVar(&o.out, "out", "", "folder for the result files (default runs/<UTC time>)")
 	cmd.Flags().IntVar(&o.workers, "workers", 0, "parallel evaluations; 0: the configuration's search.workers, else the number of CPUs")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/hetmap/hetmap/configs"
 	"io"
 	"strings"
 	"testing"
@@ -33,9 +34,10 @@ func TestFlagsGivenTwice(t *testing.T) {
 			}
 			v, ok := value[typ]
 			if ov, once := f.Value.(*onceValue); once {
-				if _, option := ov.Value.(*optionValue); option {
-					// An option's flag takes one of its values (optionFlags).
-					v, ok = map[string]string{"contention": "refined", "gpu-model": "fifo", "priorities": "opa", "deadlines": "period"}[f.Name]
+				switch ov.Value.(type) {
+				case *optionValue, choiceFlag[configs.Algorithm]:
+					// An option's flag takes one of its values (optionFlags, --algorithm).
+					v, ok = map[string]string{"contention": "refined", "gpu-model": "fifo", "priorities": "opa", "deadlines": "period", "algorithm": "nsga2"}[f.Name]
 				}
 			}
 			if !ok {

@@ -144,7 +144,7 @@ func NewSummary(sw *configs.Sweep, runs []*results.SweepRunData) (*Summary, erro
 	for _, r := range runs {
 		proof := results.RunProof(&r.Manifest)
 		row := Row{Run: r.Record.Index, Folder: r.Record.Name, Seed: r.Manifest.Seed, Feasible: r.Manifest.Feasible,
-			Algorithm: r.Manifest.Algorithm, Exactness: proof.Exactness.String(),
+			Algorithm: r.Manifest.Algorithm.String(), Exactness: proof.Exactness.String(),
 			FrontSize: len(r.Front), Hypervolume: math.NaN(), FeasibleShare: math.NaN(), Evaluations: r.Manifest.Evaluations, Analyses: -1,
 			WallMs: r.Manifest.WallTimeMs, Report: r.Report}
 		if r.Manifest.Analyses >= r.Manifest.Evaluations { // absent (0) in folders written before

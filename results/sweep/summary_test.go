@@ -246,7 +246,7 @@ func TestSummaryStatesRunProof(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := results.RunProof(&m).Exactness.String()
-		if r := s.Rows[0]; r.Exactness != want || r.Algorithm != m.Algorithm {
+		if r := s.Rows[0]; r.Exactness != want || r.Algorithm != m.Algorithm.String() {
 			t.Errorf("format %d: the summary's row says %s (%s), the run %s (%s)", m.ResultsFormat, r.Exactness, r.Algorithm, want, m.Algorithm)
 		}
 	}
