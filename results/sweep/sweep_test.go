@@ -26,7 +26,7 @@ import (
 func watersSweep() string {
 	seeds, population := "[1, 2, 3]", ""
 	if testsize.Reduced() {
-		seeds, population = "[1, 2]", "\n  population: 20"
+		seeds, population = "[1]", "\n  population: 20"
 	}
 	return `
 base: builtin
@@ -88,15 +88,17 @@ func maskWall(t *testing.T, path string) string {
 	return b.String()
 }
 
-// TestInterruptAndResume: a sweep of 12 runs on the WATERS model (8 in the
-// reduced run) is stopped by its context after 4 runs (3), then resumed: the complete runs are kept
+// TestInterruptAndResume: a sweep of 12 runs on the WATERS model (4 in the
+// reduced run) is stopped by its context after 4 runs (1), then resumed: the complete runs are kept
 // untouched, the others run, and the summary (wall times aside) is the
 // summary of the same sweep run in one go, one run at a time.
 func TestInterruptAndResume(t *testing.T) {
 	sw := load(t, watersSweep())
 	n, stopAt := 12, 4
 	if testsize.Reduced() {
-		n, stopAt = 8, 3
+		// The two runs the leftovers below name are still to run after
+		// the stop (at most stopAt+1 complete).
+		n, stopAt = 4, 1
 	}
 	if len(sw.Runs) != n {
 		t.Fatalf("%d runs, want %d", len(sw.Runs), n)
@@ -327,9 +329,14 @@ func TestCountsSweep(t *testing.T) {
 // claim once the holder gives it up; the held run is reported once.
 func TestHeldRunLast(t *testing.T) {
 	sw := load(t, watersSweep())
-	// Shard 1/4 holds runs 1, 5 and 9 (1 and 5 of the reduced run's 8).
+	// Shard 1/4 holds runs 1, 5 and 9; of the reduced run's 4, shard 1/2
+	// holds runs 1 and 3.
+	shards := 4
+	if len(sw.Runs) <= 4 {
+		shards = 2
+	}
 	var others []string
-	for i := 4; i < len(sw.Runs); i += 4 {
+	for i := shards; i < len(sw.Runs); i += shards {
 		others = append(others, sw.Runs[i].Name)
 	}
 	out := filepath.Join(t.TempDir(), "sweep")
@@ -343,7 +350,7 @@ func TestHeldRunLast(t *testing.T) {
 	}
 	defer holder.Release()
 	var held, order []string
-	rep, err := sweep.Run(context.Background(), sw, sweep.Options{Out: out, Shard: &sweep.Shard{K: 1, N: 4},
+	rep, err := sweep.Run(context.Background(), sw, sweep.Options{Out: out, Shard: &sweep.Shard{K: 1, N: shards},
 		OnHeld: func(run *configs.SweepRun, err error) {
 			held = append(held, run.Name)
 			if !errors.Is(err, results.ErrHeld) {
@@ -363,7 +370,7 @@ func TestHeldRunLast(t *testing.T) {
 	if strings.Join(order, " ") != strings.Join(want, " ") || rep.Ran != len(want) || len(held) != 1 || held[0] != sw.Runs[0].Name {
 		t.Errorf("runs in the order %v (want %v), held %v, report %+v", order, want, held, rep)
 	}
-	if n, err := sweep.RecordedShards(out); n != 4 || err != nil {
+	if n, err := sweep.RecordedShards(out); n != shards || err != nil {
 		t.Errorf("recorded shards: %d, %v", n, err)
 	}
 }
