@@ -342,7 +342,7 @@ func RunProof(m *Manifest) ProofJSON {
 }
 
 // FrontCSV writes front.csv a row at a time: Head, a Row per front
-// point, End (WriteFrontCSV in one call).
+// point, End.
 type FrontCSV struct {
 	w      *csv.Writer
 	cfg    *configs.Config
@@ -360,22 +360,6 @@ func NewFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) *Fron
 func (c *FrontCSV) End() error {
 	c.w.Flush()
 	return c.w.Error()
-}
-
-// WriteFrontCSV writes one row per front point: the objectives (ms), the
-// utilisation of every unit and the unit of every task ("-" when it does not
-// run on its own).
-func WriteFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) error {
-	c := NewFrontCSV(w, cfg, out)
-	if err := c.Head(); err != nil {
-		return err
-	}
-	for i, p := range out.Front {
-		if err := c.Row(i+1, p); err != nil {
-			return err
-		}
-	}
-	return c.End()
 }
 
 // Head writes front.csv's header.
@@ -1089,7 +1073,7 @@ type RunInfo struct {
 	Workers int
 	// Model, when the system was read from an Amalthea model, writes a
 	// front point's mapping into it (amalthea.Export): the new
-	// content of every file of the model, by input path. WriteRun then
+	// content of every file of the model, by input path. runwrite.Write then
 	// writes mappings/point-N.amxmi beside point-N.yaml (for a model in
 	// several files, the folder mappings/point-N/ with all of them).
 	Model func(optimizer.Point) (map[string][]byte, error)

@@ -67,7 +67,7 @@ type Point struct {
 // ReadRun reads an optimize run folder as a side of a comparison:
 // its configuration and its front (or, when nothing was feasible, its
 // least-violating mappings), each point re-evaluated for its margin. A
-// folder that is not a run is an error (*ReportError).
+// folder that is not a run is an error (*runfolder.Error).
 func ReadRun(label, dir string) (*Side, error) {
 	run, err := runfolder.ReadPoints(dir)
 	if err != nil {

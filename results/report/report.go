@@ -189,12 +189,12 @@ func WriteFile(dir string, progress func(results.WriteProgress)) error {
 	return writeFileAtomicWith(dir, filepath.Join(dir, results.ReportFile), func(w io.Writer) error { return renderReport(w, run, progress) })
 }
 
-// PointPage is the page of front point (or least-violating mapping) N in
+// pointPage is the page of front point (or least-violating mapping) N in
 // a run folder, which WritePointPage writes.
-func PointPage(id int) string { return fmt.Sprintf("points/point-%d.html", id) }
+func pointPage(id int) string { return fmt.Sprintf("points/point-%d.html", id) }
 
 // WritePointPage writes the page of point id of the optimize run folder
-// dir, PointPage(id): its details as report.html shows those of the first
+// dir, pointPage(id): its details as report.html shows those of the first
 // points, from its evaluation file when the folder has one, else from its
 // mapping evaluated by this hetmap. It returns the page's path.
 func WritePointPage(dir string, id int) (string, error) {
@@ -202,7 +202,7 @@ func WritePointPage(dir string, id int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, filepath.FromSlash(PointPage(id)))
+	path := filepath.Join(dir, filepath.FromSlash(pointPage(id)))
 	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil { // the umask decides, as for the run folder
 		return "", &runfolder.Error{Dir: dir, Err: results.PlainPathError(err)}
 	}

@@ -93,7 +93,7 @@ func renderReport(w io.Writer, run *reportRun, progress func(results.WriteProgre
 	return err
 }
 
-// renderPointPage writes the page of point id (PointPage): its section,
+// renderPointPage writes the page of point id (pointPage): its section,
 // open, under a head that names the run.
 func renderPointPage(w io.Writer, run *reportRun, id int) error {
 	i := -1

@@ -20,7 +20,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// writeRunFiles writes a search's files into dir (RunFiles), point by
+// writeRunFiles writes a search's files into dir (results.RunFiles), point by
 // point: what it holds in memory does not grow with the front beyond the
 // outcome itself.
 func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info results.RunInfo) error {

@@ -2,9 +2,9 @@
 // cross product of a sweep file's parameters (see configs.Sweep), each run
 // into its own folder as `hetmap optimize` writes it, and then the summary
 // (summary.csv and summary.html: Summary, NewSummary, WriteSummary, built
-// from the run folders that results writes and reads). It sits above the
-// optimizer and the results package, which it drives, so that both keep
-// looking only down the layers.
+// from the run folders that results/runwrite writes and results/runfolder
+// reads). It sits above the optimizer and the results packages, which it
+// drives, so that they keep looking only down the layers.
 //
 // Runs go one at a time by default; Options.Workers runs several at once,
 // and the evaluation workers of each run's search share the CPUs. The
