@@ -134,7 +134,7 @@ type Outcome struct {
 func (o *Outcome) Interrupted() bool { return o.Status == moo.Interrupted || o.InterruptedIn != "" }
 
 // StageSearch and StageWriting name, in Outcome.InterruptedIn, the search
-// itself and the writing of its files (results.WriteRun).
+// itself and the writing of its files (results/runwrite).
 const (
 	StageSearch  = "searching"
 	StageWriting = "writing the run's files"

@@ -386,7 +386,7 @@ func WriteAnalysisText(w io.Writer, cfg *configs.Config, mapping string, r *eval
 	if nas := cfg.NotAppliedRequirements(); len(nas) > 0 {
 		p.f("requirements of the model not applied (convention: deadlines = %s; the verdicts do not check them):\n", cfg.Conventions.Deadlines)
 		for _, na := range nas {
-			p.f("  %s\n", notAppliedLine(na, s.Task(na.Task).Period))
+			p.f("  %s\n", NotAppliedLine(na, s.Task(na.Task).Period))
 		}
 	}
 	switch r.ContentionCount {
@@ -649,7 +649,7 @@ func taskLabel(r *evaluate.Analysis, t *evaluate.TaskResult) string {
 // has none (x > 0), else text.
 func noBoundIf(x int64, text string) string {
 	if x > 0 {
-		return noBound
+		return NoBound
 	}
 	return text
 }
@@ -659,7 +659,7 @@ func noBoundIf(x int64, text string) string {
 // why).
 func formatR(t *evaluate.TaskResult) string {
 	if !t.Verdict.Bounded() || t.R == rta.Infinity {
-		return noBound
+		return NoBound
 	}
 	return FormatDuration(configs.Duration(t.R))
 }
@@ -723,13 +723,14 @@ func unitLoad(r *evaluate.Analysis, u int) float64 {
 func loadWords(r *evaluate.Analysis, u int) string {
 	ur := &r.Units[u]
 	if d, ok := countedDemand(r, u); ok {
-		return demandWords(d, ur.Utilisation, r.ContentionCount)
+		return DemandWords(d, ur.Utilisation, r.ContentionCount)
 	}
 	return "utilisation " + percent(ur.Utilisation)
 }
 
-// demandWords is loadWords from the figures.
-func demandWords(demand, utilisation float64, count configs.ContentionCount) string {
+// DemandWords is loadWords from the figures: a core's demand under count
+// and its Σ C/T, in words.
+func DemandWords(demand, utilisation float64, count configs.ContentionCount) string {
 	return fmt.Sprintf("demand %s under the %s count (Σ C⁰/T + its contention per unit of time; Σ C/T with C's per-job contention, the challenge count: %s)",
 		percent(demand), count, percent(utilisation))
 }

@@ -174,10 +174,10 @@ func ChainReason(c evaluate.ChainResult) string {
 	return a.Reason()
 }
 
-// formatLow writes a lower bound for people: FormatDuration of d rounded
+// FormatLow writes a lower bound for people: FormatDuration of d rounded
 // down to the last digit FormatDuration shows (four decimals of its unit),
 // so that the number shown is never above the bound.
-func formatLow(d int64) string {
+func FormatLow(d int64) string {
 	if d > 0 {
 		res := int64(1)
 		for _, u := range []configs.Duration{configs.Millisecond, configs.Microsecond, configs.Nanosecond} {
@@ -306,7 +306,7 @@ func writeChainMetric(p *printer, r *evaluate.Analysis, mt chainMetric) {
 			if mt.m == chains.ReactionFromActivation {
 				lo = v.MinReactionTime
 			}
-			return mark(formatLow(lo)+" – "+FormatDuration(configs.Duration(v.Get(mt.m))), u)
+			return mark(FormatLow(lo)+" – "+FormatDuration(configs.Duration(v.Get(mt.m))), u)
 		}
 		one := func(an chains.Analysis) string {
 			v := a.Analyses[an]

@@ -100,8 +100,8 @@ func TestFormatLow(t *testing.T) {
 		{1_500_000, "1.5 µs"},
 		{0, "0 ms"},
 	} {
-		if got := formatLow(c.ps); got != c.want {
-			t.Errorf("formatLow(%d) = %q, want %q", c.ps, got, c.want)
+		if got := FormatLow(c.ps); got != c.want {
+			t.Errorf("FormatLow(%d) = %q, want %q", c.ps, got, c.want)
 		}
 	}
 }

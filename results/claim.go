@@ -477,7 +477,7 @@ func claimDir(dir string, cfg claimConfig) (*Claim, error) {
 		}
 	}
 	if err := os.MkdirAll(parent, dirMode); err != nil {
-		return nil, fail("cannot create the output folder %s: %v", dir, plainPathError(err))
+		return nil, fail("cannot create the output folder %s: %v", dir, PlainPathError(err))
 	}
 	cdir := filepath.Join(parent, "."+filepath.Base(dir)+claimSuffix)
 	removed := cleanStale(parent, cfg, filepath.Base(cdir))
@@ -503,7 +503,7 @@ func claimDir(dir string, cfg claimConfig) (*Claim, error) {
 		if errors.As(err, &ce) {
 			return nil, err
 		}
-		return nil, fail("cannot claim the output folder %s: %v", dir, plainPathError(err))
+		return nil, fail("cannot claim the output folder %s: %v", dir, PlainPathError(err))
 	}
 	return nil, fail("cannot claim the output folder %s: its claim %s kept changing (%d tries); are many runs starting into it at once?", dir, cdir, claimTries)
 }
@@ -728,7 +728,7 @@ func (c *Claim) SaveCheckpoint(data []byte) error {
 		if !c.checkHeld("saving a checkpoint") {
 			return c.LostError()
 		}
-		return fmt.Errorf("cannot save the search's checkpoint for %s: %v", c.final, plainPathError(err))
+		return fmt.Errorf("cannot save the search's checkpoint for %s: %v", c.final, PlainPathError(err))
 	}
 	return nil
 }

@@ -16,9 +16,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/internal/synth"
 )
 
 // endedPID returns the process ID of a process that has ended.
@@ -611,8 +608,8 @@ var claimStalls = flag.Int("claim-stalls", 1, "TestClaimInterleavings: the most 
 // taken over; -claim-stalls sets how many) and the renewals of the stalled
 // processes when they wake up, and checks each: one run folder is
 // published, by one of them, and only while no later generation of the
-// claim exists, equal byte for byte to the folder the run writes alone in
-// one process; nothing else is left; a process that lost
+// claim exists, equal byte for byte to the run's files; nothing else is
+// left; a process that lost
 // its claim said so (ErrLost: its work discarded), waited, and found the
 // run complete; nothing failed otherwise. It also checks that the losses
 // were noticed on every path: at a renewal, before publishing, and by the
@@ -621,20 +618,20 @@ var claimStalls = flag.Int("claim-stalls", 1, "TestClaimInterleavings: the most 
 // mirror these.
 func TestClaimInterleavings(t *testing.T) {
 	root := fastTempDir(t)
-	if err := os.WriteFile(filepath.Join(root, "hand.yaml"), []byte(synth.HandProblem), 0o644); err != nil {
-		t.Fatal(err)
+	// The files of a run of a sweep, in its folder's shape, in path order
+	// (readTree's): the claims do not read what they publish, and the
+	// writer of a run folder (results/runwrite) sits above this package.
+	run := struct{ Name string }{"seed-3"}
+	ref := []refFile{
+		{"config.yaml", []byte("# the configuration of this run, as hetmap read it\nmodel: hand.yaml\n")},
+		{"front.csv", []byte("point,objective 1 [ms]\n1,3.5\n")},
+		{"front.json", []byte(`{"results_format":3,"system":"hand","points":[` + "\n" + `{"id":1}` + "\n]}\n")},
+		{"manifest.json", []byte(`{"tool": "hetmap", "results_format": 3}` + "\n")},
+		{"mappings/point-1.json", []byte("{}\n")},
+		{"mappings/point-1.yaml", []byte("# front point 1\nunits: []\n")},
+		{"report.html", []byte("<!DOCTYPE html>\n")},
+		{"sweep-run.json", []byte(`{"index": 1, "name": "seed-3"}` + "\n")},
 	}
-	sw, err := configs.LoadSweep([]byte("base: hand.yaml\nseeds: [3]\n"), "s.yaml", root, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := &sw.Runs[0]
-	res := searchRun(t, run)
-	info := RunInfo{Version: "test", Workers: 1, Started: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	if err := WriteSweepRun(filepath.Join(root, "reference"), run, res, info, 5); err != nil {
-		t.Fatal(err)
-	}
-	ref := readTree(t, filepath.Join(root, "reference", run.Name))
 
 	var prefix []int
 	leaves := 0

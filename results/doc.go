@@ -5,20 +5,23 @@
 // printed bound is still a bound. A utilisation is kept exact in JSON and
 // rounded once, to one decimal of a percent, wherever it is printed.
 //
-// A run folder (WriteRun, and each run of a sweep) appears only complete,
-// written by one run: the run claims it when it starts (ClaimDir), writes
-// into a work folder of its own beside it, with the user's umask, and
-// renames that into place at the end, which succeeds only while no later
-// claim has taken the folder over (claim.go describes the claims, their
-// leases and fencing). What dead runs left is removed by the next claim in
-// the same folder. Its manifest.json records the size and SHA-256 of every
-// file written before it (Manifest.Files), and report and compare refuse a
-// folder whose files do not match, naming the file; every file of a run
-// folder is read through configs.OpenInput (regular files only). Text for
-// a terminal fits TextWidth columns.
+// It defines the formats of a run folder's files (Manifest, which
+// records the size and SHA-256 of every file written before it; FrontJSON;
+// the analysis JSON of mappings/point-N.json; front.csv's FrontCSV;
+// sweep-run.json) with the words and numbers every writer shares, and the
+// claims on an output folder. A run folder (and each run of a sweep)
+// appears only complete, written by one run: the run claims it when it
+// starts (ClaimDir), writes into a work folder of its own beside it, with
+// the user's umask, and renames that into place at the end, which
+// succeeds only while no later claim has taken the folder over (claim.go
+// describes the claims, their leases and fencing). What dead runs left is
+// removed by the next claim in the same folder. Text for a terminal fits
+// TextWidth columns; every page's plots are drawn alike (RenderSVG).
 //
-// The HTML report of a run folder is here (WriteReportFile, written with
-// the folder); a sweep's summary is results/sweep's, and the comparison of
-// two designs results/compare's: both read the run folders this package
-// writes.
+// The packages above it: results/runfolder reads a run folder back and
+// checks its files against the manifest (report and compare refuse a
+// folder whose files do not match, naming the file); results/report
+// writes the HTML report of a run folder; results/runwrite writes the
+// folder, report.html last; results/sweep runs sweeps and summarises
+// them, results/compare compares two designs.
 package results

@@ -37,9 +37,9 @@ func FormatDuration(d configs.Duration) string {
 	return ""
 }
 
-// noBound is what a table shows for a response time the analysis does not
+// NoBound is what a table shows for a response time the analysis does not
 // bound (and for what would be computed from one): words, never a number.
-const noBound = "no bound"
+const NoBound = "no bound"
 
 // FormatPercent writes a share (1 = 100 %) for people with one decimal,
 // "96.9 %". Every utilisation hetmap prints goes through it, or through the
@@ -68,14 +68,16 @@ func FormatSize(s configs.Size) string {
 	case s >= 1024 && s%1024 == 0 && s%1000 != 0:
 		return strconv.FormatInt(int64(s)/1024, 10) + " KiB"
 	case s >= 1e6:
-		return trimFloat(float64(s)/1e6, 2) + " MB"
+		return TrimFloat(float64(s)/1e6, 2) + " MB"
 	case s >= 1e3:
-		return trimFloat(float64(s)/1e3, 2) + " kB"
+		return TrimFloat(float64(s)/1e3, 2) + " kB"
 	}
 	return strconv.FormatInt(int64(s), 10) + " B"
 }
 
-func trimFloat(v float64, decimals int) string {
+// TrimFloat writes v with at most decimals decimals, without trailing
+// zeros: "2.5", "3".
+func TrimFloat(v float64, decimals int) string {
 	s := strconv.FormatFloat(v, 'f', decimals, 64)
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/csv"
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -303,33 +303,6 @@ func newVerdictJSON(r *evaluate.Analysis) *VerdictJSON {
 	return v
 }
 
-// verdictOf is a point's verdict: its own, or for results formats 1 and 2
-// what its evaluation says.
-func verdictOf(cfg *configs.Config, p *FrontPointJSON) VerdictJSON {
-	if p.Verdict != nil {
-		return *p.Verdict
-	}
-	var v VerdictJSON
-	if ev := p.Evaluation; ev != nil {
-		v = VerdictJSON{Schedulable: ev.Schedulable, Misses: ev.Misses, ViolationNs: ev.ViolationNs, Reasons: ev.Reasons}
-		for _, u := range ev.Units {
-			if !isGPUUnit(cfg.System, u.Name) && u.Tasks > 0 {
-				if l := jsonLoad(&u); v.BusiestCore == "" || l > v.BusiestLoad {
-					v.BusiestCore, v.BusiestLoad = u.Name, l
-				}
-			}
-		}
-	}
-	return v
-}
-
-// demandShown reports whether a front's tables show the demand of the
-// count (refined or request) rather than Σ C/T: the count of its points.
-func demandShown(cfg *configs.Config) (configs.ContentionCount, bool) {
-	c := cfg.Analysis.Contention
-	return c, c != "" && c != configs.ContentionChallenge
-}
-
 // ResultsFormat is the version of the run folder's files that this hetmap
 // writes: 2 states the proof (ProofJSON) where 1 had a boolean exact; 3
 // writes front.json compact, each point with its verdict and margins
@@ -368,30 +341,29 @@ func RunProof(m *Manifest) ProofJSON {
 	return NewProofJSON(p, m.Feasible)
 }
 
-func mappingFile(id int) string { return fmt.Sprintf("mappings/point-%d.yaml", id) }
-func leastFile(id int) string   { return fmt.Sprintf("mappings/least-violating-%d.yaml", id) }
-
-// evaluationFile is the file of the full evaluation beside a mapping file.
-func evaluationFile(mapping string) string { return strings.TrimSuffix(mapping, ".yaml") + ".json" }
-
-// WriteFrontCSV writes one row per front point: the objectives (ms), the
-// utilisation of every unit and the unit of every task ("-" when it does not
-// run on its own).
-func WriteFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) error {
-	c := newFrontCSV(w, cfg, out)
-	if err := c.head(); err != nil {
-		return err
-	}
-	for i, p := range out.Front {
-		if err := c.row(i+1, p); err != nil {
-			return err
-		}
-	}
-	return c.end()
+// FrontCSV writes front.csv a row at a time: Head, a Row per front
+// point, End.
+type FrontCSV struct {
+	w      *csv.Writer
+	cfg    *configs.Config
+	out    *optimizer.Outcome
+	chains []int // the chain objectives' indices
+	cpus   []int // the CPU units with a demand column
 }
 
-// head writes front.csv's header.
-func (c *frontCSV) head() error {
+// NewFrontCSV writes the front.csv of a search's outcome to w.
+func NewFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) *FrontCSV {
+	return &FrontCSV{w: csv.NewWriter(w), cfg: cfg, out: out}
+}
+
+// End writes what is buffered.
+func (c *FrontCSV) End() error {
+	c.w.Flush()
+	return c.w.Error()
+}
+
+// Head writes front.csv's header.
+func (c *FrontCSV) Head() error {
 	s, out := c.cfg.System, c.out
 	head := []string{"point"}
 	for k, o := range out.Objectives {
@@ -425,7 +397,7 @@ func (c *frontCSV) head() error {
 	for _, u := range s.Units {
 		head = append(head, "utilisation "+u.Name)
 	}
-	if count, demand := demandShown(c.cfg); demand {
+	if count, demand := DemandShown(c.cfg); demand {
 		for i, u := range s.Units {
 			if u.GPU == nil {
 				c.cpus = append(c.cpus, i)
@@ -439,8 +411,8 @@ func (c *frontCSV) head() error {
 	return c.w.Write(head)
 }
 
-// row writes front point id's row.
-func (c *frontCSV) row(id int, p optimizer.Point) error {
+// Row writes front point id's row.
+func (c *FrontCSV) Row(id int, p optimizer.Point) error {
 	row := []string{strconv.Itoa(id)}
 	for _, v := range p.Objectives {
 		if p.Violation > 0 {
@@ -644,7 +616,7 @@ func (t *frontText) tables(n int) []string {
 		}
 		var note string
 		heads, legend, note = objectiveHeads(out.Search.Objectives, rows, opts.Wide)
-		if _, demand := demandShown(cfg); demand {
+		if _, demand := DemandShown(cfg); demand {
 			// The objective is the demand of the count, as the load table
 			// shows it; say so.
 			for i, h := range heads {
@@ -662,7 +634,7 @@ func (t *frontText) tables(n int) []string {
 			rows[i] = []string{FormatDuration(configs.Duration(pt.Violation * 1e9)), FormatPercent(maxCoreUtilisation(pt.Analysis)), strconv.Itoa(pt.Analysis.Misses)}
 		}
 	}
-	count, demand := demandShown(cfg)
+	count, demand := DemandShown(cfg)
 	loadHead := "utilisation "
 	if demand {
 		loadHead = "load "
@@ -1101,7 +1073,7 @@ type RunInfo struct {
 	Workers int
 	// Model, when the system was read from an Amalthea model, writes a
 	// front point's mapping into it (amalthea.Export): the new
-	// content of every file of the model, by input path. WriteRun then
+	// content of every file of the model, by input path. runwrite.Write then
 	// writes mappings/point-N.amxmi beside point-N.yaml (for a model in
 	// several files, the folder mappings/point-N/ with all of them).
 	Model func(optimizer.Point) (map[string][]byte, error)
@@ -1116,26 +1088,12 @@ type RunInfo struct {
 	Context context.Context
 }
 
+// ReportFile is the name of the report in a run folder.
+const ReportFile = "report.html"
+
 // RunFiles lists what an optimize run folder holds, as the command line
 // names them.
 var RunFiles = []string{ReportFile, "front.csv", "front.json", "manifest.json", "config.yaml", "mappings/"}
-
-// WriteRun writes a search's files into dir, which must not exist: it
-// claims dir (ClaimDir) and writes through the claim, so that dir appears
-// only complete. Files: RunFiles.
-func WriteRun(dir string, cfg *configs.Config, out *optimizer.Outcome, info RunInfo) error {
-	c, err := ClaimDir(dir)
-	if err != nil {
-		return err
-	}
-	return c.WriteRun(cfg, out, info)
-}
-
-// WriteRun writes a search's files (RunFiles) into the claimed folder and
-// puts it in place.
-func (c *Claim) WriteRun(cfg *configs.Config, out *optimizer.Outcome, info RunInfo) error {
-	return c.Commit(func(tmp string) error { return writeRunFiles(tmp, cfg, out, info) })
-}
 
 // Run statuses as manifest.json records them.
 const (
@@ -1210,28 +1168,38 @@ func lowerFirst(s string) string {
 	return strings.ToLower(s[:1]) + s[1:]
 }
 
-// writeModelFiles writes front point id's mapping into the Amalthea model:
-// mappings/point-N.amxmi, or the folder mappings/point-N/ for a model in
-// several files.
-func writeModelFiles(dir string, id int, model func(optimizer.Point) (map[string][]byte, error), p optimizer.Point, sums fileSums) error {
-	files, err := model(p)
-	if err != nil {
-		return fmt.Errorf("front point %d: writing its mapping into the model: %w", id, err)
+// NewManifest is the manifest of a search's outcome written with info;
+// configSHA256 is the hash of the configuration's canonical text.
+func NewManifest(cfg *configs.Config, out *optimizer.Outcome, info RunInfo, configSHA256 string) Manifest {
+	m := Manifest{Tool: "hetmap", Version: info.Version, GoVersion: runtime.Version(), ConfigSource: cfg.Source, ConfigSHA256: configSHA256,
+		Algorithm: out.Search.Algorithm, Seed: out.Search.Seed, Workers: info.Workers, Settings: out.Search, Objectives: out.Objectives,
+		Status: statusToken(out.Status), Feasible: out.Feasible, FrontSize: len(out.Front), Evaluations: out.Evaluations,
+		Pruned: out.Pruned, Generations: out.Generations, WallTimeMs: float64(out.Wall.Microseconds()) / 1000,
+		FeasibleMappings: out.FeasibleMappings, PriorityVariants: out.Variants, Proof: NewProofJSON(out.Proof, out.Feasible),
+		ConstructionEvaluations: out.ConstructionEvaluations, Analyses: out.Analyses, AlgorithmChoice: out.AlgorithmChoice,
+		StopReason: StopText(out), Epsilon: out.Epsilon, FrontFound: out.FrontFound, PointsDropped: out.Dropped,
+		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: ResultsFormat}
+	if out.Epsilon != nil {
+		m.EpsilonText = EpsilonText(out.Search.Objectives, out.Epsilon)
 	}
-	base := strings.TrimSuffix(mappingFile(id), ".yaml")
-	if len(files) == 1 {
-		for _, data := range files {
-			return sums.write(dir, base+".amxmi", data)
-		}
+	if out.Interrupted() {
+		m.Status, m.InterruptedIn = StatusInterrupted, out.InterruptedIn
 	}
-	folder := filepath.Join(dir, base)
-	if err := os.Mkdir(folder, 0o755); err != nil {
-		return err
+	if out.Interrupted() {
+		m.MarginsMissing = len(out.Front) - out.Margins
 	}
-	for in, data := range files {
-		if err := sums.write(dir, base+"/"+filepath.Base(in), data); err != nil {
-			return err
-		}
-	}
-	return nil
+	return m
+}
+
+// FileSum is what the manifest records of a file: its size and SHA-256.
+type FileSum struct {
+	Bytes  int64  `json:"bytes"`
+	SHA256 string `json:"sha256"`
+}
+
+// DemandShown reports whether a front's tables show the demand of the
+// count (refined or request) rather than Σ C/T: the count of its points.
+func DemandShown(cfg *configs.Config) (configs.ContentionCount, bool) {
+	c := cfg.Analysis.Contention
+	return c, c != "" && c != configs.ContentionChallenge
 }

@@ -59,9 +59,9 @@ func NewNotAppliedJSON(cfg *configs.Config) []NotAppliedJSON {
 	return out
 }
 
-// notAppliedLine says, for people, what is checked instead of a requirement
+// NotAppliedLine says, for people, what is checked instead of a requirement
 // the convention sets aside and which option checks it.
-func notAppliedLine(na configs.NotApplied, period configs.Duration) string {
+func NotAppliedLine(na configs.NotApplied, period configs.Duration) string {
 	checked := "D = " + FormatDuration(na.Deadline)
 	if na.Deadline == period {
 		checked += " (its period)"
@@ -82,7 +82,7 @@ func writeNotApplied(p *printer, cfg *configs.Config) {
 	}
 	p.f("\nRequirements of the model not applied (convention: deadlines = %s)\n", cfg.Conventions.Deadlines)
 	for _, na := range nas {
-		p.f("  %s\n", notAppliedLine(na, cfg.System.Task(na.Task).Period))
+		p.f("  %s\n", NotAppliedLine(na, cfg.System.Task(na.Task).Period))
 	}
 }
 

@@ -1,8 +1,10 @@
 package results
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -144,6 +146,17 @@ func WriteFileAtomic(path string, data []byte) error {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return fmt.Errorf("%s is a folder: give a file name", path)
 	}
+	return WriteFileAtomicFunc(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteFileAtomicFunc writes path as WriteFileAtomic does, with what write
+// writes through a buffer into the temporary file (a report is written as
+// it is rendered). An error of write, as one of writing the file, is
+// "cannot write PATH: …".
+func WriteFileAtomicFunc(path string, write func(io.Writer) error) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -151,23 +164,27 @@ func WriteFileAtomic(path string, data []byte) error {
 	tmp := filepath.Join(dir, fmt.Sprintf(".%s%s-%s-%d-%d", base, claimSuffix, hostname(), os.Getpid(), tempCounter.Add(1)))
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, fileMode)
 	if err != nil {
-		return plainPathError(err)
+		return PlainPathError(err)
 	}
-	_, werr := f.Write(data)
+	bw := bufio.NewWriterSize(f, 1<<16)
+	werr := write(bw)
+	if werr == nil {
+		werr = bw.Flush()
+	}
 	if err := errors.Join(werr, f.Close()); err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("cannot write %s: %w", path, plainPathError(err))
+		return fmt.Errorf("cannot write %s: %w", path, PlainPathError(err))
 	}
 	if err := os.Rename(tmp, path); err != nil {
 		os.Remove(tmp)
-		return plainPathError(err)
+		return PlainPathError(err)
 	}
 	return nil
 }
 
-// plainPathError drops the operation of a *fs.PathError ("mkdir x: not a
+// PlainPathError drops the operation of a *fs.PathError ("mkdir x: not a
 // directory" becomes "x: not a directory").
-func plainPathError(err error) error {
+func PlainPathError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return fmt.Errorf("%s: %w", pe.Path, pe.Err)

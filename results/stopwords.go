@@ -82,8 +82,8 @@ func CoverageText(out *optimizer.Outcome) string {
 	return coverageSentence(limit, out.FrontFound, len(out.Front), EpsilonText(out.Search.Objectives, out.Epsilon))
 }
 
-// manifestCoverage is CoverageText from a run folder's manifest.
-func manifestCoverage(m *Manifest) string {
+// ManifestCoverageText is CoverageText from a run folder's manifest.
+func ManifestCoverageText(m *Manifest) string {
 	if m.EpsilonText == "" {
 		return ""
 	}

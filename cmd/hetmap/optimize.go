@@ -16,6 +16,7 @@ import (
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/runwrite"
 	"github.com/spf13/cobra"
 )
 
@@ -199,7 +200,7 @@ func writeRun(ctx context.Context, stderr io.Writer, claim *results.Claim, cfg *
 		}
 		writing.update(p)
 	}, ctx
-	err := claim.WriteRun(cfg, res, info)
+	err := runwrite.Commit(claim, cfg, res, info)
 	writing.finish()
 	return err
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/report"
 	"github.com/spf13/cobra"
 )
 
@@ -46,7 +47,7 @@ no partial page. Exit code 2 when DIR is not a readable run folder.`,
 			}
 			if len(points) > 0 {
 				for _, n := range points {
-					path, err := results.WritePointPage(dir, n)
+					path, err := report.WritePointPage(dir, n)
 					if err != nil {
 						return err
 					}
@@ -54,7 +55,7 @@ no partial page. Exit code 2 when DIR is not a readable run folder.`,
 				}
 				return nil
 			}
-			if err := results.WriteReportFile(dir); err != nil {
+			if err := report.WriteFile(dir, nil); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s\n", filepath.Join(dir, results.ReportFile))

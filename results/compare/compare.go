@@ -18,6 +18,7 @@ import (
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/runfolder"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -66,9 +67,9 @@ type Point struct {
 // ReadRun reads an optimize run folder as a side of a comparison:
 // its configuration and its front (or, when nothing was feasible, its
 // least-violating mappings), each point re-evaluated for its margin. A
-// folder that is not a run is an error (*ReportError).
+// folder that is not a run is an error (*runfolder.Error).
 func ReadRun(label, dir string) (*Side, error) {
-	run, err := results.ReadRunPoints(dir)
+	run, err := runfolder.ReadPoints(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +81,7 @@ func ReadRun(label, dir string) (*Side, error) {
 		side.What = fmt.Sprintf("%s search, no feasible mapping; its %d least-violating mapping(s)", m.Algorithm, len(run.Mappings))
 	}
 	if err := side.evaluate(run.Evaluator, run.Mappings, run.IDs); err != nil {
-		return nil, &results.ReportError{Dir: dir, Err: fmt.Errorf("%s: %v", dir, err)}
+		return nil, &runfolder.Error{Dir: dir, Err: fmt.Errorf("%s: %v", dir, err)}
 	}
 	return side, nil
 }

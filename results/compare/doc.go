@@ -5,6 +5,6 @@
 // finds which feasible points dominate which on the objectives both sides
 // minimise, what differs between the two configurations and each side's
 // best values; WriteText and WriteHTML write the comparison for people.
-// A run folder is read through results.ReadRunPoints, which checks its
+// A run folder is read through runfolder.ReadPoints, which checks its
 // files against its manifest as a report does.
 package compare

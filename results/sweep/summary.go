@@ -14,6 +14,7 @@ import (
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/runfolder"
 )
 
 // The files of a sweep's summary, in the sweep folder.
@@ -105,7 +106,7 @@ type Row struct {
 
 // NewSummary builds the summary of a sweep from its run folders,
 // given in run order.
-func NewSummary(sw *configs.Sweep, runs []*results.SweepRunData) (*Summary, error) {
+func NewSummary(sw *configs.Sweep, runs []*runfolder.SweepRunData) (*Summary, error) {
 	s := &Summary{Description: sw.Description, File: filepath.Base(sw.File), Base: sw.Base}
 	var keep []int
 	for k := range sw.Parameters {

@@ -12,6 +12,7 @@ import (
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/runfolder"
 )
 
 // syntheticSweep is a 2 × 2 sweep on the built-in system with two
@@ -19,7 +20,7 @@ import (
 // evaluations, nor its analyses (a folder written before hetmap recorded
 // them), run 4 has no feasible mapping; runs 2 and 4 analysed priority
 // variants beyond their evaluations.
-func syntheticSweep(t *testing.T) (*configs.Sweep, []*results.SweepRunData) {
+func syntheticSweep(t *testing.T) (*configs.Sweep, []*runfolder.SweepRunData) {
 	t.Helper()
 	sw, err := configs.LoadSweep([]byte(`
 description: synthetic
@@ -40,9 +41,9 @@ search:
 		{{30, 2}, {11, 5}},
 		nil,
 	}
-	var runs []*results.SweepRunData
+	var runs []*runfolder.SweepRunData
 	for i, r := range sw.Runs {
-		d := &results.SweepRunData{Front: fronts[i], Report: i == 1}
+		d := &runfolder.SweepRunData{Front: fronts[i], Report: i == 1}
 		feasible := 100 * (i + 1)
 		d.Record = results.SweepRunRecord{Index: r.Index, Name: r.Name, Settings: r.Settings, FeasibleEvaluations: &feasible, Evaluations: 1000, ResultsFormat: 1}
 		if i == 2 {
@@ -193,9 +194,9 @@ search:
 	}
 	search := sw.Runs[0].Config.Search.WithDefaults(sw.Runs[0].Config.System, sw.Runs[0].Config.Analysis.ChainLatency)
 	fronts := [][][]float64{nil, {{12, 3}}, {{10, 4}, {20, 2}}}
-	var runs []*results.SweepRunData
+	var runs []*runfolder.SweepRunData
 	for i, r := range sw.Runs {
-		d := &results.SweepRunData{Front: fronts[i]}
+		d := &runfolder.SweepRunData{Front: fronts[i]}
 		d.Record = results.SweepRunRecord{Index: r.Index, Name: r.Name, Settings: r.Settings, Evaluations: 1000, ResultsFormat: 1}
 		d.Manifest = results.Manifest{Objectives: []string{"SF-P-DA reaction-time", "cores-used"}, Settings: search, Seed: 1,
 			Feasible: fronts[i] != nil, FrontSize: len(fronts[i]), Evaluations: 1000}
@@ -241,7 +242,7 @@ func TestSummaryStatesRunProof(t *testing.T) {
 	}
 	manifests = append(manifests, results.Manifest{ResultsFormat: 1, Algorithm: configs.AlgorithmExhaustive, Feasible: true, FrontSize: 1, Exact: true})
 	for _, m := range manifests {
-		s, err := NewSummary(sw, []*results.SweepRunData{{Record: results.SweepRunRecord{Index: 1, Name: "run"}, Manifest: m, Front: [][]float64{{1}}}})
+		s, err := NewSummary(sw, []*runfolder.SweepRunData{{Record: results.SweepRunRecord{Index: 1, Name: "run"}, Manifest: m, Front: [][]float64{{1}}}})
 		if err != nil {
 			t.Fatal(err)
 		}

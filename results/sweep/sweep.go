@@ -2,9 +2,9 @@
 // cross product of a sweep file's parameters (see configs.Sweep), each run
 // into its own folder as `hetmap optimize` writes it, and then the summary
 // (summary.csv and summary.html: Summary, NewSummary, WriteSummary, built
-// from the run folders that results writes and reads). It sits above the
-// optimizer and the results package, which it drives, so that both keep
-// looking only down the layers.
+// from the run folders that results/runwrite writes and results/runfolder
+// reads). It sits above the optimizer and the results packages, which it
+// drives, so that they keep looking only down the layers.
 //
 // Runs go one at a time by default; Options.Workers runs several at once,
 // and the evaluation workers of each run's search share the CPUs. The
@@ -57,6 +57,8 @@ import (
 	"github.com/hetmap/hetmap/optimizer/evaluate"
 	"github.com/hetmap/hetmap/optimizer/moo"
 	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/runfolder"
+	"github.com/hetmap/hetmap/results/runwrite"
 )
 
 // Load reads a sweep file and builds and checks every run before any runs:
@@ -504,7 +506,7 @@ func runOne(ctx context.Context, run *configs.SweepRun, opts Options, parallel i
 		feasible = last.Feasible
 	}
 	info := results.RunInfo{Version: opts.Version, Started: started, Workers: workers}
-	if err := claim.WriteSweepRun(run, res, info, feasible); err != nil {
+	if err := runwrite.CommitSweepRun(claim, run, res, info, feasible); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -677,7 +679,7 @@ func completeRuns(sw *configs.Sweep, out string) (map[string]bool, error) {
 // checkRunFolder checks that a complete run folder is the run's: the same
 // parameters and the same configuration (its SHA-256).
 func checkRunFolder(dir string, run *configs.SweepRun) error {
-	d, err := results.ReadSweepRun(dir)
+	d, err := runfolder.ReadSweepRun(dir)
 	if err != nil {
 		return fmt.Errorf("run folder %s is not complete or not readable (%v); remove it to run it again", dir, err)
 	}
@@ -761,9 +763,9 @@ func SummarizeFolder(sw *configs.Sweep, out string) (*Summary, error) {
 // Summarize reads every run folder of a complete sweep and builds its
 // summary.
 func Summarize(sw *configs.Sweep, out string) (*Summary, error) {
-	runs := make([]*results.SweepRunData, len(sw.Runs))
+	runs := make([]*runfolder.SweepRunData, len(sw.Runs))
 	for i := range sw.Runs {
-		d, err := results.ReadSweepRun(filepath.Join(out, sw.Runs[i].Name))
+		d, err := runfolder.ReadSweepRun(filepath.Join(out, sw.Runs[i].Name))
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"math/rand"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hetmap/hetmap/results"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -21,7 +22,7 @@ func TestLabelsDoNotOverlap(t *testing.T) {
 		t.Fatalf("clusters %v %v", labels, boxes)
 	}
 	area := vg.Rectangle{Max: vg.Point{X: vg.Points(200), Y: vg.Points(190)}}
-	sty := TextStyle(8.5)
+	sty := results.TextStyle(8.5)
 	rng := rand.New(rand.NewSource(1))
 	for trial := range 20 {
 		var pts []vg.Point

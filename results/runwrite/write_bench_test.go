@@ -1,9 +1,7 @@
-package results
+package runwrite
 
 import (
-	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,10 +11,11 @@ import (
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
-	"github.com/hetmap/hetmap/internal/synth"
+	"github.com/hetmap/hetmap/internal/scalerun"
 	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer"
-	"github.com/hetmap/hetmap/optimizer/evaluate"
+	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/report"
 	"gopkg.in/yaml.v3"
 )
 
@@ -35,33 +34,12 @@ const (
 )
 
 var scaleRun = sync.OnceValues(func() (*configs.Config, *optimizer.Outcome) {
-	cfg, out, err := scaleSearch(1000, 0, optimizer.Options{})
+	cfg, out, err := scalerun.Search(1000, 0, optimizer.Options{})
 	if err != nil {
 		panic(err)
 	}
 	return cfg, out
 })
-
-// scaleSearch runs the genetic search on the synthetic system of 250 tasks
-// (8 chains) within a budget of evaluations, its front bounded by maxFront
-// (0: search.max_front's default).
-func scaleSearch(evaluations, maxFront int, opts optimizer.Options) (*configs.Config, *optimizer.Outcome, error) {
-	s := synth.Settings{Tasks: 240, GPUTasks: 5, A57: 4, Denver: 2, Chains: 8, ChainLength: 4, Utilisation: 0.5 * 6}
-	cfg, _, err := synth.Config(s, rand.New(rand.NewPCG(1, 2)))
-	if err != nil {
-		return nil, nil, err
-	}
-	cfg.Search.Algorithm, cfg.Search.MaxEvaluations = configs.AlgorithmNSGA2, evaluations
-	if maxFront > 0 {
-		cfg.Search.MaxFront = &maxFront
-	}
-	e, err := evaluate.NewEvaluator(cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	out, err := optimizer.Run(context.Background(), e, opts)
-	return cfg, out, err
-}
 
 // withFront returns out with its front repeated up to n points (n = 0:
 // as found).
@@ -109,7 +87,7 @@ func BenchmarkWriteRun(b *testing.B) {
 			for b.Loop() {
 				i++
 				dir = filepath.Join(tmp, strconv.Itoa(i))
-				if err := WriteRun(dir, cfg, o, RunInfo{Version: "bench", Started: time.Unix(0, 0)}); err != nil {
+				if err := Write(dir, cfg, o, results.RunInfo{Version: "bench", Started: time.Unix(0, 0)}); err != nil {
 					b.Fatal(err)
 				}
 				b.StopTimer()
@@ -120,7 +98,7 @@ func BenchmarkWriteRun(b *testing.B) {
 			}
 			b.ReportMetric(float64(len(o.Front)), "points")
 			b.ReportMetric(float64(fileSize(b, filepath.Join(dir, "front.json")))/float64(len(o.Front)), "front.json-B/point")
-			b.ReportMetric(float64(fileSize(b, filepath.Join(dir, ReportFile))), "report-B")
+			b.ReportMetric(float64(fileSize(b, filepath.Join(dir, results.ReportFile))), "report-B")
 			if keep := os.Getenv("HETMAP_BENCH_KEEP"); keep != "" {
 				os.RemoveAll(filepath.Join(keep, name))
 				if err := os.MkdirAll(keep, 0o755); err != nil {
@@ -137,9 +115,9 @@ func BenchmarkWriteRun(b *testing.B) {
 // TestRunFileSizes: at 250 tasks front.json takes at most 20 kB per point,
 // for the front the search found and for 2000 points; the first
 // DetailPoints points have their evaluation file; report.html details the
-// first of them as far as MaxReportBytes allows (at least one for the
+// first of them as far as report.MaxBytes allows (at least one for the
 // front found, a bounded one) and links the others' mapping files, saying
-// how many sections it left out; it stays within MaxReportBytes for the
+// how many sections it left out; it stays within report.MaxBytes for the
 // front found, and within 10 MB for 2000 points (their table alone is 4
 // MB).
 func TestRunFileSizes(t *testing.T) {
@@ -147,45 +125,49 @@ func TestRunFileSizes(t *testing.T) {
 		t.Skip("a search of 1000 evaluations on 250 tasks")
 	}
 	cfg, out := scaleRun()
-	if !out.Feasible || len(out.Front) <= DetailPoints {
-		t.Fatalf("feasible %v, %d points: want a front of more than %d", out.Feasible, len(out.Front), DetailPoints)
+	if !out.Feasible || len(out.Front) <= results.DetailPoints {
+		t.Fatalf("feasible %v, %d points: want a front of more than %d", out.Feasible, len(out.Front), results.DetailPoints)
 	}
 	for _, n := range []int{0, 2000} {
 		o := withFront(out, n)
 		dir := filepath.Join(t.TempDir(), "run")
-		var last WriteProgress
-		info := RunInfo{Version: "test", Started: time.Unix(0, 0), Progress: func(p WriteProgress) { last = p }}
-		if err := WriteRun(dir, cfg, o, info); err != nil {
+		var last results.WriteProgress
+		info := results.RunInfo{Version: "test", Started: time.Unix(0, 0), Progress: func(p results.WriteProgress) { last = p }}
+		if err := Write(dir, cfg, o, info); err != nil {
 			t.Fatal(err)
 		}
 		points := len(o.Front)
-		if last.Stage != StageReport || last.Done != DetailPoints || last.Total != DetailPoints {
+		if last.Stage != results.StageReport || last.Done != results.DetailPoints || last.Total != results.DetailPoints {
 			t.Errorf("%d points: the last progress report is %+v", points, last)
 		}
 		limit := maxReport
 		if n == 0 {
-			limit = MaxReportBytes
+			limit = report.MaxBytes
 		}
 		if per := fileSize(t, filepath.Join(dir, "front.json")) / int64(points); per > maxFrontJSONPerPoint {
 			t.Errorf("%d points: front.json takes %d bytes per point, more than %d", points, per, maxFrontJSONPerPoint)
 		}
-		report := readReport(t, dir)
-		if len(report) > limit {
-			t.Errorf("%d points: report.html has %d bytes, more than %d", points, len(report), limit)
+		data, err := os.ReadFile(filepath.Join(dir, results.ReportFile))
+		if err != nil {
+			t.Fatal(err)
 		}
-		got := strings.Count(report, `<details id="point-`)
-		if n == 0 && got == 0 || got > DetailPoints ||
-			got < DetailPoints && !strings.Contains(report, fmt.Sprintf("The sections of %d more would take this page past", DetailPoints-got)) {
-			t.Errorf("%d points: report.html details %d points (%d bytes)", points, got, len(report))
+		html := string(data)
+		if len(html) > limit {
+			t.Errorf("%d points: report.html has %d bytes, more than %d", points, len(html), limit)
 		}
-		t.Logf("%d points: report.html %d bytes, %d sections", points, len(report), got)
+		got := strings.Count(html, `<details id="point-`)
+		if n == 0 && got == 0 || got > results.DetailPoints ||
+			got < results.DetailPoints && !strings.Contains(html, fmt.Sprintf("The sections of %d more would take this page past", results.DetailPoints-got)) {
+			t.Errorf("%d points: report.html details %d points (%d bytes)", points, got, len(html))
+		}
+		t.Logf("%d points: report.html %d bytes, %d sections", points, len(html), got)
 		for id := 1; id <= points; id++ {
 			_, err := os.Stat(filepath.Join(dir, "mappings", fmt.Sprintf("point-%d.json", id)))
-			if (err == nil) != (id <= DetailPoints) {
+			if (err == nil) != (id <= results.DetailPoints) {
 				t.Fatalf("%d points: mappings/point-%d.json: %v", points, id, err)
 			}
 		}
-		if want := fmt.Sprintf(`<a href="mappings/point-%d.yaml">%d</a>`, points, points); !strings.Contains(report, want) {
+		if want := fmt.Sprintf(`<a href="mappings/point-%d.yaml">%d</a>`, points, points); !strings.Contains(html, want) {
 			t.Errorf("%d points: the table does not link the last point's mapping file (%s)", points, want)
 		}
 	}

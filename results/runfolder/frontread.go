@@ -1,4 +1,4 @@
-package results
+package runfolder
 
 import (
 	"bufio"
@@ -9,6 +9,7 @@ import (
 	"io/fs"
 
 	"github.com/hetmap/hetmap/configs"
+	"github.com/hetmap/hetmap/results"
 )
 
 // readFront reads front.json (any results format) as a stream: the fields
@@ -16,7 +17,7 @@ import (
 // each point, one at a time, to each (least: a least-violating mapping).
 // Memory does not grow with the front. An error of each stops the reading
 // and is returned as it is.
-func readFront(path string, head *FrontJSON, each func(least bool, p *FrontPointJSON) error) error {
+func readFront(path string, head *results.FrontJSON, each func(least bool, p *results.FrontPointJSON) error) error {
 	f, _, err := configs.OpenInput(path, "the run's front.json")
 	if err != nil {
 		return err
@@ -49,7 +50,7 @@ type frontSyntaxError struct{ err error }
 func (e *frontSyntaxError) Error() string { return e.err.Error() }
 func (e *frontSyntaxError) Unwrap() error { return e.err }
 
-func decodeFront(r io.Reader, head *FrontJSON, each func(least bool, p *FrontPointJSON) error) error {
+func decodeFront(r io.Reader, head *results.FrontJSON, each func(least bool, p *results.FrontPointJSON) error) error {
 	dec := json.NewDecoder(r)
 	bad := func(err error) error {
 		if err == io.EOF {
@@ -90,7 +91,7 @@ func decodeFront(r io.Reader, head *FrontJSON, each func(least bool, p *FrontPoi
 				return bad(fmt.Errorf("%s: %v where a list was expected", key, tok))
 			}
 			for dec.More() {
-				var p FrontPointJSON
+				var p results.FrontPointJSON
 				if err := dec.Decode(&p); err != nil {
 					return bad(err)
 				}

@@ -1,9 +1,8 @@
-package results
+package runwrite
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"html"
 	"os"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
+	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/runfolder"
 )
 
 // TestProofAgreesEverywhere checks that the console, report.html,
@@ -74,11 +75,11 @@ func TestProofAgreesEverywhere(t *testing.T) {
 				t.Errorf("no undecided mapping named: %+v", out.Proof)
 			}
 			dir := filepath.Join(t.TempDir(), "run")
-			if err := WriteRun(dir, cfg, out, RunInfo{Version: "test", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Workers: 1}); err != nil {
+			if err := Write(dir, cfg, out, results.RunInfo{Version: "test", Started: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), Workers: 1}); err != nil {
 				t.Fatal(err)
 			}
 			var console bytes.Buffer
-			if err := WriteFrontText(&console, cfg, out, TextOptions{}); err != nil {
+			if err := results.WriteFrontText(&console, cfg, out, results.TextOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			// The console wraps its lines: compare with the spaces joined.
@@ -91,11 +92,12 @@ func TestProofAgreesEverywhere(t *testing.T) {
 			case out.Feasible && !strings.Contains(flat, strings.Join(strings.Fields(statement), " ")):
 				t.Errorf("the console does not state %q:\n%s", statement, console.String())
 			}
-			var m Manifest
-			readJSONFile(t, filepath.Join(dir, "manifest.json"), &m)
-			var f FrontJSON
-			readJSONFile(t, filepath.Join(dir, "front.json"), &f)
-			for what, p := range map[string]ProofJSON{"manifest.json": m.Proof, "front.json": f.Proof, "RunProof": RunProof(&m)} {
+			run, err := runfolder.Open(dir, func(*runfolder.Run, *results.FrontPointJSON) error { return nil })
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, f := run.Manifest, run.Front // manifest.json and front.json's head
+			for what, p := range map[string]results.ProofJSON{"manifest.json": m.Proof, "front.json": f.Proof, "RunProof": results.RunProof(&m)} {
 				if p.Exactness != tc.want || p.Statement != statement || p.UndecidedCount != out.Proof.UndecidedCount {
 					t.Errorf("%s states %v, %q (%d undecided); the run %v, %q (%d)", what, p.Exactness, p.Statement, p.UndecidedCount, tc.want, statement, out.Proof.UndecidedCount)
 				}
@@ -117,16 +119,5 @@ func TestProofAgreesEverywhere(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func readJSONFile(t *testing.T, path string, v any) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
 	}
 }

@@ -1,135 +1,32 @@
-package results
+package report
 
 import (
-	"bytes"
 	"fmt"
 	"html/template"
 	"image/color"
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
+	"github.com/hetmap/hetmap/results"
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// The report's plots are drawn with gonum/plot on its SVG canvas, one SVG
-// per plot, inlined into the page. Text uses Liberation Sans, whose metrics
-// the layout is computed with; the page's CSS falls back to the
-// metric-compatible Arial and Helvetica.
+// The report's plots are drawn as results' plots are (results.RenderSVG,
+// results.NewPlot, results.TextStyle), one SVG per plot, inlined into the
+// page.
 
 // plotWidth is the width of a full-width plot (900 pt = 1200 CSS px).
 const plotWidth = 900 * vg.Length(1)
-
-var sansFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
-
-// TextStyle is the style of the report's text in plots (and the sweep
-// summary's): the sans font at size points, centred, in black.
-func TextStyle(size float64) text.Style {
-	return text.Style{Color: color.Black, Font: font.From(sansFont, vg.Points(size)), XAlign: draw.XCenter, YAlign: draw.YCenter,
-		Handler: plot.DefaultTextHandler}
-}
-
-// NewPlot returns a plot with the report's fonts: 10 pt axis labels, 9 pt
-// tick labels.
-func NewPlot() *plot.Plot {
-	p := plot.New()
-	for _, s := range []*text.Style{&p.Title.TextStyle, &p.X.Label.TextStyle, &p.Y.Label.TextStyle, &p.X.Tick.Label, &p.Y.Tick.Label, &p.Legend.TextStyle} {
-		s.Font.Typeface, s.Font.Variant = sansFont.Typeface, sansFont.Variant
-	}
-	p.X.Label.TextStyle.Font.Size = vg.Points(10)
-	p.Y.Label.TextStyle.Font.Size = vg.Points(10)
-	p.X.Tick.Label.Font.Size = vg.Points(9)
-	p.Y.Tick.Label.Font.Size = vg.Points(9)
-	p.X.Tick.Marker = NiceTicks{}
-	p.Y.Tick.Marker = NiceTicks{}
-	return p
-}
-
-// RenderSVG draws on an SVG canvas of w × h and returns the inline SVG
-// element, labelled for screen readers.
-func RenderSVG(w, h vg.Length, label string, draw func(draw.Canvas)) (out template.HTML) {
-	defer func() { // a plot that fails must not cost the run its report
-		if e := recover(); e != nil {
-			out = template.HTML(`<p class="warn">This plot could not be drawn: ` + template.HTMLEscapeString(fmt.Sprint(e)) + `</p>`)
-		}
-	}()
-	c := vgsvg.New(w, h)
-	dc := drawCanvas(c)
-	draw(dc)
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return template.HTML("<p class=\"warn\">plot failed: " + template.HTMLEscapeString(err.Error()) + "</p>")
-	}
-	s := buf.String()
-	if i := strings.Index(s, "<svg"); i >= 0 {
-		s = s[i:] // drop the XML prolog and the generator comment
-	}
-	s = strings.Replace(s, "<svg ", `<svg class="plot" role="img" aria-label="`+template.HTMLEscapeString(label)+`" `, 1)
-	// The page's CSS sets the font family (Liberation Sans or a
-	// metric-compatible one); the canvas's per-text defaults only add bytes.
-	s = strings.ReplaceAll(s, "font-family:Liberation Sans;font-variant:normal;font-weight:normal;font-style:normal;", "")
-	return template.HTML(s)
-}
-
-func drawCanvas(c *vgsvg.Canvas) draw.Canvas {
-	dc := draw.New(c)
-	dc.FillPolygon(color.White, rect(dc.Min.X, dc.Min.Y, dc.Max.X, dc.Max.Y))
-	return dc
-}
 
 func rect(x0, y0, x1, y1 vg.Length) []vg.Point {
 	return []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 }
 
 func closed(pts []vg.Point) []vg.Point { return append(pts, pts[0]) }
-
-// NiceTicks puts about eight labelled ticks at steps of 1, 2 or 5 times a
-// power of ten, with a minor tick between them, and labels them without
-// float noise. N is the number of steps aimed at (0: eight).
-type NiceTicks struct{ N int }
-
-// Ticks implements plot.Ticker.
-func (t NiceTicks) Ticks(lo, hi float64) []plot.Tick {
-	if !(hi > lo) || math.IsInf(hi-lo, 0) || math.IsNaN(hi-lo) {
-		return []plot.Tick{{Value: lo, Label: trimFloat(lo, 3)}}
-	}
-	n := t.N
-	if n == 0 {
-		n = 8
-	}
-	raw := (hi - lo) / float64(n)
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	step := 10 * mag
-	for _, m := range []float64{1, 2, 5, 10} {
-		if m*mag >= raw {
-			step = m * mag
-			break
-		}
-	}
-	dec := max(0, int(-math.Floor(math.Log10(step)+1e-9)))
-	var ts []plot.Tick
-	first := math.Ceil(lo/step-1e-9) * step
-	for i := 0; i <= 4*n; i++ {
-		v := first + float64(i)*step
-		if v > hi+step*1e-9 {
-			break
-		}
-		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', dec, 64)})
-		if mid := v + step/2; mid <= hi {
-			ts = append(ts, plot.Tick{Value: mid})
-		}
-	}
-	if mid := first - step/2; mid >= lo {
-		ts = append([]plot.Tick{{Value: mid}}, ts...)
-	}
-	return ts
-}
 
 // taskPalette holds mid-tone fills that keep black labels readable; a GPU
 // task takes its offloading task's colour.
@@ -278,7 +175,7 @@ type barPart struct {
 
 // barChart draws horizontal stacked bars, one row per bar, the first on top.
 func barChart(bars []bar, xlabel string, xmax float64, refLine float64, ariaLabel string) template.HTML {
-	p := NewPlot()
+	p := results.NewPlot()
 	p.X.Label.Text = xlabel
 	names := make([]string, len(bars))
 	for i := range bars {
@@ -288,9 +185,9 @@ func barChart(bars []bar, xlabel string, xmax float64, refLine float64, ariaLabe
 	p.Y.Tick.Length = 0
 	p.Y.LineStyle.Width = 0
 	p.Y.Padding = 0
-	totalStyle := TextStyle(8.5)
+	totalStyle := results.TextStyle(8.5)
 	totalStyle.XAlign = draw.XLeft
-	labelStyle := TextStyle(7.5)
+	labelStyle := results.TextStyle(7.5)
 	// Room for the totals written after the bars.
 	longest := vg.Length(0)
 	for _, b := range bars {
@@ -357,7 +254,7 @@ func barChart(bars []bar, xlabel string, xmax float64, refLine float64, ariaLabe
 	p.X.Min, p.X.Max = 0, xmax
 	h := vg.Length(n)*vg.Points(24) + vg.Points(58)
 	// Leave the totals room on the right: extend the axis by their width.
-	return RenderSVG(plotWidth, h, ariaLabel, func(dc draw.Canvas) {
+	return results.RenderSVG(plotWidth, h, ariaLabel, func(dc draw.Canvas) {
 		area := draw.Crop(dc, 0, -longest-vg.Points(12), 0, 0)
 		p.Draw(area)
 	})
@@ -381,7 +278,7 @@ type ganttSegment struct {
 
 // ganttChart draws lanes (the first on top) over [0, window] ms.
 func ganttChart(lanes []ganttLane, window float64, ariaLabel string) template.HTML {
-	p := NewPlot()
+	p := results.NewPlot()
 	p.X.Label.Text = "time since the synchronous release [ms]"
 	names := make([]string, len(lanes))
 	for i := range lanes {
@@ -391,8 +288,8 @@ func ganttChart(lanes []ganttLane, window float64, ariaLabel string) template.HT
 	p.Y.Tick.Length = 0
 	p.Y.LineStyle.Width = 0
 	p.Y.Padding = 0
-	p.X.Tick.Marker = NiceTicks{N: 16}
-	labelStyle := TextStyle(7.5)
+	p.X.Tick.Marker = results.NiceTicks{N: 16}
+	labelStyle := results.TextStyle(7.5)
 	n := float64(len(lanes))
 	p.Add(plotterFunc{xmin: 0, xmax: window, ymin: -0.5, ymax: n - 0.5, draw: func(c draw.Canvas, p *plot.Plot) {
 		trX, trY := p.Transforms(&c)
@@ -440,7 +337,7 @@ func ganttChart(lanes []ganttLane, window float64, ariaLabel string) template.HT
 	}})
 	p.X.Min, p.X.Max = 0, window
 	h := vg.Length(n)*vg.Points(30) + vg.Points(52)
-	return RenderSVG(plotWidth, h, ariaLabel, func(dc draw.Canvas) { p.Draw(dc) })
+	return results.RenderSVG(plotWidth, h, ariaLabel, func(dc draw.Canvas) { p.Draw(dc) })
 }
 
 // frontAxis is one objective of the front plots.
@@ -488,19 +385,19 @@ func labelGroups(xs, ys []float64, ids []int) (gx, gy []float64, labels []string
 // scatterTile draws the points of a front projected on two objectives, each
 // numbered.
 func scatterTile(x, y frontAxis, ids []int, xLabel, yLabel bool) *plot.Plot {
-	p := NewPlot()
+	p := results.NewPlot()
 	if xLabel {
 		p.X.Label.Text = x.label()
 	}
 	if yLabel {
 		p.Y.Label.Text = y.label()
 	}
-	p.X.Tick.Marker = NiceTicks{N: 4}
-	p.Y.Tick.Marker = NiceTicks{N: 4}
+	p.X.Tick.Marker = results.NiceTicks{N: 4}
+	p.Y.Tick.Marker = results.NiceTicks{N: 4}
 	p.X.Min, p.X.Max = span(x.vals)
 	p.Y.Min, p.Y.Max = span(y.vals)
 	gx, gy, labels := labelGroups(x.vals, y.vals, ids)
-	idStyle := TextStyle(8.5)
+	idStyle := results.TextStyle(8.5)
 	idStyle.XAlign, idStyle.YAlign = draw.XLeft, draw.YBottom
 	p.Add(plotterFunc{xmin: p.X.Min, xmax: p.X.Max, ymin: p.Y.Min, ymax: p.Y.Max, draw: func(c draw.Canvas, p *plot.Plot) {
 		gridX(c, p)
@@ -644,11 +541,11 @@ func scatterMatrix(axes []frontAxis, ids []int) template.HTML {
 		y := frontAxis{vals: make([]float64, len(ids))}
 		p := scatterTile(axes[0], y, ids, true, false)
 		p.Y.Tick.Marker = noTicks{}
-		return RenderSVG(plotWidth, vg.Points(150), "the front on its objective", func(dc draw.Canvas) { p.Draw(dc) })
+		return results.RenderSVG(plotWidth, vg.Points(150), "the front on its objective", func(dc draw.Canvas) { p.Draw(dc) })
 	}
 	if k == 2 {
 		p := scatterTile(axes[0], axes[1], ids, true, true)
-		return RenderSVG(vg.Points(560), vg.Points(400), "the front on its two objectives", func(dc draw.Canvas) { p.Draw(dc) })
+		return results.RenderSVG(vg.Points(560), vg.Points(400), "the front on its two objectives", func(dc draw.Canvas) { p.Draw(dc) })
 	}
 	tile := min(vg.Points(235), (plotWidth-vg.Points(40))/vg.Length(k))
 	size := tile*vg.Length(k) + vg.Points(40)
@@ -667,7 +564,7 @@ func scatterMatrix(axes []frontAxis, ids []int) template.HTML {
 			plots[i][j] = scatterTile(axes[j], axes[i], ids, xName, yName)
 		}
 	}
-	return RenderSVG(size, size, fmt.Sprintf("scatter matrix of the front on its %d objectives", k), func(dc draw.Canvas) {
+	return results.RenderSVG(size, size, fmt.Sprintf("scatter matrix of the front on its %d objectives", k), func(dc draw.Canvas) {
 		tiles := draw.Tiles{Rows: k, Cols: k, PadX: vg.Points(10), PadY: vg.Points(10), PadTop: vg.Points(6), PadRight: vg.Points(6)}
 		canvases := plot.Align(plots, tiles, dc)
 		for i := range k {
@@ -682,21 +579,21 @@ func scatterMatrix(axes []frontAxis, ids []int) template.HTML {
 
 // diagonalTile names an objective and its range in the scatter matrix.
 func diagonalTile(a frontAxis) *plot.Plot {
-	p := NewPlot()
+	p := results.NewPlot()
 	p.HideAxes()
 	lo, hi := slices.Min(a.vals), slices.Max(a.vals)
 	p.Add(plotterFunc{xmin: 0, xmax: 1, ymin: 0, ymax: 1, draw: func(c draw.Canvas, _ *plot.Plot) {
 		c.FillPolygon(color.Gray{Y: 0xf5}, rect(c.Min.X, c.Min.Y, c.Max.X, c.Max.Y))
 		mid := vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: (c.Min.Y + c.Max.Y) / 2}
-		name := TextStyle(12)
+		name := results.TextStyle(12)
 		c.FillText(name, vg.Point{X: mid.X, Y: mid.Y + vg.Points(10)}, a.name)
-		c.FillText(TextStyle(9.5), vg.Point{X: mid.X, Y: mid.Y - vg.Points(10)}, axisValue(lo, a.unit)+" – "+axisValue(hi, a.unit))
+		c.FillText(results.TextStyle(9.5), vg.Point{X: mid.X, Y: mid.Y - vg.Points(10)}, axisValue(lo, a.unit)+" – "+axisValue(hi, a.unit))
 	}})
 	return p
 }
 
 func axisValue(v float64, unit string) string {
-	s := trimFloat(v, 3)
+	s := results.TrimFloat(v, 3)
 	if unit == "" {
 		return s
 	}
@@ -725,10 +622,10 @@ func heatmapFront(axes []frontAxis, ids []int) template.HTML {
 		lerp := func(a, b uint8) uint8 { return uint8(math.Round(float64(a) + f*(float64(b)-float64(a)))) }
 		return color.RGBA{lerp(light.R, dark.R), lerp(light.G, dark.G), lerp(light.B, dark.B), 0xff}
 	}
-	return RenderSVG(w, h, fmt.Sprintf("the front's %d points on its %d objectives, each cell shaded from the objective's best (light) to its worst (dark) value", n, k), func(c draw.Canvas) {
+	return results.RenderSVG(w, h, fmt.Sprintf("the front's %d points on its %d objectives, each cell shaded from the objective's best (light) to its worst (dark) value", n, k), func(c draw.Canvas) {
 		top := c.Max.Y
 		x0 := c.Min.X + vg.Points(numW)
-		head := TextStyle(9)
+		head := results.TextStyle(9)
 		head.XAlign, head.YAlign = draw.XCenter, draw.YCenter
 		for j, a := range axes {
 			cx := x0 + vg.Points(colW*(float64(j)+0.5))
@@ -741,11 +638,11 @@ func heatmapFront(axes []frontAxis, ids []int) template.HTML {
 				sty.Font.Size -= vg.Points(0.5)
 			}
 			c.FillText(sty, vg.Point{X: cx, Y: top - vg.Points(11)}, name)
-			c.FillText(TextStyle(8), vg.Point{X: cx, Y: top - vg.Points(25)}, unit)
+			c.FillText(results.TextStyle(8), vg.Point{X: cx, Y: top - vg.Points(25)}, unit)
 		}
-		num := TextStyle(9)
+		num := results.TextStyle(9)
 		num.XAlign, num.YAlign = draw.XRight, draw.YCenter
-		cell := TextStyle(8.5)
+		cell := results.TextStyle(8.5)
 		cell.XAlign, cell.YAlign = draw.XCenter, draw.YCenter
 		for i, id := range ids {
 			y1 := top - vg.Points(float64(headH+rowH*i))
@@ -774,7 +671,7 @@ func heatmapFront(axes []frontAxis, ids []int) template.HTML {
 			kx := x0 + vg.Points(float64(s)*14)
 			c.FillPolygon(mix(float64(s)/4), rect(kx, ky-vg.Points(5), kx+vg.Points(13), ky+vg.Points(5)))
 		}
-		key := TextStyle(8.5)
+		key := results.TextStyle(8.5)
 		key.XAlign, key.YAlign = draw.XLeft, draw.YCenter
 		c.FillText(key, vg.Point{X: x0 + vg.Points(76), Y: ky}, "each column from the front's best value of its objective (light) to its worst (dark); lower is better")
 	})

@@ -1,31 +1,34 @@
-package results
+package report
 
 import (
 	"bytes"
 	"fmt"
 	"html/template"
 	"io"
+
+	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/runfolder"
 )
 
-// MaxReportBytes bounds report.html: a page headless Chromium opens in a
+// MaxBytes bounds report.html: a page headless Chromium opens in a
 // few seconds whatever the system (about a second a megabyte on a loaded
 // machine of 2 cores, most of it building the tables and the SVG of the
 // detailed sections). The sections of the points the run details (their
 // timelines and tables grow with the tasks: most of a megabyte each at 250
 // tasks) are kept, in order, while the page stays within it; the others'
 // are left to hetmap report --point, and the page says so.
-const MaxReportBytes = 3_000_000
+const MaxBytes = 3_000_000
 
-// reportBudget is MaxReportBytes, lowered by tests.
-var reportBudget = MaxReportBytes
+// reportBudget is MaxBytes, lowered by tests.
+var reportBudget = MaxBytes
 
 // renderReport writes report.html: one self-contained page (inline CSS and
 // SVG, no script, nothing fetched) with the front's table and plots and
-// the sections of the points it details, as many as fit MaxReportBytes.
-func renderReport(w io.Writer, run *reportRun, progress func(WriteProgress)) error {
+// the sections of the points it details, as many as fit MaxBytes.
+func renderReport(w io.Writer, run *reportRun, progress func(results.WriteProgress)) error {
 	v := buildView(run)
 	axes := objectiveAxes(run)
-	col := taskColours(run.cfg.System)
+	col := taskColours(run.Config.System)
 	var head, tail bytes.Buffer
 	if err := reportTemplate.ExecuteTemplate(&head, "top", v); err != nil {
 		return err
@@ -43,7 +46,7 @@ func renderReport(w io.Writer, run *reportRun, progress func(WriteProgress)) err
 			continue
 		}
 		if progress != nil {
-			progress(WriteProgress{Stage: StageReport, Done: done, Total: v.Details})
+			progress(results.WriteProgress{Stage: results.StageReport, Done: done, Total: v.Details})
 		}
 		done++
 		if full {
@@ -66,7 +69,7 @@ func renderReport(w io.Writer, run *reportRun, progress func(WriteProgress)) err
 		sections = append(sections, &b)
 	}
 	if progress != nil {
-		progress(WriteProgress{Stage: StageReport, Done: done, Total: v.Details})
+		progress(results.WriteProgress{Stage: results.StageReport, Done: done, Total: v.Details})
 	}
 	if len(sections) < v.Details {
 		// Some did not fit: the table links their mapping files.
@@ -90,7 +93,7 @@ func renderReport(w io.Writer, run *reportRun, progress func(WriteProgress)) err
 	return err
 }
 
-// renderPointPage writes the page of point id (PointPage): its section,
+// renderPointPage writes the page of point id (pointPage): its section,
 // open, under a head that names the run.
 func renderPointPage(w io.Writer, run *reportRun, id int) error {
 	i := -1
@@ -101,23 +104,23 @@ func renderPointPage(w io.Writer, run *reportRun, id int) error {
 	}
 	if i < 0 {
 		what := "front point"
-		if !run.front.Feasible {
+		if !run.Front.Feasible {
 			what = "least-violating mapping"
 		}
-		return &ReportError{Dir: run.dir, Err: fmt.Errorf("%s has no %s %d (there are %d)", run.dir, what, id, len(run.points))}
+		return &runfolder.Error{Dir: run.Dir, Err: fmt.Errorf("%s has no %s %d (there are %d)", run.Dir, what, id, len(run.points))}
 	}
 	p, err := run.loadPoint(id)
 	if err != nil {
 		return err
 	}
-	pv := buildPoint(run, i, p, objectiveAxes(run), taskColours(run.cfg.System))
-	pv.Open, pv.Reading = true, "../"+ReportFile+"#reading"
+	pv := buildPoint(run, i, p, objectiveAxes(run), taskColours(run.Config.System))
+	pv.Open, pv.Reading = true, "../"+results.ReportFile+"#reading"
 	v := buildView(run)
 	return reportTemplate.ExecuteTemplate(w, "page", struct {
 		Run   *reportView
 		Point pointView
 		Back  string
-	}{v, pv, "../" + ReportFile + "#" + pv.Anchor})
+	}{v, pv, "../" + results.ReportFile + "#" + pv.Anchor})
 }
 
 var reportTemplate = template.Must(template.New("report").Parse(reportHTML))

@@ -1,4 +1,4 @@
-package results
+package report_test
 
 import (
 	"bytes"
@@ -10,6 +10,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/report"
+	"github.com/hetmap/hetmap/results/runfolder"
 )
 
 // copyRun copies the run folder dir into a new temporary folder.
@@ -29,18 +33,18 @@ func copyRun(t *testing.T, dir string) string {
 // (which made a wrong report with exit 0 before, blaming another hetmap
 // version), a file missing, a list naming a file outside the folder.
 func testRunFilesChecked(t *testing.T, dir string) {
-	var m Manifest
+	var m results.Manifest
 	readJSONFile(t, filepath.Join(dir, "manifest.json"), &m)
 	for _, name := range []string{"config.yaml", "front.json", "front.csv", "mappings/point-1.yaml", "mappings/point-1.json", "mappings/point-2.json"} {
 		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := m.Files[name], (FileSum{Bytes: int64(len(data)), SHA256: sha256Hex(data)}); got != want {
+		if got, want := m.Files[name], (results.FileSum{Bytes: int64(len(data)), SHA256: sha256Hex(data)}); got != want {
 			t.Errorf("the manifest records %s as %+v, the file is %+v", name, got, want)
 		}
 	}
-	for _, name := range []string{"manifest.json", ReportFile} {
+	for _, name := range []string{"manifest.json", results.ReportFile} {
 		if _, ok := m.Files[name]; ok {
 			t.Errorf("the manifest lists %s, written after it", name)
 		}
@@ -66,28 +70,28 @@ func testRunFilesChecked(t *testing.T, dir string) {
 			os.Remove(filepath.Join(run, "front.csv"))
 		}, "front.csv: no such file or directory"},
 		{"a file outside the folder", func(run string) {
-			var m Manifest
+			var m results.Manifest
 			readJSONFile(t, filepath.Join(run, "manifest.json"), &m)
-			m.Files["../secret"] = FileSum{Bytes: 1, SHA256: strings.Repeat("0", 64)}
+			m.Files["../secret"] = results.FileSum{Bytes: 1, SHA256: strings.Repeat("0", 64)}
 			data, _ := json.MarshalIndent(m, "", "  ")
 			os.WriteFile(filepath.Join(run, "manifest.json"), data, 0o644)
 		}, `manifest.json: lists "../secret", which is not a file of the run folder`},
 	} {
 		run := copyRun(t, dir)
-		report, _ := os.ReadFile(filepath.Join(run, ReportFile))
+		before, _ := os.ReadFile(filepath.Join(run, results.ReportFile))
 		c.change(run)
 		for what, do := range map[string]func() error{
-			"report":     func() error { return WriteReportFile(run) },
-			"point page": func() error { _, err := WritePointPage(run, 7); return err },
-			"compare":    func() error { _, err := ReadRunPoints(run); return err },
+			"report":     func() error { return report.WriteFile(run, nil) },
+			"point page": func() error { _, err := report.WritePointPage(run, 7); return err },
+			"compare":    func() error { _, err := runfolder.ReadPoints(run); return err },
 		} {
 			err := do()
-			var re *ReportError
+			var re *runfolder.Error
 			if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &re) || strings.Contains(err.Error(), "\n") {
 				t.Errorf("%s, %s: %v; want one line saying %q", c.name, what, err, c.want)
 			}
 		}
-		if after, _ := os.ReadFile(filepath.Join(run, ReportFile)); !bytes.Equal(after, report) {
+		if after, _ := os.ReadFile(filepath.Join(run, results.ReportFile)); !bytes.Equal(after, before) {
 			t.Errorf("%s: report.html changed", c.name)
 		}
 		if _, err := os.Stat(filepath.Join(run, "points")); err == nil {
@@ -96,7 +100,7 @@ func testRunFilesChecked(t *testing.T, dir string) {
 	}
 	// The folder as the run wrote it passes (TestReport's Deterministic
 	// regenerates its report).
-	if _, err := loadRun(copyRun(t, dir)); err != nil {
+	if _, err := report.LoadRun(copyRun(t, dir)); err != nil {
 		t.Errorf("an unchanged copy of the run folder: %v", err)
 	}
 }

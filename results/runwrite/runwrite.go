@@ -1,64 +1,32 @@
-package results
+package runwrite
 
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
+	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/report"
 	"gopkg.in/yaml.v3"
 )
 
-// DetailPoints is how many points of a front (or least-violating
-// mappings) a run folder details: the first ones get their full
-// evaluation file (mappings/point-N.json) and their section in
-// report.html. The others are a row of the front's table with their
-// verdict and margins in front.json; `hetmap report DIR --point N` writes
-// the page of any of them, `hetmap analyze --json` its full evaluation. An
-// interrupted run details none, so that it ends promptly.
-const DetailPoints = optimizer.DetailPoints
-
-// WriteProgress says how far writing a run folder has come: Done of Total
-// steps of Stage.
-type WriteProgress struct {
-	Stage       string // StagePoints or StageReport
-	Done, Total int
-}
-
-// The stages of writing a run folder.
-const (
-	// StagePoints: front.json, front.csv and the mapping files, one point
-	// after the other.
-	StagePoints = "points"
-	// StageReport: report.html, one detailed point after the other.
-	StageReport = "report"
-)
-
-func (p WriteProgress) String() string {
-	if p.Stage == StageReport {
-		return fmt.Sprintf("writing report.html: %d of %d detailed point(s)", p.Done, p.Total)
-	}
-	return fmt.Sprintf("writing front.json, front.csv and the mappings: %d of %d point(s)", p.Done, p.Total)
-}
-
-// writeRunFiles writes a search's files into dir (RunFiles), point by
+// writeRunFiles writes a search's files into dir (results.RunFiles), point by
 // point: what it holds in memory does not grow with the front beyond the
 // outcome itself.
-func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info RunInfo) error {
+func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info results.RunInfo) error {
 	progress := info.Progress
 	if progress == nil {
-		progress = func(WriteProgress) {}
+		progress = func(results.WriteProgress) {}
 	}
 	// stopped reports an interruption of the writing, and marks the run.
 	stopped := func() bool {
@@ -70,7 +38,7 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		}
 		return true
 	}
-	text, sum, err := ConfigYAML(cfg)
+	text, sum, err := results.ConfigYAML(cfg)
 	if err != nil {
 		return err
 	}
@@ -91,15 +59,15 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		return err
 	}
 	defer fc.close()
-	front := newFrontWriter(fj.w, FrontJSON{System: cfg.System.Name, Objectives: out.Objectives, Feasible: out.Feasible,
-		Proof: NewProofJSON(out.Proof, out.Feasible)})
-	rows := newFrontCSV(fc.w, cfg, out)
-	if err := rows.head(); err != nil {
+	front := newFrontWriter(fj.w, results.FrontJSON{System: cfg.System.Name, Objectives: out.Objectives, Feasible: out.Feasible,
+		Proof: results.NewProofJSON(out.Proof, out.Feasible)})
+	rows := results.NewFrontCSV(fc.w, cfg, out)
+	if err := rows.Head(); err != nil {
 		return err
 	}
 	total := len(out.Front) + len(out.LeastViolating)
 	done := 0
-	progress(WriteProgress{Stage: StagePoints, Total: total})
+	progress(results.WriteProgress{Stage: results.StagePoints, Total: total})
 	last := time.Now()
 	mappings := newMappingYAML()
 	point := func(least bool, id int, p optimizer.Point) error {
@@ -107,15 +75,15 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 		header := fmt.Sprintf("front point %d: hetmap analyze --config config.yaml --mapping %s", id, file)
 		if least {
 			file = leastFile(id)
-			header = fmt.Sprintf("least-violating mapping %d (misses %s)", id, FormatDuration(configs.Duration(p.Violation*1e9)))
+			header = fmt.Sprintf("least-violating mapping %d (misses %s)", id, results.FormatDuration(configs.Duration(p.Violation*1e9)))
 		}
 		evaluation := ""
-		if id <= DetailPoints && !out.Interrupted() && !stopped() {
+		if id <= results.DetailPoints && !out.Interrupted() && !stopped() {
 			// An interrupted run details no point (its report has no
 			// section, which would cost a re-evaluation and a simulation
 			// each): hetmap report --point N writes any point's page.
 			evaluation = evaluationFile(file)
-			data, err := json.Marshal(NewAnalysisJSON(cfg, file, p.Analysis))
+			data, err := json.Marshal(results.NewAnalysisJSON(cfg, file, p.Analysis))
 			if err != nil {
 				return err
 			}
@@ -123,8 +91,8 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 				return err
 			}
 		}
-		pj := NewFrontPointJSON(id, p, file, evaluation)
-		pj.ObjectiveMinima = ObjectiveMinima(out.Search.Objectives, p.Analysis)
+		pj := results.NewFrontPointJSON(id, p, file, evaluation)
+		pj.ObjectiveMinima = results.ObjectiveMinima(out.Search.Objectives, p.Analysis)
 		data, err := mappings.marshal(pj.Mapping)
 		if err != nil {
 			return err
@@ -141,14 +109,14 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 			return err
 		}
 		if !least {
-			if err := rows.row(id, p); err != nil {
+			if err := rows.Row(id, p); err != nil {
 				return err
 			}
 		}
 		done++
 		if time.Since(last) >= 100*time.Millisecond || done == total {
 			last = time.Now()
-			progress(WriteProgress{Stage: StagePoints, Done: done, Total: total})
+			progress(results.WriteProgress{Stage: results.StagePoints, Done: done, Total: total})
 		}
 		return nil
 	}
@@ -162,57 +130,34 @@ func writeRunFiles(dir string, cfg *configs.Config, out *optimizer.Outcome, info
 			return err
 		}
 	}
-	if err := errors.Join(front.end(), rows.end(), fj.close(), fc.close()); err != nil {
+	if err := errors.Join(front.end(), rows.End(), fj.close(), fc.close()); err != nil {
 		return err
 	}
 	stopped()
 	marked := out.Interrupted()
-	if err := writeJSON(filepath.Join(dir, "manifest.json"), manifestWithFiles(NewManifest(cfg, out, info, sum), sums)); err != nil {
+	if err := writeJSON(filepath.Join(dir, "manifest.json"), manifestWithFiles(results.NewManifest(cfg, out, info, sum), sums)); err != nil {
 		return err
 	}
 	// The report reads the files just written, as `hetmap report` does, so
 	// that regenerating it gives the same bytes.
-	if err := writeReportFile(dir, progress); err != nil {
+	if err := report.WriteFile(dir, progress); err != nil {
 		return err
 	}
 	if stopped() && !marked {
 		// Interrupted while the report was written: the run is marked,
 		// the manifest and the report say so.
-		if err := writeJSON(filepath.Join(dir, "manifest.json"), manifestWithFiles(NewManifest(cfg, out, info, sum), sums)); err != nil {
+		if err := writeJSON(filepath.Join(dir, "manifest.json"), manifestWithFiles(results.NewManifest(cfg, out, info, sum), sums)); err != nil {
 			return err
 		}
-		return writeReportFile(dir, nil)
+		return report.WriteFile(dir, nil)
 	}
 	return nil
 }
 
 // manifestWithFiles is m listing the files of the run folder with their
 // sizes and SHA-256 (report and compare check them).
-func manifestWithFiles(m Manifest, sums fileSums) Manifest {
+func manifestWithFiles(m results.Manifest, sums fileSums) results.Manifest {
 	m.Files = sums
-	return m
-}
-
-// NewManifest is the manifest of a search's outcome written with info;
-// configSHA256 is the hash of the configuration's canonical text.
-func NewManifest(cfg *configs.Config, out *optimizer.Outcome, info RunInfo, configSHA256 string) Manifest {
-	m := Manifest{Tool: "hetmap", Version: info.Version, GoVersion: runtime.Version(), ConfigSource: cfg.Source, ConfigSHA256: configSHA256,
-		Algorithm: out.Search.Algorithm, Seed: out.Search.Seed, Workers: info.Workers, Settings: out.Search, Objectives: out.Objectives,
-		Status: statusToken(out.Status), Feasible: out.Feasible, FrontSize: len(out.Front), Evaluations: out.Evaluations,
-		Pruned: out.Pruned, Generations: out.Generations, WallTimeMs: float64(out.Wall.Microseconds()) / 1000,
-		FeasibleMappings: out.FeasibleMappings, PriorityVariants: out.Variants, Proof: NewProofJSON(out.Proof, out.Feasible),
-		ConstructionEvaluations: out.ConstructionEvaluations, Analyses: out.Analyses, AlgorithmChoice: out.AlgorithmChoice,
-		StopReason: StopText(out), Epsilon: out.Epsilon, FrontFound: out.FrontFound, PointsDropped: out.Dropped,
-		StartedUTC: info.Started.UTC().Format(time.RFC3339), ResultsFormat: ResultsFormat}
-	if out.Epsilon != nil {
-		m.EpsilonText = EpsilonText(out.Search.Objectives, out.Epsilon)
-	}
-	if out.Interrupted() {
-		m.Status, m.InterruptedIn = StatusInterrupted, out.InterruptedIn
-	}
-	if out.Interrupted() {
-		m.MarginsMissing = len(out.Front) - out.Margins
-	}
 	return m
 }
 
@@ -267,14 +212,14 @@ func writeJSON(path string, v any) error {
 // head alike.
 type frontWriter struct {
 	w     io.Writer
-	head  FrontJSON
+	head  results.FrontJSON
 	state int // 0: nothing written; 1: in points; 2: in least_violating
 	n     int // points written in the current list
 	err   error
 }
 
-func newFrontWriter(w io.Writer, head FrontJSON) *frontWriter {
-	head.ResultsFormat = ResultsFormat
+func newFrontWriter(w io.Writer, head results.FrontJSON) *frontWriter {
+	head.ResultsFormat = results.ResultsFormat
 	head.Points, head.LeastViolating = nil, nil
 	return &frontWriter{w: w, head: head}
 }
@@ -290,11 +235,11 @@ func (f *frontWriter) start() {
 		return
 	}
 	type headJSON struct {
-		ResultsFormat int       `json:"results_format"`
-		System        string    `json:"system"`
-		Objectives    []string  `json:"objectives"`
-		Feasible      bool      `json:"feasible"`
-		Proof         ProofJSON `json:"proof"`
+		ResultsFormat int               `json:"results_format"`
+		System        string            `json:"system"`
+		Objectives    []string          `json:"objectives"`
+		Feasible      bool              `json:"feasible"`
+		Proof         results.ProofJSON `json:"proof"`
 	}
 	h := f.head
 	data, err := json.Marshal(headJSON{ResultsFormat: h.ResultsFormat, System: h.System, Objectives: h.Objectives, Feasible: h.Feasible, Proof: h.Proof})
@@ -309,7 +254,7 @@ func (f *frontWriter) start() {
 
 // point writes the next point of the front, or of the least-violating
 // mappings (which come after the front's).
-func (f *frontWriter) point(least bool, p *FrontPointJSON) error {
+func (f *frontWriter) point(least bool, p *results.FrontPointJSON) error {
 	f.start()
 	if least && f.state == 1 {
 		f.write([]byte("\n],\"least_violating\":["))
@@ -333,24 +278,6 @@ func (f *frontWriter) end() error {
 	f.start()
 	f.write([]byte("\n]}\n"))
 	return f.err
-}
-
-// frontCSV writes front.csv a row at a time (WriteFrontCSV).
-type frontCSV struct {
-	w      *csv.Writer
-	cfg    *configs.Config
-	out    *optimizer.Outcome
-	chains []int // the chain objectives' indices
-	cpus   []int // the CPU units with a demand column
-}
-
-func newFrontCSV(w io.Writer, cfg *configs.Config, out *optimizer.Outcome) *frontCSV {
-	return &frontCSV{w: csv.NewWriter(w), cfg: cfg, out: out}
-}
-
-func (c *frontCSV) end() error {
-	c.w.Flush()
-	return c.w.Error()
 }
 
 // mappingYAML writes mappings as yaml.v3 does, fast: a front of many
@@ -417,4 +344,84 @@ func (y *mappingYAML) marshal(m configs.Mapping) ([]byte, error) {
 		b.Write(data)
 	}
 	return b.Bytes(), nil
+}
+
+func mappingFile(id int) string { return fmt.Sprintf("mappings/point-%d.yaml", id) }
+func leastFile(id int) string   { return fmt.Sprintf("mappings/least-violating-%d.yaml", id) }
+
+// evaluationFile is the file of the full evaluation beside a mapping file.
+func evaluationFile(mapping string) string { return strings.TrimSuffix(mapping, ".yaml") + ".json" }
+
+// Write writes a search's files into dir, which must not exist: it
+// claims dir (results.ClaimDir) and writes through the claim, so that dir
+// appears only complete. Files: results.RunFiles.
+func Write(dir string, cfg *configs.Config, out *optimizer.Outcome, info results.RunInfo) error {
+	c, err := results.ClaimDir(dir)
+	if err != nil {
+		return err
+	}
+	return Commit(c, cfg, out, info)
+}
+
+// Commit writes a search's files (results.RunFiles) into the claimed
+// folder and puts it in place (Claim.Commit).
+func Commit(c *results.Claim, cfg *configs.Config, out *optimizer.Outcome, info results.RunInfo) error {
+	return c.Commit(func(tmp string) error { return writeRunFiles(tmp, cfg, out, info) })
+}
+
+// writeModelFiles writes front point id's mapping into the Amalthea model:
+// mappings/point-N.amxmi, or the folder mappings/point-N/ for a model in
+// several files.
+func writeModelFiles(dir string, id int, model func(optimizer.Point) (map[string][]byte, error), p optimizer.Point, sums fileSums) error {
+	files, err := model(p)
+	if err != nil {
+		return fmt.Errorf("front point %d: writing its mapping into the model: %w", id, err)
+	}
+	base := strings.TrimSuffix(mappingFile(id), ".yaml")
+	if len(files) == 1 {
+		for _, data := range files {
+			return sums.write(dir, base+".amxmi", data)
+		}
+	}
+	folder := filepath.Join(dir, base)
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		return err
+	}
+	for in, data := range files {
+		if err := sums.write(dir, base+"/"+filepath.Base(in), data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sweepResultsFormat is the version of sweep-run.json.
+const sweepResultsFormat = 1
+
+// writeSweepRun writes one run of a sweep into out/run.Name, which must not
+// exist: the files of an optimize run (Write) and sweep-run.json, through
+// a claim on the folder (results.ClaimDir), so that the run folder appears
+// only complete. feasible < 0 means unknown.
+func writeSweepRun(out string, run *configs.SweepRun, res *optimizer.Outcome, info results.RunInfo, feasible int) error {
+	c, err := results.ClaimDir(filepath.Join(out, run.Name))
+	if err != nil {
+		return err
+	}
+	return CommitSweepRun(c, run, res, info, feasible)
+}
+
+// CommitSweepRun writes one run of a sweep into the claimed folder, the
+// files of an optimize run and sweep-run.json, and puts it in place.
+// feasible < 0 means unknown.
+func CommitSweepRun(c *results.Claim, run *configs.SweepRun, res *optimizer.Outcome, info results.RunInfo, feasible int) error {
+	return c.Commit(func(dir string) error {
+		if err := writeRunFiles(dir, run.Config, res, info); err != nil {
+			return err
+		}
+		rec := results.SweepRunRecord{Index: run.Index, Name: run.Name, Settings: run.Settings, Evaluations: res.Evaluations, ResultsFormat: sweepResultsFormat}
+		if feasible >= 0 {
+			rec.FeasibleEvaluations = &feasible
+		}
+		return writeJSON(filepath.Join(dir, results.SweepRunFileName), rec)
+	})
 }

@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
+	"github.com/hetmap/hetmap/results"
 )
 
 // The view model of report.html: everything the template shows, formatted,
@@ -24,7 +25,7 @@ type reportView struct {
 	// Interrupted says why the run is incomplete, when it was stopped.
 	Interrupted string
 	// Proof is what the front is proven to be, stated near the top.
-	Proof    ProofJSON
+	Proof    results.ProofJSON
 	Feasible bool
 	// FrontID, FrontTitle and FrontIntro head the front (or
 	// least-violating) section.
@@ -40,7 +41,7 @@ type reportView struct {
 	// first DetailPoints); Others the rest, a row of the table each.
 	Details int
 	// DetailsCut counts the points the run details whose sections would
-	// take the page past MaxReportBytes (MaxBytes, in MB), and which it
+	// take the page past MaxBytes (MaxBytes, in MB), and which it
 	// leaves out.
 	DetailsCut int
 	MaxBytes   string
@@ -188,7 +189,7 @@ func nsCell(ns int64) numCell { return numCell{Text: dns(ns), Zero: ns == 0} }
 // (a wait for a GPU response without a bound).
 func nsCellOrNoBound(ns *int64) numCell {
 	if ns == nil {
-		return numCell{Text: noBound}
+		return numCell{Text: results.NoBound}
 	}
 	return nsCell(*ns)
 }
@@ -196,7 +197,7 @@ func nsCellOrNoBound(ns *int64) numCell {
 // nsOrNoBound is dns, or "no bound" for null.
 func nsOrNoBound(ns *int64) string {
 	if ns == nil {
-		return noBound
+		return results.NoBound
 	}
 	return dns(*ns)
 }
@@ -226,7 +227,7 @@ type chainRow struct {
 }
 
 // dns formats nanoseconds.
-func dns(ns int64) string { return FormatDuration(configs.Duration(ns) * configs.Nanosecond) }
+func dns(ns int64) string { return results.FormatDuration(configs.Duration(ns) * configs.Nanosecond) }
 
 // ms converts picoseconds or nanoseconds to milliseconds for the plots.
 func psToMs(ps int64) float64 { return float64(ps) / float64(configs.Millisecond) }
@@ -262,21 +263,21 @@ func taskColours(s *configs.System) colours {
 func (c colours) css(task string) string { return cssColor(c[task]) }
 
 func buildView(run *reportRun) *reportView {
-	cfg, m, f := run.cfg, &run.manifest, &run.front
+	cfg, m, f := run.Config, &run.Manifest, &run.Front
 	s := cfg.System
 	col := taskColours(s)
 	v := &reportView{System: s.Name, Feasible: f.Feasible}
 	v.Title = "hetmap report: " + s.Name
-	v.Proof = RunProof(m)
+	v.Proof = results.RunProof(m)
 	if f.Feasible {
 		v.Subtitle = fmt.Sprintf("%d Pareto-optimal mapping(s); %s search, seed %d, %d evaluations in %s; started %s.",
-			len(run.points), m.Algorithm, m.Seed, m.Evaluations, FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
+			len(run.points), m.Algorithm, m.Seed, m.Evaluations, results.FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
 	} else {
 		v.Subtitle = fmt.Sprintf("No feasible mapping; %s search, seed %d, %d evaluations in %s; started %s.",
-			m.Algorithm, m.Seed, m.Evaluations, FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
+			m.Algorithm, m.Seed, m.Evaluations, results.FormatDuration(configs.Duration(m.WallTimeMs*float64(configs.Millisecond))), m.StartedUTC)
 	}
-	if IsInterrupted(m) {
-		v.Interrupted = "Interrupted: " + StatusText(m) + "."
+	if results.IsInterrupted(m) {
+		v.Interrupted = "Interrupted: " + results.StatusText(m) + "."
 		switch m.InterruptedIn {
 		case optimizer.StageMargins, optimizer.StageWriting:
 		default:
@@ -296,7 +297,7 @@ func buildView(run *reportRun) *reportView {
 }
 
 func buildSummary(run *reportRun, col colours) summaryView {
-	cfg, m := run.cfg, &run.manifest
+	cfg, m := run.Config, &run.Manifest
 	s := cfg.System
 	a := cfg.Analysis
 	a.Defaults()
@@ -326,27 +327,27 @@ func buildSummary(run *reportRun, col colours) summaryView {
 		var lines []string
 		for _, na := range nas {
 			notApplied[na.Task] = na
-			lines = append(lines, notAppliedLine(na, s.Task(na.Task).Period))
+			lines = append(lines, results.NotAppliedLine(na, s.Task(na.Task).Period))
 		}
 		sv.Facts = append(sv.Facts[:5:5], append([]keyValue{{Key: "Model requirements not applied", Value: strings.Join(lines, ". ")}}, sv.Facts[5:]...)...)
 	}
 	if s.TimeSlice.Max > 0 {
-		sv.Facts = append(sv.Facts, keyValue{Key: "GPU time slices", Value: FormatDuration(s.TimeSlice.Min) + " to " + FormatDuration(s.TimeSlice.Max)})
+		sv.Facts = append(sv.Facts, keyValue{Key: "GPU time slices", Value: results.FormatDuration(s.TimeSlice.Min) + " to " + results.FormatDuration(s.TimeSlice.Max)})
 	}
 	for _, u := range s.Units {
-		row := unitRow{Name: u.Name, Kind: u.Kind, Type: string(u.Type), Frequency: FormatFrequency(u.Frequency)}
+		row := unitRow{Name: u.Name, Kind: u.Kind, Type: string(u.Type), Frequency: results.FormatFrequency(u.Frequency)}
 		if u.GPU != nil {
 			g := u.GPU
 			row.Resources = fmt.Sprintf("%d SMs × %d cores, %d threads and %s shared memory per SM, %d copy engine(s)",
-				g.SMs, g.CoresPerSM, g.ThreadsPerSM, FormatSize(g.SharedMemoryPerSM), g.CopyEngines)
+				g.SMs, g.CoresPerSM, g.ThreadsPerSM, results.FormatSize(g.SharedMemoryPerSM), g.CopyEngines)
 			ce := s.Memory.CopyEngine
-			row.Memory = "copy engine: " + FormatDuration(ce.Baseline) + " + " + FormatDuration(ce.PerCore) + "·#C"
+			row.Memory = "copy engine: " + results.FormatDuration(ce.Baseline) + " + " + results.FormatDuration(ce.PerCore) + "·#C"
 		} else if cm := s.CoreMemory(u.Kind); cm != nil {
-			row.Memory = FormatDuration(cm.Baseline) + " + " + FormatDuration(cm.PerCore) + "·#C + " + FormatDuration(cm.CopyEngine) + "·bGPU"
+			row.Memory = results.FormatDuration(cm.Baseline) + " + " + results.FormatDuration(cm.PerCore) + "·#C + " + results.FormatDuration(cm.CopyEngine) + "·bGPU"
 		}
 		sv.Units = append(sv.Units, row)
 	}
-	mj := NewModelJSON(cfg)
+	mj := results.NewModelJSON(cfg)
 	for _, t := range mj.Tasks {
 		row := taskRow{Name: t.Name, Kind: t.Kind, Period: dns(t.PeriodNs), Deadline: dns(t.DeadlineNs), Units: unitRange(s, t.AllowedUnits),
 			Colour: col.css(t.Name)}
@@ -354,7 +355,7 @@ func buildSummary(run *reportRun, col colours) summaryView {
 			row.Deadline = "= period"
 		}
 		if na, ok := notApplied[t.Name]; ok {
-			row.Deadline += " (model requirement " + FormatDuration(na.Requirement) + ": " + NotAppliedStatus + ")"
+			row.Deadline += " (model requirement " + results.FormatDuration(na.Requirement) + ": " + results.NotAppliedStatus + ")"
 		}
 		switch {
 		case t.Offload != nil:
@@ -419,19 +420,19 @@ func unitRange(s *configs.System, units []string) string {
 
 // objectiveAxes turns the front's objectives into plot axes.
 func objectiveAxes(run *reportRun) []frontAxis {
-	if !run.front.Feasible {
+	if !run.Front.Feasible {
 		return nil // least-violating mappings have no objective values
 	}
-	objs := run.manifest.Settings.Objectives
+	objs := run.Manifest.Settings.Objectives
 	var axes []frontAxis
-	for k, name := range run.front.Objectives {
+	for k, name := range run.Front.Objectives {
 		a := frontAxis{name: name, unit: "ms"}
 		if k < len(objs) {
 			switch objs[k].Kind {
 			case configs.ObjectiveChain, "":
 				// The chain's name, with what differs from the configured
 				// chain latency (e.g. "LD-P-DA data-age").
-				def := run.cfg.Analysis.ChainLatency
+				def := run.Config.Analysis.ChainLatency
 				def.Defaults()
 				a.name = objs[k].Chain
 				for _, d := range [][2]string{{objs[k].Paradigm.String(), def.Paradigm.String()}, {objs[k].Metric.String(), def.Metric.String()}, {objs[k].Bound.String(), def.Bound.String()}} {
@@ -443,7 +444,7 @@ func objectiveAxes(run *reportRun) []frontAxis {
 				a.name, a.unit = "cores used", "cores"
 			case configs.ObjectiveMaxUtilisation:
 				a.name, a.unit = "max. core utilisation", "%"
-				if count, demand := demandShown(run.cfg); demand {
+				if count, demand := results.DemandShown(run.Config); demand {
 					a.name = "busiest core's demand (" + count.String() + " count)"
 				}
 			case configs.ObjectiveMargin:
@@ -466,24 +467,24 @@ func objectiveAxes(run *reportRun) []frontAxis {
 }
 
 func buildFront(v *reportView, run *reportRun) {
-	f, m := &run.front, &run.manifest
+	f, m := &run.Front, &run.Manifest
 	axes := objectiveAxes(run)
 	if f.Feasible {
 		v.FrontID, v.FrontTitle = "front", "Pareto front"
 		v.FrontIntro = fmt.Sprintf("The %d mapping(s) that meet every deadline and that no other mapping beats on all objectives (each minimised). Every point is numbered as in the table and in the sections below.", len(run.points))
-		for _, o := range run.manifest.Settings.Objectives {
+		for _, o := range run.Manifest.Settings.Objectives {
 			if o.Kind == configs.ObjectiveChain && o.Bound == configs.BoundSynchronous {
 				v.FrontIntro += " Chain latencies are job-level values that assume synchronous release (every task released at its offset); with other offsets a chain can take longer, and the least bound for any offsets, shown in each point's chain table and in front.csv, holds for any offsets."
 				break
 			}
 		}
-		if RunProof(m).Exactness == optimizer.Exact {
+		if results.RunProof(m).Exactness == optimizer.Exact {
 			v.FrontIntro += " The front is exact: the exhaustive search enumerated every distinct mapping (identical cores merged), each with every priority order that passes the schedulability test and can change an objective, or cut it as unschedulable."
 		}
-		if c := manifestCoverage(m); c != "" {
+		if c := results.ManifestCoverageText(m); c != "" {
 			v.FrontIntro += " " + c
 		}
-		if m.StopReason != "" && !IsInterrupted(m) {
+		if m.StopReason != "" && !results.IsInterrupted(m) {
 			v.FrontIntro += " " + m.StopReason
 		}
 		if m.MarginsMissing > 0 {
@@ -537,10 +538,10 @@ func buildFront(v *reportView, run *reportRun) {
 				row.Values = append(row.Values, axisValue(axes[k].vals[i], axes[k].unit))
 			}
 		} else {
-			row.Values = []string{FormatDuration(configs.Duration(p.ViolationMs * float64(configs.Millisecond)))}
+			row.Values = []string{results.FormatDuration(configs.Duration(p.ViolationMs * float64(configs.Millisecond)))}
 			row.Misses = p.Verdict.Reasons
 		}
-		row.MaxUtil = percent(p.Verdict.BusiestLoad)
+		row.MaxUtil = results.FormatPercent(p.Verdict.BusiestLoad)
 		row.Margin = marginText(p.Margin)
 		v.FrontRows = append(v.FrontRows, row)
 	}
@@ -586,11 +587,11 @@ func pointAnchor(feasible bool, id int) string {
 // buildPoint builds the section of point p, the i-th of the run (the
 // first one open).
 func buildPoint(run *reportRun, i int, p *reportPoint, axes []frontAxis, col colours) pointView {
-	s := run.cfg.System
+	s := run.Config.System
 	ev := &p.Evaluation
-	pv := pointView{ID: p.ID, Anchor: pointAnchor(run.front.Feasible, p.ID), Open: i == 0, Units: p.Units, MappingFile: p.MappingFile,
+	pv := pointView{ID: p.ID, Anchor: pointAnchor(run.Front.Feasible, p.ID), Open: i == 0, Units: p.Units, MappingFile: p.MappingFile,
 		Reading: "#reading"}
-	if run.front.Feasible {
+	if run.Front.Feasible {
 		pv.Heading = "Point " + strconv.Itoa(p.ID)
 		var parts []string
 		for _, a := range axes {
@@ -599,7 +600,7 @@ func buildPoint(run *reportRun, i int, p *reportPoint, axes []frontAxis, col col
 		pv.Objectives = strings.Join(parts, " · ")
 	} else {
 		pv.Heading = "Least-violating mapping " + strconv.Itoa(p.ID)
-		pv.Violation = "misses by " + FormatDuration(configs.Duration(p.ViolationMs*float64(configs.Millisecond))) + " in all"
+		pv.Violation = "misses by " + results.FormatDuration(configs.Duration(p.ViolationMs*float64(configs.Millisecond))) + " in all"
 		pv.Reasons = ev.Reasons
 	}
 	pv.Differs = p.differs
@@ -634,7 +635,7 @@ func buildPoint(run *reportRun, i int, p *reportPoint, axes []frontAxis, col col
 
 // windowsOf builds the table of the tasks' window contention, in the order
 // of the response-time tables.
-func windowsOf(ev *AnalysisJSON, col colours) windowTable {
+func windowsOf(ev *results.AnalysisJSON, col colours) windowTable {
 	wt := windowTable{Request: ev.Contention.Count == configs.ContentionRequest, Challenge: ev.Contention.Count == configs.ContentionChallenge, Count: ev.Contention.Count}
 	column := map[string]int{}
 	for i := range ev.Tasks {
@@ -710,7 +711,7 @@ func bindsLetter(binds string) string {
 	return binds
 }
 
-func roleCell(t *AnalysisTaskJSON, gpu map[string]AnalysisGPUJSON) mappingCell {
+func roleCell(t *results.AnalysisTaskJSON, gpu map[string]results.AnalysisGPUJSON) mappingCell {
 	prio := ""
 	if t.Priority != nil {
 		prio = " · prio " + strconv.Itoa(*t.Priority)
@@ -736,22 +737,22 @@ func roleCell(t *AnalysisTaskJSON, gpu map[string]AnalysisGPUJSON) mappingCell {
 	return mappingCell{Text: "runs" + prio, Class: "role-run"}
 }
 
-func mappingOf(s *configs.System, ev *AnalysisJSON, col colours) mappingTable {
+func mappingOf(s *configs.System, ev *results.AnalysisJSON, col colours) mappingTable {
 	var mt mappingTable
 	unitIdx := map[string]int{}
 	for i, u := range s.Units {
 		mt.Units = append(mt.Units, u.Name+" · "+u.Kind)
 		unitIdx[u.Name] = i
 	}
-	byName := map[string]*AnalysisTaskJSON{}
+	byName := map[string]*results.AnalysisTaskJSON{}
 	for i := range ev.Tasks {
 		byName[ev.Tasks[i].Name] = &ev.Tasks[i]
 	}
-	gpu := map[string]AnalysisGPUJSON{}
+	gpu := map[string]results.AnalysisGPUJSON{}
 	for _, g := range ev.GPU {
 		gpu[g.Name] = g
 	}
-	merged := map[string]MergedJSON{}
+	merged := map[string]results.MergedJSON{}
 	for _, m := range ev.Merged {
 		merged[m.OffloadingTask] = m
 	}
@@ -771,7 +772,7 @@ func mappingOf(s *configs.System, ev *AnalysisJSON, col colours) mappingTable {
 	return mt
 }
 
-func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) template.HTML {
+func utilisationChart(s *configs.System, ev *results.AnalysisJSON, col colours, id int) template.HTML {
 	period := map[string]int64{}
 	for _, t := range ev.Tasks {
 		period[t.Name] = t.PeriodNs
@@ -780,8 +781,8 @@ func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) 
 	xmax := 100.0
 	for _, u := range ev.Units {
 		if isGPUUnit(s, u.Name) {
-			kern := bar{label: u.Name + " kernels", total: percent(u.Utilisation)}
-			copies := bar{label: u.Name + " copy engine", total: percent(u.CopyUtilisation)}
+			kern := bar{label: u.Name + " kernels", total: results.FormatPercent(u.Utilisation)}
+			copies := bar{label: u.Name + " copy engine", total: results.FormatPercent(u.CopyUtilisation)}
 			for _, g := range ev.GPU {
 				T := float64(period[g.Name])
 				if T <= 0 {
@@ -794,7 +795,7 @@ func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) 
 			xmax = max(xmax, 100*u.Utilisation, 100*u.CopyUtilisation)
 			continue
 		}
-		b := bar{label: u.Name + " (" + u.Kind + ")", total: percent(jsonLoad(&u))}
+		b := bar{label: u.Name + " (" + u.Kind + ")", total: results.FormatPercent(jsonLoad(&u))}
 		if u.Tasks == 0 {
 			b.total = "idle"
 		}
@@ -820,7 +821,7 @@ func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) 
 				hatched: wait > 0})
 		}
 		if u.Demand != nil {
-			b.total += " (Σ C/T, challenge count: " + percent(u.Utilisation) + ")"
+			b.total += " (Σ C/T, challenge count: " + results.FormatPercent(u.Utilisation) + ")"
 			if extra := *u.Demand - sum0; extra > 0 {
 				b.parts = append(b.parts, barPart{value: 100 * extra, fill: contentionFill, label: "contention (" + u.DemandCount.String() + " count)", hatched: true})
 			}
@@ -837,7 +838,7 @@ func utilisationChart(s *configs.System, ev *AnalysisJSON, col colours, id int) 
 
 // marginText writes a front point's margin ("×1.019", "none"), "–"
 // where none was computed.
-func marginText(m *MarginJSON) string {
+func marginText(m *results.MarginJSON) string {
 	switch {
 	case m == nil:
 		return "–"
@@ -851,7 +852,7 @@ func marginText(m *MarginJSON) string {
 
 // slackChart draws every running task's slack, D − R, as a share of its
 // deadline: how close each task is to missing, beside the utilisation.
-func slackChart(ev *AnalysisJSON, col colours, id int) template.HTML {
+func slackChart(ev *results.AnalysisJSON, col colours, id int) template.HTML {
 	var bars []bar
 	for _, t := range ev.Tasks { // the running tasks
 		b := bar{label: t.Name}
@@ -862,12 +863,12 @@ func slackChart(ev *AnalysisJSON, col colours, id int) template.HTML {
 				b.note = "no bound: follows from " + t.Cause
 			}
 		case *t.ResponseTimeNs > t.DeadlineNs:
-			b.note = "misses D by " + FormatDuration(configs.Duration((*t.ResponseTimeNs-t.DeadlineNs)*1000))
+			b.note = "misses D by " + results.FormatDuration(configs.Duration((*t.ResponseTimeNs-t.DeadlineNs)*1000))
 		default:
 			slack := t.DeadlineNs - *t.ResponseTimeNs
 			share := 100 * float64(slack) / float64(max(t.DeadlineNs, 1))
 			b.parts = []barPart{{value: share, fill: col[t.Name], label: t.Name}}
-			b.total = FormatDuration(configs.Duration(slack*1000)) + " of D " + FormatDuration(configs.Duration(t.DeadlineNs*1000)) + " (" + strconv.FormatFloat(share, 'f', 1, 64) + " %)"
+			b.total = results.FormatDuration(configs.Duration(slack*1000)) + " of D " + results.FormatDuration(configs.Duration(t.DeadlineNs*1000)) + " (" + strconv.FormatFloat(share, 'f', 1, 64) + " %)"
 		}
 		bars = append(bars, b)
 	}
@@ -881,23 +882,23 @@ func slackChart(ev *AnalysisJSON, col colours, id int) template.HTML {
 // gives none.
 // jsonLoad is unitLoad for the JSON form: the demand where the count has
 // one, else Σ C/T.
-func jsonLoad(u *AnalysisUnitJSON) float64 {
+func jsonLoad(u *results.AnalysisUnitJSON) float64 {
 	if u.Demand != nil {
 		return *u.Demand
 	}
 	return u.Utilisation
 }
 
-func formatRns(t *AnalysisTaskJSON) string {
+func formatRns(t *results.AnalysisTaskJSON) string {
 	if !t.Bounded || t.ResponseTimeNs == nil {
-		return noBound
+		return results.NoBound
 	}
 	return dns(*t.ResponseTimeNs)
 }
 
 // okText is the verdict in the words of hetmap analyze (okWord), read
 // from the JSON form's verdict words and cause.
-func okText(t *AnalysisTaskJSON) string {
+func okText(t *results.AnalysisTaskJSON) string {
 	var w string
 	switch {
 	case t.Schedulable:
@@ -917,22 +918,22 @@ func okText(t *AnalysisTaskJSON) string {
 	return w
 }
 
-func deadlineText(t *AnalysisTaskJSON) string {
+func deadlineText(t *results.AnalysisTaskJSON) string {
 	if t.DeadlineNs == 0 {
 		return dns(t.PeriodNs) + " (T)"
 	}
 	return dns(t.DeadlineNs)
 }
 
-func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup, []gpuRow, string) {
+func responseTables(s *configs.System, ev *results.AnalysisJSON, col colours) ([]rtGroup, []gpuRow, string) {
 	var groups []rtGroup
 	for _, u := range ev.Units {
 		if isGPUUnit(s, u.Name) {
 			continue
 		}
-		g := rtGroup{Head: fmt.Sprintf("%s (%s): utilisation %s", u.Name, u.Kind, percent(u.Utilisation))}
+		g := rtGroup{Head: fmt.Sprintf("%s (%s): utilisation %s", u.Name, u.Kind, results.FormatPercent(u.Utilisation))}
 		if u.Demand != nil {
-			g.Head = fmt.Sprintf("%s (%s): %s", u.Name, u.Kind, demandWords(*u.Demand, u.Utilisation, u.DemandCount))
+			g.Head = fmt.Sprintf("%s (%s): %s", u.Name, u.Kind, results.DemandWords(*u.Demand, u.Utilisation, u.DemandCount))
 		}
 		if u.Tasks == 0 {
 			g.Head += "; no task"
@@ -944,7 +945,7 @@ func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup
 			mem = "accesses memory"
 		}
 		g.Head += fmt.Sprintf("; %s; #C = %d, bGPU = %d: %s per line; priorities from %s", mem, u.InterferingCores, b2i(u.CopyEngineActive),
-			FormatDuration(configs.Duration(u.LineLatencyPs)), u.Priorities)
+			results.FormatDuration(configs.Duration(u.LineLatencyPs)), u.Priorities)
 		for i := range ev.Tasks {
 			t := &ev.Tasks[i]
 			if t.Unit != u.Name || t.Role == evaluate.OnGPU.String() {
@@ -965,14 +966,14 @@ func responseTables(s *configs.System, ev *AnalysisJSON, col colours) ([]rtGroup
 		knob = "time slice"
 	}
 	var gpu []gpuRow
-	byName := map[string]*AnalysisTaskJSON{}
+	byName := map[string]*results.AnalysisTaskJSON{}
 	for i := range ev.Tasks {
 		byName[ev.Tasks[i].Name] = &ev.Tasks[i]
 	}
 	for _, g := range ev.GPU {
 		row := gpuRow{Task: g.Name, Knob: g.StreamPriority, Geometry: fmt.Sprintf("%d × %d threads, %s blocks", g.Blocks, g.ThreadsPerBlock, dns(g.BlockTimeNs)),
 			CopyInWait: dns(g.CopyInWaitNs), CopyIn: dns(g.CopyInNs), KernelQueue: dns(g.KernelQueueNs), Kernel: dns(g.KernelNs),
-			CopyOutWait: dns(g.CopyOutWaitNs), CopyOut: dns(g.CopyOutNs), R: noBound, Colour: col.css(g.Name)}
+			CopyOutWait: dns(g.CopyOutWaitNs), CopyOut: dns(g.CopyOutNs), R: results.NoBound, Colour: col.css(g.Name)}
 		if g.ResponseNs != nil {
 			row.R = dns(*g.ResponseNs)
 		}
@@ -1051,12 +1052,12 @@ func timelineChart(s *configs.System, p *reportPoint, col colours) (template.HTM
 			lanes[li].misses = append(lanes[li].misses, psToMs(j.Deadline))
 		}
 	}
-	note := fmt.Sprintf("Window 0–%s: ", FormatDuration(configs.Duration(tl.Window)))
+	note := fmt.Sprintf("Window 0–%s: ", results.FormatDuration(configs.Duration(tl.Window)))
 	switch {
 	case tl.Truncated:
 		note += "cut short after the simulation's limit of segments. "
 	case tl.Capped:
-		note += fmt.Sprintf("the longest period is longer; the timeline stops at the cap of %s. ", FormatDuration(configs.Duration(evaluate.TimelineCap)))
+		note += fmt.Sprintf("the longest period is longer; the timeline stops at the cap of %s. ", results.FormatDuration(configs.Duration(evaluate.TimelineCap)))
 	default:
 		note += "the longest period among the running tasks. "
 	}
@@ -1068,7 +1069,7 @@ func timelineChart(s *configs.System, p *reportPoint, col colours) (template.HTM
 	return ganttChart(lanes, window, fmt.Sprintf("timeline of one window, mapping %d", p.ID)), note
 }
 
-func chainsChart(ev *AnalysisJSON, col colours, id int) (template.HTML, []chainRow, string) {
+func chainsChart(ev *results.AnalysisJSON, col colours, id int) (template.HTML, []chainRow, string) {
 	if len(ev.Chains) == 0 {
 		return "", nil, ""
 	}
@@ -1170,7 +1171,7 @@ func chainObjectiveParts(name string) (chains.Paradigm, chains.Metric) {
 }
 
 // chainValueNs returns a metric of v (ns) and whether it has one.
-func chainValueNs(v *ChainValuesJSON, m chains.Metric) (int64, bool) {
+func chainValueNs(v *results.ChainValuesJSON, m chains.Metric) (int64, bool) {
 	if v == nil {
 		return 0, false
 	}
@@ -1185,7 +1186,7 @@ func chainValueNs(v *ChainValuesJSON, m chains.Metric) (int64, bool) {
 
 // chainMinNs returns the lower bound that goes with metric m in v, nil in
 // a file written before minima were.
-func chainMinNs(v *ChainValuesJSON, m chains.Metric) *int64 {
+func chainMinNs(v *results.ChainValuesJSON, m chains.Metric) *int64 {
 	if m == chains.MaxDataAge {
 		return v.MinDataAgeNs
 	}
@@ -1197,13 +1198,13 @@ func nsSpan(lo *int64, hi int64) string {
 	if lo == nil {
 		return dns(hi)
 	}
-	return formatLow(*lo*int64(configs.Nanosecond)) + " – " + dns(hi)
+	return results.FormatLow(*lo*int64(configs.Nanosecond)) + " – " + dns(hi)
 }
 
 // analysesText names, for implicit communication, the analysis that gives
 // the bound for any offsets and the value of each: " (Dürr; Davare 71.684
 // ms, Dürr 69.2067 ms, per hop 69.2067 ms)".
-func analysesText(c ChainJSON, p chains.Paradigm, m chains.Metric) string {
+func analysesText(c results.ChainJSON, p chains.Paradigm, m chains.Metric) string {
 	a := c.Analyses
 	if p == chains.LET || a == nil {
 		return ""
@@ -1215,7 +1216,7 @@ func analysesText(c ChainJSON, p chains.Paradigm, m chains.Metric) string {
 	var each []string
 	for _, x := range []struct {
 		name string
-		v    *ChainValuesJSON
+		v    *results.ChainValuesJSON
 	}{{"Davare", a.Davare}, {"Dürr", a.Duerr}, {"per hop", a.PerHop}} {
 		if v, ok := chainValueNs(x.v, m); ok {
 			each = append(each, x.name+" "+dns(v))
@@ -1230,7 +1231,7 @@ func analysesText(c ChainJSON, p chains.Paradigm, m chains.Metric) string {
 	return " (" + names[by] + "; " + strings.Join(each, ", ") + ")"
 }
 
-func manifestRows(m *Manifest) ([]keyValue, []keyValue) {
+func manifestRows(m *results.Manifest) ([]keyValue, []keyValue) {
 	rows := []keyValue{
 		{Key: "Tool", Value: m.Tool + " " + m.Version + " (" + m.GoVersion + ")"},
 		{Key: "Configuration", Value: m.ConfigSource},
@@ -1238,8 +1239,8 @@ func manifestRows(m *Manifest) ([]keyValue, []keyValue) {
 		{Key: "Algorithm", Value: m.Algorithm.String()},
 		{Key: "Seed", Value: strconv.FormatInt(m.Seed, 10)},
 		{Key: "Workers", Value: strconv.Itoa(m.Workers)},
-		{Key: "Status", Value: StatusText(m)},
-		{Key: "Proof", Value: RunProof(m).Statement},
+		{Key: "Status", Value: results.StatusText(m)},
+		{Key: "Proof", Value: results.RunProof(m).Statement},
 		{Key: "Feasible", Value: strconv.FormatBool(m.Feasible)},
 		{Key: "Front size", Value: strconv.Itoa(m.FrontSize)},
 		{Key: "Evaluations", Value: strconv.Itoa(m.Evaluations)},
@@ -1253,7 +1254,7 @@ func manifestRows(m *Manifest) ([]keyValue, []keyValue) {
 		rows = append(rows, keyValue{Key: "Generations", Value: strconv.Itoa(m.Generations)})
 	}
 	rows = append(rows,
-		keyValue{Key: "Wall time", Value: FormatDuration(configs.Duration(m.WallTimeMs * float64(configs.Millisecond)))},
+		keyValue{Key: "Wall time", Value: results.FormatDuration(configs.Duration(m.WallTimeMs * float64(configs.Millisecond)))},
 		keyValue{Key: "Started (UTC)", Value: m.StartedUTC},
 		keyValue{Key: "Results format", Value: strconv.Itoa(m.ResultsFormat)})
 	st := m.Settings
@@ -1276,4 +1277,12 @@ func manifestRows(m *Manifest) ([]keyValue, []keyValue) {
 			keyValue{Key: "Evaluation limit", Value: limit})
 	}
 	return rows, settings
+}
+
+// b2i writes a flag as the analysis's 0 or 1 (bGPU).
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -1,4 +1,4 @@
-package results
+package report_test
 
 import (
 	"bytes"
@@ -17,9 +17,13 @@ import (
 
 	"github.com/hetmap/hetmap/configs"
 	"github.com/hetmap/hetmap/internal/golden"
+	"github.com/hetmap/hetmap/internal/scalerun"
 	"github.com/hetmap/hetmap/internal/testsize"
 	"github.com/hetmap/hetmap/optimizer"
 	"github.com/hetmap/hetmap/optimizer/evaluate"
+	"github.com/hetmap/hetmap/results"
+	"github.com/hetmap/hetmap/results/report"
+	"github.com/hetmap/hetmap/results/runwrite"
 )
 
 // runFolder writes the run folder of a search on a configuration into a
@@ -40,14 +44,14 @@ func runFolder(t *testing.T, config string, algorithm configs.Algorithm) string 
 	}
 	dir := filepath.Join(t.TempDir(), "run")
 	started := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	if err := WriteRun(dir, cfg, out, RunInfo{Version: "test", Started: started, Workers: 1}); err != nil {
+	if err := runwrite.Write(dir, cfg, out, results.RunInfo{Version: "test", Started: started, Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
 }
 
 const (
-	threeObjectives = "../configs/examples/waters-3obj.yaml"
+	threeObjectives = "../../configs/examples/waters-3obj.yaml"
 	infeasible      = "testdata/report_infeasible.yaml"
 )
 
@@ -115,7 +119,7 @@ func skeleton(t *testing.T, html string) string {
 
 func readReport(t *testing.T, dir string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	data, err := os.ReadFile(filepath.Join(dir, results.ReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +184,7 @@ func TestReportInfeasible(t *testing.T) {
 func testReportDeterministic(t *testing.T, dir string) {
 	first := readReport(t, dir)
 	var again bytes.Buffer
-	if err := WriteReport(&again, dir); err != nil {
+	if err := report.WriteReport(&again, dir); err != nil {
 		t.Fatal(err)
 	}
 	if again.String() != first {
@@ -245,7 +249,7 @@ func testReportFrontCSVColumns(t *testing.T, dir string) {
 // so that to's files are read as they are, not checked against the list.
 func writeOlderManifest(t *testing.T, from, to string) {
 	t.Helper()
-	var m Manifest
+	var m results.Manifest
 	readJSONFile(t, filepath.Join(from, "manifest.json"), &m)
 	m.Files = nil
 	data, _ := json.MarshalIndent(m, "", "  ")
@@ -298,13 +302,13 @@ func testReportErrors(t *testing.T, dir string) {
 		{badJSON, "front.json: not the JSON hetmap writes"},
 		{badMapping, "the mapping of point 1"},
 	} {
-		err := WriteReportFile(c.dir)
+		err := report.WriteFile(c.dir, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one that says %q", filepath.Base(c.dir), err, c.want)
 		}
 		entries, _ := os.ReadDir(c.dir)
 		for _, e := range entries {
-			if strings.Contains(e.Name(), ReportFile) {
+			if strings.Contains(e.Name(), results.ReportFile) {
 				t.Errorf("%s: %s left behind", filepath.Base(c.dir), e.Name())
 			}
 		}
@@ -331,7 +335,7 @@ func testReportScreenshot(t *testing.T, dir string) {
 	if shot == "" {
 		shot = filepath.Join(t.TempDir(), "report.png")
 	}
-	abs, err := filepath.Abs(filepath.Join(dir, ReportFile))
+	abs, err := filepath.Abs(filepath.Join(dir, results.ReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,7 +389,7 @@ func testReportScreenshot(t *testing.T, dir string) {
 // term per other core and the copy engine.
 func TestReportRefinedWindows(t *testing.T) {
 	dir := runFolder(t, "testdata/builtin.yaml", configs.AlgorithmExhaustive)
-	page, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	page, err := os.ReadFile(filepath.Join(dir, results.ReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +418,7 @@ func TestDemandShownWithItsCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	var front struct {
-		Points []FrontPointJSON `json:"points"`
+		Points []results.FrontPointJSON `json:"points"`
 	}
 	if err := json.Unmarshal(data, &front); err != nil {
 		t.Fatal(err)
@@ -429,7 +433,7 @@ func TestDemandShownWithItsCount(t *testing.T) {
 		if p.EvaluationFile == "" {
 			continue
 		}
-		var ev AnalysisJSON
+		var ev results.AnalysisJSON
 		readJSONFile(t, filepath.Join(dir, p.EvaluationFile), &ev)
 		for _, u := range ev.Units {
 			if u.Kind == "GPU_def" || u.Tasks == 0 {
@@ -468,7 +472,7 @@ func TestDemandShownWithItsCount(t *testing.T) {
 // version that wrote it.
 func TestReportOlderFormats(t *testing.T) {
 	dir := runFolder(t, threeObjectives, configs.AlgorithmExhaustive)
-	run, err := loadRun(dir)
+	run, err := report.LoadRun(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -483,30 +487,27 @@ func TestReportOlderFormats(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(old, name), data, 0o644)
 	}
-	var f FrontJSON
-	var head FrontJSON
-	if err := readFront(filepath.Join(dir, "front.json"), &head, func(least bool, p *FrontPointJSON) error {
-		rp, err := run.loadPoint(p.ID)
+	var f results.FrontJSON
+	for _, id := range run.PointIDs() {
+		rp, err := run.LoadPoint(id)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
-		q := *p
+		q := rp.FrontPointJSON
 		q.Verdict, q.EvaluationFile, q.Evaluation = nil, "", &rp.Evaluation
 		f.Points = append(f.Points, q)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
 	}
+	head := run.Front
 	f.System, f.Objectives, f.Feasible, f.Proof = head.System, head.Objectives, head.Feasible, head.Proof
 	data, _ := json.MarshalIndent(f, "", "  ")
 	os.WriteFile(filepath.Join(old, "front.json"), data, 0o644)
-	var m Manifest
+	var m results.Manifest
 	readJSONFile(t, filepath.Join(dir, "manifest.json"), &m)
 	m.ResultsFormat, m.Files = 2, nil
 	data, _ = json.MarshalIndent(m, "", "  ")
 	os.WriteFile(filepath.Join(old, "manifest.json"), data, 0o644)
 	var got bytes.Buffer
-	if err := WriteReport(&got, old); err != nil {
+	if err := report.WriteReport(&got, old); err != nil {
 		t.Fatal(err)
 	}
 	want := strings.Replace(readReport(t, dir), "<tr><th>Results format</th><td>3</td></tr>", "<tr><th>Results format</th><td>2</td></tr>", 1)
@@ -517,7 +518,7 @@ func TestReportOlderFormats(t *testing.T) {
 	m.ResultsFormat, m.Version = 4, "v9.0.0"
 	data, _ = json.MarshalIndent(m, "", "  ")
 	os.WriteFile(filepath.Join(old, "manifest.json"), data, 0o644)
-	err = WriteReport(&got, old)
+	err = report.WriteReport(&got, old)
 	if err == nil || !strings.Contains(err.Error(), "results format 4, written by hetmap v9.0.0; this hetmap reads formats 1 to 3") {
 		t.Errorf("format 4: %v", err)
 	}
@@ -574,32 +575,43 @@ func TestReportBounded(t *testing.T) {
 	if testsize.Reduced() {
 		t.Skip("a search on 250 tasks")
 	}
-	cfg, out, err := scaleSearch(1500, 20, optimizer.Options{Workers: 2, NoMargins: true})
+	cfg, out, err := scalerun.Search(1500, 20, optimizer.Options{Workers: 2, NoMargins: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Front) <= DetailPoints {
-		t.Fatalf("a front of %d points: too few to detail %d", len(out.Front), DetailPoints)
+	if len(out.Front) <= results.DetailPoints {
+		t.Fatalf("a front of %d points: too few to detail %d", len(out.Front), results.DetailPoints)
 	}
-	defer func(b int) { reportBudget = b }(reportBudget)
-	reportBudget = 2_000_000
+	defer func(b int) { *report.Budget = b }(*report.Budget)
+	*report.Budget = 2_000_000
 	dir := filepath.Join(t.TempDir(), "run")
-	if err := WriteRun(dir, cfg, out, RunInfo{Version: "test", Workers: 1}); err != nil {
+	if err := runwrite.Write(dir, cfg, out, results.RunInfo{Version: "test", Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	html, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	html, err := os.ReadFile(filepath.Join(dir, results.ReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	sections := strings.Count(string(html), `<details id="point-`)
-	if len(html) > reportBudget || sections == 0 || sections >= DetailPoints ||
-		!strings.Contains(string(html), fmt.Sprintf("The sections of %d more would take this page past 2 MB.", DetailPoints-sections)) ||
+	if len(html) > *report.Budget || sections == 0 || sections >= results.DetailPoints ||
+		!strings.Contains(string(html), fmt.Sprintf("The sections of %d more would take this page past 2 MB.", results.DetailPoints-sections)) ||
 		!strings.Contains(string(html), fmt.Sprintf(`href="mappings/point-%d.yaml"`, sections+1)) {
-		t.Errorf("report of %d bytes with %d sections (budget %d)", len(html), sections, reportBudget)
+		t.Errorf("report of %d bytes with %d sections (budget %d)", len(html), sections, *report.Budget)
 	}
 	var again bytes.Buffer
-	if err := WriteReport(&again, dir); err != nil || !bytes.Equal(again.Bytes(), html) {
+	if err := report.WriteReport(&again, dir); err != nil || !bytes.Equal(again.Bytes(), html) {
 		t.Errorf("hetmap report does not regenerate the bounded report (%v)", err)
 	}
-	t.Logf("%d bytes, %d of %d sections", len(html), sections, DetailPoints)
+	t.Logf("%d bytes, %d of %d sections", len(html), sections, results.DetailPoints)
+}
+
+func readJSONFile(t *testing.T, path string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
 }
