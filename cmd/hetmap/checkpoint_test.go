@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hetmap/hetmap/internal/golden"
 	"github.com/hetmap/hetmap/internal/testsize"
 )
 
@@ -183,7 +182,8 @@ func resumedMatches(t *testing.T, args []string, out, ref, where string) {
 // and its summary is that of the sweep run in one process (the golden of
 // TestSweepCommand). Each signal costs a whole 12-run sweep: the reduced
 // run (-short, -race) sends SIGTERM alone; SIGKILL's claim left as it was is
-// also what TestOptimizeKilledResumes resumes from, in every run.
+// also what TestOptimizeKilledResumes resumes from, in every run. The
+// sweep is sweepUnderTest's (its seed-1 runs in the reduced run).
 func TestSweepResumesFromCheckpoint(t *testing.T) {
 	if testsize.Race {
 		t.Skip("under -race: the sweep's workers and claims race in TestSweepCommand and TestSweepCtrlC, a checkpoint resumed in TestOptimizeKilledResumes")
@@ -192,10 +192,11 @@ func TestSweepResumesFromCheckpoint(t *testing.T) {
 	if testsize.Reduced() {
 		signals = signals[:1]
 	}
+	sw := sweepUnderTest()
 	for _, sig := range signals {
 		t.Run(sig.String(), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "sweep")
-			args := []string{"sweep", sweepFile, "--out", out, "--checkpoint-generations", "2"}
+			args := []string{"sweep", sw.file, "--out", out, "--checkpoint-generations", "2"}
 			stopped := false
 			for try := 0; !stopped; try++ {
 				if try == 5 {
@@ -211,7 +212,7 @@ func TestSweepResumesFromCheckpoint(t *testing.T) {
 			if code != 0 || !strings.Contains(errOut, "the run continues from its checkpoint after generation") {
 				t.Fatalf("the sweep resumed: exit %d, stderr:\n%s\n%s", code, errOut, stdout)
 			}
-			golden.Check(t, "sweep_summary.csv", sweepCSV(t, out))
+			sw.checkSweepSummary(t, sweepCSV(t, out))
 			if left, _ := filepath.Glob(filepath.Join(out, ".*")); len(left) > 0 {
 				t.Errorf("left in the sweep folder: %v", left)
 			}

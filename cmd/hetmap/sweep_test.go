@@ -14,6 +14,66 @@ import (
 
 const sweepFile = "testdata/sweep_waters.yaml"
 
+// runSweep is the sweep that the tests which run a whole sweep run: the
+// 12 runs of sweepFile, or in the reduced run (-short, -race:
+// testsize.Reduced) its seed-1 runs alone (4), whose summary has a golden
+// of its own that agrees with the 12-run one (checkSweepSummary).
+type runSweep struct {
+	file, golden string
+	runs         int
+	// sample is a run folder's name, of the run at index sample.i.
+	sample struct {
+		i    int
+		name string
+	}
+}
+
+func sweepUnderTest() runSweep {
+	if testsize.Reduced() {
+		s := runSweep{file: "testdata/sweep_waters_seed1.yaml", golden: "sweep_summary_seed1.csv", runs: 4}
+		s.sample.i, s.sample.name = 1, "run-002_memory.per_core.A57=10ns_analysis.gpu_model=timeslice_search.seed=1"
+		return s
+	}
+	s := runSweep{file: sweepFile, golden: "sweep_summary.csv", runs: 12}
+	s.sample.i, s.sample.name = 4, "run-005_memory.per_core.A57=10ns_analysis.gpu_model=timeslice_search.seed=2"
+	return s
+}
+
+// checkSweepSummary compares a sweep's summary.csv (sweepCSV's text) with
+// its golden; the seed-1 sweep's must also agree, row by row, with the
+// seed-1 rows of the 12-run sweep's golden in every column but the run's
+// number and folder (numbered within the sweep) and the hypervolume (its
+// reference point is that of the sweep's own runs).
+func (s runSweep) checkSweepSummary(t *testing.T, csv string) {
+	t.Helper()
+	golden.Check(t, s.golden, csv)
+	if s.file == sweepFile {
+		return
+	}
+	full, err := os.ReadFile(filepath.Join("testdata", "sweep_summary.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const seed, hypervolume = 4, 9
+	comparable := func(line string) string {
+		f := strings.Split(line, ",")
+		f[0], f[1], f[hypervolume] = "", "", ""
+		return strings.Join(f, ",")
+	}
+	var want, got []string
+	for i, line := range strings.Split(strings.TrimSpace(string(full)), "\n") {
+		if f := strings.Split(line, ","); i > 0 && f[seed] == "1" {
+			want = append(want, comparable(line))
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(csv), "\n")[1:] {
+		got = append(got, comparable(line))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the seed-1 sweep's rows differ from the 12-run sweep's seed-1 rows:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // skipShardProcesses skips, in the reduced run (-short, -race:
 // testsize.Reduced), a test whose hetmap processes meet only through the
 // sweep folder: each runs the 12-run sweep once or twice more (a sixth of
@@ -63,36 +123,37 @@ func sweepRuns(t *testing.T, out string) []string {
 }
 
 // TestSweepCommand: the 12-run sweep of testdata/sweep_waters.yaml on the
-// WATERS model from the command line: every run folder as optimize writes
+// WATERS model (its 4 seed-1 runs in the reduced run) from the command line: every run folder as optimize writes
 // it, summary.csv with one row per run (golden, wall times masked) and
 // summary.html; resuming the complete sweep redoes nothing; a second sweep
 // into the folder without --resume is refused.
 func TestSweepCommand(t *testing.T) {
+	sw := sweepUnderTest()
 	out := filepath.Join(t.TempDir(), "sweep")
-	stdout, errOut, code := hetmap(t, "sweep", sweepFile, "--out", out, "--workers", "2")
+	stdout, errOut, code := hetmap(t, "sweep", sw.file, "--out", out, "--workers", "2")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.Contains(stdout, "12 runs (0 complete already, 12 run now)") || !strings.Contains(stdout, "summary in "+filepath.Join(out, "summary.csv")) {
+	if !strings.Contains(stdout, fmt.Sprintf("%d runs (0 complete already, %d run now)", sw.runs, sw.runs)) || !strings.Contains(stdout, "summary in "+filepath.Join(out, "summary.csv")) {
 		t.Errorf("output:\n%s", stdout)
 	}
 	runs := sweepRuns(t, out)
-	if len(runs) != 12 {
-		t.Fatalf("%d run folders, want 12", len(runs))
+	if len(runs) != sw.runs {
+		t.Fatalf("%d run folders, want %d", len(runs), sw.runs)
 	}
 	for _, f := range []string{"front.csv", "front.json", "manifest.json", "config.yaml", "sweep-run.json"} {
-		if _, err := os.Stat(filepath.Join(out, runs[4], f)); err != nil {
-			t.Errorf("%s: missing %s", runs[4], f)
+		if _, err := os.Stat(filepath.Join(out, runs[sw.sample.i], f)); err != nil {
+			t.Errorf("%s: missing %s", runs[sw.sample.i], f)
 		}
 	}
-	if runs[4] != "run-005_memory.per_core.A57=10ns_analysis.gpu_model=timeslice_search.seed=2" {
-		t.Errorf("run 5 is %s", runs[4])
+	if runs[sw.sample.i] != sw.sample.name {
+		t.Errorf("run %d is %s, want %s", sw.sample.i+1, runs[sw.sample.i], sw.sample.name)
 	}
 	csv := sweepCSV(t, out)
-	if n := strings.Count(csv, "\n"); n != 13 {
-		t.Errorf("summary.csv has %d lines, want a header and 12 rows", n)
+	if n := strings.Count(csv, "\n"); n != sw.runs+1 {
+		t.Errorf("summary.csv has %d lines, want a header and %d rows", n, sw.runs)
 	}
-	golden.Check(t, "sweep_summary.csv", csv)
+	sw.checkSweepSummary(t, csv)
 	page, err := os.ReadFile(filepath.Join(out, "summary.html"))
 	if err != nil {
 		t.Fatal(err)
@@ -106,14 +167,14 @@ func TestSweepCommand(t *testing.T) {
 		t.Errorf("analyze of run 1's first point: exit %d: %s", code, errOut)
 	}
 
-	stdout, errOut, code = hetmap(t, "sweep", sweepFile, "--out", out, "--resume")
-	if code != 0 || strings.Count(stdout, "complete already, kept") != 12 || !strings.Contains(stdout, "12 runs (12 complete already, 0 run now)") {
+	stdout, errOut, code = hetmap(t, "sweep", sw.file, "--out", out, "--resume")
+	if code != 0 || strings.Count(stdout, "complete already, kept") != sw.runs || !strings.Contains(stdout, fmt.Sprintf("%d runs (%d complete already, 0 run now)", sw.runs, sw.runs)) {
 		t.Errorf("resume of a complete sweep: exit %d, %s\n%s", code, errOut, stdout)
 	}
 	if sweepCSV(t, out) != csv {
 		t.Error("resuming a complete sweep changed its summary")
 	}
-	_, errOut, code = hetmap(t, "sweep", sweepFile, "--out", out)
+	_, errOut, code = hetmap(t, "sweep", sw.file, "--out", out)
 	if code != 2 || !strings.Contains(errOut, "exists already") || !strings.Contains(errOut, "--resume") {
 		t.Errorf("second sweep into the folder: exit %d, %s", code, errOut)
 	}
@@ -298,8 +359,8 @@ func TestSweepProgressLines(t *testing.T) {
 	plainProgressEvery = time.Millisecond
 	defer func() { plainProgressEvery = old }()
 	out := filepath.Join(t.TempDir(), "sweep")
-	_, errOut, code := hetmap(t, "sweep", sweepFile, "--out", out, "--shard", "1/4")
-	if code != 0 || !strings.Contains(errOut, "progress: ") || !strings.Contains(errOut, "/3 runs complete, ") || !strings.Contains(errOut, "progress:   run-") {
+	_, errOut, code := hetmap(t, "sweep", sweepFile, "--out", out, "--shard", "1/6")
+	if code != 0 || !strings.Contains(errOut, "progress: ") || !strings.Contains(errOut, "/2 runs complete, ") || !strings.Contains(errOut, "progress:   run-") {
 		t.Errorf("exit %d, stderr:\n%s", code, errOut)
 	}
 }
