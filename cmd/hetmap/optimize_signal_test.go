@@ -164,7 +164,7 @@ func TestOptimizeCtrlCTwice(t *testing.T) {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 	// The next run cleans the claim of the ended process.
-	if _, _, code := hetmap(t, "optimize", "--out", filepath.Join(parent, "next"), "--config", writeConfig(t, "model: builtin\nsearch: {generations: 2}\n")); code != 0 {
+	if _, _, code := hetmap(t, "optimize", "--out", filepath.Join(parent, "next"), "--config", writeConfig(t, "model: builtin\nsearch: {generations: 2, population: 8}\n")); code != 0 {
 		t.Fatalf("next run: exit %d", code)
 	}
 	entries, _ := os.ReadDir(parent)

@@ -13,7 +13,11 @@ import (
 	"github.com/hetmap/hetmap/results"
 )
 
-const quickSearch = "model: builtin\nsearch: {algorithm: nsga2, generations: 3}\n"
+// quickSearch is a search for the tests of what a run does around its
+// search (folders, claims, progress lines, notes): a population of 8,
+// whose initial constructions take a few thousand analyses (a hundred
+// members' take 75 000), and 3 generations.
+const quickSearch = "model: builtin\nsearch: {algorithm: nsga2, generations: 3, population: 8}\n"
 
 // TestOptimizeDefaultFolder: without --out a run goes to runs/<UTC time>/
 // in the working directory (not into the results package of the source
@@ -102,7 +106,7 @@ func TestWorkersCapped(t *testing.T) {
 		note string
 	}{
 		{[]string{"--workers", "100000"}, "note: --workers 100000 is more than the "},
-		{[]string{"--config", writeConfig(t, "model: builtin\nsearch: {generations: 3, workers: 100000}\n")}, "note: search.workers 100000 is more than the "},
+		{[]string{"--config", writeConfig(t, "model: builtin\nsearch: {generations: 3, population: 8, workers: 100000}\n")}, "note: search.workers 100000 is more than the "},
 	} {
 		out := filepath.Join(t.TempDir(), "run")
 		args := append([]string{"optimize", "--out", out}, tt.args...)
