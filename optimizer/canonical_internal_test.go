@@ -75,6 +75,11 @@ func TestCanonicalFormSameObjectives(t *testing.T) {
 		// the front of a short search.
 		short := *cfg
 		short.Search.Generations, short.Search.Seed = 5, 27
+		if testsize.Reduced() {
+			// The initial constructions of a population of 100 cost
+			// more than the rest of this test.
+			short.Search.Population = 20
+		}
 		se, err := evaluate.NewEvaluator(&short)
 		if err != nil {
 			t.Fatal(err)
