@@ -84,25 +84,52 @@ func (e *Evaluator) startFull(a *Assignment, r *Analysis) (bool, error) {
 }
 
 // challengePass analyses every core under the challenge count (core,
-// its results left in e.coreOut) and reports challengeMeets. Where it
-// does not meet, it takes back what it wrote that the relaxed test reads
-// without writing (the cores' Undecided, which placeTasks cleared).
+// its results left in e.coreOut) and reports challengeMeets. It gives up
+// as soon as that cannot hold, where the relaxed test decides instead
+// (most mappings a search meets are infeasible, and where the relaxed
+// test's analyses are memoised the challenge pass would cost the most):
+// at once where a core's utilisation under the challenge count exceeds 1,
+// else at the first core, the most utilised first, that misses a
+// deadline. Where it does not meet, it takes back what it wrote that the
+// relaxed test reads without writing (the cores' Undecided, which
+// placeTasks cleared).
 func (e *Evaluator) challengePass(a *Assignment, r *Analysis) (bool, error) {
-	for _, u := range e.cores {
-		if len(e.onCore[u]) == 0 {
-			continue
-		}
-		if err := e.core(a, r, u, false); err != nil {
-			return false, err
-		}
-	}
-	if e.challengeMeets(r) {
-		return true, nil
+	meets, err := e.challengeCores(a, r)
+	if err != nil || meets {
+		return meets, err
 	}
 	for u := range r.Units {
 		r.Units[u].Undecided = false
 	}
 	return false, nil
+}
+
+// challengeCores is challengePass's analysis of the cores.
+func (e *Evaluator) challengeCores(a *Assignment, r *Analysis) (bool, error) {
+	for _, u := range e.cores {
+		if len(e.onCore[u]) == 0 {
+			continue
+		}
+		explicit, _, err := e.corePolicy(a, r, u)
+		if err != nil {
+			return false, err
+		}
+		if e.coreTasksOf(a, r, u, explicit); r.Units[u].Utilisation > 1 {
+			return false, nil
+		}
+	}
+	for _, u := range e.relaxedOrder(r, true) {
+		if e.units[u].gpu || len(e.onCore[u]) == 0 {
+			continue
+		}
+		if err := e.core(a, r, u, false); err != nil {
+			return false, err
+		}
+		if r.Units[u].Undecided || !allMeet(e.coreOut[u][:len(e.onCore[u])]) {
+			return false, nil
+		}
+	}
+	return e.challengeMeets(r), nil
 }
 
 // challengeMeets reports whether the challenge pass just made (e.coreOut)
