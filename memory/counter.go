@@ -114,8 +114,8 @@ type unitState struct {
 	// interval is the same for every t in it (the intersection of the
 	// tasks' maximal intervals of constant η), so what a refresh at t
 	// would compute is the entry whose interval holds t.
-	seen [seenSums]sums
-	next uint8
+	seen        [seenSums]sums
+	nseen, next uint8 // seen[:nseen] hold since Reset
 }
 
 // seenSums is how many refreshes a unit remembers.
@@ -148,7 +148,7 @@ func (c *Counter) Reset(w *Window) {
 			u.setFloor()
 			u.idx.check(u.ic.Tasks)
 			u.slack, u.allLines, u.timeMargin, u.reqMargin, u.pending = math.MaxInt64, true, math.MaxInt64, math.MaxInt64, false
-			u.seen, u.next = [seenSums]sums{}, 0
+			u.nseen, u.next = 0, 0
 		}
 		return
 	}
@@ -417,7 +417,7 @@ func (c *Counter) refined(u *unitState, n, pauses int64) int64 {
 // and t is within its range, and every other task's from its cached η.
 func (c *Counter) refresh(u *unitState, t int64) {
 	c.foldMargins(u)
-	for k := range u.seen {
+	for k := range u.nseen {
 		if s := &u.seen[k]; s.lo < t && t <= s.hi {
 			u.lo, u.hi, u.requests, u.phases, u.time, u.floor = s.lo, s.hi, s.requests, s.phases, -1, false
 			return
@@ -450,6 +450,7 @@ func (c *Counter) refresh(u *unitState, t int64) {
 	u.lo, u.hi, u.requests, u.phases, u.time, u.floor = lo, hi, requests, phases, -1, false
 	u.seen[u.next] = sums{lo: lo, hi: hi, requests: requests, phases: phases}
 	u.next = (u.next + 1) % seenSums
+	u.nseen = min(u.nseen+1, seenSums)
 }
 
 // holds reports whether j's η is d's at t: computed for d's T and R, on
