@@ -1,8 +1,10 @@
 package evaluate
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/hetmap/hetmap/rta/sat"
 
@@ -36,10 +38,10 @@ func (e *Evaluator) Evaluate(a *Assignment, r *Analysis) error {
 		// on from it; the relaxed test counts as an analysis all the same,
 		// so that the budgets charged by Analyses do not depend on how its
 		// verdict was known.
-		meets := false
+		meets, prepared := false, false
 		if useChallengeFirst {
 			var err error
-			if meets, err = e.startFull(a, r); err != nil {
+			if meets, prepared, err = e.startFull(a, r); err != nil {
 				return err
 			}
 		}
@@ -51,7 +53,17 @@ func (e *Evaluator) Evaluate(a *Assignment, r *Analysis) error {
 			e.settleVerdicts(r)
 			return nil
 		}
-		if err := e.evaluate(a, r, true, true, false); err != nil {
+		if prepared {
+			// The relaxed test (Refutes') from the mapping as startFull
+			// prepared it: a complete mapping is placed alike whether
+			// partial or not, and the test rewrites every core's tasks.
+			e.analyses++
+			r.partial = true
+			if err := e.analyseCores(a, r, true, true, false); err != nil {
+				return err
+			}
+			e.settleVerdicts(r)
+		} else if err := e.evaluate(a, r, true, true, false); err != nil {
 			return err
 		}
 		if e.refuted(r) {
@@ -68,19 +80,21 @@ var useChallengeFirst = true
 
 // startFull begins the full analysis of the complete mapping a under the
 // refined counts (evaluate's, up to the challenge pass of every core, whose
-// results it leaves in e.coreOut for refine) and reports challengeMeets.
-// Where it does not meet, it takes back what the challenge pass wrote
-// that the relaxed test reads without writing (the cores' Undecided).
-func (e *Evaluator) startFull(a *Assignment, r *Analysis) (bool, error) {
+// results it leaves in e.coreOut for refine) and reports challengeMeets,
+// and whether it prepared r (prepare: a checked before). Where it does
+// not meet, it takes back what the challenge pass wrote that the relaxed
+// test reads without writing (the cores' Undecided).
+func (e *Evaluator) startFull(a *Assignment, r *Analysis) (meets, prepared bool, err error) {
 	if e.check(a, false) != nil {
-		return false, nil // Refutes and evaluate say what is wrong
+		return false, false, nil // Refutes and evaluate say what is wrong
 	}
 	if err := e.prepare(a, r, false); err != nil {
-		return false, err
+		return false, false, err
 	}
 	r.Rounds, r.Converged = 0, true
 	e.initJitter(r)
-	return e.challengePass(a, r)
+	meets, err = e.challengePass(a, r)
+	return meets, true, err
 }
 
 // challengePass analyses every core under the challenge count (core,
@@ -104,24 +118,26 @@ func (e *Evaluator) challengePass(a *Assignment, r *Analysis) (bool, error) {
 	return false, nil
 }
 
-// challengeCores is challengePass's analysis of the cores.
+// challengeCores is challengePass's analysis of the cores, the most
+// loaded first by challengeLoad (an estimate serves: it only orders the
+// cores and gives up early, where the relaxed test then decides).
 func (e *Evaluator) challengeCores(a *Assignment, r *Analysis) (bool, error) {
+	order := e.ref.order[:0]
 	for _, u := range e.cores {
 		if len(e.onCore[u]) == 0 {
 			continue
 		}
-		explicit, _, err := e.corePolicy(a, r, u)
-		if err != nil {
-			return false, err
-		}
-		if e.coreTasksOf(a, r, u, explicit); r.Units[u].Utilisation > 1 {
+		load := e.challengeLoad(r, u)
+		if load > 1 {
+			e.ref.order = order
 			return false, nil
 		}
+		e.ref.load[u] = load
+		order = append(order, u)
 	}
-	for _, u := range e.relaxedOrder(r, true) {
-		if e.units[u].gpu || len(e.onCore[u]) == 0 {
-			continue
-		}
+	e.ref.order = order
+	slices.SortStableFunc(order, func(u, v int) int { return cmp.Compare(e.ref.load[v], e.ref.load[u]) })
+	for _, u := range order {
 		if err := e.core(a, r, u, false); err != nil {
 			return false, err
 		}
@@ -130,6 +146,20 @@ func (e *Evaluator) challengeCores(a *Assignment, r *Analysis) (bool, error) {
 		}
 	}
 	return e.challengeMeets(r), nil
+}
+
+// challengeLoad is core u's utilisation under the challenge count without
+// the GPU's part (an offloading task's wait for it): Σ (compute + lines ·
+// line latency) / T over its tasks, at most the utilisation that
+// coreTasksOf computes.
+func (e *Evaluator) challengeLoad(r *Analysis, u int) float64 {
+	lat := r.Units[u].LineLatency
+	load := 0.0
+	for _, i := range e.onCore[u] {
+		c := &e.tasks[i].cpu[u]
+		load += float64(sat.Add(c.exec, sat.Mul(r.Tasks[i].Lines, lat))) / float64(e.tasks[i].period)
+	}
+	return load
 }
 
 // challengeMeets reports whether the challenge pass just made (e.coreOut)

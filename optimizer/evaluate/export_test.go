@@ -214,6 +214,6 @@ func SetChallengeFirst(on bool) { useChallengeFirst = on }
 // pass (challengeMeets); it analyses a with a clone of e.
 func (e *Evaluator) ChallengeMeets(a *Assignment) bool {
 	c := e.Clone()
-	meets, err := c.startFull(a, c.NewAnalysis())
+	meets, _, err := c.startFull(a, c.NewAnalysis())
 	return err == nil && meets
 }
