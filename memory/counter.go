@@ -43,7 +43,11 @@ import (
 // so with G ≪ n, as in systems whose tasks share a few periods, a
 // refresh costs in G, not in n. The index of an interferer is built at
 // its first refresh after its tasks changed, in O(n) expected time (a
-// hash table by period) plus the sorts of the groups.
+// hash table by period) plus the sorts of the groups. An interferer also
+// remembers its last few refreshes since Reset (the tasks of a core are
+// analysed one after the other, each iteration climbing from a short
+// window again), and a refresh at a t within one of their intervals takes
+// its sums.
 //
 // Past an interferer's interval its cached sums are lower bounds of the
 // exact ones (every count is non-decreasing in t); when they already show
@@ -102,6 +106,24 @@ type unitState struct {
 	timeMargin, reqMargin int64
 	pending               bool
 	pendN, pendNeed       int64
+	// seen holds the sums of the last refreshes since Reset with their
+	// intervals (a ring, next the slot of the next one): the tasks of a
+	// core are analysed one after the other, each iteration climbing from
+	// a short window again, so a refresh often asks for an interval it
+	// computed a moment ago. On (lo, hi] the sums are constant and the
+	// interval is the same for every t in it (the intersection of the
+	// tasks' maximal intervals of constant η), so what a refresh at t
+	// would compute is the entry whose interval holds t.
+	seen        [seenSums]sums
+	nseen, next uint8 // seen[:nseen] hold since Reset
+}
+
+// seenSums is how many refreshes a unit remembers.
+const seenSums = 4
+
+// sums are an interferer's counts with the window lengths they hold for.
+type sums struct {
+	lo, hi, requests, phases int64
 }
 
 // jobState is the cached η of one task.
@@ -126,6 +148,7 @@ func (c *Counter) Reset(w *Window) {
 			u.setFloor()
 			u.idx.check(u.ic.Tasks)
 			u.slack, u.allLines, u.timeMargin, u.reqMargin, u.pending = math.MaxInt64, true, math.MaxInt64, math.MaxInt64, false
+			u.nseen, u.next = 0, 0
 		}
 		return
 	}
@@ -394,6 +417,12 @@ func (c *Counter) refined(u *unitState, n, pauses int64) int64 {
 // and t is within its range, and every other task's from its cached η.
 func (c *Counter) refresh(u *unitState, t int64) {
 	c.foldMargins(u)
+	for k := range u.nseen {
+		if s := &u.seen[k]; s.lo < t && t <= s.hi {
+			u.lo, u.hi, u.requests, u.phases, u.time, u.floor = s.lo, s.hi, s.requests, s.phases, -1, false
+			return
+		}
+	}
 	lo, hi := int64(math.MinInt64), int64(math.MaxInt64)
 	var requests, phases int64
 	if len(u.jobs) >= minIndexed && t <= maxIndexed && u.idx.ready(u.ic.Tasks) && len(u.idx.groups) > 0 {
@@ -419,6 +448,9 @@ func (c *Counter) refresh(u *unitState, t int64) {
 		}
 	}
 	u.lo, u.hi, u.requests, u.phases, u.time, u.floor = lo, hi, requests, phases, -1, false
+	u.seen[u.next] = sums{lo: lo, hi: hi, requests: requests, phases: phases}
+	u.next = (u.next + 1) % seenSums
+	u.nseen = min(u.nseen+1, seenSums)
 }
 
 // holds reports whether j's η is d's at t: computed for d's T and R, on

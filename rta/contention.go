@@ -99,15 +99,29 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 		return t.J, classify(t, t.J)
 	}
 	lim := limit - t.J // stop as soon as w > lim, i.e. R = w + J > limit
-	// The classic form has no fixed point if some C_j ≥ T_j: it then lies
-	// above the diagonal everywhere, and the minimum's fixed points are the
-	// window form's. Leave it out (useA false).
-	useA := true
+	// One pass over the interferers: the start w (the sum of the C0
+	// stops once past lim), whether some C0_j ≥ T_j (no fixed point at
+	// all) or C_j ≥ T_j (the classic form has none: it lies above the
+	// diagonal everywhere, and the minimum's fixed points are the window
+	// form's; useA false leaves it out), and the job counts with their
+	// sums. Where useA turns out false, what was summed for the classic
+	// form is never read (overA is set below).
+	useA, unbounded := true, false
 	w := a0
+	n, m := len(hp), scratch[:4*len(hp)]
+	nA, bA, nB, bB := m[:n], m[n:2*n], m[2*n:3*n], m[3*n:]
+	var sumA, sumB, lines int64 // Σ nA·C, Σ nB·C0, Σ nB·Lines
+	var pauses int64            // Σ (nB + [suspends])·Readies: the preemptions that may pause an access
+	overA := false              // sumA > lim − a: the classic form passed the limit
+	overB := false              // sumB > lim − a0: the window form passed it
+	// below is at most every bound bA[k], bB[k] that a count can still
+	// cross: while w ≤ below no count changes, and the scan of the
+	// interferers is skipped.
+	below := int64(math.MaxInt64)
 	for k := range hp {
 		h := &hp[k]
 		if h.C0 >= h.T {
-			return Infinity, Unbounded
+			unbounded = true
 		}
 		if h.C >= h.T {
 			useA = false
@@ -115,25 +129,13 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 		if w <= lim {
 			w += h.C0
 		}
-	}
-	w = max(w, 1) // a window has a positive length
-	if w > lim {
-		return exceededC(w+t.J, hp)
-	}
-	n, m := len(hp), scratch[:4*len(hp)]
-	nA, bA, nB, bB := m[:n], m[n:2*n], m[2*n:3*n], m[3*n:]
-	var sumA, sumB, lines int64 // Σ nA·C, Σ nB·C0, Σ nB·Lines
-	var pauses int64            // Σ (nB + [suspends])·Readies: the preemptions that may pause an access
-	overA := !useA              // sumA > lim − a: the classic form passed the limit
-	overB := false              // sumB > lim − a0: the window form passed it
-	for k := range hp {
-		h := &hp[k]
 		nA[k], bA[k], nB[k], bB[k] = 1, h.T-h.J, 1, h.T-h.J0
+		below = min(below, bA[k], bB[k])
 		if !overA {
 			sumA += h.C
 			overA = sumA > lim-a
 		}
-		sumB += h.C0 // ≤ lim − a0: it was summed into w above
+		sumB += h.C0 // ≤ lim − a0 where used: it was summed into w
 		lines = sat.Add(lines, h.Lines)
 		// A suspending task's carried-in job may become ready in the
 		// window without its work counting there: one job more.
@@ -143,6 +145,14 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 		}
 		pauses = sat.Add(pauses, sat.Mul(jobs, h.Readies))
 	}
+	if unbounded {
+		return Infinity, Unbounded
+	}
+	w = max(w, 1) // a window has a positive length
+	if w > lim {
+		return exceededC(w+t.J, hp)
+	}
+	overA = overA || !useA
 	// The last value of I with the window lengths it holds for (at the
 	// same n): an iterate within them needs no call.
 	lastN, lastP, lastDelay, lastUntil := int64(-1), int64(-1), int64(0), int64(-1)
@@ -156,18 +166,27 @@ func contended(t *Task, hp []Interferer, limit int64, scratch []int64, c Content
 			// it (R is a lower bound of the analysis value).
 			return w + t.J, Exceeded
 		}
-		for k := range hp {
-			h := &hp[k]
-			if !overA && w > bA[k] {
-				nA[k], bA[k], sumA = step(nA[k], bA[k], sumA, w, h.T, h.J, h.C)
-				overA = sumA > lim-a
-			}
-			if !overB && w > bB[k] {
-				old := nB[k]
-				nB[k], bB[k], sumB = step(nB[k], bB[k], sumB, w, h.T, h.J0, h.C0)
-				lines = sat.Add(lines, sat.Mul(nB[k]-old, h.Lines))
-				pauses = sat.Add(pauses, sat.Mul(nB[k]-old, h.Readies))
-				overB = sumB > lim-a0
+		if w > below {
+			below = math.MaxInt64
+			for k := range hp {
+				h := &hp[k]
+				if !overA && w > bA[k] {
+					nA[k], bA[k], sumA = step(nA[k], bA[k], sumA, w, h.T, h.J, h.C)
+					overA = sumA > lim-a
+				}
+				if !overB && w > bB[k] {
+					old := nB[k]
+					nB[k], bB[k], sumB = step(nB[k], bB[k], sumB, w, h.T, h.J0, h.C0)
+					lines = sat.Add(lines, sat.Mul(nB[k]-old, h.Lines))
+					pauses = sat.Add(pauses, sat.Mul(nB[k]-old, h.Readies))
+					overB = sumB > lim-a0
+				}
+				if !overA {
+					below = min(below, bA[k])
+				}
+				if !overB {
+					below = min(below, bB[k])
+				}
 			}
 		}
 		if overA && overB { // both forms, and so their minimum, passed the limit

@@ -344,9 +344,14 @@
 //     lower bound of its excess under the full analysis (its violation
 //     measure). A mapping feasible under the challenge count is feasible
 //     under the refined one, and passes the test; one that passes is
-//     analysed in full. TestRefuteFirstKeepsVerdicts checks on random
+//     analysed in full. So the challenge pass, where the full analysis
+//     starts, comes first: where it meets every deadline the test is known
+//     to pass and is not run (it still counts in Analyses), and the full
+//     analysis goes on from that pass; Refutes likewise (the
+//     constructions' cut). TestRefuteFirstKeepsVerdicts checks on random
 //     mappings that the verdicts and a schedulable mapping's response times
-//     are those of the full analysis.
+//     are those of the full analysis, TestChallengeFirstChangesNothing that
+//     the challenge pass first changes no analysis and no verdict.
 //   - Budgets (Budget). The priority-order variants and joint orders of a
 //     mapping are charged, in whole analyses of the mapping, against what
 //     the search leaves them (Budget.EvaluationsLeft, or no bound where

@@ -1,8 +1,10 @@
 package evaluate
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/hetmap/hetmap/rta/sat"
 
@@ -31,12 +33,166 @@ import (
 // full analysis.
 func (e *Evaluator) Evaluate(a *Assignment, r *Analysis) error {
 	if e.refuteFirst && e.count != memory.ChallengeCount && !e.activated && (e.maxLimit == rta.LimitRank || e.maxLimit == rta.LimitDeadline) {
-		refuted, err := e.Refutes(a, r)
-		if err != nil || refuted {
+		// The challenge pass first: where it meets every deadline the
+		// relaxed test passes (challengeMeets), and the full analysis goes
+		// on from it; the relaxed test counts as an analysis all the same,
+		// so that the budgets charged by Analyses do not depend on how its
+		// verdict was known.
+		meets, prepared := false, false
+		if useChallengeFirst {
+			var err error
+			if meets, prepared, err = e.startFull(a, r); err != nil {
+				return err
+			}
+		}
+		if meets {
+			e.analyses += 2
+			if err := e.refine(a, r); err != nil {
+				return err
+			}
+			e.settleVerdicts(r)
+			return nil
+		}
+		if prepared {
+			// The relaxed test (Refutes') from the mapping as startFull
+			// prepared it: a complete mapping is placed alike whether
+			// partial or not, and the test rewrites every core's tasks.
+			e.analyses++
+			r.partial = true
+			if err := e.analyseCores(a, r, true, true, false); err != nil {
+				return err
+			}
+			e.settleVerdicts(r)
+		} else if err := e.evaluate(a, r, true, true, false); err != nil {
 			return err
 		}
+		if e.refuted(r) {
+			return nil
+		}
 	}
-	return e.evaluate(a, r, false, false)
+	return e.evaluate(a, r, false, false, false)
+}
+
+// useChallengeFirst turns the challenge pass before the relaxed test on
+// (Evaluate with Options.RefuteFirst, and Refutes); a test turns it off
+// to compare.
+var useChallengeFirst = true
+
+// startFull begins the full analysis of the complete mapping a under the
+// refined counts (evaluate's, up to the challenge pass of every core, whose
+// results it leaves in e.coreOut for refine) and reports challengeMeets,
+// and whether it prepared r (prepare: a checked before). Where it does
+// not meet, it takes back what the challenge pass wrote that the relaxed
+// test reads without writing (the cores' Undecided).
+func (e *Evaluator) startFull(a *Assignment, r *Analysis) (meets, prepared bool, err error) {
+	if e.check(a, false) != nil {
+		return false, false, nil // Refutes and evaluate say what is wrong
+	}
+	if err := e.prepare(a, r, false); err != nil {
+		return false, false, err
+	}
+	r.Rounds, r.Converged = 0, true
+	e.initJitter(r)
+	meets, err = e.challengePass(a, r)
+	return meets, true, err
+}
+
+// challengePass analyses every core under the challenge count (core,
+// its results left in e.coreOut) and reports challengeMeets. It gives up
+// as soon as that cannot hold, where the relaxed test decides instead
+// (most mappings a search meets are infeasible, and where the relaxed
+// test's analyses are memoised the challenge pass would cost the most):
+// at once where a core's utilisation under the challenge count exceeds 1,
+// else at the first core, the most utilised first, that misses a
+// deadline. Where it does not meet, it takes back what it wrote that the
+// relaxed test reads without writing (the cores' Undecided, which
+// placeTasks cleared).
+func (e *Evaluator) challengePass(a *Assignment, r *Analysis) (bool, error) {
+	meets, err := e.challengeCores(a, r)
+	if err != nil || meets {
+		return meets, err
+	}
+	for u := range r.Units {
+		r.Units[u].Undecided = false
+	}
+	return false, nil
+}
+
+// challengeCores is challengePass's analysis of the cores, the most
+// loaded first by challengeLoad (an estimate serves: it only orders the
+// cores and gives up early, where the relaxed test then decides).
+func (e *Evaluator) challengeCores(a *Assignment, r *Analysis) (bool, error) {
+	order := e.ref.order[:0]
+	for _, u := range e.cores {
+		if len(e.onCore[u]) == 0 {
+			continue
+		}
+		load := e.challengeLoad(r, u)
+		if load > 1 {
+			e.ref.order = order
+			return false, nil
+		}
+		e.ref.load[u] = load
+		order = append(order, u)
+	}
+	e.ref.order = order
+	slices.SortStableFunc(order, func(u, v int) int { return cmp.Compare(e.ref.load[v], e.ref.load[u]) })
+	for _, u := range order {
+		if err := e.core(a, r, u, false); err != nil {
+			return false, err
+		}
+		if r.Units[u].Undecided || !allMeet(e.coreOut[u][:len(e.onCore[u])]) {
+			return false, nil
+		}
+	}
+	return e.challengeMeets(r), nil
+}
+
+// challengeLoad is core u's utilisation under the challenge count without
+// the GPU's part (an offloading task's wait for it): Σ (compute + lines ·
+// line latency) / T over its tasks, at most the utilisation that
+// coreTasksOf computes.
+func (e *Evaluator) challengeLoad(r *Analysis, u int) float64 {
+	lat := r.Units[u].LineLatency
+	load := 0.0
+	for _, i := range e.onCore[u] {
+		c := &e.tasks[i].cpu[u]
+		load += float64(sat.Add(c.exec, sat.Mul(r.Tasks[i].Lines, lat))) / float64(e.tasks[i].period)
+	}
+	return load
+}
+
+// challengeMeets reports whether the challenge pass just made (e.coreOut)
+// meets every deadline on every core, each core's priority search
+// decided, and every GPU task on the GPU has a bound within its deadline.
+// The relaxed test of Refutes then passes: on every core it is the
+// refined test (the minimum of the challenge's per-job form and the
+// window form, so never above the challenge's bound for an order) under
+// rta's exact priority assignment, which finds an order where one passes
+// (the challenge pass's order does) or stays undecided, and the GPU
+// tasks' verdicts are the same in both.
+func (e *Evaluator) challengeMeets(r *Analysis) bool {
+	for _, u := range e.cores {
+		ids := e.onCore[u]
+		if len(ids) == 0 {
+			continue
+		}
+		if r.Units[u].Undecided {
+			return false
+		}
+		for k := range ids {
+			if e.coreOut[u][k].Status != rta.Schedulable {
+				return false
+			}
+		}
+	}
+	for g := range r.GPU {
+		gr := &r.GPU[g]
+		if gr.OnGPU && (!gr.Bound(r) || r.Tasks[e.gpus[g].task].R > r.Tasks[e.gpus[g].task].D) {
+			return false
+		}
+	}
+	return true
 }
 
 // Refutes reports whether the partial mapping a (as for EvaluatePartial)
@@ -47,14 +203,23 @@ func (e *Evaluator) Evaluate(a *Assignment, r *Analysis) error {
 // another that stayed undecided does not keep the failing one from
 // refuting the mapping: what fails in every order of its own core fails in
 // every completion.
+//
+// Under the refined counts it tries the challenge pass first: where that
+// meets every deadline the relaxed test passes (challengeMeets), and r
+// holds the challenge pass's analysis of the mapping instead.
 func (e *Evaluator) Refutes(a *Assignment, r *Analysis) (bool, error) {
-	if err := e.evaluate(a, r, true, true); err != nil {
+	if err := e.evaluate(a, r, true, true, true); err != nil {
 		return false, err
 	}
+	return e.refuted(r), nil
+}
+
+// refuted settles Refutes' verdict on the analysis r of its test.
+func (e *Evaluator) refuted(r *Analysis) bool {
 	if !r.Schedulable && r.Undecided == 0 {
 		r.refuted = true // every core analysed (the challenge count's test)
 	}
-	return r.refuted, nil
+	return r.refuted
 }
 
 // setRefuteFirst sets Options.RefuteFirst of an evaluator (a margin's
@@ -72,16 +237,31 @@ func (r *Analysis) Refuted() bool { return r.refuted }
 // that is not schedulable has no schedulable completion; the exhaustive
 // search prunes on that.
 func (e *Evaluator) EvaluatePartial(a *Assignment, r *Analysis) error {
-	return e.evaluate(a, r, true, false)
+	return e.evaluate(a, r, true, false, false)
 }
 
 // evaluate is Evaluate, or with partial EvaluatePartial, and with refute
-// too the test of Refutes, which stops at the first core that fails.
-func (e *Evaluator) evaluate(a *Assignment, r *Analysis, partial, refute bool) error {
+// too the test of Refutes, which stops at the first core that fails; with
+// challengeFirst as well, the refined counts' test is known to pass where
+// the challenge pass meets every deadline (Refutes).
+func (e *Evaluator) evaluate(a *Assignment, r *Analysis, partial, refute, challengeFirst bool) error {
 	if err := e.check(a, partial); err != nil {
 		return err
 	}
 	e.analyses++
+	if err := e.prepare(a, r, partial); err != nil {
+		return err
+	}
+	if err := e.analyseCores(a, r, partial, refute, challengeFirst); err != nil {
+		return err
+	}
+	e.settleVerdicts(r)
+	return nil
+}
+
+// prepare resets r for the analysis of the mapping a (checked), places its
+// tasks, decides the contention counts and analyses the GPU side.
+func (e *Evaluator) prepare(a *Assignment, r *Analysis, partial bool) error {
 	if r.owner != e.cfg || len(r.Tasks) != len(e.tasks) || len(r.GPU) != len(e.gpus) || len(r.Units) != len(e.units) || len(r.Requirements) != len(e.reqs) {
 		e.initAnalysis(r)
 	}
@@ -93,14 +273,7 @@ func (e *Evaluator) evaluate(a *Assignment, r *Analysis, partial, refute bool) e
 	bGPU := e.placeTasks(a, r, partial)
 	nCE, ceLat := e.countContention(r, bGPU)
 	// 3. The GPU.
-	if err := e.gpuSide(a, r, nCE, ceLat); err != nil {
-		return err
-	}
-	if err := e.analyseCores(a, r, partial, refute); err != nil {
-		return err
-	}
-	e.settleVerdicts(r)
-	return nil
+	return e.gpuSide(a, r, nCE, ceLat)
 }
 
 // placeTasks decides every task's role and unit under the mapping a (a
@@ -223,13 +396,31 @@ func (e *Evaluator) countContention(r *Analysis, bGPU bool) (int, int64) {
 // partial mapping, the relaxed test); under the challenge count the
 // activation jitters and the withdrawal of the bounds that rest on a
 // missed assumption, until neither changes anything.
-func (e *Evaluator) analyseCores(a *Assignment, r *Analysis, partial, refute bool) error {
+func (e *Evaluator) analyseCores(a *Assignment, r *Analysis, partial, refute, challengeFirst bool) error {
 	// 4. Every core: under the challenge's count, which is also where the
 	// refined counts start (refine.go); a partial mapping under the refined
 	// counts only needs its cores' tasks for the relaxed test.
 	refined := e.count != memory.ChallengeCount && !(partial && e.partialByChallenge)
 	r.Rounds, r.Converged = 0, true
 	e.initJitter(r)
+	if refined && partial && refute && challengeFirst && useChallengeFirst && !e.activated {
+		// Refutes: where the challenge pass meets every deadline the
+		// relaxed test passes (challengeMeets); r keeps that pass.
+		meets, err := e.challengePass(a, r)
+		if err != nil {
+			return err
+		}
+		if meets {
+			for _, u := range e.cores {
+				if ids := e.onCore[u]; len(ids) > 0 {
+					if err := e.verdicts(a, r, u, ids, r.Units[u].Explicit, e.coreOut[u][:len(ids)]); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		}
+	}
 	for _, u := range e.cores {
 		if len(e.onCore[u]) == 0 {
 			continue

@@ -203,3 +203,17 @@ func (e *Evaluator) SetStop(stop func() bool) { e.stop = stop }
 // same either way; off, every evaluation analyses every core (for
 // benchmarks of the analysis itself and for the tests that prove that).
 func (e *Evaluator) SetMemo(on bool) { e.noMemo = !on }
+
+// SetChallengeFirst turns on or off, for every evaluator, the challenge
+// pass that Evaluate with Options.RefuteFirst and Refutes try before the
+// relaxed test (TestChallengeFirstChangesNothing compares).
+func SetChallengeFirst(on bool) { useChallengeFirst = on }
+
+// ChallengeMeets reports whether the challenge pass of the complete
+// mapping a meets every deadline, so that its relaxed test is known to
+// pass (challengeMeets); it analyses a with a clone of e.
+func (e *Evaluator) ChallengeMeets(a *Assignment) bool {
+	c := e.Clone()
+	meets, _, err := c.startFull(a, c.NewAnalysis())
+	return err == nil && meets
+}

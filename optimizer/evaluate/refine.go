@@ -78,8 +78,10 @@ type refineScratch struct {
 	// start keeps the unconditional start of refineOnce while it tries the
 	// start that assumes every deadline met.
 	start []int64
-	// order is relaxedOrder's.
+	// order is relaxedOrder's and challengeCores', load challengeCores'
+	// estimate per unit.
 	order []int
+	load  []float64
 }
 
 func (rs *refineScratch) init(e *Evaluator) {
@@ -111,6 +113,7 @@ func (rs *refineScratch) init(e *Evaluator) {
 		rs.used[u], rs.usedCE[u], rs.stab[u] = make([]int64, n), make([]int64, len(e.gpus)), make([]memory.Stability, units+1)
 	}
 	rs.valid = make([]bool, units)
+	rs.load = make([]float64, units)
 	rs.offloads = make([]bool, units)
 	rs.linkN, rs.linkLat = make([]int, units), make([]int64, units)
 	rs.moves, rs.seenCopies, rs.seen = make([]uint64, units), make([]uint64, units), make([][]uint64, units)
