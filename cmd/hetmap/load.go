@@ -77,16 +77,16 @@ func (f *systemFlags) evaluator(stderr io.Writer) (*configs.Config, *evaluate.Ev
 // sets the configuration key it names, over the configuration's value.
 var optionFlags = []struct {
 	name, key, usage string
-	parse            func(string) error
+	value            func() pflag.Value
 }{
 	{"contention", "analysis.contention", "contention count: " + optionList(configs.ContentionCounts) + " (default: the configuration's analysis.contention, refined)",
-		func(s string) error { _, err := configs.ParseContentionCount(s); return err }},
+		choice(configs.ParseContentionCount)},
 	{"gpu-model", "analysis.gpu_model", "GPU model: " + optionList(configs.GPUModels) + " (default: the configuration's analysis.gpu_model, fifo)",
-		func(s string) error { _, err := configs.ParseGPUModel(s); return err }},
+		choice(configs.ParseGPUModel)},
 	{"priorities", "analysis.priorities", "per-core priority assignment: " + optionList(configs.PriorityAssignments) + " (default: the configuration's analysis.priorities, opa)",
-		func(s string) error { _, err := configs.ParsePriorityAssignment(s); return err }},
+		choice(configs.ParsePriorityAssignment)},
 	{"deadlines", "conventions.deadlines", "deadline convention: " + optionList(configs.DeadlineConventions) + " (default: the configuration's conventions.deadlines, period)",
-		func(s string) error { _, err := configs.ParseDeadlineConvention(s); return err }},
+		choice(configs.ParseDeadlineConvention)},
 }
 
 func optionList[T ~string](values []T) string {
@@ -102,35 +102,24 @@ func optionList[T ~string](values []T) string {
 func (f *systemFlags) addOptions(cmd *cobra.Command) {
 	f.options = viper.New()
 	for _, o := range optionFlags {
-		cmd.Flags().Var(&optionValue{parse: o.parse}, o.name, o.usage)
+		cmd.Flags().Var(o.value(), o.name, o.usage)
 		if err := f.options.BindPFlag(o.key, cmd.Flags().Lookup(o.name)); err != nil {
 			panic(err) // a flag of this table missing: a programming error
 		}
 	}
 }
 
-// optionValue is a flag that takes an option's value, checked when the
-// flag is parsed.
-type optionValue struct {
-	value string
-	parse func(string) error
-}
-
-func (v *optionValue) String() string { return v.value }
-func (v *optionValue) Type() string   { return "string" }
-func (v *optionValue) Set(s string) error {
-	if err := v.parse(s); err != nil {
-		return &optionError{err: err}
-	}
-	v.value = s
-	return nil
-}
-
-// choiceFlag is a flag that takes one of a typed option's values (a
-// search setting, not a configuration key), parsed when the flag is.
+// choiceFlag is a flag that takes one of a typed option's values, parsed
+// when the flag is: into value (--algorithm), or for the analysis choices
+// (optionFlags) read back through viper as the configuration key's text.
 type choiceFlag[T ~string] struct {
 	value *T
 	parse func(string) (T, error)
+}
+
+// choice is a new choiceFlag of its own value, for optionFlags.
+func choice[T ~string](parse func(string) (T, error)) func() pflag.Value {
+	return func() pflag.Value { return choiceFlag[T]{new(T), parse} }
 }
 
 func (f choiceFlag[T]) String() string {
@@ -154,4 +143,4 @@ type optionError struct{ err error }
 
 func (e *optionError) Error() string { return e.err.Error() }
 
-var _ pflag.Value = (*optionValue)(nil)
+var _ pflag.Value = choiceFlag[configs.Algorithm]{}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/hetmap/hetmap/configs"
 	"io"
 	"strings"
 	"testing"
@@ -33,12 +32,9 @@ func TestFlagsGivenTwice(t *testing.T) {
 				return
 			}
 			v, ok := value[typ]
-			if ov, once := f.Value.(*onceValue); once {
-				switch ov.Value.(type) {
-				case *optionValue, choiceFlag[configs.Algorithm]:
-					// An option's flag takes one of its values (optionFlags, --algorithm).
-					v, ok = map[string]string{"contention": "refined", "gpu-model": "fifo", "priorities": "opa", "deadlines": "period", "algorithm": "nsga2"}[f.Name]
-				}
+			// An option's flag takes one of its values (optionFlags, --algorithm).
+			if c, isChoice := map[string]string{"contention": "refined", "gpu-model": "fifo", "priorities": "opa", "deadlines": "period", "algorithm": "nsga2"}[f.Name]; isChoice {
+				v, ok = c, true
 			}
 			if !ok {
 				t.Errorf("%s --%s: a flag of type %s, unknown to this test", cmd.CommandPath(), f.Name, typ)
