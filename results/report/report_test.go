@@ -444,15 +444,7 @@ func TestDemandShownWithItsCount(t *testing.T) {
 			}
 		}
 	}
-	f, err := os.Open(filepath.Join(dir, "front.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := readFrontCSV(t, dir)
 	head := strings.Join(rows[0], "|")
 	if !strings.Contains(head, "|utilisation Core0|") || !strings.Contains(head, "|demand Core0 (refined count)|") || strings.Contains(head, "demand GP10B") {
 		t.Errorf("front.csv columns: %s", head)
