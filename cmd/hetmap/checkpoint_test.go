@@ -180,7 +180,7 @@ func resumedMatches(t *testing.T, args []string, out, ref, where string) {
 // stops a task: the run suspends its claim; SIGKILL: the claim stays as it
 // was); the sweep resumed says that the run continues from its checkpoint,
 // and its summary is that of the sweep run in one process (the golden of
-// TestSweepCommand). Each signal costs a whole 12-run sweep: the reduced
+// TestSweepCommand). Each signal costs a whole sweep: the reduced
 // run (-short, -race) sends SIGTERM alone; SIGKILL's claim left as it was is
 // also what TestOptimizeKilledResumes resumes from, in every run. The
 // sweep is sweepUnderTest's (its seed-1 runs in the reduced run).

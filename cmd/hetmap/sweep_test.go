@@ -123,7 +123,8 @@ func sweepRuns(t *testing.T, out string) []string {
 }
 
 // TestSweepCommand: the 12-run sweep of testdata/sweep_waters.yaml on the
-// WATERS model (its 4 seed-1 runs in the reduced run) from the command line: every run folder as optimize writes
+// WATERS model (its 4 seed-1 runs in the reduced run) from the command
+// line: every run folder as optimize writes
 // it, summary.csv with one row per run (golden, wall times masked) and
 // summary.html; resuming the complete sweep redoes nothing; a second sweep
 // into the folder without --resume is refused.
