@@ -479,7 +479,7 @@ func claimDir(dir string, cfg claimConfig) (*Claim, error) {
 	if err := os.MkdirAll(parent, dirMode); err != nil {
 		return nil, fail("cannot create the output folder %s: %v", dir, PlainPathError(err))
 	}
-	cdir := filepath.Join(parent, "."+filepath.Base(dir)+claimSuffix)
+	cdir := claimFolderOf(dir)
 	removed := cleanStale(parent, cfg, filepath.Base(cdir))
 	var adopted adoption
 	for try := 0; try < claimTries; try++ {
@@ -616,7 +616,7 @@ func tryClaim(final, cdir string, cfg claimConfig, adopted *adoption) (*Claim, e
 }
 
 func heldError(final, who string, leased bool) error {
-	how := "remove " + filepath.Join(filepath.Dir(final), "."+filepath.Base(final)+claimSuffix) + " if no such run is in progress"
+	how := "remove " + claimFolderOf(final) + " if no such run is in progress"
 	if leased {
 		how = "it is taken over once its lease expires, when that run has ended"
 	}
@@ -709,6 +709,10 @@ func (c *Claim) tidy() {
 
 // Dir is the output folder claimed.
 func (c *Claim) Dir() string { return c.final }
+
+// Folder is the claim's folder beside the output folder (.NAME.tmp), where
+// its work folder and checkpoints live until the run is published.
+func (c *Claim) Folder() string { return c.dir }
 
 // Checkpoint returns the checkpoint that the claim took over from an
 // earlier holder of the folder (a run killed, stopped or requeued before

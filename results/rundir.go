@@ -35,6 +35,12 @@ const (
 	fileMode      = 0o666
 )
 
+// claimFolderOf is the claim folder of the output folder dir: .NAME.tmp
+// beside it.
+func claimFolderOf(dir string) string {
+	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+claimSuffix)
+}
+
 // IsTemp reports whether a name in an output folder's parent is a
 // temporary folder or file of a run: a claim (.NAME.tmp) or what older
 // versions and atomic file writes use (.NAME.tmp-SUFFIX).

@@ -281,7 +281,7 @@ func (o *optimizeFlags) claim(stderr io.Writer, out string) (*results.Claim, []b
 		return nil, nil, err
 	}
 	out = claim.Dir()
-	tmp := filepath.Join(filepath.Dir(out), "."+filepath.Base(out)+".tmp")
+	tmp := claim.Folder()
 	checkpoint := claim.Checkpoint()
 	if o.resume != "" && checkpoint == nil {
 		claim.Release()
