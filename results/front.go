@@ -1184,8 +1184,6 @@ func NewManifest(cfg *configs.Config, out *optimizer.Outcome, info RunInfo, conf
 	}
 	if out.Interrupted() {
 		m.Status, m.InterruptedIn = StatusInterrupted, out.InterruptedIn
-	}
-	if out.Interrupted() {
 		m.MarginsMissing = len(out.Front) - out.Margins
 	}
 	return m

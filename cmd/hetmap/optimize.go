@@ -178,15 +178,14 @@ func (o *optimizeFlags) run(cmd *cobra.Command) error {
 }
 
 // writeRun writes the run folder of the search's outcome res through its
-// claim, with a progress bar on stderr; the run's files first, so that a
-// failing standard output loses nothing.
+// claim, with a progress bar on stderr. It comes before the summary on
+// stdout, so that a failing standard output (a full disk, a closed pipe)
+// loses nothing.
 func writeRun(ctx context.Context, stderr io.Writer, claim *results.Claim, cfg *configs.Config, e *evaluate.Evaluator, res *optimizer.Outcome, started time.Time) error {
 	nWorkers := res.Search.Workers
 	if nWorkers == 0 {
 		nWorkers = defaultWorkers()
 	}
-	// The run folder first: a failing standard output (a full
-	// disk, a closed pipe) loses nothing.
 	info := results.RunInfo{Version: version, Started: started, Workers: nWorkers}
 	if len(cfg.Amalthea) > 0 {
 		info.Model = func(p optimizer.Point) (map[string][]byte, error) {
