@@ -109,6 +109,20 @@ func fitText(c draw.Canvas, sty text.Style, x0, x1, y vg.Length, s string) bool 
 	return true
 }
 
+// laneAxis makes p's Y axis one of n lanes (bars, timeline rows), lane i
+// named name(i), the first on top: lane i is at y = n−1−i, labelled, with
+// no tick marks, axis line or padding.
+func laneAxis(p *plot.Plot, n int, name func(i int) string) {
+	names := make([]string, n)
+	for i := range n {
+		names[n-1-i] = name(i)
+	}
+	p.Y.Tick.Marker = laneTicks(names)
+	p.Y.Tick.Length = 0
+	p.Y.LineStyle.Width = 0
+	p.Y.Padding = 0
+}
+
 // laneTicks labels a categorical axis: value i carries names[i].
 type laneTicks []string
 
@@ -177,14 +191,7 @@ type barPart struct {
 func barChart(bars []bar, xlabel string, xmax float64, refLine float64, ariaLabel string) template.HTML {
 	p := results.NewPlot()
 	p.X.Label.Text = xlabel
-	names := make([]string, len(bars))
-	for i := range bars {
-		names[len(bars)-1-i] = bars[i].label
-	}
-	p.Y.Tick.Marker = laneTicks(names)
-	p.Y.Tick.Length = 0
-	p.Y.LineStyle.Width = 0
-	p.Y.Padding = 0
+	laneAxis(p, len(bars), func(i int) string { return bars[i].label })
 	totalStyle := results.TextStyle(8.5)
 	totalStyle.XAlign = draw.XLeft
 	labelStyle := results.TextStyle(7.5)
@@ -280,14 +287,7 @@ type ganttSegment struct {
 func ganttChart(lanes []ganttLane, window float64, ariaLabel string) template.HTML {
 	p := results.NewPlot()
 	p.X.Label.Text = "time since the synchronous release [ms]"
-	names := make([]string, len(lanes))
-	for i := range lanes {
-		names[len(lanes)-1-i] = lanes[i].name
-	}
-	p.Y.Tick.Marker = laneTicks(names)
-	p.Y.Tick.Length = 0
-	p.Y.LineStyle.Width = 0
-	p.Y.Padding = 0
+	laneAxis(p, len(lanes), func(i int) string { return lanes[i].name })
 	p.X.Tick.Marker = results.NiceTicks{N: 16}
 	labelStyle := results.TextStyle(7.5)
 	n := float64(len(lanes))
