@@ -26,25 +26,10 @@ func TestWindowAccessesMatchRTA(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			specs := e.Model().Tasks()
 			r := e.NewAnalysis()
 			for range 200 {
 				a := e.NewAssignment()
-				for i, s := range specs {
-					switch s.Kind {
-					case PeriodicTask:
-						a.Unit[i] = s.Units[rng.IntN(len(s.Units))]
-					case GPUTask:
-						u := s.Units[rng.IntN(len(s.Units))]
-						a.Unit[i] = u
-						if u == e.Model().GPUUnit() {
-							a.Unit[s.Offloader] = specs[s.Offloader].Units[rng.IntN(len(specs[s.Offloader].Units))]
-						} else {
-							a.Unit[s.Offloader] = NoUnit
-						}
-						a.Async[s.GPU], a.High[s.GPU] = rng.IntN(2) == 0, rng.IntN(2) == 0
-					}
-				}
+				placeAnywhere(e, a, rng)
 				if err := e.Evaluate(a, r); err != nil {
 					t.Fatal(err)
 				}

@@ -74,7 +74,7 @@ func TestWindowShortcutChangesNothing(t *testing.T) {
 
 // placeAnywhere places every task of a on one of the units it can run on,
 // a GPU task's offloading task on a core where the GPU task is on the GPU,
-// and draws each offloading's mode, from rng.
+// and draws each offloading's mode and GPU priority, from rng.
 func placeAnywhere(e *Evaluator, a *Assignment, rng *rand.Rand) {
 	for i, s := range e.Model().Tasks() {
 		switch s.Kind {
@@ -89,7 +89,7 @@ func placeAnywhere(e *Evaluator, a *Assignment, rng *rand.Rand) {
 			} else {
 				a.Unit[s.Offloader] = NoUnit
 			}
-			a.Async[s.GPU] = rng.IntN(2) == 0
+			a.Async[s.GPU], a.High[s.GPU] = rng.IntN(2) == 0, rng.IntN(2) == 0
 		}
 	}
 }
