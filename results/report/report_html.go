@@ -125,19 +125,19 @@ func renderPointPage(w io.Writer, run *reportRun, id int) error {
 
 var reportTemplate = template.Must(template.New("report").Parse(reportHTML))
 
-const reportHTML = `{{define "top"}}<!DOCTYPE html>
+const reportHTML = `{{define "head"}}<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="hetmap">
-<title>{{.Title}}</title>
+<title>{{.}}</title>
 <style>
 ` + reportCSS + `
 </style>
 </head>
 <body>
-<header>
+{{end}}{{define "top"}}{{template "head" .Title}}<header>
 <h1>{{.Title}}</h1>
 <p class="lead">{{.Subtitle}}</p>
 {{if .Interrupted}}<div class="warn" id="interrupted"><strong>{{.Interrupted}}</strong></div>{{end}}
@@ -282,19 +282,7 @@ const reportHTML = `{{define "top"}}<!DOCTYPE html>
 </section>
 </body>
 </html>
-{{end}}{{define "page"}}<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="hetmap">
-<title>{{.Run.Title}}: {{.Point.Heading}}</title>
-<style>
-` + reportCSS + `
-</style>
-</head>
-<body>
-<header>
+{{end}}{{define "page"}}{{template "head" (printf "%s: %s" .Run.Title .Point.Heading)}}<header>
 <h1>{{.Run.Title}}: {{.Point.Heading}}</h1>
 <p class="lead">{{.Run.Subtitle}}</p>
 {{if .Run.Interrupted}}<div class="warn" id="interrupted"><strong>{{.Run.Interrupted}}</strong></div>{{end}}
